@@ -1,0 +1,78 @@
+# kmig - track and drive deprecated kernel API migrations.
+#
+#   make          build ./kmig
+#   make deps     install the Debian packages kmig needs (idempotent)
+#   make test     every test: unit (cmocka), CLI (TAP), QEMU end to end
+#   make demo     the main job on the embedded default (Debian kernel history)
+#   make asan     build and run the unit and CLI tests under ASan/UBSan
+#   make bench    benchmarks
+
+PKGS     := libgit2 sqlite3
+CC       ?= cc
+OPT      ?= -O2 -g
+CFLAGS   += -std=gnu11 $(OPT) -Wall -Wextra -Werror -pthread \
+	    $(shell pkg-config --cflags $(PKGS) 2>/dev/null) -Itracker -Ibuild
+LDLIBS   += $(shell pkg-config --libs $(PKGS) 2>/dev/null) -pthread
+BUILD    ?= build
+KMIG     ?= kmig
+
+SRCS     := $(wildcard tracker/*.c)
+OBJS     := $(patsubst tracker/%.c,$(BUILD)/%.o,$(SRCS)) $(BUILD)/schema.o
+LIBOBJS  := $(filter-out $(BUILD)/kmig.o,$(OBJS))
+UNIT_SRC := $(wildcard tests/unit/test-*.c)
+UNIT_BIN := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
+
+all: $(KMIG)
+
+$(KMIG): $(OBJS)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/%.o: tracker/%.c $(wildcard tracker/*.h tracker/*.def) | $(BUILD)
+	$(CC) $(CFLAGS) -c -o $@ $<
+
+# The schema is embedded into the binary from db/schema.sql.
+$(BUILD)/schema.c: db/schema.sql scripts/embed.sh | $(BUILD)
+	sh scripts/embed.sh kmig_schema_sql < $< > $@
+
+$(BUILD)/schema.o: $(BUILD)/schema.c
+	$(CC) $(CFLAGS) -c -o $@ $<
+
+$(BUILD)/tests/%: tests/unit/%.c $(LIBOBJS) | $(BUILD)
+	@mkdir -p $(BUILD)/tests
+	$(CC) $(CFLAGS) -o $@ $< $(LIBOBJS) $(LDLIBS) -lcmocka
+
+$(BUILD):
+	mkdir -p $(BUILD)
+
+unit: $(UNIT_BIN)
+
+deps:
+	sh scripts/deps.sh
+
+test: deps
+	$(MAKE) all unit
+	sh tests/run.sh
+
+# Fast subset: no QEMU and no real-kernel tests.
+check: all unit
+	KMIG_TEST_QUICK=1 sh tests/run.sh
+
+asan:
+	$(MAKE) BUILD=build-asan KMIG=kmig-asan \
+		OPT="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
+		all unit
+	KMIG_TEST_QUICK=1 KMIG_BIN=$(CURDIR)/kmig-asan KMIG_UNIT_DIR=build-asan/tests \
+		ASAN_OPTIONS=detect_leaks=1 sh tests/run.sh
+
+demo: deps
+	$(MAKE) all
+	sh scripts/demo.sh
+
+bench: deps
+	$(MAKE) all
+	sh bench/run.sh
+
+clean:
+	rm -rf build build-asan kmig kmig-asan
+
+.PHONY: all unit deps test check asan demo bench clean

@@ -1,0 +1,150 @@
+-- kmig database schema.
+--
+-- The schema is a sequence of numbered migrations; each starts with a line
+-- "-- migration: N".  kmig applies, in one transaction each, the migrations
+-- above the version recorded in schema_version, and refuses a database whose
+-- version is newer than the newest migration it knows.
+--
+-- Conventions: commit and blob ids are 40-hex text; times are Unix seconds;
+-- "ruleset" is rules_hash() of the rule table that produced a cached result.
+
+-- migration: 1
+CREATE TABLE schema_version (
+	version INTEGER NOT NULL
+);
+INSERT INTO schema_version(version) VALUES (0);
+
+-- One row per scanned release (a tag).
+CREATE TABLE releases (
+	id INTEGER PRIMARY KEY,
+	tag TEXT NOT NULL UNIQUE,
+	commit_id TEXT NOT NULL,
+	sort_key TEXT NOT NULL,		-- version_sort_key(tag): version order
+	date INTEGER,			-- commit time
+	ruleset TEXT NOT NULL,
+	maintainers_oid TEXT,		-- the release's MAINTAINERS blob
+	files INTEGER NOT NULL DEFAULT 0,	-- in-scope files
+	scanned_at INTEGER NOT NULL
+);
+
+-- Blob cache: every in-scope blob lexed under a rule set.
+CREATE TABLE blobs (
+	oid TEXT NOT NULL,
+	ruleset TEXT NOT NULL,
+	bytes INTEGER NOT NULL,
+	PRIMARY KEY (oid, ruleset)
+) WITHOUT ROWID;
+
+-- Use sites of a blob (text: the whitespace-normalised source line).
+CREATE TABLE blob_sites (
+	oid TEXT NOT NULL,
+	ruleset TEXT NOT NULL,
+	rule TEXT NOT NULL,
+	line INTEGER NOT NULL,
+	func TEXT,
+	text TEXT NOT NULL,
+	FOREIGN KEY (oid, ruleset) REFERENCES blobs(oid, ruleset) ON DELETE CASCADE
+);
+CREATE INDEX blob_sites_oid ON blob_sites(oid, ruleset);
+
+CREATE TABLE subsystems (
+	id INTEGER PRIMARY KEY,
+	name TEXT NOT NULL UNIQUE
+);
+
+-- The in-scope files of a release, their blob and subsystem.
+CREATE TABLE release_files (
+	release_id INTEGER NOT NULL REFERENCES releases(id) ON DELETE CASCADE,
+	path TEXT NOT NULL,
+	oid TEXT NOT NULL,
+	subsystem_id INTEGER NOT NULL REFERENCES subsystems(id),
+	PRIMARY KEY (release_id, path)
+) WITHOUT ROWID;
+CREATE INDEX release_files_oid ON release_files(oid);
+
+-- Per release totals, materialised at scan time.
+CREATE TABLE counts (
+	release_id INTEGER NOT NULL REFERENCES releases(id) ON DELETE CASCADE,
+	subsystem_id INTEGER NOT NULL REFERENCES subsystems(id),
+	rule TEXT NOT NULL,
+	count INTEGER NOT NULL,
+	PRIMARY KEY (release_id, subsystem_id, rule)
+) WITHOUT ROWID;
+
+CREATE TABLE file_counts (
+	release_id INTEGER NOT NULL REFERENCES releases(id) ON DELETE CASCADE,
+	path TEXT NOT NULL,
+	rule TEXT NOT NULL,
+	count INTEGER NOT NULL,
+	PRIMARY KEY (release_id, path, rule)
+) WITHOUT ROWID;
+
+-- Gate: per-commit attribution (kmig log).
+CREATE TABLE commits (
+	commit_id TEXT PRIMARY KEY,
+	author TEXT NOT NULL,
+	date INTEGER NOT NULL,
+	subject TEXT NOT NULL,
+	ruleset TEXT NOT NULL
+);
+CREATE TABLE commit_changes (
+	commit_id TEXT NOT NULL REFERENCES commits(commit_id) ON DELETE CASCADE,
+	subsystem TEXT NOT NULL,
+	rule TEXT NOT NULL,
+	added INTEGER NOT NULL,
+	removed INTEGER NOT NULL,
+	PRIMARY KEY (commit_id, subsystem, rule)
+) WITHOUT ROWID;
+
+-- Conversion branch steps.
+CREATE TABLE branch_steps (
+	branch TEXT NOT NULL,
+	base TEXT NOT NULL,
+	position INTEGER NOT NULL,
+	patch TEXT NOT NULL,
+	subject TEXT NOT NULL,
+	status TEXT NOT NULL,		-- applied/upstream/superseded/conflict
+	commit_id TEXT,
+	evidence TEXT,
+	test_status TEXT,		-- pass/compile-fail/build-fail/boot-fail
+	updated_at INTEGER NOT NULL,
+	PRIMARY KEY (branch, position)
+);
+
+-- Kernel builds and QEMU boots.
+CREATE TABLE builds (
+	id INTEGER PRIMARY KEY,
+	commit_id TEXT NOT NULL,
+	config_hash TEXT NOT NULL,
+	status TEXT NOT NULL,		-- ok/failed
+	seconds REAL NOT NULL,
+	log_path TEXT,
+	created_at INTEGER NOT NULL
+);
+CREATE TABLE boots (
+	id INTEGER PRIMARY KEY,
+	build_id INTEGER NOT NULL REFERENCES builds(id) ON DELETE CASCADE,
+	tests TEXT NOT NULL,
+	status TEXT NOT NULL,		-- pass/fail/timeout
+	seconds REAL NOT NULL,
+	findings TEXT,
+	console_path TEXT,
+	created_at INTEGER NOT NULL
+);
+CREATE TABLE bisects (
+	id INTEGER PRIMARY KEY,
+	good TEXT NOT NULL,
+	bad TEXT NOT NULL,
+	tests TEXT NOT NULL,
+	first_bad TEXT,
+	finding TEXT,
+	status TEXT NOT NULL,
+	created_at INTEGER NOT NULL
+);
+CREATE TABLE bisect_steps (
+	bisect_id INTEGER NOT NULL REFERENCES bisects(id) ON DELETE CASCADE,
+	seq INTEGER NOT NULL,
+	commit_id TEXT NOT NULL,
+	verdict TEXT NOT NULL,		-- good/bad/skip
+	PRIMARY KEY (bisect_id, seq)
+);

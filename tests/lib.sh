@@ -1,0 +1,69 @@
+# lib.sh - TAP helpers for kmig's shell tests.  Source it first:
+#	. "$(dirname "$0")/../lib.sh"
+# Each script gets a fresh trash directory ($TRASH), removed on success,
+# KMIG_HOME inside it, and $KMIG pointing at the binary under test.
+# Steps:  t_ok "description" command...   (passes when the command succeeds)
+#         t_is "description" expected actual
+#         t_done                           (prints the plan; exit status)
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+KMIG=${KMIG_BIN:-$TOP/kmig}
+TRASH=$(mktemp -d "${TMPDIR:-/tmp}/kmig-test.XXXXXX")
+export KMIG_HOME="$TRASH/home"
+unset KMIG_REPO KMIG_DB
+export GIT_AUTHOR_NAME="Kmig Test" GIT_AUTHOR_EMAIL="test@kmig.invalid"
+export GIT_COMMITTER_NAME="Kmig Test" GIT_COMMITTER_EMAIL="test@kmig.invalid"
+export GIT_CONFIG_NOSYSTEM=1 HOME="$TRASH"
+git config --global init.defaultBranch master
+git config --global advice.detachedHead false
+_t_n=0 _t_fail=0
+
+t_ok() {
+	_t_desc=$1; shift
+	_t_n=$((_t_n + 1))
+	if "$@" > "$TRASH/.out" 2>&1; then
+		echo "ok $_t_n - $_t_desc"
+	else
+		echo "not ok $_t_n - $_t_desc"
+		sed 's/^/#   /' "$TRASH/.out" | head -40
+		_t_fail=$((_t_fail + 1))
+	fi
+}
+
+t_is() {
+	_t_n=$((_t_n + 1))
+	if [ "$2" = "$3" ]; then
+		echo "ok $_t_n - $1"
+	else
+		echo "not ok $_t_n - $1"
+		echo "#   expected: $(printf '%s' "$2" | head -20 | sed '2,$s/^/#             /')"
+		echo "#   actual:   $(printf '%s' "$3" | head -20 | sed '2,$s/^/#             /')"
+		_t_fail=$((_t_fail + 1))
+	fi
+}
+
+t_skip() {
+	_t_n=$((_t_n + 1))
+	echo "ok $_t_n # skip $1"
+}
+
+# t_exit "desc" STATUS command... - the command exits with STATUS
+t_exit() {
+	_t_desc=$1 _t_want=$2; shift 2
+	"$@" > "$TRASH/.stdout" 2> "$TRASH/.stderr"
+	t_is "$_t_desc (exit $_t_want)" "$_t_want" "$?"
+}
+
+t_done() {
+	echo "1..$_t_n"
+	if [ "$_t_fail" -eq 0 ]; then
+		rm -rf "$TRASH"
+		exit 0
+	fi
+	echo "# trash directory kept: $TRASH"
+	exit 1
+}
+
+# git_commit_all DIR MSG - commit everything in DIR
+git_commit_all() {
+	git -C "$1" add -A -f && git -C "$1" commit -q -m "$2"
+}

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * lexer.h - find deprecated-API use sites in one C source buffer.
+ *
+ * A lexical scanner, no preprocessing: comments, string and character
+ * literals, backslash-newline continuations and preprocessor lines are
+ * understood; #if 0 blocks are scanned as code.  See rules.def and the
+ * README's "Rules" section for the matching semantics of each rule.
+ *
+ * The functions are pure and thread-safe: no global state.
+ */
+#ifndef KMIG_LEXER_H
+#define KMIG_LEXER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct site {
+	int rule;		/* enum rule_id */
+	unsigned int line;	/* 1-based physical line of the match */
+	char *func;		/* enclosing function or macro name, or NULL */
+	char *text;		/* that source line, whitespace-normalised */
+};
+
+struct site_list {
+	struct site *v;
+	size_t n, alloc;
+};
+#define SITE_LIST_INIT { NULL, 0, 0 }
+
+/*
+ * lex_buffer - append every use site in @buf (@len bytes, need not be
+ * NUL-terminated) to @out, in order of position.  Returns 0, or negative
+ * only on impossible input (never for malformed C, which is scanned as
+ * well as it can be).
+ */
+int lex_buffer(const char *buf, size_t len, struct site_list *out);
+
+/* site_list_clear - free every site's strings and empty the list. */
+void site_list_clear(struct site_list *l);
+
+/*
+ * path_in_scope - true for .c and .h files outside the user-space and
+ * host trees (tools/, scripts/, Documentation/, usr/).
+ */
+bool path_in_scope(const char *path);
+
+#endif

@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * util.h - small helpers shared by every kmig module.
+ *
+ * Error convention (as in git and libgit2): functions return 0 on success
+ * and a negative code on failure.  Library modules never print; they record
+ * a message with kmig_err() which the command layer prints once, as
+ * "kmig: <message>", before choosing the exit status.
+ *
+ * struct sbuf is a growable NUL-terminated byte buffer.  The buffer owns
+ * .buf; sbuf_release() frees it and re-initialises the struct.  A zeroed
+ * struct sbuf (SBUF_INIT) is valid and empty.  Allocation failure aborts:
+ * kmig is a command-line tool and has nothing sensible to do without memory.
+ */
+#ifndef KMIG_UTIL_H
+#define KMIG_UTIL_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* Exit statuses shared by every command (the command-line contract). */
+enum {
+	KMIG_EXIT_OK = 0,
+	KMIG_EXIT_VERDICT = 1,	/* negative verdict: new uses, boot failed */
+	KMIG_EXIT_ERROR = 2,	/* usage, I/O, repository, database */
+	KMIG_EXIT_SKIP = 125,	/* cannot test this commit (bisect skip) */
+};
+
+/* Negative return codes. */
+enum {
+	KMIG_EGENERIC = -1,
+	KMIG_ENOTFOUND = -2,
+	KMIG_EUSAGE = -3,
+	KMIG_ECONFLICT = -4,
+};
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/*
+ * kmig_err - record the current error message; returns KMIG_EGENERIC so
+ * callers can write "return kmig_err("cannot open '%s'", path);".
+ * Messages are lowercase, without a final full stop, subjects quoted.
+ * Thread-local: each worker thread has its own message.
+ */
+int kmig_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* kmig_errcode - like kmig_err() but returns @code. */
+int kmig_errcode(int code, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* kmig_errmsg - the last recorded message ("unknown error" if none). */
+const char *kmig_errmsg(void);
+/* kmig_err_git - record "<what>: <libgit2's last error>"; returns -1. */
+int kmig_err_git(const char *what);
+
+void *xmalloc(size_t n);
+void *xcalloc(size_t nmemb, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Grow an array @v of @n used and @alloc allocated elements to hold @want. */
+#define ALLOC_GROW(v, want, alloc)                                           \
+	do {                                                                 \
+		if ((size_t)(want) > (alloc)) {                              \
+			size_t grow_ = (alloc) ? (alloc) * 2 : 16;           \
+			if (grow_ < (size_t)(want))                          \
+				grow_ = (want);                              \
+			(v) = xrealloc((v), grow_ * sizeof(*(v)));           \
+			(alloc) = grow_;                                     \
+		}                                                            \
+	} while (0)
+
+struct sbuf {
+	char *buf;
+	size_t len;
+	size_t alloc;
+};
+#define SBUF_INIT { NULL, 0, 0 }
+
+void sbuf_grow(struct sbuf *sb, size_t extra);
+void sbuf_add(struct sbuf *sb, const void *data, size_t len);
+void sbuf_addstr(struct sbuf *sb, const char *s);
+void sbuf_addch(struct sbuf *sb, int c);
+void sbuf_addf(struct sbuf *sb, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void sbuf_vaddf(struct sbuf *sb, const char *fmt, va_list ap);
+void sbuf_reset(struct sbuf *sb);
+void sbuf_release(struct sbuf *sb);
+/* sbuf_detach - hand the string to the caller (never NULL). */
+char *sbuf_detach(struct sbuf *sb);
+/* Read a whole file; 0 or negative with the message recorded. */
+int sbuf_read_file(struct sbuf *sb, const char *path);
+
+/* Whitespace-normalise: runs of blanks become one space, ends trimmed. */
+char *normalize_ws(const char *s, size_t len);
+
+/* Directory and process helpers. */
+int mkdir_p(const char *path);			/* like mkdir -p */
+int rm_rf(const char *path);			/* like rm -rf */
+/*
+ * run_cmd - run argv (argv[0] looked up in PATH) in @dir (NULL: cwd);
+ * stdout/stderr go to @log_path when non-NULL (appended), else inherited.
+ * Returns the exit status (0..255), or negative if it could not run.
+ */
+int run_cmd(const char *dir, const char *log_path, char *const argv[]);
+/* run_capture - as run_cmd, capturing stdout into @out (stderr inherited). */
+int run_capture(const char *dir, struct sbuf *out, char *const argv[]);
+
+/* kmig_home - $KMIG_HOME or ${XDG_CACHE_HOME:-$HOME/.cache}/kmig (static). */
+const char *kmig_home(void);
+
+/*
+ * Version ordering for kernel tags: "v6.1.9" < "v6.1.10" < "v6.12";
+ * "-rcN" sorts before the release.  version_cmp() compares two tags;
+ * version_sort_key() returns a string whose strcmp() order is that order.
+ */
+int version_cmp(const char *a, const char *b);
+char *version_sort_key(const char *tag);
+
+/* Progress on stderr, only when stderr is a terminal. */
+struct progress;
+struct progress *progress_start(const char *title, uint64_t total);
+void progress_update(struct progress *p, uint64_t done, const char *extra);
+void progress_stop(struct progress *p);
+
+/* Output helpers. */
+void csv_field(FILE *f, const char *s);		/* RFC 4180 quoting */
+void json_string(FILE *f, const char *s);	/* quoted JSON string */
+/* glob_match - fnmatch(3)-style, '*' and '?' do not cross '/' when @pathname. */
+bool glob_match(const char *pat, const char *str, bool pathname);
+
+#endif

@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rules.c - the rule table (from rules.def), lookup and its version hash.
+ */
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "rules.h"
+
+/*
+ * Version of the matcher semantics in lexer.c.  Bump it whenever the
+ * lexer counts anything differently: it is part of rules_hash(), which
+ * keys the cache of lexing results.
+ */
+#define LEXER_VERSION 1
+
+const struct rule rules[RULE__COUNT] = {
+#define RULE(sym, id_, title_, source_, advice_, kind_, names_)	\
+	[sym] = {							\
+		.id = id_,						\
+		.title = title_,					\
+		.source = source_,					\
+		.advice = advice_,					\
+		.kind = kind_,						\
+		.names = names_,					\
+	},
+#include "rules.def"
+#undef RULE
+};
+
+int rule_lookup(const char *id)
+{
+	int i;
+
+	if (!id)
+		return -1;
+	for (i = 0; i < RULE__COUNT; i++)
+		if (!strcmp(rules[i].id, id))
+			return i;
+	return -1;
+}
+
+/* FNV-1a, 64 bit. */
+#define FNV64_OFFSET 0xcbf29ce484222325ULL
+#define FNV64_PRIME 0x100000001b3ULL
+
+static void fnv_bytes(uint64_t *h, const void *data, size_t len)
+{
+	const unsigned char *p = data;
+	uint64_t v = *h;
+
+	while (len--) {
+		v ^= *p++;
+		v *= FNV64_PRIME;
+	}
+	*h = v;
+}
+
+/* Strings are hashed with their NUL so that field boundaries count. */
+static void fnv_str(uint64_t *h, const char *s)
+{
+	if (!s) {
+		fnv_bytes(h, "\xff", 1);
+		return;
+	}
+	fnv_bytes(h, s, strlen(s) + 1);
+}
+
+static void fnv_int(uint64_t *h, long long v)
+{
+	char tmp[32];
+	int n = snprintf(tmp, sizeof(tmp), "%lld;", v);
+
+	fnv_bytes(h, tmp, (size_t)n);
+}
+
+static char rules_hash_hex[17];
+static pthread_once_t rules_hash_once = PTHREAD_ONCE_INIT;
+
+static void rules_hash_init(void)
+{
+	uint64_t h = FNV64_OFFSET;
+	const char *const *n;
+	int i;
+
+	fnv_str(&h, "kmig-rules");
+	fnv_int(&h, LEXER_VERSION);
+	fnv_int(&h, RULE__COUNT);
+	for (i = 0; i < RULE__COUNT; i++) {
+		const struct rule *r = &rules[i];
+
+		fnv_int(&h, i);
+		fnv_str(&h, r->id);
+		fnv_str(&h, r->title);
+		fnv_str(&h, r->source);
+		fnv_str(&h, r->advice);
+		fnv_int(&h, r->kind);
+		if (r->names) {
+			for (n = r->names; *n; n++)
+				fnv_str(&h, *n);
+		}
+		fnv_str(&h, NULL);	/* end of names */
+	}
+	snprintf(rules_hash_hex, sizeof(rules_hash_hex), "%016llx",
+		 (unsigned long long)h);
+}
+
+const char *rules_hash(void)
+{
+	pthread_once(&rules_hash_once, rules_hash_init);
+	return rules_hash_hex;
+}

@@ -19,6 +19,8 @@ struct store;
 
 int store_open(struct store **out, const char *path);
 void store_close(struct store *st);
+/* Version of the SQLite library in use. */
+const char *store_sqlite_version(void);
 /* Version of the schema this kmig creates. */
 int store_schema_version(void);
 int store_begin(struct store *st);

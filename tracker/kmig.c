@@ -1,0 +1,209 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kmig.c - main(): global options and the dispatch table.
+ */
+#include <getopt.h>
+#include <git2.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kmig.h"
+#include "store.h"
+
+extern const struct kmig_cmd cmd_import;
+/* extern const struct kmig_cmd cmd_scan; */
+/* extern const struct kmig_cmd cmd_report; */
+/* extern const struct kmig_cmd cmd_rules; */
+
+/* The dispatch table: one entry per cmd-<name>.c. */
+static const struct kmig_cmd *const commands[] = {
+	&cmd_import,
+	/* &cmd_scan, */
+	/* &cmd_report, */
+	/* &cmd_rules, */
+};
+
+static const char main_usage[] =
+	"usage: kmig [--repo DIR] [--db FILE] COMMAND [ARGS]\n"
+	"       kmig --help | --version | help COMMAND\n"
+	"\n"
+	"Track and drive deprecated kernel API migrations.\n"
+	"\n"
+	"Global options:\n"
+	"  --repo DIR   kernel git repository (default $KMIG_REPO, else $KMIG_HOME/linux)\n"
+	"  --db FILE    database (default $KMIG_DB, else $KMIG_HOME/kmig.db)\n"
+	"  KMIG_HOME defaults to ${XDG_CACHE_HOME:-$HOME/.cache}/kmig\n"
+	"\n"
+	"Exit status: 0 success, 1 negative verdict, 2 error, 125 cannot test.\n"
+	"\n"
+	"Commands:\n";
+
+int cmd_fail(int status, const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout);
+	fputs("kmig: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return status;
+}
+
+int cmd_fail_last(int status)
+{
+	return cmd_fail(status, "%s", kmig_errmsg());
+}
+
+int cmd_usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "kmig %s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, " (see 'kmig help %s')\n", cmd);
+	return KMIG_EXIT_ERROR;
+}
+
+int finish_stdout(int status)
+{
+	if (fflush(stdout) || ferror(stdout))
+		return cmd_fail(KMIG_EXIT_ERROR, "cannot write standard output");
+	return status;
+}
+
+int parse_choice(const char *arg, const char *const *choices)
+{
+	int i;
+
+	for (i = 0; choices[i]; i++)
+		if (!strcmp(arg, choices[i]))
+			return i;
+	return -1;
+}
+
+static const struct kmig_cmd *find_cmd(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(commands); i++)
+		if (!strcmp(commands[i]->name, name))
+			return commands[i];
+	return NULL;
+}
+
+static int print_main_usage(FILE *f)
+{
+	size_t i;
+
+	fputs(main_usage, f);
+	for (i = 0; i < ARRAY_SIZE(commands); i++)
+		fprintf(f, "  %-9s %s\n", commands[i]->name, commands[i]->summary);
+	fputs("\nRun 'kmig help COMMAND' for a command's options.\n", f);
+	return 0;
+}
+
+static int cmd_help(const char *name)
+{
+	const struct kmig_cmd *c;
+
+	if (!name) {
+		print_main_usage(stdout);
+		return finish_stdout(0);
+	}
+	c = find_cmd(name);
+	if (!c)
+		return cmd_fail(KMIG_EXIT_ERROR, "unknown command '%s'", name);
+	fputs(c->usage, stdout);
+	return finish_stdout(0);
+}
+
+static bool wants_help(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--"))
+			return false;
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+			return true;
+	}
+	return false;
+}
+
+static const char *env_or(const char *name, const char *dflt)
+{
+	const char *e = getenv(name);
+
+	return e && *e ? e : dflt;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "repo", required_argument, NULL, 'r' },
+		{ "db", required_argument, NULL, 'd' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct kmig_ctx ctx = { 0 };
+	const struct kmig_cmd *c;
+	char *repo_default, *db_default;
+	int opt, ret;
+
+	ctx.home = kmig_home();
+	repo_default = xasprintf("%s/linux", ctx.home);
+	db_default = xasprintf("%s/kmig.db", ctx.home);
+	ctx.repo_path = env_or("KMIG_REPO", repo_default);
+	ctx.db_path = env_or("KMIG_DB", db_default);
+
+	/* '+': stop at the first non-option, the command name. */
+	while ((opt = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'r':
+			ctx.repo_path = optarg;
+			break;
+		case 'd':
+			ctx.db_path = optarg;
+			break;
+		case 'h':
+			return cmd_help(NULL);
+		case 'V':
+			printf("kmig %s (libgit2 %s, sqlite %s)\n", KMIG_VERSION,
+			       LIBGIT2_VERSION, store_sqlite_version());
+			return finish_stdout(0);
+		default:
+			fputs("usage: kmig [--repo DIR] [--db FILE] COMMAND [ARGS] (see 'kmig --help')\n",
+			      stderr);
+			return KMIG_EXIT_ERROR;
+		}
+	}
+	if (optind >= argc) {
+		print_main_usage(stderr);
+		return KMIG_EXIT_ERROR;
+	}
+	argc -= optind;
+	argv += optind;
+	if (!strcmp(argv[0], "help"))
+		return cmd_help(argc > 1 ? argv[1] : NULL);
+	c = find_cmd(argv[0]);
+	if (!c)
+		return cmd_fail(KMIG_EXIT_ERROR,
+				"'%s' is not a kmig command (see 'kmig --help')",
+				argv[0]);
+	if (wants_help(argc, argv)) {
+		fputs(c->usage, stdout);
+		return finish_stdout(0);
+	}
+	git_libgit2_init();
+	optind = 0;	/* reset getopt for the command (GNU: full reinit) */
+	ret = c->fn(&ctx, argc, argv);
+	git_libgit2_shutdown();
+	free(repo_default);
+	free(db_default);
+	return ret;
+}

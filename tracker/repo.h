@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * repo.h - libgit2 helpers shared by the commands.
+ *
+ * Every function returns 0 or a negative code with the message recorded
+ * (kmig_err / kmig_err_git).  Objects returned through **out are the
+ * caller's to free with the matching git_*_free().
+ */
+#ifndef KMIG_REPO_H
+#define KMIG_REPO_H
+
+#include <git2.h>
+#include <stdbool.h>
+
+#include "util.h"
+
+/* repo_open - open an existing repository (bare or not) at @path. */
+int repo_open(git_repository **out, const char *path);
+/* repo_open_or_init - open, or create a bare repository at @path. */
+int repo_open_or_init(git_repository **out, const char *path);
+/* repo_resolve_commit - @rev (any revspec) peeled to a commit. */
+int repo_resolve_commit(git_commit **out, git_repository *repo, const char *rev);
+/* repo_tag_exists - true when refs/tags/@tag exists. */
+bool repo_tag_exists(git_repository *repo, const char *tag);
+
+/*
+ * repo_write_dir_tree - write every file below directory @dir (regular
+ * files, executables and symlinks; ignore rules are not consulted, as
+ * "git add -f" would do) into the object database, using @jobs threads
+ * for the blobs, and return the root tree id in @out.  @files and @bytes,
+ * when non-NULL, receive totals for progress and messages.
+ */
+int repo_write_dir_tree(git_oid *out, git_repository *repo, const char *dir,
+			int jobs, size_t *files, uint64_t *bytes);
+
+/* repo_oid_str - hex form of @oid in a static per-thread buffer. */
+const char *repo_oid_str(const git_oid *oid);
+
+/* Number of CPUs online (at least 1). */
+int ncpus(void);
+
+#endif

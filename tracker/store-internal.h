@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * store-internal.h - shared by the store-*.c files only.
+ */
+#ifndef KMIG_STORE_INTERNAL_H
+#define KMIG_STORE_INTERNAL_H
+
+#include <sqlite3.h>
+#include "store.h"
+
+struct store {
+	sqlite3 *db;
+	char *path;
+};
+
+/* store_dberr - record "<what>: <sqlite message>" and return -1. */
+int store_dberr(struct store *st, const char *what);
+/* store_prepare - prepare @sql; on failure records the error, *out NULL. */
+int store_prepare(struct store *st, sqlite3_stmt **out, const char *sql);
+/* store_exec - run SQL without results. */
+int store_exec(struct store *st, const char *sql);
+/* Bind helpers that accept NULL as SQL NULL. */
+void store_bind_text(sqlite3_stmt *s, int i, const char *v);
+/* store_col_dup - a copy of a text column, or NULL. */
+char *store_col_dup(sqlite3_stmt *s, int i);
+
+#endif

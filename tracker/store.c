@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * store.c - open, create and migrate the database; transactions.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "store-internal.h"
+
+extern const char kmig_schema_sql[];
+
+#define MIGRATION_MARK "-- migration: "
+
+int store_dberr(struct store *st, const char *what)
+{
+	return kmig_err("database '%s': %s: %s", st->path, what,
+			sqlite3_errmsg(st->db));
+}
+
+int store_prepare(struct store *st, sqlite3_stmt **out, const char *sql)
+{
+	*out = NULL;
+	if (sqlite3_prepare_v2(st->db, sql, -1, out, NULL) != SQLITE_OK)
+		return store_dberr(st, "prepare");
+	return 0;
+}
+
+int store_exec(struct store *st, const char *sql)
+{
+	char *msg = NULL;
+
+	if (sqlite3_exec(st->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
+		kmig_err("database '%s': %s", st->path, msg ? msg : "error");
+		sqlite3_free(msg);
+		return KMIG_EGENERIC;
+	}
+	return 0;
+}
+
+void store_bind_text(sqlite3_stmt *s, int i, const char *v)
+{
+	if (v)
+		sqlite3_bind_text(s, i, v, -1, SQLITE_TRANSIENT);
+	else
+		sqlite3_bind_null(s, i);
+}
+
+char *store_col_dup(sqlite3_stmt *s, int i)
+{
+	const unsigned char *t = sqlite3_column_text(s, i);
+
+	return t ? xstrdup((const char *)t) : NULL;
+}
+
+const char *store_sqlite_version(void)
+{
+	return sqlite3_libversion();
+}
+
+/* The newest migration number in the embedded schema. */
+int store_schema_version(void)
+{
+	const char *p = kmig_schema_sql;
+	int v = 0;
+
+	while ((p = strstr(p, MIGRATION_MARK))) {
+		p += strlen(MIGRATION_MARK);
+		v = atoi(p);
+	}
+	return v;
+}
+
+/* The SQL text of migration @n (caller frees), or NULL. */
+static char *migration_sql(int n)
+{
+	const char *p = kmig_schema_sql, *start = NULL, *end;
+
+	while ((p = strstr(p, MIGRATION_MARK))) {
+		p += strlen(MIGRATION_MARK);
+		if (atoi(p) == n) {
+			start = p;
+			break;
+		}
+	}
+	if (!start)
+		return NULL;
+	end = strstr(start, MIGRATION_MARK);
+	return end ? xstrndup(start, (size_t)(end - start)) : xstrdup(start);
+}
+
+static int current_version(struct store *st, int *out)
+{
+	sqlite3_stmt *s;
+	int rc;
+
+	*out = 0;
+	if (store_prepare(st, &s,
+			  "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'"))
+		return KMIG_EGENERIC;
+	rc = sqlite3_step(s);
+	if (rc != SQLITE_ROW) {
+		sqlite3_finalize(s);
+		return store_dberr(st, "read schema");
+	}
+	rc = sqlite3_column_int(s, 0);
+	sqlite3_finalize(s);
+	if (!rc)
+		return 0;
+	if (store_prepare(st, &s, "SELECT version FROM schema_version"))
+		return KMIG_EGENERIC;
+	if (sqlite3_step(s) == SQLITE_ROW)
+		*out = sqlite3_column_int(s, 0);
+	sqlite3_finalize(s);
+	return 0;
+}
+
+static int migrate(struct store *st)
+{
+	int have, want = store_schema_version(), n;
+
+	if (store_exec(st, "BEGIN IMMEDIATE"))
+		return KMIG_EGENERIC;
+	if (current_version(st, &have))
+		goto out_rollback;
+	if (have > want) {
+		kmig_err("database '%s' has schema version %d, newer than this kmig (%d); upgrade kmig",
+			 st->path, have, want);
+		goto out_rollback;
+	}
+	for (n = have + 1; n <= want; n++) {
+		char *sql = migration_sql(n), *upd;
+		int ret;
+
+		if (!sql) {
+			kmig_err("embedded schema lacks migration %d", n);
+			goto out_rollback;
+		}
+		ret = store_exec(st, sql);
+		free(sql);
+		if (ret)
+			goto out_rollback;
+		upd = xasprintf("UPDATE schema_version SET version = %d", n);
+		ret = store_exec(st, upd);
+		free(upd);
+		if (ret)
+			goto out_rollback;
+	}
+	return store_exec(st, "COMMIT");
+
+out_rollback:
+	sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+	return KMIG_EGENERIC;
+}
+
+int store_open(struct store **out, const char *path)
+{
+	struct store *st;
+	char *dir, *slash;
+
+	*out = NULL;
+	dir = xstrdup(path);
+	slash = strrchr(dir, '/');
+	if (slash && slash != dir) {
+		*slash = '\0';
+		if (access(dir, F_OK) < 0 && mkdir_p(dir) < 0) {
+			free(dir);
+			return kmig_err("cannot create database '%s': %s", path,
+					kmig_errmsg());
+		}
+	}
+	free(dir);
+
+	st = xcalloc(1, sizeof(*st));
+	st->path = xstrdup(path);
+	if (sqlite3_open_v2(path, &st->db,
+			    SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
+			    SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
+		kmig_err("cannot open database '%s': %s", path,
+			 st->db ? sqlite3_errmsg(st->db) : "out of memory");
+		goto out_close;
+	}
+	sqlite3_busy_timeout(st->db, 30000);
+	if (store_exec(st, "PRAGMA journal_mode = WAL") ||
+	    store_exec(st, "PRAGMA foreign_keys = ON") ||
+	    store_exec(st, "PRAGMA synchronous = NORMAL"))
+		goto out_close;
+	if (migrate(st))
+		goto out_close;
+	*out = st;
+	return 0;
+
+out_close:
+	store_close(st);
+	return KMIG_EGENERIC;
+}
+
+void store_close(struct store *st)
+{
+	if (!st)
+		return;
+	sqlite3_close(st->db);
+	free(st->path);
+	free(st);
+}
+
+int store_begin(struct store *st)
+{
+	return store_exec(st, "BEGIN IMMEDIATE");
+}
+
+int store_commit(struct store *st)
+{
+	return store_exec(st, "COMMIT");
+}
+
+void store_rollback(struct store *st)
+{
+	sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+}

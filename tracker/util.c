@@ -1,0 +1,556 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * util.c - errors, memory, buffers, processes, versions, progress, output.
+ */
+#define _GNU_SOURCE 1
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <git2.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "util.h"
+
+static __thread char err_buf[1024];
+
+static void err_vset(const char *fmt, va_list ap)
+{
+	vsnprintf(err_buf, sizeof(err_buf), fmt, ap);
+}
+
+int kmig_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	err_vset(fmt, ap);
+	va_end(ap);
+	return KMIG_EGENERIC;
+}
+
+int kmig_errcode(int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	err_vset(fmt, ap);
+	va_end(ap);
+	return code;
+}
+
+const char *kmig_errmsg(void)
+{
+	return err_buf[0] ? err_buf : "unknown error";
+}
+
+int kmig_err_git(const char *what)
+{
+	const git_error *e = git_error_last();
+
+	return kmig_err("%s: %s", what, e && e->message ? e->message : "libgit2 error");
+}
+
+static void *check_alloc(void *p)
+{
+	if (!p) {
+		fputs("kmig: out of memory\n", stderr);
+		abort();
+	}
+	return p;
+}
+
+void *xmalloc(size_t n)
+{
+	return check_alloc(malloc(n ? n : 1));
+}
+
+void *xcalloc(size_t nmemb, size_t size)
+{
+	return check_alloc(calloc(nmemb ? nmemb : 1, size ? size : 1));
+}
+
+void *xrealloc(void *p, size_t n)
+{
+	return check_alloc(realloc(p, n ? n : 1));
+}
+
+char *xstrdup(const char *s)
+{
+	return check_alloc(strdup(s));
+}
+
+char *xstrndup(const char *s, size_t n)
+{
+	return check_alloc(strndup(s, n));
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+	struct sbuf sb = SBUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	sbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	return sbuf_detach(&sb);
+}
+
+void sbuf_grow(struct sbuf *sb, size_t extra)
+{
+	size_t want = sb->len + extra + 1;
+
+	if (want <= sb->alloc)
+		return;
+	if (want < sb->alloc * 2)
+		want = sb->alloc * 2;
+	if (want < 64)
+		want = 64;
+	sb->buf = xrealloc(sb->buf, want);
+	sb->alloc = want;
+}
+
+void sbuf_add(struct sbuf *sb, const void *data, size_t len)
+{
+	sbuf_grow(sb, len);
+	memcpy(sb->buf + sb->len, data, len);
+	sb->len += len;
+	sb->buf[sb->len] = '\0';
+}
+
+void sbuf_addstr(struct sbuf *sb, const char *s)
+{
+	sbuf_add(sb, s, strlen(s));
+}
+
+void sbuf_addch(struct sbuf *sb, int c)
+{
+	char ch = (char)c;
+
+	sbuf_add(sb, &ch, 1);
+}
+
+void sbuf_vaddf(struct sbuf *sb, const char *fmt, va_list ap)
+{
+	va_list cp;
+	int n;
+
+	va_copy(cp, ap);
+	n = vsnprintf(NULL, 0, fmt, cp);
+	va_end(cp);
+	if (n < 0)
+		return;
+	sbuf_grow(sb, (size_t)n);
+	vsnprintf(sb->buf + sb->len, (size_t)n + 1, fmt, ap);
+	sb->len += (size_t)n;
+}
+
+void sbuf_addf(struct sbuf *sb, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	sbuf_vaddf(sb, fmt, ap);
+	va_end(ap);
+}
+
+void sbuf_reset(struct sbuf *sb)
+{
+	sb->len = 0;
+	if (sb->buf)
+		sb->buf[0] = '\0';
+}
+
+void sbuf_release(struct sbuf *sb)
+{
+	free(sb->buf);
+	sb->buf = NULL;
+	sb->len = sb->alloc = 0;
+}
+
+char *sbuf_detach(struct sbuf *sb)
+{
+	char *s;
+
+	sbuf_grow(sb, 0);
+	s = sb->buf;
+	sb->buf = NULL;
+	sb->len = sb->alloc = 0;
+	return s;
+}
+
+int sbuf_read_file(struct sbuf *sb, const char *path)
+{
+	char tmp[65536];
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return kmig_err("cannot open '%s': %s", path, strerror(errno));
+	while ((n = read(fd, tmp, sizeof(tmp))) != 0) {
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			close(fd);
+			return kmig_err("cannot read '%s': %s", path, strerror(errno));
+		}
+		sbuf_add(sb, tmp, (size_t)n);
+	}
+	close(fd);
+	sbuf_grow(sb, 0);
+	return 0;
+}
+
+char *normalize_ws(const char *s, size_t len)
+{
+	char *out = xmalloc(len + 1);
+	size_t i, o = 0;
+	bool space = false;
+
+	for (i = 0; i < len; i++) {
+		char c = s[i];
+
+		if (c == ' ' || c == '\t' || c == '\n' || c == '\r' ||
+		    c == '\v' || c == '\f') {
+			space = o > 0;
+			continue;
+		}
+		if (space)
+			out[o++] = ' ';
+		space = false;
+		out[o++] = c;
+	}
+	out[o] = '\0';
+	return out;
+}
+
+int mkdir_p(const char *path)
+{
+	char *p = xstrdup(path), *s;
+	int ret = 0;
+
+	for (s = p + 1; ; s++) {
+		if (*s != '/' && *s != '\0')
+			continue;
+		char save = *s;
+
+		*s = '\0';
+		if (mkdir(p, 0777) < 0 && errno != EEXIST) {
+			ret = kmig_err("cannot create directory '%s': %s", p,
+				       strerror(errno));
+			break;
+		}
+		*s = save;
+		if (!save)
+			break;
+	}
+	free(p);
+	return ret;
+}
+
+static int rm_one(const char *path, const struct stat *sb, int flag,
+		  struct FTW *ftw)
+{
+	(void)sb;
+	(void)ftw;
+	if (flag == FTW_DP)
+		return rmdir(path);
+	return unlink(path);
+}
+
+int rm_rf(const char *path)
+{
+	struct stat st;
+
+	if (lstat(path, &st) < 0)
+		return errno == ENOENT ? 0 :
+			kmig_err("cannot remove '%s': %s", path, strerror(errno));
+	if (nftw(path, rm_one, 32, FTW_DEPTH | FTW_PHYS) < 0)
+		return kmig_err("cannot remove '%s': %s", path, strerror(errno));
+	return 0;
+}
+
+static int spawn(const char *dir, int out_fd, int err_fd, char *const argv[])
+{
+	pid_t pid;
+	int status;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return kmig_err("cannot fork: %s", strerror(errno));
+	if (pid == 0) {
+		if (dir && chdir(dir) < 0)
+			_exit(127);
+		if (out_fd >= 0)
+			dup2(out_fd, 1);
+		if (err_fd >= 0)
+			dup2(err_fd, 2);
+		execvp(argv[0], argv);
+		fprintf(stderr, "kmig: cannot run '%s': %s\n", argv[0],
+			strerror(errno));
+		_exit(127);
+	}
+	while (waitpid(pid, &status, 0) < 0) {
+		if (errno != EINTR)
+			return kmig_err("waitpid: %s", strerror(errno));
+	}
+	if (WIFEXITED(status)) {
+		if (WEXITSTATUS(status) == 127)
+			return kmig_err("cannot run '%s'", argv[0]);
+		return WEXITSTATUS(status);
+	}
+	return 128 + WTERMSIG(status);
+}
+
+int run_cmd(const char *dir, const char *log_path, char *const argv[])
+{
+	int fd = -1, ret;
+
+	if (log_path) {
+		fd = open(log_path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0666);
+		if (fd < 0)
+			return kmig_err("cannot open '%s': %s", log_path,
+					strerror(errno));
+	}
+	ret = spawn(dir, fd, fd, argv);
+	if (fd >= 0)
+		close(fd);
+	return ret;
+}
+
+int run_capture(const char *dir, struct sbuf *out, char *const argv[])
+{
+	char tmpl[] = "/tmp/kmig-capture.XXXXXX";
+	int fd, ret;
+
+	fd = mkstemp(tmpl);
+	if (fd < 0)
+		return kmig_err("cannot create temporary file: %s", strerror(errno));
+	unlink(tmpl);
+	ret = spawn(dir, fd, -1, argv);
+	if (ret >= 0) {
+		char tmp[65536];
+		ssize_t n;
+
+		lseek(fd, 0, SEEK_SET);
+		while ((n = read(fd, tmp, sizeof(tmp))) > 0)
+			sbuf_add(out, tmp, (size_t)n);
+	}
+	close(fd);
+	return ret;
+}
+
+const char *kmig_home(void)
+{
+	static char *home;
+	const char *e;
+
+	if (home)
+		return home;
+	e = getenv("KMIG_HOME");
+	if (e && *e) {
+		home = xstrdup(e);
+	} else if ((e = getenv("XDG_CACHE_HOME")) && *e) {
+		home = xasprintf("%s/kmig", e);
+	} else {
+		e = getenv("HOME");
+		home = xasprintf("%s/.cache/kmig", e && *e ? e : "/tmp");
+	}
+	return home;
+}
+
+/*
+ * Version keys: every run of digits is zero-padded to 10 characters, a
+ * final release ends in '#' and "-rc" becomes '!', both below '.', so
+ * v6.1-rc1 < v6.1 < v6.1.1 < v6.1.10 < v6.12.
+ */
+char *version_sort_key(const char *tag)
+{
+	struct sbuf sb = SBUF_INIT;
+	const char *p = tag;
+	bool rc = false;
+
+	while (*p) {
+		if (*p >= '0' && *p <= '9') {
+			const char *q;
+			size_t n;
+
+			while (*p == '0' && p[1] >= '0' && p[1] <= '9')
+				p++;
+			for (q = p; *q >= '0' && *q <= '9'; q++)
+				;
+			for (n = (size_t)(q - p); n < 10; n++)
+				sbuf_addch(&sb, '0');
+			sbuf_add(&sb, p, (size_t)(q - p));
+			p = q;
+			continue;
+		}
+		if (!strncmp(p, "-rc", 3)) {
+			rc = true;
+			sbuf_addch(&sb, '!');
+			p += 3;
+			continue;
+		}
+		sbuf_addch(&sb, *p++);
+	}
+	if (!rc)
+		sbuf_addch(&sb, '#');
+	return sbuf_detach(&sb);
+}
+
+int version_cmp(const char *a, const char *b)
+{
+	char *ka = version_sort_key(a), *kb = version_sort_key(b);
+	int r = strcmp(ka, kb);
+
+	free(ka);
+	free(kb);
+	return r;
+}
+
+struct progress {
+	char *title;
+	uint64_t total;
+	double start;
+	double last;
+	bool tty;
+};
+
+static double now_sec(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+struct progress *progress_start(const char *title, uint64_t total)
+{
+	struct progress *p = xcalloc(1, sizeof(*p));
+
+	p->title = xstrdup(title);
+	p->total = total;
+	p->start = now_sec();
+	p->tty = isatty(2) && !getenv("KMIG_NO_PROGRESS");
+	return p;
+}
+
+void progress_update(struct progress *p, uint64_t done, const char *extra)
+{
+	double t;
+
+	if (!p || !p->tty)
+		return;
+	t = now_sec();
+	if (t - p->last < 0.2 && done != p->total)
+		return;
+	p->last = t;
+	if (p->total)
+		fprintf(stderr, "\r%s: %3u%% (%llu/%llu)%s%s\033[K", p->title,
+			(unsigned int)(done * 100 / p->total),
+			(unsigned long long)done, (unsigned long long)p->total,
+			extra ? ", " : "", extra ? extra : "");
+	else
+		fprintf(stderr, "\r%s: %llu%s%s\033[K", p->title,
+			(unsigned long long)done, extra ? ", " : "",
+			extra ? extra : "");
+}
+
+void progress_stop(struct progress *p)
+{
+	if (!p)
+		return;
+	if (p->tty)
+		fprintf(stderr, "\r%s: done in %.1fs\033[K\n", p->title,
+			now_sec() - p->start);
+	free(p->title);
+	free(p);
+}
+
+void csv_field(FILE *f, const char *s)
+{
+	if (!s)
+		s = "";
+	if (!strpbrk(s, ",\"\r\n")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+void json_string(FILE *f, const char *s)
+{
+	if (!s) {
+		fputs("null", f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		switch (c) {
+		case '"':
+			fputs("\\\"", f);
+			break;
+		case '\\':
+			fputs("\\\\", f);
+			break;
+		case '\n':
+			fputs("\\n", f);
+			break;
+		case '\t':
+			fputs("\\t", f);
+			break;
+		case '\r':
+			fputs("\\r", f);
+			break;
+		default:
+			if (c < 0x20)
+				fprintf(f, "\\u%04x", c);
+			else
+				fputc(c, f);
+		}
+	}
+	fputc('"', f);
+}
+
+bool glob_match(const char *pat, const char *str, bool pathname)
+{
+	const char *star_p = NULL, *star_s = NULL;
+
+	while (*str) {
+		if (*pat == '*') {
+			star_p = ++pat;
+			star_s = str;
+			continue;
+		}
+		if (*pat == *str || (*pat == '?' && !(pathname && *str == '/'))) {
+			pat++;
+			str++;
+			continue;
+		}
+		if (star_p && !(pathname && *star_s == '/')) {
+			pat = star_p;
+			str = ++star_s;
+			continue;
+		}
+		return false;
+	}
+	while (*pat == '*')
+		pat++;
+	return !*pat;
+}

@@ -11,16 +11,16 @@
 #include "store.h"
 
 extern const struct kmig_cmd cmd_import;
-/* extern const struct kmig_cmd cmd_scan; */
-/* extern const struct kmig_cmd cmd_report; */
-/* extern const struct kmig_cmd cmd_rules; */
+extern const struct kmig_cmd cmd_scan;
+extern const struct kmig_cmd cmd_report;
+extern const struct kmig_cmd cmd_rules;
 
 /* The dispatch table: one entry per cmd-<name>.c. */
 static const struct kmig_cmd *const commands[] = {
 	&cmd_import,
-	/* &cmd_scan, */
-	/* &cmd_report, */
-	/* &cmd_rules, */
+	&cmd_scan,
+	&cmd_report,
+	&cmd_rules,
 };
 
 static const char main_usage[] =

@@ -8,15 +8,30 @@
 #include <sqlite3.h>
 #include "store.h"
 
+struct store_cached {
+	const char *sql;	/* identity: the string literal's address */
+	sqlite3_stmt *stmt;
+};
+
 struct store {
 	sqlite3 *db;
 	char *path;
+	struct store_cached *cache;
+	size_t ncache, acache;
 };
 
 /* store_dberr - record "<what>: <sqlite message>" and return -1. */
 int store_dberr(struct store *st, const char *what);
 /* store_prepare - prepare @sql; on failure records the error, *out NULL. */
 int store_prepare(struct store *st, sqlite3_stmt **out, const char *sql);
+/*
+ * store_stmt - a prepared statement for the string literal @sql, cached
+ * for the life of @st (keyed by the literal's address) and reset with its
+ * bindings cleared; NULL with the error recorded.  Do not finalize it.
+ */
+sqlite3_stmt *store_stmt(struct store *st, const char *sql);
+/* store_done - step a statement that returns no rows; 0 or -1. */
+int store_done(struct store *st, sqlite3_stmt *s);
 /* store_exec - run SQL without results. */
 int store_exec(struct store *st, const char *sql);
 /* Bind helpers that accept NULL as SQL NULL. */

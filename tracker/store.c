@@ -27,6 +27,38 @@ int store_prepare(struct store *st, sqlite3_stmt **out, const char *sql)
 	return 0;
 }
 
+sqlite3_stmt *store_stmt(struct store *st, const char *sql)
+{
+	struct store_cached *c;
+	size_t i;
+
+	for (i = 0; i < st->ncache; i++) {
+		c = &st->cache[i];
+		if (c->sql == sql) {
+			sqlite3_reset(c->stmt);
+			sqlite3_clear_bindings(c->stmt);
+			return c->stmt;
+		}
+	}
+	ALLOC_GROW(st->cache, st->ncache + 1, st->acache);
+	c = &st->cache[st->ncache];
+	if (store_prepare(st, &c->stmt, sql))
+		return NULL;
+	c->sql = sql;
+	st->ncache++;
+	return c->stmt;
+}
+
+int store_done(struct store *st, sqlite3_stmt *s)
+{
+	int rc = sqlite3_step(s);
+
+	sqlite3_reset(s);
+	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+		return store_dberr(st, "write");
+	return 0;
+}
+
 int store_exec(struct store *st, const char *sql)
 {
 	char *msg = NULL;
@@ -80,7 +112,7 @@ static char *migration_sql(int n)
 	while ((p = strstr(p, MIGRATION_MARK))) {
 		p += strlen(MIGRATION_MARK);
 		if (atoi(p) == n) {
-			start = p;
+			start = strchr(p, '\n');
 			break;
 		}
 	}
@@ -198,8 +230,13 @@ out_close:
 
 void store_close(struct store *st)
 {
+	size_t i;
+
 	if (!st)
 		return;
+	for (i = 0; i < st->ncache; i++)
+		sqlite3_finalize(st->cache[i].stmt);
+	free(st->cache);
 	sqlite3_close(st->db);
 	free(st->path);
 	free(st);

@@ -29,10 +29,111 @@ void store_rollback(struct store *st);
 
 /* ---- tracker (store-scan.c) ---- */
 
+struct oidset;
+struct site_list;
+
+struct release_info {
+	long long id;
+	char *tag;
+	char *commit;
+	char *ruleset;
+	long long date;
+	long long files;
+};
+void release_info_clear(struct release_info *r);
+
+/* store_release_get - the scanned release @tag, or KMIG_ENOTFOUND. */
+int store_release_get(struct store *st, const char *tag, struct release_info *out);
+/* store_releases - every scanned release in version order (caller frees). */
+int store_releases(struct store *st, struct release_info **out, size_t *n);
+void release_infos_free(struct release_info *v, size_t n);
+/* store_cached_blobs - add every blob cached under @ruleset to @out. */
+int store_cached_blobs(struct store *st, const char *ruleset, struct oidset *out);
+/* store_blob_put - cache a lexed blob and its use sites. */
+int store_blob_put(struct store *st, const char *oid, const char *ruleset,
+		   uint64_t bytes, const struct site_list *sites);
+/*
+ * store_blob_sites - append the cached sites of blob @oid to @out;
+ * KMIG_ENOTFOUND when the blob is not cached under @ruleset.
+ */
+int store_blob_sites(struct store *st, const char *oid, const char *ruleset,
+		     struct site_list *out);
+/* store_release_start - (re)create release @tag, dropping an older scan. */
+int store_release_start(struct store *st, long long *id, const char *tag,
+			const char *commit, long long date, const char *ruleset,
+			const char *maintainers_oid);
+/* store_release_file - record an in-scope file of the release. */
+int store_release_file(struct store *st, long long release, const char *path,
+		       const char *oid, const char *subsystem);
+/* store_release_finish - materialise the release's counts. */
+int store_release_finish(struct store *st, long long release, long long files);
+
+/* Report queries.  A count row: key is the subsystem or path, or NULL. */
+enum count_by { BY_RULE, BY_SUBSYSTEM, BY_FILE };
+struct count_row {
+	char *key;
+	char *rule;
+	long long count;
+};
+struct count_rows {
+	struct count_row *v;
+	size_t n, alloc;
+};
+void count_rows_clear(struct count_rows *r);
+/*
+ * store_counts - non-zero counts of @release grouped @by, optionally only
+ * rule @rule and subsystem @subsystem (NULL: all), ordered by key, rule.
+ */
+int store_counts(struct store *st, long long release, enum count_by by,
+		 const char *rule, const char *subsystem, struct count_rows *out);
+/*
+ * store_site_changes - uses added and removed from release @old to @new
+ * per rule: a site is (rule, path, normalised line), compared as multisets
+ * (only files whose blob differs are compared).  Rows: key NULL, rule,
+ * count = added in @added and removed in @removed.
+ */
+int store_site_changes(struct store *st, long long old, long long new_,
+		       const char *rule, const char *subsystem,
+		       struct count_rows *added, struct count_rows *removed);
+/* store_subsystem_exists - true when @name is a known subsystem. */
+int store_subsystem_exists(struct store *st, const char *name);
+
 /* ---- gate (store-gate.c) ---- */
 
 /* ---- branch (store-branch.c) ---- */
 
 /* ---- builds, boots, bisects (store-boot.c) ---- */
+
+/*
+ * store_build_add - record a kernel build: @status "ok" or "failed",
+ * @config_hash the configuration recipe (kbuild.h); *@id the new row.
+ */
+int store_build_add(struct store *st, const char *commit,
+		    const char *config_hash, const char *status,
+		    double seconds, const char *log_path, int64_t *id);
+/* store_build_find - newest "ok" build of @commit; KMIG_ENOTFOUND if none. */
+int store_build_find(struct store *st, const char *commit,
+		     const char *config_hash, int64_t *id);
+/*
+ * store_boot_add - record a QEMU boot of build @build_id: @tests the
+ * comma-separated test names, @status "pass", "fail" or "timeout",
+ * @findings one a line (or NULL), @console_path (or NULL: not kept).
+ */
+int store_boot_add(struct store *st, int64_t build_id, const char *tests,
+		   const char *status, double seconds, const char *findings,
+		   const char *console_path, int64_t *id);
+/* store_bisect_start - a new bisection, status "running". */
+int store_bisect_start(struct store *st, const char *good, const char *bad,
+		       const char *tests, int64_t *id);
+/* store_bisect_step - step @seq tested @commit: "good", "bad" or "skip". */
+int store_bisect_step(struct store *st, int64_t bisect_id, int seq,
+		      const char *commit, const char *verdict);
+/*
+ * store_bisect_finish - final @status ("found", "ambiguous", "error")
+ * with the first bad commit and the finding that made it bad.
+ */
+int store_bisect_finish(struct store *st, int64_t bisect_id,
+			const char *status, const char *first_bad,
+			const char *finding);
 
 #endif

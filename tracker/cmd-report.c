@@ -1,0 +1,505 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cmd-report.c - per-release reports (text, CSV, JSON) and the trend.
+ */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kmig.h"
+#include "rules.h"
+#include "store.h"
+
+static const char usage[] =
+	"usage: kmig report [TAG] [--rule ID] [--subsystem NAME] [--by rule|subsystem|file]\n"
+	"                   [--top N] [--format text|csv|json]\n"
+	"       kmig report --trend [--rule ID] [--subsystem NAME] [--format text|csv|json]\n"
+	"\n"
+	"Report the counts of a scanned release (default: the newest), with the\n"
+	"delta against the previous scanned release.  Text groups by rule unless\n"
+	"--by says otherwise; CSV defaults to --by subsystem:\n"
+	"  --by subsystem   release,subsystem,rule,count  (non-zero rows)\n"
+	"  --by file        release,path,rule,count       (non-zero rows)\n"
+	"  --by rule        release,rule,count            (every rule, zeros too)\n"
+	"--top N keeps the N largest groups (text default: 20 subsystems/files).\n"
+	"--trend: every scanned release in version order with count, delta and\n"
+	"the uses added and removed since the previous release (a use is a rule,\n"
+	"path and whitespace-normalised line, compared as multisets).\n";
+
+enum { FMT_TEXT, FMT_CSV, FMT_JSON };
+
+struct report_opts {
+	const char *rule;
+	const char *subsystem;
+	enum count_by by;
+	bool by_given;
+	long top;
+	int fmt;
+};
+
+struct total {
+	const char *key;
+	long long count;
+};
+
+static int cmp_total_key(const void *a, const void *b)
+{
+	const struct total *x = a, *y = b;
+
+	return strcmp(x->key ? x->key : "", y->key ? y->key : "");
+}
+
+static int cmp_total_count(const void *a, const void *b)
+{
+	const struct total *x = a, *y = b;
+
+	if (x->count != y->count)
+		return x->count < y->count ? 1 : -1;
+	return cmp_total_key(a, b);
+}
+
+/* Sum rows per key (rows ordered by key). */
+static struct total *totals_by_key(const struct count_rows *rows, size_t *n)
+{
+	struct total *t = xcalloc(rows->n ? rows->n : 1, sizeof(*t));
+	size_t i;
+
+	*n = 0;
+	for (i = 0; i < rows->n; i++) {
+		const char *k = rows->v[i].key ? rows->v[i].key : rows->v[i].rule;
+
+		if (!*n || strcmp(t[*n - 1].key, k))
+			t[(*n)++].key = k;
+		t[*n - 1].count += rows->v[i].count;
+	}
+	return t;
+}
+
+static long long lookup_total(struct total *t, size_t n, const char *key,
+			      bool *found)
+{
+	struct total k = { key, 0 }, *hit;
+
+	hit = bsearch(&k, t, n, sizeof(*t), cmp_total_key);
+	*found = hit != NULL;
+	return hit ? hit->count : 0;
+}
+
+static long long rule_count(const struct count_rows *rows, const char *rule)
+{
+	size_t i;
+
+	for (i = 0; i < rows->n; i++)
+		if (!strcmp(rows->v[i].rule, rule))
+			return rows->v[i].count;
+	return 0;
+}
+
+static void print_text(const struct release_info *rel,
+		       const struct release_info *prev,
+		       const struct report_opts *o, const struct count_rows *cur,
+		       const struct count_rows *old)
+{
+	const char *keyname = o->by == BY_RULE ? "rule" :
+			      o->by == BY_SUBSYSTEM ? "subsystem" : "file";
+	long long total = 0, ptotal = 0;
+	size_t i;
+
+	printf("release %s", rel->tag);
+	if (prev)
+		printf(" (delta against %s)", prev->tag);
+	if (o->rule)
+		printf(", rule %s", o->rule);
+	if (o->subsystem)
+		printf(", subsystem %s", o->subsystem);
+	printf("\n");
+	if (o->by == BY_RULE) {
+		printf("%-22s %9s", keyname, "count");
+		if (prev)
+			printf(" %9s", "delta");
+		printf("\n");
+		for (i = 0; i < RULE__COUNT; i++) {
+			long long c = rule_count(cur, rules[i].id);
+			long long p = prev ? rule_count(old, rules[i].id) : 0;
+
+			if (o->rule && strcmp(o->rule, rules[i].id))
+				continue;
+			total += c;
+			ptotal += p;
+			printf("%-22s %9lld", rules[i].id, c);
+			if (prev)
+				printf(" %+9lld", c - p);
+			printf("\n");
+		}
+	} else {
+		size_t n, pn = 0, shown;
+		struct total *t = totals_by_key(cur, &n);
+		struct total *pt = prev ? totals_by_key(old, &pn) : NULL;
+		long top = o->top >= 0 ? o->top : 20;
+
+		for (i = 0; i < n; i++)
+			total += t[i].count;
+		for (i = 0; i < pn; i++)
+			ptotal += pt[i].count;
+		qsort(t, n, sizeof(*t), cmp_total_count);
+		printf("%9s", "count");
+		if (prev)
+			printf(" %9s", "delta");
+		printf("  %s\n", keyname);
+		shown = n < (size_t)top ? n : (size_t)top;
+		for (i = 0; i < shown; i++) {
+			bool found;
+			long long p = prev ? lookup_total(pt, pn, t[i].key, &found) : 0;
+
+			printf("%9lld", t[i].count);
+			if (prev)
+				printf(" %+9lld", t[i].count - p);
+			printf("  %s\n", t[i].key);
+		}
+		if (shown < n)
+			printf("%9s  ... %zu more (use --top)\n", "", n - shown);
+		free(t);
+		free(pt);
+	}
+	if (o->by == BY_RULE)
+		printf("%-22s %9lld", "total", total);
+	else
+		printf("%9lld", total);
+	if (prev)
+		printf(" %+9lld", total - ptotal);
+	if (o->by != BY_RULE)
+		printf("  total");
+	printf("\n");
+	if (!o->rule || !strcmp(o->rule, "warn-on-user"))
+		printf("note: warn-on-user is a heuristic (WARN in handlers named *_sendmsg, *_recvmsg, *_setsockopt, *_getsockopt, *_ioctl, *_store)\n");
+}
+
+static void print_csv(const struct release_info *rel, const struct report_opts *o,
+		      const struct count_rows *cur)
+{
+	size_t i, limit = cur->n;
+
+	if (o->by == BY_RULE) {
+		printf("release,rule,count\n");
+		for (i = 0; i < RULE__COUNT; i++) {
+			if (o->rule && strcmp(o->rule, rules[i].id))
+				continue;
+			csv_field(stdout, rel->tag);
+			printf(",%s,%lld\n", rules[i].id, rule_count(cur, rules[i].id));
+		}
+		return;
+	}
+	printf("release,%s,rule,count\n", o->by == BY_SUBSYSTEM ? "subsystem" : "path");
+	if (o->top >= 0) {
+		/* keep the rows of the top N keys by total */
+		size_t n, k;
+		struct total *t = totals_by_key(cur, &n);
+
+		qsort(t, n, sizeof(*t), cmp_total_count);
+		if ((size_t)o->top < n)
+			n = (size_t)o->top;
+		qsort(t, n, sizeof(*t), cmp_total_key);
+		for (i = 0; i < cur->n; i++) {
+			bool found;
+
+			lookup_total(t, n, cur->v[i].key, &found);
+			if (!found)
+				continue;
+			csv_field(stdout, rel->tag);
+			putchar(',');
+			csv_field(stdout, cur->v[i].key);
+			printf(",%s,%lld\n", cur->v[i].rule, cur->v[i].count);
+		}
+		(void)k;
+		free(t);
+		return;
+	}
+	for (i = 0; i < limit; i++) {
+		csv_field(stdout, rel->tag);
+		putchar(',');
+		csv_field(stdout, cur->v[i].key);
+		printf(",%s,%lld\n", cur->v[i].rule, cur->v[i].count);
+	}
+}
+
+static void print_json(const struct release_info *rel,
+		       const struct release_info *prev,
+		       const struct report_opts *o, const struct count_rows *cur,
+		       const struct count_rows *old, const struct count_rows *rule_rows)
+{
+	const char *keyname = o->by == BY_SUBSYSTEM ? "subsystem" : "path";
+	long long total = 0;
+	size_t i, n = 0;
+	struct total *keep = NULL;
+	bool first = true;
+
+	printf("{\"release\": ");
+	json_string(stdout, rel->tag);
+	printf(", \"commit\": ");
+	json_string(stdout, rel->commit);
+	printf(", \"date\": %lld, \"files\": %lld, \"previous\": ", rel->date,
+	       rel->files);
+	json_string(stdout, prev ? prev->tag : NULL);
+	printf(", \"rule\": ");
+	json_string(stdout, o->rule);
+	printf(", \"subsystem\": ");
+	json_string(stdout, o->subsystem);
+	printf(", \"by\": \"%s\",\n \"rules\": {", o->by == BY_RULE ? "rule" : keyname);
+	for (i = 0; i < RULE__COUNT; i++) {
+		long long c = rule_count(rule_rows, rules[i].id);
+
+		if (o->rule && strcmp(o->rule, rules[i].id))
+			continue;
+		total += c;
+		printf("%s\"%s\": {\"count\": %lld, \"delta\": ", first ? "" : ", ",
+		       rules[i].id, c);
+		if (prev)
+			printf("%lld}", c - rule_count(old, rules[i].id));
+		else
+			printf("null}");
+		first = false;
+	}
+	printf("},\n \"total\": %lld", total);
+	if (o->by != BY_RULE) {
+		if (o->top >= 0) {
+			keep = totals_by_key(cur, &n);
+			qsort(keep, n, sizeof(*keep), cmp_total_count);
+			if ((size_t)o->top < n)
+				n = (size_t)o->top;
+			qsort(keep, n, sizeof(*keep), cmp_total_key);
+		}
+		printf(",\n \"counts\": [");
+		first = true;
+		for (i = 0; i < cur->n; i++) {
+			bool found = true;
+
+			if (keep)
+				lookup_total(keep, n, cur->v[i].key, &found);
+			if (!found)
+				continue;
+			printf("%s\n  {\"%s\": ", first ? "" : ",", keyname);
+			json_string(stdout, cur->v[i].key);
+			printf(", \"rule\": \"%s\", \"count\": %lld}", cur->v[i].rule,
+			       cur->v[i].count);
+			first = false;
+		}
+		printf("\n ]");
+	}
+	printf("}\n");
+	free(keep);
+}
+
+static int do_report(struct store *st, const char *tag, struct report_opts *o)
+{
+	struct release_info *rels = NULL, *rel = NULL, *prev = NULL;
+	struct count_rows cur = { 0 }, old = { 0 }, byrule = { 0 }, oldrule = { 0 };
+	size_t n, i;
+	int status = KMIG_EXIT_ERROR;
+
+	if (store_releases(st, &rels, &n))
+		return cmd_fail_last(KMIG_EXIT_ERROR);
+	if (!n) {
+		cmd_fail(KMIG_EXIT_ERROR, "no release is scanned (run 'kmig scan')");
+		goto out;
+	}
+	for (i = 0; i < n; i++)
+		if (!tag || !strcmp(rels[i].tag, tag)) {
+			rel = &rels[i];
+			prev = i ? &rels[i - 1] : NULL;
+			if (tag)
+				break;
+		}
+	if (!rel) {
+		cmd_fail(KMIG_EXIT_ERROR, "release '%s' is not scanned (run 'kmig scan')", tag);
+		goto out;
+	}
+	if (store_counts(st, rel->id, o->by, o->rule, o->subsystem, &cur) ||
+	    store_counts(st, rel->id, BY_RULE, o->rule, o->subsystem, &byrule) ||
+	    (prev && store_counts(st, prev->id, o->by == BY_RULE && o->fmt == FMT_JSON ?
+				  BY_RULE : o->by, o->rule, o->subsystem, &old)) ||
+	    (prev && store_counts(st, prev->id, BY_RULE, o->rule, o->subsystem, &oldrule))) {
+		cmd_fail_last(KMIG_EXIT_ERROR);
+		goto out;
+	}
+	switch (o->fmt) {
+	case FMT_TEXT:
+		print_text(rel, prev, o, &cur, &old);
+		break;
+	case FMT_CSV:
+		print_csv(rel, o, &cur);
+		break;
+	default:
+		print_json(rel, prev, o, &cur, &oldrule, &byrule);
+	}
+	status = finish_stdout(KMIG_EXIT_OK);
+out:
+	count_rows_clear(&cur);
+	count_rows_clear(&old);
+	count_rows_clear(&byrule);
+	count_rows_clear(&oldrule);
+	release_infos_free(rels, n);
+	return status;
+}
+
+static long long sum_rows(const struct count_rows *r)
+{
+	long long s = 0;
+	size_t i;
+
+	for (i = 0; i < r->n; i++)
+		s += r->v[i].count;
+	return s;
+}
+
+static int do_trend(struct store *st, struct report_opts *o)
+{
+	struct release_info *rels = NULL;
+	size_t n, i;
+	long long prev_count = 0;
+	int status = KMIG_EXIT_ERROR;
+
+	if (store_releases(st, &rels, &n))
+		return cmd_fail_last(KMIG_EXIT_ERROR);
+	if (!n) {
+		cmd_fail(KMIG_EXIT_ERROR, "no release is scanned (run 'kmig scan')");
+		goto out;
+	}
+	if (o->fmt == FMT_TEXT)
+		printf("%-16s %9s %9s %9s %9s\n", "release", "count", "delta",
+		       "added", "removed");
+	else if (o->fmt == FMT_CSV)
+		printf("release,count,delta,added,removed\n");
+	else
+		printf("[");
+	for (i = 0; i < n; i++) {
+		struct count_rows c = { 0 }, add = { 0 }, rem = { 0 };
+		long long count, added = 0, removed = 0;
+
+		if (store_counts(st, rels[i].id, BY_RULE, o->rule, o->subsystem, &c) ||
+		    (i && store_site_changes(st, rels[i - 1].id, rels[i].id, o->rule,
+					     o->subsystem, &add, &rem))) {
+			count_rows_clear(&c);
+			cmd_fail_last(KMIG_EXIT_ERROR);
+			goto out;
+		}
+		count = sum_rows(&c);
+		added = sum_rows(&add);
+		removed = sum_rows(&rem);
+		if (o->fmt == FMT_TEXT) {
+			printf("%-16s %9lld", rels[i].tag, count);
+			if (i)
+				printf(" %+9lld %9lld %9lld\n", count - prev_count,
+				       added, removed);
+			else
+				printf(" %9s %9s %9s\n", "-", "-", "-");
+		} else if (o->fmt == FMT_CSV) {
+			csv_field(stdout, rels[i].tag);
+			if (i)
+				printf(",%lld,%lld,%lld,%lld\n", count,
+				       count - prev_count, added, removed);
+			else
+				printf(",%lld,,,\n", count);
+		} else {
+			printf("%s\n {\"release\": ", i ? "," : "");
+			json_string(stdout, rels[i].tag);
+			printf(", \"count\": %lld", count);
+			if (i)
+				printf(", \"delta\": %lld, \"added\": %lld, \"removed\": %lld}",
+				       count - prev_count, added, removed);
+			else
+				printf(", \"delta\": null, \"added\": null, \"removed\": null}");
+		}
+		prev_count = count;
+		count_rows_clear(&c);
+		count_rows_clear(&add);
+		count_rows_clear(&rem);
+	}
+	if (o->fmt == FMT_JSON)
+		printf("\n]\n");
+	status = finish_stdout(KMIG_EXIT_OK);
+out:
+	release_infos_free(rels, n);
+	return status;
+}
+
+static int cmd_report_fn(struct kmig_ctx *ctx, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "rule", required_argument, NULL, 'r' },
+		{ "subsystem", required_argument, NULL, 's' },
+		{ "by", required_argument, NULL, 'b' },
+		{ "top", required_argument, NULL, 'n' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "trend", no_argument, NULL, 't' },
+		{ NULL, 0, NULL, 0 },
+	};
+	static const char *const formats[] = { "text", "csv", "json", NULL };
+	static const char *const bys[] = { "rule", "subsystem", "file", NULL };
+	struct report_opts o = { .top = -1 };
+	struct store *st = NULL;
+	bool trend = false;
+	char *end;
+	int opt, status;
+
+	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'r':
+			if (rule_lookup(optarg) < 0)
+				return cmd_usage_error("report", "unknown rule '%s' (see 'kmig rules')",
+						       optarg);
+			o.rule = optarg;
+			break;
+		case 's':
+			o.subsystem = optarg;
+			break;
+		case 'b': {
+			int b = parse_choice(optarg, bys);
+
+			if (b < 0)
+				return cmd_usage_error("report", "--by takes rule, subsystem or file, not '%s'",
+						       optarg);
+			o.by = (enum count_by)b;
+			o.by_given = true;
+			break;
+		}
+		case 'n':
+			o.top = strtol(optarg, &end, 10);
+			if (*end || o.top < 0)
+				return cmd_usage_error("report", "--top needs a number, not '%s'", optarg);
+			break;
+		case 'f':
+			o.fmt = parse_choice(optarg, formats);
+			if (o.fmt < 0)
+				return cmd_usage_error("report", "unknown format '%s'", optarg);
+			break;
+		case 't':
+			trend = true;
+			break;
+		default:
+			return cmd_usage_error("report", "unknown option");
+		}
+	}
+	if (argc - optind > 1)
+		return cmd_usage_error("report", "unexpected argument '%s'", argv[optind + 1]);
+	if (trend && optind < argc)
+		return cmd_usage_error("report", "--trend takes no TAG");
+	if (!o.by_given)
+		o.by = o.fmt == FMT_CSV ? BY_SUBSYSTEM : BY_RULE;
+	if (store_open(&st, ctx->db_path))
+		return cmd_fail_last(KMIG_EXIT_ERROR);
+	if (o.subsystem && !store_subsystem_exists(st, o.subsystem)) {
+		store_close(st);
+		return cmd_fail(KMIG_EXIT_ERROR, "unknown subsystem '%s'", o.subsystem);
+	}
+	status = trend ? do_trend(st, &o) :
+		 do_report(st, optind < argc ? argv[optind] : NULL, &o);
+	store_close(st);
+	return status;
+}
+
+const struct kmig_cmd cmd_report = {
+	.name = "report",
+	.fn = cmd_report_fn,
+	.summary = "report counts per release, rule, subsystem or file; --trend",
+	.usage = usage,
+};

@@ -1,0 +1,426 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * store-scan.c - SQL of the tracker: blob cache, releases, counts, reports.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "lexer.h"
+#include "oidset.h"
+#include "rules.h"
+#include "store-internal.h"
+
+void release_info_clear(struct release_info *r)
+{
+	free(r->tag);
+	free(r->commit);
+	free(r->ruleset);
+	memset(r, 0, sizeof(*r));
+}
+
+void release_infos_free(struct release_info *v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		release_info_clear(&v[i]);
+	free(v);
+}
+
+static void read_release(sqlite3_stmt *s, struct release_info *r)
+{
+	r->id = sqlite3_column_int64(s, 0);
+	r->tag = store_col_dup(s, 1);
+	r->commit = store_col_dup(s, 2);
+	r->ruleset = store_col_dup(s, 3);
+	r->date = sqlite3_column_int64(s, 4);
+	r->files = sqlite3_column_int64(s, 5);
+}
+
+int store_release_get(struct store *st, const char *tag, struct release_info *out)
+{
+	static const char sql[] =
+		"SELECT id, tag, commit_id, ruleset, date, files FROM releases WHERE tag = ?";
+	sqlite3_stmt *s = store_stmt(st, sql);
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if (!s)
+		return KMIG_EGENERIC;
+	sqlite3_bind_text(s, 1, tag, -1, SQLITE_TRANSIENT);
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW) {
+		read_release(s, out);
+		sqlite3_reset(s);
+		return 0;
+	}
+	sqlite3_reset(s);
+	if (rc != SQLITE_DONE)
+		return store_dberr(st, "read release");
+	return kmig_errcode(KMIG_ENOTFOUND, "release '%s' is not scanned (run 'kmig scan')",
+			    tag);
+}
+
+int store_releases(struct store *st, struct release_info **out, size_t *n)
+{
+	static const char sql[] =
+		"SELECT id, tag, commit_id, ruleset, date, files FROM releases ORDER BY sort_key";
+	sqlite3_stmt *s = store_stmt(st, sql);
+	size_t alloc = 0;
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	if (!s)
+		return KMIG_EGENERIC;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		ALLOC_GROW(*out, *n + 1, alloc);
+		read_release(s, &(*out)[(*n)++]);
+	}
+	sqlite3_reset(s);
+	if (rc != SQLITE_DONE)
+		return store_dberr(st, "read releases");
+	return 0;
+}
+
+int store_cached_blobs(struct store *st, const char *ruleset, struct oidset *out)
+{
+	static const char sql[] = "SELECT oid FROM blobs WHERE ruleset = ?";
+	sqlite3_stmt *s = store_stmt(st, sql);
+	int rc;
+
+	if (!s)
+		return KMIG_EGENERIC;
+	sqlite3_bind_text(s, 1, ruleset, -1, SQLITE_TRANSIENT);
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		git_oid oid;
+
+		if (git_oid_fromstr(&oid, (const char *)sqlite3_column_text(s, 0)) == 0)
+			oidset_add(out, &oid);
+	}
+	sqlite3_reset(s);
+	if (rc != SQLITE_DONE)
+		return store_dberr(st, "read blob cache");
+	return 0;
+}
+
+int store_blob_put(struct store *st, const char *oid, const char *ruleset,
+		   uint64_t bytes, const struct site_list *sites)
+{
+	static const char blob_sql[] =
+		"INSERT OR REPLACE INTO blobs(oid, ruleset, bytes) VALUES (?, ?, ?)";
+	static const char site_sql[] =
+		"INSERT INTO blob_sites(oid, ruleset, rule, line, func, text) VALUES (?, ?, ?, ?, ?, ?)";
+	sqlite3_stmt *s = store_stmt(st, blob_sql);
+	size_t i;
+
+	if (!s)
+		return KMIG_EGENERIC;
+	sqlite3_bind_text(s, 1, oid, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(s, 2, ruleset, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(s, 3, (sqlite3_int64)bytes);
+	if (store_done(st, s))
+		return KMIG_EGENERIC;
+	for (i = 0; i < sites->n; i++) {
+		const struct site *site = &sites->v[i];
+
+		s = store_stmt(st, site_sql);
+		if (!s)
+			return KMIG_EGENERIC;
+		sqlite3_bind_text(s, 1, oid, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_text(s, 2, ruleset, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_text(s, 3, rules[site->rule].id, -1, SQLITE_STATIC);
+		sqlite3_bind_int(s, 4, (int)site->line);
+		store_bind_text(s, 5, site->func);
+		store_bind_text(s, 6, site->text ? site->text : "");
+		if (store_done(st, s))
+			return KMIG_EGENERIC;
+	}
+	return 0;
+}
+
+int store_blob_sites(struct store *st, const char *oid, const char *ruleset,
+		     struct site_list *out)
+{
+	static const char blob_sql[] =
+		"SELECT 1 FROM blobs WHERE oid = ? AND ruleset = ?";
+	static const char sql[] =
+		"SELECT rule, line, func, text FROM blob_sites WHERE oid = ? AND ruleset = ? ORDER BY rowid";
+	sqlite3_stmt *s = store_stmt(st, blob_sql);
+	int rc;
+
+	if (!s)
+		return KMIG_EGENERIC;
+	sqlite3_bind_text(s, 1, oid, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(s, 2, ruleset, -1, SQLITE_TRANSIENT);
+	rc = sqlite3_step(s);
+	sqlite3_reset(s);
+	if (rc == SQLITE_DONE)
+		return KMIG_ENOTFOUND;
+	if (rc != SQLITE_ROW)
+		return store_dberr(st, "read blob cache");
+	s = store_stmt(st, sql);
+	if (!s)
+		return KMIG_EGENERIC;
+	sqlite3_bind_text(s, 1, oid, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(s, 2, ruleset, -1, SQLITE_TRANSIENT);
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		struct site *site;
+		int r = rule_lookup((const char *)sqlite3_column_text(s, 0));
+
+		if (r < 0)
+			continue;
+		ALLOC_GROW(out->v, out->n + 1, out->alloc);
+		site = &out->v[out->n++];
+		site->rule = r;
+		site->line = (unsigned int)sqlite3_column_int(s, 1);
+		site->func = store_col_dup(s, 2);
+		site->text = store_col_dup(s, 3);
+	}
+	sqlite3_reset(s);
+	if (rc != SQLITE_DONE)
+		return store_dberr(st, "read blob sites");
+	return 0;
+}
+
+int store_release_start(struct store *st, long long *id, const char *tag,
+			const char *commit, long long date, const char *ruleset,
+			const char *maintainers_oid)
+{
+	static const char del_sql[] = "DELETE FROM releases WHERE tag = ?";
+	static const char ins_sql[] =
+		"INSERT INTO releases(tag, commit_id, sort_key, date, ruleset, maintainers_oid, scanned_at) "
+		"VALUES (?, ?, ?, ?, ?, ?, ?)";
+	sqlite3_stmt *s = store_stmt(st, del_sql);
+	char *key;
+	int ret;
+
+	if (!s)
+		return KMIG_EGENERIC;
+	sqlite3_bind_text(s, 1, tag, -1, SQLITE_TRANSIENT);
+	if (store_done(st, s))
+		return KMIG_EGENERIC;
+	s = store_stmt(st, ins_sql);
+	if (!s)
+		return KMIG_EGENERIC;
+	key = version_sort_key(tag);
+	sqlite3_bind_text(s, 1, tag, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(s, 2, commit, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(s, 3, key, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(s, 4, date);
+	sqlite3_bind_text(s, 5, ruleset, -1, SQLITE_TRANSIENT);
+	store_bind_text(s, 6, maintainers_oid);
+	sqlite3_bind_int64(s, 7, (sqlite3_int64)time(NULL));
+	ret = store_done(st, s);
+	free(key);
+	if (ret)
+		return ret;
+	*id = sqlite3_last_insert_rowid(st->db);
+	return 0;
+}
+
+static int subsystem_id(struct store *st, const char *name, long long *id)
+{
+	static const char ins_sql[] = "INSERT OR IGNORE INTO subsystems(name) VALUES (?)";
+	static const char sel_sql[] = "SELECT id FROM subsystems WHERE name = ?";
+	sqlite3_stmt *s = store_stmt(st, sel_sql);
+	int rc;
+
+	if (!s)
+		return KMIG_EGENERIC;
+	sqlite3_bind_text(s, 1, name, -1, SQLITE_TRANSIENT);
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW) {
+		*id = sqlite3_column_int64(s, 0);
+		sqlite3_reset(s);
+		return 0;
+	}
+	sqlite3_reset(s);
+	s = store_stmt(st, ins_sql);
+	if (!s)
+		return KMIG_EGENERIC;
+	sqlite3_bind_text(s, 1, name, -1, SQLITE_TRANSIENT);
+	if (store_done(st, s))
+		return KMIG_EGENERIC;
+	*id = sqlite3_last_insert_rowid(st->db);
+	return 0;
+}
+
+int store_release_file(struct store *st, long long release, const char *path,
+		       const char *oid, const char *subsystem)
+{
+	static const char sql[] =
+		"INSERT INTO release_files(release_id, path, oid, subsystem_id) VALUES (?, ?, ?, ?)";
+	sqlite3_stmt *s;
+	long long sid;
+
+	if (subsystem_id(st, subsystem, &sid))
+		return KMIG_EGENERIC;
+	s = store_stmt(st, sql);
+	if (!s)
+		return KMIG_EGENERIC;
+	sqlite3_bind_int64(s, 1, release);
+	sqlite3_bind_text(s, 2, path, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(s, 3, oid, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(s, 4, sid);
+	return store_done(st, s);
+}
+
+int store_release_finish(struct store *st, long long release, long long files)
+{
+	static const char file_sql[] =
+		"INSERT INTO file_counts(release_id, path, rule, count) "
+		"SELECT rf.release_id, rf.path, bs.rule, count(*) "
+		"FROM release_files rf JOIN releases r ON r.id = rf.release_id "
+		"JOIN blob_sites bs ON bs.oid = rf.oid AND bs.ruleset = r.ruleset "
+		"WHERE rf.release_id = ?1 GROUP BY rf.path, bs.rule";
+	static const char count_sql[] =
+		"INSERT INTO counts(release_id, subsystem_id, rule, count) "
+		"SELECT fc.release_id, rf.subsystem_id, fc.rule, sum(fc.count) "
+		"FROM file_counts fc JOIN release_files rf "
+		"ON rf.release_id = fc.release_id AND rf.path = fc.path "
+		"WHERE fc.release_id = ?1 GROUP BY rf.subsystem_id, fc.rule";
+	static const char upd_sql[] = "UPDATE releases SET files = ?2 WHERE id = ?1";
+	const char *const sqls[] = { file_sql, count_sql, upd_sql };
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(sqls); i++) {
+		sqlite3_stmt *s = store_stmt(st, sqls[i]);
+
+		if (!s)
+			return KMIG_EGENERIC;
+		sqlite3_bind_int64(s, 1, release);
+		if (sqls[i] == upd_sql)
+			sqlite3_bind_int64(s, 2, files);
+		if (store_done(st, s))
+			return KMIG_EGENERIC;
+	}
+	return 0;
+}
+
+void count_rows_clear(struct count_rows *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->n; i++) {
+		free(r->v[i].key);
+		free(r->v[i].rule);
+	}
+	free(r->v);
+	memset(r, 0, sizeof(*r));
+}
+
+static int collect_rows(struct store *st, sqlite3_stmt *s, struct count_rows *out)
+{
+	int rc;
+
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		struct count_row *row;
+
+		ALLOC_GROW(out->v, out->n + 1, out->alloc);
+		row = &out->v[out->n++];
+		row->key = store_col_dup(s, 0);
+		row->rule = store_col_dup(s, 1);
+		row->count = sqlite3_column_int64(s, 2);
+	}
+	sqlite3_reset(s);
+	if (rc != SQLITE_DONE)
+		return store_dberr(st, "read counts");
+	return 0;
+}
+
+int store_counts(struct store *st, long long release, enum count_by by,
+		 const char *rule, const char *subsystem, struct count_rows *out)
+{
+	static const char rule_sql[] =
+		"SELECT NULL, c.rule, sum(c.count) FROM counts c JOIN subsystems s ON s.id = c.subsystem_id "
+		"WHERE c.release_id = ?1 AND (?2 IS NULL OR c.rule = ?2) AND (?3 IS NULL OR s.name = ?3) "
+		"GROUP BY c.rule ORDER BY c.rule";
+	static const char subsys_sql[] =
+		"SELECT s.name, c.rule, c.count FROM counts c JOIN subsystems s ON s.id = c.subsystem_id "
+		"WHERE c.release_id = ?1 AND (?2 IS NULL OR c.rule = ?2) AND (?3 IS NULL OR s.name = ?3) "
+		"ORDER BY s.name, c.rule";
+	static const char file_sql[] =
+		"SELECT fc.path, fc.rule, fc.count FROM file_counts fc "
+		"JOIN release_files rf ON rf.release_id = fc.release_id AND rf.path = fc.path "
+		"JOIN subsystems s ON s.id = rf.subsystem_id "
+		"WHERE fc.release_id = ?1 AND (?2 IS NULL OR fc.rule = ?2) AND (?3 IS NULL OR s.name = ?3) "
+		"ORDER BY fc.path, fc.rule";
+	sqlite3_stmt *s = store_stmt(st, by == BY_RULE ? rule_sql :
+				     by == BY_SUBSYSTEM ? subsys_sql : file_sql);
+
+	if (!s)
+		return KMIG_EGENERIC;
+	sqlite3_bind_int64(s, 1, release);
+	store_bind_text(s, 2, rule);
+	store_bind_text(s, 3, subsystem);
+	return collect_rows(st, s, out);
+}
+
+int store_site_changes(struct store *st, long long old, long long new_,
+		       const char *rule, const char *subsystem,
+		       struct count_rows *added, struct count_rows *removed)
+{
+	/*
+	 * Sites of files whose blob differs between the releases, +1 in the
+	 * new release and -1 in the old; per (rule, path, text) the positive
+	 * sum is added, the negative removed.
+	 */
+	static const char sql[] =
+		"WITH changed AS ("
+		"  SELECT rf.release_id AS rel, rf.path, rf.oid, r.ruleset, "
+		"         CASE WHEN rf.release_id = ?2 THEN 1 ELSE -1 END AS sign "
+		"  FROM release_files rf JOIN releases r ON r.id = rf.release_id "
+		"  JOIN subsystems s ON s.id = rf.subsystem_id "
+		"  WHERE rf.release_id IN (?1, ?2) AND (?4 IS NULL OR s.name = ?4) "
+		"  AND NOT EXISTS (SELECT 1 FROM release_files o "
+		"    WHERE o.release_id = (CASE WHEN rf.release_id = ?2 THEN ?1 ELSE ?2 END) "
+		"    AND o.path = rf.path AND o.oid = rf.oid)), "
+		"d AS (SELECT bs.rule, c.path, bs.text, sum(c.sign) AS n "
+		"  FROM changed c JOIN blob_sites bs ON bs.oid = c.oid AND bs.ruleset = c.ruleset "
+		"  WHERE (?3 IS NULL OR bs.rule = ?3) GROUP BY bs.rule, c.path, bs.text) "
+		"SELECT rule, sum(CASE WHEN n > 0 THEN n ELSE 0 END), "
+		"       sum(CASE WHEN n < 0 THEN -n ELSE 0 END) FROM d GROUP BY rule ORDER BY rule";
+	sqlite3_stmt *s = store_stmt(st, sql);
+	int rc;
+
+	if (!s)
+		return KMIG_EGENERIC;
+	sqlite3_bind_int64(s, 1, old);
+	sqlite3_bind_int64(s, 2, new_);
+	store_bind_text(s, 3, rule);
+	store_bind_text(s, 4, subsystem);
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		struct count_row *row;
+
+		ALLOC_GROW(added->v, added->n + 1, added->alloc);
+		row = &added->v[added->n++];
+		row->key = NULL;
+		row->rule = store_col_dup(s, 0);
+		row->count = sqlite3_column_int64(s, 1);
+		ALLOC_GROW(removed->v, removed->n + 1, removed->alloc);
+		row = &removed->v[removed->n++];
+		row->key = NULL;
+		row->rule = store_col_dup(s, 0);
+		row->count = sqlite3_column_int64(s, 2);
+	}
+	sqlite3_reset(s);
+	if (rc != SQLITE_DONE)
+		return store_dberr(st, "compare releases");
+	return 0;
+}
+
+int store_subsystem_exists(struct store *st, const char *name)
+{
+	static const char sql[] = "SELECT 1 FROM subsystems WHERE name = ?";
+	sqlite3_stmt *s = store_stmt(st, sql);
+	int rc;
+
+	if (!s)
+		return 0;
+	sqlite3_bind_text(s, 1, name, -1, SQLITE_TRANSIENT);
+	rc = sqlite3_step(s);
+	sqlite3_reset(s);
+	return rc == SQLITE_ROW;
+}

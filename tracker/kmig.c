@@ -14,6 +14,8 @@ extern const struct kmig_cmd cmd_import;
 extern const struct kmig_cmd cmd_scan;
 extern const struct kmig_cmd cmd_report;
 extern const struct kmig_cmd cmd_rules;
+extern const struct kmig_cmd cmd_boot;
+extern const struct kmig_cmd cmd_bisect;
 
 /* The dispatch table: one entry per cmd-<name>.c. */
 static const struct kmig_cmd *const commands[] = {
@@ -21,6 +23,8 @@ static const struct kmig_cmd *const commands[] = {
 	&cmd_scan,
 	&cmd_report,
 	&cmd_rules,
+	&cmd_boot,
+	&cmd_bisect,
 };
 
 static const char main_usage[] =

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * boottest.h - build one commit, boot it in QEMU, record both: the step
+ * shared by "kmig boot", "kmig bisect" and "kmig branch test".
+ *
+ *	struct boottest_opts o = BOOTTEST_OPTS_INIT;
+ *	struct boottest_result r;
+ *
+ *	boottest_run(kb, st, "HEAD", &o, &r);	// kb from kbuild_open()
+ *	switch (r.outcome) { ... }		// r.build, r.boot for details
+ *	boottest_result_release(&r);
+ *
+ * The build is recorded in the builds table (a reused image reuses its
+ * row), the boot in the boots table.  The console log is kept under the
+ * work area's logs/ when the boot did not pass, or always with keep_log.
+ * Nothing is printed but progress (kbuild.h); returns 0 or negative with
+ * kmig_err() recorded (a kernel that does not build or boot is not an
+ * error).
+ */
+#ifndef KMIG_BOOTTEST_H
+#define KMIG_BOOTTEST_H
+
+#include <stdint.h>
+
+#include "kbuild.h"
+#include "qemu.h"
+#include "store.h"
+
+enum boottest_outcome {
+	BOOTTEST_PASS,
+	BOOTTEST_FAIL,		/* boot or test failure, findings */
+	BOOTTEST_TIMEOUT,
+	BOOTTEST_BUILD_FAILED,
+};
+
+struct boottest_opts {
+	const char *const *tests;	/* NULL: qemu_default_tests */
+	size_t ntests;
+	double timeout;			/* seconds */
+	const char *accel;		/* "tcg" or "kvm" */
+	bool keep_log;			/* keep the console of passing boots */
+};
+#define BOOTTEST_OPTS_INIT { NULL, 0, 120, "tcg", false }
+
+struct boottest_result {
+	enum boottest_outcome outcome;
+	struct kbuild_result build;
+	struct qemu_result boot;	/* when the build succeeded */
+	char *console_path;		/* kept console log, or NULL */
+	int64_t build_id, boot_id;	/* rows; boot_id 0 when not booted */
+};
+
+int boottest_run(struct kbuild *kb, struct store *st, const char *rev,
+		 const struct boottest_opts *o, struct boottest_result *r);
+void boottest_result_release(struct boottest_result *r);
+
+/* boottest_first_finding - the first finding line (static copy), or "". */
+const char *boottest_first_finding(const struct boottest_result *r);
+
+/* boottest_tests_str - the tests as "a,b" (caller frees). */
+char *boottest_tests_str(const struct boottest_opts *o);
+
+#endif

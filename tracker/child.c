@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * child.c - child processes in their own process group; see child.h.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "child.h"
+#include "util.h"
+
+static volatile sig_atomic_t child_pgid;
+static volatile sig_atomic_t child_killsig = SIGKILL;
+
+static const int forwarded[] = { SIGINT, SIGTERM, SIGHUP };
+
+static void on_signal(int sig)
+{
+	if (child_pgid > 0)
+		kill(-(pid_t)child_pgid, child_killsig);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+double child_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+/* In the child, after fork(): never returns. */
+static void child_exec(const struct child_opts *o, int out_fd, pid_t parent)
+{
+	int null_fd;
+	size_t i;
+
+	setpgid(0, 0);
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)
+		_exit(127);
+	for (i = 0; i < ARRAY_SIZE(forwarded); i++)
+		signal(forwarded[i], SIG_DFL);
+	null_fd = open("/dev/null", O_RDONLY);
+	if (null_fd >= 0) {
+		dup2(null_fd, 0);
+		close(null_fd);
+	}
+	if (out_fd >= 0) {
+		dup2(out_fd, 1);
+		dup2(out_fd, 2);
+		close(out_fd);
+	}
+	if (o->dir && chdir(o->dir))
+		_exit(127);
+	for (i = 0; o->env && o->env[i]; i++)
+		putenv(o->env[i]);
+	execvp(o->argv[0], o->argv);
+	_exit(127);
+}
+
+int child_run(const struct child_opts *o, struct child_status *st)
+{
+	struct sigaction sa, old[ARRAY_SIZE(forwarded)];
+	sigset_t block, prev;
+	double start, deadline;
+	int out_fd = -1, wstatus, ret = 0;
+	pid_t pid, parent = getpid();
+	size_t i;
+
+	memset(st, 0, sizeof(*st));
+	if (o->out_path) {
+		out_fd = open(o->out_path, O_WRONLY | O_CREAT | O_CLOEXEC |
+			      (o->append ? O_APPEND : O_TRUNC), 0666);
+		if (out_fd < 0)
+			return kmig_err("cannot open '%s': %s", o->out_path,
+					strerror(errno));
+	}
+
+	/* Hold our signals until the child's group is known. */
+	sigemptyset(&block);
+	for (i = 0; i < ARRAY_SIZE(forwarded); i++)
+		sigaddset(&block, forwarded[i]);
+	sigprocmask(SIG_BLOCK, &block, &prev);
+
+	start = child_now();
+	pid = fork();
+	if (pid < 0) {
+		ret = kmig_err("cannot run '%s': %s", o->argv[0], strerror(errno));
+		goto out_unblock;
+	}
+	if (pid == 0) {
+		sigprocmask(SIG_SETMASK, &prev, NULL);
+		child_exec(o, out_fd, parent);
+	}
+	/* Both sides set the group: no window where a kill misses it. */
+	setpgid(pid, pid);
+	child_pgid = pid;
+	child_killsig = o->kill_signal ? o->kill_signal : SIGKILL;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < ARRAY_SIZE(forwarded); i++)
+		sigaction(forwarded[i], &sa, &old[i]);
+	sigprocmask(SIG_SETMASK, &prev, NULL);
+
+	deadline = o->timeout > 0 ? start + o->timeout : 0;
+	for (;;) {
+		pid_t r = waitpid(pid, &wstatus, WNOHANG);
+
+		if (r == pid)
+			break;
+		if (r < 0 && errno != EINTR) {
+			ret = kmig_err("waitpid: %s", strerror(errno));
+			kill(-pid, SIGKILL);
+			waitpid(pid, &wstatus, 0);
+			break;
+		}
+		if (deadline && child_now() >= deadline) {
+			st->timed_out = true;
+			kill(-pid, SIGKILL);
+			while (waitpid(pid, &wstatus, 0) < 0 && errno == EINTR)
+				;
+			break;
+		}
+		sleep_ms(20);
+	}
+	/* Anything the leader left in its group goes with it. */
+	kill(-pid, SIGKILL);
+	st->seconds = child_now() - start;
+	if (WIFEXITED(wstatus))
+		st->code = WEXITSTATUS(wstatus);
+	else if (WIFSIGNALED(wstatus))
+		st->code = 128 + WTERMSIG(wstatus);
+
+	sigprocmask(SIG_BLOCK, &block, NULL);
+	child_pgid = 0;
+	for (i = 0; i < ARRAY_SIZE(forwarded); i++)
+		sigaction(forwarded[i], &old[i], NULL);
+out_unblock:
+	sigprocmask(SIG_SETMASK, &prev, NULL);
+	if (out_fd >= 0)
+		close(out_fd);
+	return ret;
+}

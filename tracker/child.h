@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * child.h - run a long child process (a kernel build, QEMU) in its own
+ * process group, with an optional timeout, and never leave it behind.
+ *
+ * While child_run() waits, SIGINT, SIGTERM and SIGHUP delivered to kmig
+ * first kill the child's whole process group (child_opts.kill_signal),
+ * then kill kmig with the same signal.  The child also gets
+ * PR_SET_PDEATHSIG(SIGKILL), so it dies if kmig is killed outright.  On
+ * timeout the group is killed with SIGKILL and reaped before returning.
+ * One child at a time (kmig is single-threaded when it runs children).
+ */
+#ifndef KMIG_CHILD_H
+#define KMIG_CHILD_H
+
+#include <stdbool.h>
+
+struct child_opts {
+	char *const *argv;	/* argv[0] looked up in PATH */
+	const char *dir;	/* working directory, NULL: kmig's */
+	const char *out_path;	/* stdout and stderr go here; NULL: inherited */
+	bool append;		/* append to out_path instead of truncating */
+	char *const *env;	/* extra NAME=value settings, NULL-terminated */
+	double timeout;		/* seconds; 0: none */
+	int kill_signal;	/* sent to the group on kmig's signals; 0: SIGKILL */
+};
+
+struct child_status {
+	int code;		/* exit status 0..255, or 128 + signal */
+	bool timed_out;		/* killed by the timeout */
+	double seconds;		/* wall-clock run time */
+};
+
+/*
+ * child_run - run @o->argv and wait for it; stdin is /dev/null.
+ * Returns 0 with @st filled in, or negative (with the message recorded)
+ * when the child could not be started.
+ */
+int child_run(const struct child_opts *o, struct child_status *st);
+
+/* child_now - monotonic clock in seconds. */
+double child_now(void);
+
+#endif

@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cmd-boot.c - "kmig boot": build a commit in kmig's own worktree and
+ * boot it in QEMU with the guest tests.
+ */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "boottest.h"
+#include "cmd-boot.h"
+#include "kmig.h"
+
+static const char usage[] =
+	"usage: kmig boot [REV] [--test NAME]... [--timeout S] [--keep-log]\n"
+	"                 [--accel tcg|kvm]\n"
+	"\n"
+	"Build REV (default: HEAD of --repo) with the QEMU configuration\n"
+	"(tinyconfig + qemu/kmig.config) in kmig's own worktree under\n"
+	"$KMIG_HOME/work, never in your checkout, and boot it in QEMU with the\n"
+	"guest tests.  The console is classified: the boot passes only if the\n"
+	"guest finished, every test passed and the kernel printed no WARNING,\n"
+	"BUG, Oops, panic, Call Trace, general protection fault, UBSAN or KASAN.\n"
+	"Build and boot are recorded in the database.\n"
+	"\n"
+	"  --test NAME     run this guest test (repeatable; default: boot, rds)\n"
+	"                  tests: boot, rds, hang (never finishes)\n"
+	"  --timeout S     kill QEMU after S seconds (default 120): 'timeout'\n"
+	"  --keep-log      keep the console log of a passing boot too\n"
+	"  --accel A       tcg (default) or kvm (only when asked and usable)\n"
+	"\n"
+	"Output: 'commit', 'build', the guest's KMIG-TEST lines, 'boot STATUS',\n"
+	"then one 'finding:' line per finding and the kept 'console:' log.\n"
+	"Exit status: 0 pass, 1 boot or test failure (findings printed),\n"
+	"125 the kernel did not build (git bisect run skips it), 2 error.\n";
+
+int boot_parse_common(const char *cmd, int c, const char *arg,
+		      struct boot_args *a)
+{
+	char *end;
+
+	switch (c) {
+	case 't':
+		if (!qemu_test_known(arg))
+			return cmd_usage_error(cmd, "unknown test '%s' (boot, rds, hang)",
+					       arg);
+		a->tests = xrealloc(a->tests, (a->ntests + 1) * sizeof(*a->tests));
+		a->tests[a->ntests++] = arg;
+		a->opts.tests = a->tests;
+		a->opts.ntests = a->ntests;
+		return 0;
+	case 'T':
+		a->opts.timeout = strtod(arg, &end);
+		if (*end || end == arg || a->opts.timeout <= 0)
+			return cmd_usage_error(cmd, "--timeout needs a positive number of seconds");
+		return 0;
+	case 'a':
+		if (strcmp(arg, "tcg") && strcmp(arg, "kvm"))
+			return cmd_usage_error(cmd, "--accel is tcg or kvm");
+		a->opts.accel = arg;
+		return 0;
+	case 'k':
+		a->opts.keep_log = true;
+		return 0;
+	}
+	return cmd_usage_error(cmd, "unknown option");
+}
+
+void boot_print_result(const struct boottest_result *r)
+{
+	const struct kbuild_result *b = &r->build;
+	const struct qemu_verdict *v = &r->boot.verdict;
+
+	printf("commit %s %s\n", b->commit, b->subject);
+	if (b->cached)
+		printf("build ok (image reused)\n");
+	else
+		printf("build %s %.1fs log %s\n",
+		       b->status == KBUILD_OK ? "ok" : "failed", b->seconds,
+		       b->log_path);
+	if (r->outcome == BOOTTEST_BUILD_FAILED) {
+		printf("finding: %s\n", boottest_first_finding(r));
+		return;
+	}
+	if (v->tests)
+		fputs(v->tests, stdout);
+	printf("boot %s %.1fs\n", qemu_status_name(v->status), r->boot.seconds);
+	if (v->findings) {
+		const char *p = v->findings;
+
+		while (*p) {
+			size_t n = strcspn(p, "\n");
+
+			printf("finding: %.*s\n", (int)n, p);
+			p += n + (p[n] == '\n');
+		}
+	}
+	if (r->console_path)
+		printf("console: %s\n", r->console_path);
+}
+
+void boot_warn_missing(const struct boottest_result *r)
+{
+	if (r->build.missing)
+		fprintf(stderr, "kmig: warning: config options not set as qemu/kmig.config asks: %s\n",
+			r->build.missing);
+}
+
+static int cmd_boot_fn(struct kmig_ctx *ctx, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "test", required_argument, NULL, 't' },
+		{ "timeout", required_argument, NULL, 'T' },
+		{ "keep-log", no_argument, NULL, 'k' },
+		{ "accel", required_argument, NULL, 'a' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct boot_args a = { .opts = BOOTTEST_OPTS_INIT };
+	struct boottest_result r;
+	struct kbuild *kb = NULL;
+	struct store *st = NULL;
+	const char *rev = "HEAD";
+	int c, status;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		if (c == 'h') {
+			fputs(usage, stdout);
+			status = finish_stdout(KMIG_EXIT_OK);
+			goto out_args;
+		}
+		status = boot_parse_common("boot", c, optarg, &a);
+		if (status)
+			goto out_args;
+	}
+	if (argc - optind > 1) {
+		status = cmd_usage_error("boot", "at most one REV");
+		goto out_args;
+	}
+	if (optind < argc)
+		rev = argv[optind];
+
+	if (kbuild_open(&kb, ctx->home, ctx->repo_path)) {
+		status = cmd_fail_last(KMIG_EXIT_ERROR);
+		goto out_args;
+	}
+	if (store_open(&st, ctx->db_path)) {
+		status = cmd_fail_last(KMIG_EXIT_ERROR);
+		goto out_kbuild;
+	}
+	if (boottest_run(kb, st, rev, &a.opts, &r)) {
+		status = cmd_fail_last(KMIG_EXIT_ERROR);
+		goto out_store;
+	}
+	boot_warn_missing(&r);
+	boot_print_result(&r);
+	switch (r.outcome) {
+	case BOOTTEST_PASS:
+		status = KMIG_EXIT_OK;
+		break;
+	case BOOTTEST_BUILD_FAILED:
+		status = KMIG_EXIT_SKIP;
+		break;
+	default:
+		status = KMIG_EXIT_VERDICT;
+		break;
+	}
+	boottest_result_release(&r);
+	status = finish_stdout(status);
+out_store:
+	store_close(st);
+out_kbuild:
+	kbuild_close(kb);
+out_args:
+	free(a.tests);
+	return status;
+}
+
+const struct kmig_cmd cmd_boot = {
+	.name = "boot",
+	.fn = cmd_boot_fn,
+	.summary = "build a commit and boot it in QEMU with the guest tests",
+	.usage = usage,
+};

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * cmd-boot.h - option parsing and printing shared by the commands that
+ * build and boot kernels (cmd-boot.c, cmd-bisect.c, cmd-branch.c).
+ */
+#ifndef KMIG_CMD_BOOT_H
+#define KMIG_CMD_BOOT_H
+
+#include "boottest.h"
+
+struct boot_args {
+	struct boottest_opts opts;
+	const char **tests;	/* from --test, owned (names point at argv) */
+	size_t ntests;
+};
+
+/*
+ * boot_parse_common - handle one of the shared options, as returned by
+ * getopt_long() for this table (add it to the command's own):
+ *	{ "test", required_argument, NULL, 't' },
+ *	{ "timeout", required_argument, NULL, 'T' },
+ *	{ "keep-log", no_argument, NULL, 'k' },
+ *	{ "accel", required_argument, NULL, 'a' },
+ * Returns 0, or 2 after printing the usage error.
+ */
+int boot_parse_common(const char *cmd, int c, const char *arg,
+		      struct boot_args *a);
+
+/* boot_print_result - the "kmig boot" result lines on stdout. */
+void boot_print_result(const struct boottest_result *r);
+/* boot_warn_missing - warn on stderr about fragment options that did
+ * not survive the configuration. */
+void boot_warn_missing(const struct boottest_result *r);
+
+#endif

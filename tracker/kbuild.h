@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kbuild.h - build a kernel commit for QEMU in kmig's own worktree.
+ *
+ * Each repository gets a work area $KMIG_HOME/work/<id>/ (id: a hash of
+ * the repository's path) that is never the user's checkout:
+ *
+ *	src/		the worktree, written from git objects with libgit2
+ *	build/		the out-of-tree build directory (make O=build)
+ *	images/		bzImage of every commit built, <commit>-<config>.bzImage
+ *	logs/		build logs and QEMU console logs
+ *	state		"commit <id>" of src/ and "config <hash>" of build/.config
+ *	lock		flock()ed while a kmig uses the work area
+ *
+ * Moving src/ to another commit diffs the two trees and rewrites or
+ * deletes only the files that differ, so unchanged files keep their mtimes
+ * and the kernel's make rebuilds only what changed.  The configuration is
+ * "make tinyconfig", then qemu/kmig.config merged with the tree's own
+ * scripts/kconfig/merge_config.sh, then "make olddefconfig"; it is redone
+ * only when the fragment or a Kconfig file changed.  The compiler is
+ * "ccache gcc" when ccache is installed (CCACHE_DIR defaults to
+ * $KMIG_HOME/ccache), make runs with -j<ncpus>.
+ *
+ * Usage (what "kmig boot", "kmig bisect" and "kmig branch test" do):
+ *
+ *	struct kbuild *kb;
+ *	struct kbuild_result res;
+ *
+ *	kbuild_open(&kb, kmig_home(), repo_path);
+ *	kbuild_commit(kb, "v6.1.192", &res);	// any revspec
+ *	if (res.status == KBUILD_OK)
+ *		qemu_boot(..., res.image, ...);	// see qemu.h
+ *	kbuild_result_release(&res);
+ *	kbuild_close(kb);
+ *
+ * Return convention: 0 or negative with kmig_err() recorded.  A kernel
+ * that does not build is not an error: kbuild_commit() returns 0 with
+ * res.status == KBUILD_FAILED and the log path.
+ */
+#ifndef KMIG_KBUILD_H
+#define KMIG_KBUILD_H
+
+#include <stdbool.h>
+
+struct kbuild;
+
+enum kbuild_status {
+	KBUILD_OK,
+	KBUILD_FAILED,
+};
+
+struct kbuild_result {
+	char commit[41];		/* full commit id */
+	char *subject;			/* commit subject line */
+	char config_hash[41];		/* hash of the configuration recipe */
+	enum kbuild_status status;
+	bool cached;			/* image reused, nothing was built */
+	double seconds;			/* checkout + configure + make */
+	char *log_path;			/* build log (NULL when cached) */
+	char *image;			/* bzImage path (KBUILD_OK only) */
+	char *missing;			/* fragment options that did not
+					 * survive, space-separated; NULL if
+					 * all did (or nothing configured) */
+	char *error;			/* first compiler error line of the
+					 * log (KBUILD_FAILED), or NULL */
+};
+
+/*
+ * kbuild_open - open the work area for the repository at @repo_path
+ * under @home, creating it if needed, and take its lock (waits, with a
+ * message on stderr, while another kmig holds it).
+ */
+int kbuild_open(struct kbuild **out, const char *home, const char *repo_path);
+void kbuild_close(struct kbuild *kb);
+
+/* kbuild_dir - the work area's directory (logs/ lives below it). */
+const char *kbuild_dir(const struct kbuild *kb);
+
+/*
+ * kbuild_resolve - resolve @rev to a full commit id and, when @subject is
+ * non-NULL, its subject line (caller frees).
+ */
+int kbuild_resolve(struct kbuild *kb, const char *rev, char out[41],
+		   char **subject);
+
+/*
+ * kbuild_commit - make src/ the tree of @rev and build its bzImage with
+ * the QEMU configuration.  The image is reused when this commit was
+ * already built with the same configuration recipe.  Progress goes to
+ * stderr; the build's output goes to res->log_path.
+ */
+int kbuild_commit(struct kbuild *kb, const char *rev, struct kbuild_result *res);
+void kbuild_result_release(struct kbuild_result *res);
+
+/*
+ * kbuild_checkout - only move src/ to @commit (a full id), as
+ * kbuild_commit() does; for callers that run their own make (for example
+ * a wide-configuration compile check with another O= directory).
+ */
+int kbuild_checkout(struct kbuild *kb, const char *commit);
+
+/* kbuild_src_dir - the worktree (valid after kbuild_checkout()). */
+const char *kbuild_src_dir(const struct kbuild *kb);
+
+/*
+ * kbuild_data_dir - kmig's qemu/ directory (config fragment, guest
+ * sources): $KMIG_QEMU_DIR, else qemu/ next to the kmig executable.
+ * Returns a static string, or NULL with the error recorded.
+ */
+const char *kbuild_data_dir(void);
+
+#endif

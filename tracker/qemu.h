@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * qemu.h - boot a kernel image in QEMU with kmig's guest tests and
+ * classify its console.
+ *
+ * The guest is an initramfs (gzip-compressed newc cpio written by kmig)
+ * holding /dev/console, a static /init compiled from qemu/init.c (cached
+ * in $KMIG_HOME/guest/ by the source's hash) and /kmig-tests, the tests
+ * to run, one a line.  /init prints "KMIG-TEST <name> PASS|FAIL <detail>"
+ * per test and the final marker "KMIG-DONE", then reboots.
+ *
+ * QEMU runs as
+ *	qemu-system-x86_64 -accel tcg -m 256 -nographic -no-reboot
+ *	    -kernel IMAGE -initrd INITRD
+ *	    -append "console=ttyS0 panic=-1 panic_on_warn=1 oops=panic"
+ * in its own process group with the console on a file; on timeout, and
+ * when kmig gets SIGINT/SIGTERM/SIGHUP, the group is killed (child.h).
+ *
+ * Usage (kmig boot, kmig bisect, kmig branch test):
+ *
+ *	struct qemu_opts o = QEMU_OPTS_INIT;
+ *	struct qemu_result r;
+ *
+ *	o.kernel = res.image;			// from kbuild_commit()
+ *	o.tests = names; o.ntests = n;		// NULL: qemu_default_tests
+ *	o.console_path = "/path/console.log";
+ *	qemu_boot(&o, &r);			// 0 unless QEMU cannot run
+ *	r.verdict.status: QEMU_PASS / QEMU_FAIL / QEMU_TIMEOUT
+ *	qemu_result_release(&r);
+ *
+ * All functions return 0 or negative with kmig_err() recorded.
+ */
+#ifndef KMIG_QEMU_H
+#define KMIG_QEMU_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Tests /init knows; the default set is every test but "hang". */
+extern const char *const qemu_known_tests[];
+extern const size_t qemu_nknown_tests;
+extern const char *const qemu_default_tests[];
+extern const size_t qemu_ndefault_tests;
+/* qemu_test_known - true when /init has a test called @name. */
+bool qemu_test_known(const char *name);
+
+enum qemu_status {
+	QEMU_PASS,
+	QEMU_FAIL,
+	QEMU_TIMEOUT,
+};
+/* "pass", "fail", "timeout": the boots.status values. */
+const char *qemu_status_name(enum qemu_status s);
+
+struct qemu_verdict {
+	enum qemu_status status;
+	bool marker;		/* the guest printed KMIG-DONE */
+	char *findings;		/* one finding a line ('\n'-terminated), or
+				 * NULL: splat first lines (with file:line as
+				 * the kernel printed it), failed or missing
+				 * tests, a missing marker */
+	size_t nfindings;
+	char *tests;		/* the guest's KMIG-TEST lines, or NULL */
+};
+
+/*
+ * qemu_classify - classify a console log.  Pass only if the final marker
+ * appears, each of @tests reported PASS and the console has none of
+ * "WARNING:", "BUG:", "Oops", "Kernel panic", "Call Trace:",
+ * "general protection fault", "UBSAN:", "KASAN:".  @timed_out makes
+ * the status QEMU_TIMEOUT (findings still filled in).  Cannot fail.
+ */
+void qemu_classify(const char *console, size_t len,
+		   const char *const *tests, size_t ntests, bool timed_out,
+		   struct qemu_verdict *v);
+void qemu_verdict_release(struct qemu_verdict *v);
+
+struct qemu_opts {
+	const char *kernel;		/* bzImage */
+	const char *const *tests;	/* NULL: qemu_default_tests */
+	size_t ntests;
+	double timeout;			/* seconds (default 120) */
+	const char *accel;		/* "tcg" (default) or "kvm" */
+	int memory_mb;			/* default 256 */
+	const char *console_path;	/* where the console is written */
+	const char *home;		/* $KMIG_HOME: guest binary cache */
+};
+#define QEMU_OPTS_INIT { NULL, NULL, 0, 120, "tcg", 256, NULL, NULL }
+
+struct qemu_result {
+	struct qemu_verdict verdict;
+	double seconds;
+};
+
+/*
+ * qemu_boot - build the initramfs, boot @o->kernel and classify the
+ * console.  Returns 0 whatever the guest did; negative only when the
+ * guest or QEMU could not be started.
+ */
+int qemu_boot(const struct qemu_opts *o, struct qemu_result *r);
+void qemu_result_release(struct qemu_result *r);
+
+/*
+ * qemu_initramfs - write the gzip-compressed initramfs running @tests to
+ * @path (a "/init" compiled from qemu/init.c, cached under @home/guest).
+ */
+int qemu_initramfs(const char *home, const char *const *tests,
+		   size_t ntests, const char *path);
+
+#endif

@@ -4,6 +4,7 @@
  * linux-source packages (or a local tarball): one commit and one
  * annotated tag per version, in version order, on a linear history.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -255,6 +256,9 @@ static int cmd_import_fn(struct kmig_ctx *ctx, int argc, char **argv)
 	if (tag && strncmp(tag, "v", 1))
 		return cmd_usage_error("import", "tag '%s' must start with 'v'", tag);
 
+	if (tarball && access(tarball, R_OK) < 0)
+		return cmd_fail(KMIG_EXIT_ERROR, "cannot read tarball '%s': %s",
+				tarball, strerror(errno));
 	if (store_open(&st, ctx->db_path))
 		return cmd_fail_last(KMIG_EXIT_ERROR);
 

@@ -318,6 +318,9 @@ static const char header_fixture[] =
 	"M:\tClemens Ladisch <clemens@ladisch.de>\r\n"
 	"F:\tdrivers/char/hpet.c \r\n"
 	"\r\n"
+	"MEDIATEK\n"
+	"N:\tmt[678]\n"
+	"\n"
 	"THE REST\n"
 	"M:\tLinus Torvalds <torvalds@linux-foundation.org>\n"
 	"F:\t*\n"
@@ -328,7 +331,7 @@ static void test_header_ignored(void **state)
 	struct maintainers *m = parse_str(header_fixture);
 
 	(void)state;
-	assert_int_equal(maintainers_count(m), 3);
+	assert_int_equal(maintainers_count(m), 4);
 	assert_section(m, "drivers/net/ethernet/3com/3c59x.c",
 		       "3C59X NETWORK DRIVER");
 	assert_section(m, "drivers/char/hpet.c",
@@ -393,6 +396,7 @@ static void *match_thread(void *p)
 		{ "drivers/char/hpet.c",
 		  "HPET:\tHigh Precision Event Timers driver" },
 		{ "kernel/fork.c", "THE REST" },
+		{ "drivers/soc/mt8183.c", "MEDIATEK" },
 	};
 	struct thread_arg *arg = p;
 	int i;

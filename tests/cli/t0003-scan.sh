@@ -1,0 +1,198 @@
+#!/bin/sh
+# kmig scan / report on a fixture repository: exact counts per rule,
+# subsystem and file; the blob cache; the trend; CSV and JSON shapes.
+. "$(dirname "$0")/../lib.sh"
+
+W="$TRASH/work"
+DB="$TRASH/kmig.db"
+k() { "$KMIG" --repo "$W" --db "$DB" "$@"; }
+
+git init -q "$W"
+mkdir -p "$W/net/rds" "$W/net/core" "$W/net/excluded" "$W/drivers/foo" \
+	"$W/drivers/misc" "$W/include/linux" "$W/tools/perf" "$W/Documentation"
+cat > "$W/MAINTAINERS" <<'EOM'
+List of maintainers and how to submit kernel changes
+
+	F:	drivers/net/	(an example in the header, not a section)
+
+Maintainers List
+----------------
+
+RDS - RELIABLE DATAGRAM SOCKETS
+M:	Someone <someone@example.org>
+F:	net/rds/
+
+NETWORKING [GENERAL]
+F:	net/
+X:	net/excluded/
+
+DRIVERS FOO
+N:	foo
+
+THE REST
+F:	*
+F:	*/
+EOM
+cat > "$W/net/rds/send.c" <<'EOF2'
+#include <linux/string.h>
+char *strcpy(char *dst, const char *src);
+int rds_sendmsg(struct socket *sock)
+{
+	char buf[16];
+
+	if (WARN_ON(!sock))
+		return -EINVAL;
+	strcpy(buf, "x");
+	/* strcpy(buf, "in a comment"); */
+	printk("strcpy(%p)\n", buf);
+	BUG_ON(sock == NULL);
+	return 0;
+}
+EOF2
+cat > "$W/net/core/dev.c" <<'EOF2'
+static void f(int n)
+{
+	p = kmalloc(n * sizeof(*p), GFP_KERNEL);
+	q = kmalloc(2 * PAGE_SIZE, GFP_KERNEL);
+	strlcpy(a, b, sizeof(a));
+	x->strcpy(a, b);
+}
+EOF2
+cat > "$W/net/excluded/x.c" <<'EOF2'
+void g(struct page *page)
+{
+	void *v = kmap(page);
+}
+EOF2
+cat > "$W/drivers/foo/bar.c" <<'EOF2'
+void h(void)
+{
+	BUG();
+}
+EOF2
+cat > "$W/drivers/misc/clean.c" <<'EOF2'
+int clean(void) { return 0; }
+EOF2
+cat > "$W/include/linux/m.h" <<'EOF2'
+#define COPY(d, s) strcpy(d, s)
+#define strcpy my_strcpy
+struct s { int n; char data[0]; };
+struct t { int n; char data[1]; };
+EOF2
+printf 'void t(void) { strcpy(a, b); BUG(); }\n' > "$W/tools/perf/t.c"
+printf 'strcpy(a, b);\n' > "$W/Documentation/x.c"
+git_commit_all "$W" one && git -C "$W" tag v1.9
+
+# v1.10: one blob changes, one new file is a copy of an existing blob
+sed -i 's/strlcpy(a, b, sizeof(a));/strscpy(a, b, sizeof(a));\n\tstrcpy(a, b);/' "$W/net/core/dev.c"
+cp "$W/net/rds/send.c" "$W/net/rds/send2.c"
+git_commit_all "$W" two && git -C "$W" tag v1.10
+printf 'void z(void) { BUG(); }\n' > "$W/drivers/misc/rc.c"
+git_commit_all "$W" three && git -C "$W" tag -a -m rc v1.11-rc1
+
+t_exit "scan" 0 k scan --jobs 2
+t_is "releases in version order, rc excluded, only new blobs lexed" \
+"v1.9: 6 files, 6 blobs lexed, 14 uses
+v1.10: 7 files, 1 blobs lexed, 19 uses" "$(cat "$TRASH/.stdout")"
+
+k report v1.9 --format csv --by rule > "$TRASH/actual"
+cat > "$TRASH/expect" <<'EOF2'
+release,rule,count
+v1.9,deprecated-attr,0
+v1.9,bug,1
+v1.9,bug-on,1
+v1.9,warn-on,1
+v1.9,warn-on-user,1
+v1.9,alloc-arith,1
+v1.9,alloc-obj,2
+v1.9,simple-strto,0
+v1.9,strcpy,2
+v1.9,strncpy,0
+v1.9,strlcpy,1
+v1.9,printk-p,1
+v1.9,vla,0
+v1.9,fallthrough-comment,0
+v1.9,flex-array-zero,1
+v1.9,flex-array-one,1
+v1.9,kmap,1
+v1.9,idr,0
+EOF2
+t_ok "v1.9 per-rule counts (every rule, zeros too)" cmp "$TRASH/expect" "$TRASH/actual"
+
+k report v1.9 --format csv > "$TRASH/actual"
+cat > "$TRASH/expect" <<'EOF2'
+release,subsystem,rule,count
+v1.9,DRIVERS FOO,bug,1
+v1.9,NETWORKING [GENERAL],alloc-arith,1
+v1.9,NETWORKING [GENERAL],alloc-obj,2
+v1.9,NETWORKING [GENERAL],strlcpy,1
+v1.9,RDS - RELIABLE DATAGRAM SOCKETS,bug-on,1
+v1.9,RDS - RELIABLE DATAGRAM SOCKETS,printk-p,1
+v1.9,RDS - RELIABLE DATAGRAM SOCKETS,strcpy,1
+v1.9,RDS - RELIABLE DATAGRAM SOCKETS,warn-on,1
+v1.9,RDS - RELIABLE DATAGRAM SOCKETS,warn-on-user,1
+v1.9,THE REST,flex-array-one,1
+v1.9,THE REST,flex-array-zero,1
+v1.9,THE REST,kmap,1
+v1.9,THE REST,strcpy,1
+EOF2
+t_ok "v1.9 per-subsystem CSV (the default), X: and N: applied" cmp "$TRASH/expect" "$TRASH/actual"
+
+k report v1.10 --format csv --by file --rule strcpy > "$TRASH/actual"
+cat > "$TRASH/expect" <<'EOF2'
+release,path,rule,count
+v1.10,include/linux/m.h,strcpy,1
+v1.10,net/core/dev.c,strcpy,1
+v1.10,net/rds/send.c,strcpy,1
+v1.10,net/rds/send2.c,strcpy,1
+EOF2
+t_ok "v1.10 per-file CSV for one rule" cmp "$TRASH/expect" "$TRASH/actual"
+
+k report --format csv --subsystem 'NETWORKING [GENERAL]' > "$TRASH/actual"
+cat > "$TRASH/expect" <<'EOF2'
+release,subsystem,rule,count
+v1.10,NETWORKING [GENERAL],alloc-arith,1
+v1.10,NETWORKING [GENERAL],alloc-obj,2
+v1.10,NETWORKING [GENERAL],strcpy,1
+EOF2
+t_ok "default release is the newest scanned; --subsystem filter" cmp "$TRASH/expect" "$TRASH/actual"
+
+t_is "sites recorded with line, function and normalised text" \
+	"net/rds/send.c|strcpy|9|rds_sendmsg|strcpy(buf, \"x\");" \
+	"$(sqlite3 "$DB" "SELECT rf.path, bs.rule, bs.line, bs.func, bs.text FROM release_files rf
+		JOIN releases r ON r.id = rf.release_id JOIN blob_sites bs ON bs.oid = rf.oid
+		WHERE r.tag = 'v1.9' AND bs.rule = 'strcpy' AND rf.path = 'net/rds/send.c'")"
+
+k report --trend --format csv > "$TRASH/actual"
+cat > "$TRASH/expect" <<'EOF2'
+release,count,delta,added,removed
+v1.9,14,,,
+v1.10,19,5,6,1
+EOF2
+t_ok "trend: count, delta, added and removed" cmp "$TRASH/expect" "$TRASH/actual"
+k report --trend --format csv --rule strlcpy > "$TRASH/actual"
+printf 'release,count,delta,added,removed\nv1.9,1,,,\nv1.10,0,-1,0,1\n' > "$TRASH/expect"
+t_ok "trend for one rule" cmp "$TRASH/expect" "$TRASH/actual"
+
+t_exit "text report" 0 k report
+t_ok "text report has the delta column" grep -q '^strcpy  *4  *+2$' "$TRASH/.stdout"
+t_ok "text report total" grep -q '^total  *19  *+5$' "$TRASH/.stdout"
+t_exit "text report by subsystem" 0 k report --by subsystem --top 1
+t_ok "top subsystem first" grep -q '^ *10  *+5  RDS - RELIABLE DATAGRAM SOCKETS$' "$TRASH/.stdout"
+t_ok "the rest summarised" grep -q '3 more' "$TRASH/.stdout"
+
+t_exit "JSON report" 0 k report v1.10 --format json
+t_is "JSON parses; total, previous and a delta" "19 v1.9 2" \
+	"$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["total"], d["previous"], d["rules"]["strcpy"]["delta"])' "$TRASH/.stdout")"
+
+t_exit "rescan" 0 k scan
+t_is "rescan lexes nothing" "v1.9: up to date
+v1.10: up to date" "$(cat "$TRASH/.stdout")"
+t_exit "scan with --include-rc" 0 k scan --include-rc
+t_is "the rc tag: one new blob" "v1.11-rc1: 8 files, 1 blobs lexed, 20 uses" "$(tail -n 1 "$TRASH/.stdout")"
+t_exit "scan --tags GLOB" 0 k scan --tags 'v1.9'
+t_is "only the matching tag" "v1.9: up to date" "$(cat "$TRASH/.stdout")"
+t_exit "report on an unscanned tag" 2 k report v9.9
+t_ok "unscanned tag named" grep -q "release 'v9.9' is not scanned" "$TRASH/.stderr"
+t_exit "report on an unknown subsystem" 2 k report --subsystem 'NO SUCH'
+t_done

@@ -1,0 +1,20 @@
+#!/bin/sh
+# demo.sh - the main job on the embedded default, the Debian kernel history:
+# import the newest linux-source-6.1 and -6.12, scan every release and print
+# the per-release report.  Later stages append themselves below.
+set -e
+cd "$(dirname "$0")/.."
+KMIG=./kmig
+echo "== kmig import (Debian linux-source packages)" >&2
+$KMIG import
+echo "== kmig scan" >&2
+$KMIG scan
+for tag in $($KMIG report --trend --format csv | sed '1d; s/,.*//'); do
+	echo
+	$KMIG report "$tag"
+done
+echo
+echo "== trend"
+$KMIG report --trend
+echo
+$KMIG report --by subsystem --top 15

@@ -1,0 +1,50 @@
+#!/bin/sh
+# t0601-boot.sh - kmig boot on the real v6.1.192: it builds (a fresh
+# machine: about 4 minutes with -j2, then cached), passes boot and rds;
+# a guest that never finishes ends as timeout and leaves no QEMU behind,
+# also when kmig itself is killed.
+. "$(dirname "$0")/lib-e2e.sh"
+
+t_ok "fixture repository on v6.1.192" e2e_fixture
+
+t_exit "kmig boot v6.1.192 passes" 0 "$KMIG" boot v6.1.192
+cp "$TRASH/.stdout" "$TRASH/base.out"
+cat "$TRASH/.stderr" >&2
+t_ok "boot test passed" grep -q '^KMIG-TEST boot PASS' "$TRASH/base.out"
+t_ok "rds test passed" grep -q '^KMIG-TEST rds PASS' "$TRASH/base.out"
+t_ok "boot status pass" grep -q '^boot pass ' "$TRASH/base.out"
+t_ok "no finding" sh -c "! grep -q '^finding:' '$TRASH/base.out'"
+t_is "build recorded ok" "ok" "$(db "SELECT status FROM builds ORDER BY id DESC LIMIT 1")"
+t_is "boot recorded pass with its tests" "pass|boot,rds" \
+	"$(db "SELECT status, tests FROM boots ORDER BY id DESC LIMIT 1")"
+t_is "build recorded with the v6.1.192 commit" \
+	"$(git --git-dir="$E2E_REPO" rev-parse 'v6.1.192^{commit}')" \
+	"$(db "SELECT commit_id FROM builds ORDER BY id DESC LIMIT 1")"
+
+t_exit "a guest that never finishes: timeout, exit 1" 1 \
+	"$KMIG" boot v6.1.192 --test hang --timeout 15
+t_ok "status timeout printed" grep -q '^boot timeout ' "$TRASH/.stdout"
+t_ok "timeout finding" grep -q '^finding: timeout' "$TRASH/.stdout"
+t_is "boot recorded timeout" "timeout" \
+	"$(db "SELECT status FROM boots ORDER BY id DESC LIMIT 1")"
+t_is "no QEMU process left after the timeout" "" "$(qemu_left)"
+
+# kmig killed while QEMU runs: QEMU goes with it.
+"$KMIG" boot v6.1.192 --test hang --timeout 300 > /dev/null 2>&1 &
+pid=$!
+i=0
+while [ $i -lt 60 ] && [ -z "$(qemu_left)" ]; do
+	sleep 0.5; i=$((i + 1))
+done
+t_ok "QEMU started under kmig" test -n "$(qemu_left)"
+kill -TERM $pid
+wait $pid
+t_is "kmig died of SIGTERM" 143 "$?"
+sleep 1
+t_is "no QEMU process left after SIGTERM to kmig" "" "$(qemu_left)"
+
+t_exit "unknown test is a usage error" 2 "$KMIG" boot --test nope
+t_exit "unknown revision is an error" 2 "$KMIG" boot no-such-rev
+t_ok "boot --help" "$KMIG" boot --help
+
+t_done

@@ -1067,7 +1067,7 @@ static bool alloc_arith(const struct lexer *lx, size_t lp, int argno)
 static size_t vla_check(const struct lexer *lx, size_t i)
 {
 	const struct tok *t = &lx->t[i];
-	size_t j, name, ntype = 0;
+	size_t j, name;
 	bool vla = false;
 
 	if (t->type != T_IDENT)
@@ -1079,13 +1079,19 @@ static size_t vla_check(const struct lexer *lx, size_t i)
 	for (j = i;;) {
 		t = &lx->t[j];
 		if (t->type == T_IDENT) {
+			/* static and extern arrays cannot be VLAs */
+			if (t->word >= 0 && t->sub == W_KEYWORD &&
+			    ((t->len == 6 &&
+			      !memcmp(lx->buf + t->off, "static", 6)) ||
+			     (t->len == 6 &&
+			      !memcmp(lx->buf + t->off, "extern", 6))))
+				return 0;
 			name = j;
 		} else if (is_punct(t, P_STAR)) {
 			name = 0;
 		} else {
 			break;
 		}
-		ntype++;
 		j = next_sig(lx, j);
 		if (j >= lx->nt)
 			return 0;
@@ -1108,7 +1114,6 @@ static size_t vla_check(const struct lexer *lx, size_t i)
 	if (!is_punct(t, P_SEMI) && !is_punct(t, P_ASSIGN) &&
 	    !is_punct(t, P_COMMA))
 		return 0;
-	(void)ntype;
 	return vla ? name : 0;
 }
 
@@ -1356,9 +1361,8 @@ static void tag_update(struct lexer *lx, const struct tok *t)
 	if (is_punct(t, P_LBRACE))
 		return;
 	if (is_punct(t, P_LPAREN) && pv && pv->type == T_IDENT &&
-	    pv->len > 2 && lx->buf[pv->off] == '_' &&
-	    lx->buf[pv->off + 1] == '_')
-		return;
+	    pv->word >= 0 && pv->sub == W_ATTR)
+		return;			/* struct __attribute__((...)) tag { */
 	lx->tag = 0;
 }
 

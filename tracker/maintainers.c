@@ -13,7 +13,7 @@
  * Every F: pattern has an "anchor": the pattern itself when it contains no
  * wildcard (it names a file or a directory), otherwise its literal
  * leading directory, i.e. the components before the first one holding a
- * wildcard ("" for "*" or "* /net/ *").  A pattern can only match a path
+ * wildcard ("" when the first component has one, as in "*").  A pattern can only match a path
  * that equals its anchor or lies below it, so for a path we look up the
  * anchors "", each ancestor directory and the path itself in a hash table
  * and test only the patterns found there.  X: patterns are tested only for
@@ -35,7 +35,7 @@
 enum {
 	PAT_DIR = 1 << 0,	/* written with a trailing '/' */
 	PAT_WILD = 1 << 1,	/* contains '*', '?', '[' or '\\' */
-	PAT_CATCHALL = 1 << 2,	/* "*" or "* /" (THE REST) */
+	PAT_CATCHALL = 1 << 2,	/* "*", with or without '/' (THE REST) */
 };
 
 struct pattern {
@@ -275,8 +275,8 @@ static int pattern_init(struct pattern *pat, const char *v, size_t len,
 	memset(pat, 0, sizeof(*pat));
 	while (core_len && v[core_len - 1] == '/')
 		core_len--;
-	/* A leading "/" or "./" would never match a relative path. */
-	if (!core_len || core_len > UINT32_MAX / 2)
+	/* An empty pattern or "/" would match nothing sensible. */
+	if (!core_len || len > UINT32_MAX / 2)
 		return -1;
 	pat->core = xstrndup(v, core_len);
 	pat->core_len = core_len;

@@ -1,0 +1,749 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test-lexer.c - the rule matchers, with exact expected counts, lines,
+ * enclosing functions and normalised source lines.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <pthread.h>
+#include <cmocka.h>
+
+#include "lexer.h"
+#include "rules.h"
+#include "util.h"
+
+/* Lex @src from an exact-size copy (no NUL: overreads show under ASan). */
+static void lex(const char *src, struct site_list *l)
+{
+	size_t len = strlen(src);
+	char *copy = xmalloc(len);
+
+	memcpy(copy, src, len);
+	assert_int_equal(lex_buffer(copy, len, l), 0);
+	free(copy);
+}
+
+/* Every site as "rule:line:func:text\n". */
+static char *dump(const char *src)
+{
+	struct site_list l = SITE_LIST_INIT;
+	struct sbuf sb = SBUF_INIT;
+	size_t i;
+
+	lex(src, &l);
+	for (i = 0; i < l.n; i++)
+		sbuf_addf(&sb, "%s:%u:%s:%s\n", rules[l.v[i].rule].id,
+			  l.v[i].line, l.v[i].func ? l.v[i].func : "-",
+			  l.v[i].text);
+	site_list_clear(&l);
+	return sbuf_detach(&sb);
+}
+
+/* Number of sites of rule @id in @src. */
+static int count(const char *src, const char *id)
+{
+	struct site_list l = SITE_LIST_INIT;
+	int r = rule_lookup(id), n = 0;
+	size_t i;
+
+	assert_true(r >= 0);
+	lex(src, &l);
+	for (i = 0; i < l.n; i++)
+		n += l.v[i].rule == r;
+	site_list_clear(&l);
+	return n;
+}
+
+#define assert_dump(src, want)                                               \
+	do {                                                                 \
+		char *got_ = dump(src);                                      \
+		assert_string_equal(got_, (want));                           \
+		free(got_);                                                  \
+	} while (0)
+
+/* ------------------------------------------------------------------ */
+
+static void test_rules_table(void **state)
+{
+	static const char *const ids[] = {
+		"deprecated-attr", "bug", "bug-on", "warn-on", "warn-on-user",
+		"alloc-arith", "alloc-obj", "simple-strto", "strcpy",
+		"strncpy", "strlcpy", "printk-p", "vla",
+		"fallthrough-comment", "flex-array-zero", "flex-array-one",
+		"kmap", "idr",
+	};
+	const char *h;
+	int i;
+
+	(void)state;
+	assert_int_equal(RULE__COUNT, ARRAY_SIZE(ids));
+	for (i = 0; i < RULE__COUNT; i++) {
+		assert_string_equal(rules[i].id, ids[i]);
+		assert_int_equal(rule_lookup(ids[i]), i);
+		assert_non_null(rules[i].title);
+		assert_non_null(rules[i].source);
+		assert_non_null(rules[i].advice);
+		assert_true(strlen(rules[i].advice) > 10);
+		if (rules[i].kind == MATCH_CALL ||
+		    rules[i].kind == MATCH_CALL_ANYWHERE ||
+		    rules[i].kind == MATCH_IDENT_ANYWHERE ||
+		    rules[i].kind == MATCH_ALLOC_ARITH ||
+		    rules[i].kind == MATCH_ALLOC_OBJ)
+			assert_non_null(rules[i].names);
+	}
+	assert_int_equal(rule_lookup("nope"), -1);
+	assert_int_equal(rule_lookup(NULL), -1);
+	assert_string_equal(rules[RULE_STRLCPY].source, "strlcpy()");
+	assert_string_equal(rules[RULE_BUG_ON].source, "BUG() and BUG_ON()");
+	assert_int_equal(rules[RULE_WARN_ON_USER].kind, MATCH_DERIVED);
+	assert_non_null(strstr(rules[RULE_WARN_ON_USER].title, "heuristic"));
+
+	h = rules_hash();
+	assert_int_equal(strlen(h), 16);
+	assert_int_equal(strspn(h, "0123456789abcdef"), 16);
+	assert_ptr_equal(rules_hash(), h);	/* computed once */
+}
+
+static void test_call_lexical(void **state)
+{
+	(void)state;
+	/* comments, strings and character literals never match */
+	assert_int_equal(count("void f(void)\n{\n"
+			       "\t/* strcpy(a, b); */\n"
+			       "\t// strcpy(a, b);\n"
+			       "\tputs(\"strcpy(a, b)\");\n"
+			       "\tputs(\"\\\" strcpy(a, b)\");\n"
+			       "\tc = '\"'; strcpy(a, b); c = '\"';\n"
+			       "\tc = '\\''; strcpy(a, b); c = '\\'';\n"
+			       "}\n", "strcpy"), 2);
+	/* a // comment continued by backslash-newline */
+	assert_int_equal(count("void f(void)\n{\n"
+			       "\t// a comment \\\n"
+			       "\tstrcpy(a, b);\n"
+			       "\tstrcpy(a, b);\n"
+			       "}\n", "strcpy"), 1);
+	/* a string literal continued by backslash-newline */
+	assert_int_equal(count("void f(void)\n{\n"
+			       "\tputs(\"abc \\\n"
+			       "strcpy(a, b)\");\n"
+			       "}\n", "strcpy"), 0);
+	/* members and longer identifiers */
+	assert_int_equal(count("void f(void)\n{\n"
+			       "\tp->strcpy(a, b);\n"
+			       "\tq.strcpy(a, b);\n"
+			       "\tq . strcpy(a, b);\n"
+			       "\tstrcpy_s(a, b);\n"
+			       "\tmy_strcpy(a, b);\n"
+			       "\t__strcpy(a, b);\n"
+			       "\tstrcpy2(a, b);\n"
+			       "\tx = strcpy;\n"
+			       "\tstrcpy(a, b);\n"
+			       "}\n", "strcpy"), 1);
+	/* '(' after whitespace, comments, newlines and continuations */
+	assert_int_equal(count("void f(void)\n{\n"
+			       "\tstrcpy (a, b);\n"
+			       "\tstrcpy /* x */ (a, b);\n"
+			       "\tstrcpy\n\t\t(a, b);\n"
+			       "\tstrcpy \\\n(a, b);\n"
+			       "\t(strcpy)(a, b);\n"
+			       "}\n", "strcpy"), 4);
+	/* any brace nesting */
+	assert_int_equal(count("int f(int x)\n{\n\tif (x) {\n\t\tdo {\n"
+			       "\t\t\tBUG_ON(x);\n\t\t} while (0);\n\t}\n"
+			       "\t{ { BUG_ON(1); } }\n}\n", "bug-on"), 2);
+	/* each rule's names */
+	assert_int_equal(count("void f(void)\n{\n\tBUG();\n\tBUG_ON(1);\n"
+			       "\tBUGGY();\n}\n", "bug"), 1);
+	assert_int_equal(count("void f(void)\n{\n\tWARN(1, \"x\");\n"
+			       "\tWARN_ON(1);\n\tWARN_ONCE(1, \"x\");\n"
+			       "\tWARN_ON_ONCE(1);\n\tWARN_ON_SMP(1);\n"
+			       "\tWARNING(1);\n}\n", "warn-on"), 4);
+	assert_int_equal(count("void f(void)\n{\n\tsimple_strtol(a, b, 0);\n"
+			       "\tsimple_strtoll(a, b, 0);\n"
+			       "\tsimple_strtoul(a, b, 0);\n"
+			       "\tsimple_strtoull(a, b, 0);\n"
+			       "\tkstrtoul(a, 0, &v);\n}\n", "simple-strto"), 4);
+	assert_int_equal(count("void f(void)\n{\n\tstrncpy(a, b, 4);\n"
+			       "\tstrlcpy(a, b, 4);\n\tstrscpy(a, b, 4);\n}\n",
+			       "strncpy"), 1);
+	assert_int_equal(count("void f(void)\n{\n\tstrncpy(a, b, 4);\n"
+			       "\tstrlcpy(a, b, 4);\n\tstrscpy(a, b, 4);\n}\n",
+			       "strlcpy"), 1);
+	assert_int_equal(count("void f(void)\n{\n\tkmap(p);\n"
+			       "\tkmap_atomic(p);\n\tkmap_local_page(p);\n"
+			       "\tkunmap(p);\n}\n", "kmap"), 2);
+}
+
+static void test_scope(void **state)
+{
+	(void)state;
+	/* file-scope declarations and definitions do not count */
+	assert_int_equal(count("char *strcpy(char *, const char *);\n"
+			       "extern char *strcpy(char *d, const char *s);\n"
+			       "char *strcpy(char *d, const char *s)\n"
+			       "{\n\treturn d;\n}\n", "strcpy"), 0);
+	/* #define bodies count; the macro name never does */
+	assert_int_equal(count("#define strcpy(d, s) my_copy(d, s)\n"
+			       "#define cp(d, s) strcpy(d, s)\n"
+			       "#define cp2(d, s) \\\n"
+			       "\tdo { \\\n"
+			       "\t\tstrcpy(d, s); \\\n"
+			       "\t} while (0)\n"
+			       "#define CP strcpy\n"
+			       "#undef strcpy\n"
+			       "#define strcpy (x)\n"
+			       "(a, b);\n", "strcpy"), 2);
+	/* other directives are not code */
+	assert_int_equal(count("#if defined(strcpy) || strcpy(x)\n"
+			       "#include \"strcpy(x).h\"\n"
+			       "#error do not strcpy(x) here, it's bad\n"
+			       "void f(void)\n{\n"
+			       "#ifdef X /* comment \n spanning */ BUG_ON(1)\n"
+			       "\tstrcpy(a, b);\n"
+			       "#endif\n}\n", "strcpy"), 1);
+	assert_int_equal(count("void f(void)\n{\n"
+			       "#if X\n\tBUG_ON(x);\n#else\n\tBUG_ON(y);\n"
+			       "#endif\n}\n", "bug-on"), 2);
+	/* #if 0 blocks are code too */
+	assert_int_equal(count("void f(void)\n{\n#if 0\n"
+			       "\tstrcpy(a, b);\n#endif\n}\n", "strcpy"), 1);
+	/* "anywhere" rules count at file scope, but not a macro's name */
+	assert_int_equal(count("static DEFINE_IDR(foo_idr);\n"
+			       "void f(void)\n{\n\tidr_init(&i);\n"
+			       "\tidr_init_base(&i, 1);\n\tida_init(&a);\n}\n"
+			       "#define DEFINE_IDR(name) struct idr name = "
+			       "IDR_INIT(name)\n"
+			       "#define idr_init(idr) idr_init_base(idr, 0)\n"
+			       "#undef idr_init\n", "idr"), 4);
+	assert_int_equal(count("#define __deprecated\n"
+			       "int old_api(void) __deprecated;\n"
+			       "struct s { int x __deprecated; };\n"
+			       "/* __deprecated */\n"
+			       "void __deprecated f(void);\n"
+			       "int __deprecated_x;\n", "deprecated-attr"), 3);
+	/* file-scope initializers are inside braces */
+	assert_int_equal(count("static int x[] = { BUG_ON(1) };\n",
+			       "bug-on"), 1);
+}
+
+static void test_sites_detail(void **state)
+{
+	(void)state;
+	assert_dump("#include <linux/string.h>\n"
+		    "\n"
+		    "static int foo_probe(struct device *dev)\n"
+		    "{\n"
+		    "\tchar  buf[16];\n"
+		    "\n"
+		    "\tstrcpy(buf,\t\"x\");   \n"
+		    "\tif (dev) {\n"
+		    "\t\tWARN_ON(1);\n"
+		    "\t}\n"
+		    "\treturn 0;\n"
+		    "}\n"
+		    "\n"
+		    "#define CP(d, s) \\\n"
+		    "\tstrlcpy(d, s, \\\n"
+		    "\t\tsizeof(d))\n"
+		    "static long __init bar_ioctl(void) __acquires(x)\n"
+		    "{\n"
+		    "\tBUG();\n"
+		    "}\n"
+		    "static BUG_ON(x);\n",
+		    "strcpy:7:foo_probe:strcpy(buf, \"x\");\n"
+		    "warn-on:9:foo_probe:WARN_ON(1);\n"
+		    "strlcpy:15:CP:strlcpy(d, s, \\\n"
+		    "bug:19:bar_ioctl:BUG();\n");
+	/* __attribute__ before the name; a struct returned by value */
+	assert_dump("__printf(1, 2) __attribute__((cold)) int f(const char *f, ...)\n"
+		    "{\n\tBUG();\n}\n"
+		    "struct foo g(int x)\n{\n\tBUG();\n}\n"
+		    "struct foo *h(int x)\n{\n\tBUG();\n}\n"
+		    "SYSCALL_DEFINE1(k, int, x)\n{\n\tBUG();\n}\n",
+		    "bug:3:f:BUG();\n"
+		    "bug:7:g:BUG();\n"
+		    "bug:11:h:BUG();\n"
+		    "bug:15:SYSCALL_DEFINE1:BUG();\n");
+	/* sites come out in source order, whatever the rule */
+	assert_dump("struct a {\n\tint n;\n\tu8 d[0];\n};\n"
+		    "void f(void)\n{\n\tstruct b {\n\t\tint x;\n"
+		    "\t\tint y[1];\n\t} v;\n\tBUG();\n}\n",
+		    "flex-array-zero:3:-:u8 d[0];\n"
+		    "flex-array-one:9:f:int y[1];\n"
+		    "bug:11:f:BUG();\n");
+}
+
+static void test_alloc_arith(void **state)
+{
+	(void)state;
+#define BODY(x) "void f(void)\n{\n\t" x "\n}\n"
+	assert_int_equal(count(BODY("p = kmalloc(n * sizeof(*p), GFP_KERNEL);"),
+			       "alloc-arith"), 1);
+	assert_int_equal(count(BODY("p = kmalloc(2 * PAGE_SIZE, GFP_KERNEL);"),
+			       "alloc-arith"), 0);
+	assert_int_equal(count(BODY("p = kmalloc(sizeof(a) * ARRAY_SIZE(b), GFP_KERNEL);"),
+			       "alloc-arith"), 0);
+	assert_int_equal(count(BODY("p = kmalloc(len + 1, GFP_KERNEL);"),
+			       "alloc-arith"), 0);
+	assert_int_equal(count(BODY("p = kmalloc(sizeof(*h) + n * sizeof(u32), GFP_KERNEL);"),
+			       "alloc-arith"), 1);
+	/* '*' after '(' or an operator is a dereference */
+	assert_int_equal(count(BODY("p = kmalloc(*sz, GFP_KERNEL);"),
+			       "alloc-arith"), 0);
+	assert_int_equal(count(BODY("p = kmalloc(*sz + 4, GFP_KERNEL);"),
+			       "alloc-arith"), 0);
+	assert_int_equal(count(BODY("p = kmalloc(4 + *sz, GFP_KERNEL);"),
+			       "alloc-arith"), 0);
+	/* nested parentheses: only the argument's top level counts */
+	assert_int_equal(count(BODY("p = kzalloc(foo(a * b, c), GFP_KERNEL);"),
+			       "alloc-arith"), 0);
+	assert_int_equal(count(BODY("p = kzalloc(size_mul(n, m), GFP_KERNEL);"),
+			       "alloc-arith"), 0);
+	assert_int_equal(count(BODY("p = kzalloc(foo(a, b) * (c + d), GFP_KERNEL);"),
+			       "alloc-arith"), 1);
+	assert_int_equal(count(BODY("p = kzalloc(sizeof(struct x) * MAX(a, b), GFP_KERNEL);"),
+			       "alloc-arith"), 0);
+	assert_int_equal(count(BODY("p = vmalloc(PAGE_SIZE * nr_pages);"),
+			       "alloc-arith"), 1);
+	assert_int_equal(count(BODY("p = vmalloc(sizeof(x[i * 2]) * N);"),
+			       "alloc-arith"), 0);
+	assert_int_equal(count(BODY("p = vzalloc(sizeof *p * n);"),
+			       "alloc-arith"), 1);
+	assert_int_equal(count(BODY("p = vzalloc(sizeof *p * N);"),
+			       "alloc-arith"), 0);
+	assert_int_equal(count(BODY("p = vzalloc(__alignof__(x) * 4);"),
+			       "alloc-arith"), 0);
+	assert_int_equal(count(BODY("p = kvmalloc(a->n * b->m);"),
+			       "alloc-arith"), 1);
+	assert_int_equal(count(BODY("p = kmalloc_node(n * 4, GFP_KERNEL, node);"),
+			       "alloc-arith"), 1);
+	assert_int_equal(count(BODY("p = kzalloc_node(N * 4, gfp * 2, node);"),
+			       "alloc-arith"), 0);
+	/* the size is argument 2 of these */
+	assert_int_equal(count(BODY("p = devm_kzalloc(dev, n * sizeof(*p), GFP_KERNEL);"),
+			       "alloc-arith"), 1);
+	assert_int_equal(count(BODY("p = devm_kmalloc(dev, (n) * 4, GFP_KERNEL);"),
+			       "alloc-arith"), 1);
+	assert_int_equal(count(BODY("p = devm_kzalloc(n * dev, 4, GFP_KERNEL);"),
+			       "alloc-arith"), 0);
+	assert_int_equal(count(BODY("p = krealloc(p, n * 2, GFP_KERNEL);"),
+			       "alloc-arith"), 1);
+	assert_int_equal(count(BODY("p = kvrealloc(p, old, new, GFP_KERNEL);"),
+			       "alloc-arith"), 0);
+	/* allocators outside the list, members, comments */
+	assert_int_equal(count(BODY("p = kcalloc(n, sizeof(*p), GFP_KERNEL);"),
+			       "alloc-arith"), 0);
+	assert_int_equal(count(BODY("p = ops->kmalloc(n * 4, GFP_KERNEL);"),
+			       "alloc-arith"), 0);
+	assert_int_equal(count(BODY("p = kmalloc(n /* * 4 */, GFP_KERNEL);"),
+			       "alloc-arith"), 0);
+	/* spread over lines, reported at the allocator */
+	assert_dump(BODY("x = 1; p = kzalloc(sizeof(*p) +\n"
+			 "\t\t    count * sizeof(p->item[0]),\n"
+			 "\t\t    GFP_KERNEL);"),
+		    "alloc-arith:3:f:x = 1; p = kzalloc(sizeof(*p) +\n"
+		    "alloc-obj:3:f:x = 1; p = kzalloc(sizeof(*p) +\n");
+	/* inside a #define */
+	assert_int_equal(count("#define ALLOC(n) kmalloc((n) * 8, GFP_KERNEL)\n",
+			       "alloc-arith"), 1);
+	/* not at file scope */
+	assert_int_equal(count("void *p = kmalloc(n * 4, GFP_KERNEL);\n",
+			       "alloc-arith"), 0);
+}
+
+static void test_alloc_obj(void **state)
+{
+	(void)state;
+	assert_int_equal(count(BODY("p = kmalloc(sizeof(*p), GFP_KERNEL);\n"
+				    "\tp = kzalloc(sizeof(*p), GFP_KERNEL);\n"
+				    "\tp = kcalloc(n, sizeof(*p), GFP_KERNEL);\n"
+				    "\tp = kmalloc_array(n, 4, GFP_KERNEL);\n"
+				    "\tp = kvmalloc(4, GFP_KERNEL);\n"
+				    "\tp = kvzalloc(4, GFP_KERNEL);\n"
+				    "\tp = kvcalloc(n, 4, GFP_KERNEL);\n"
+				    "\tp = kvmalloc_array(n, 4, GFP_KERNEL);\n"
+				    "\tstruct foo *q = kzalloc(sizeof(*q), GFP_KERNEL);\n"
+				    "\tp->x = /* c */ kmalloc(4, GFP_KERNEL);"),
+			       "alloc-obj"), 10);
+	assert_int_equal(count(BODY("if (p == kmalloc(4, GFP_KERNEL)) {}\n"
+				    "\tp += kmalloc(4, GFP_KERNEL);\n"
+				    "\tp != kmalloc(4, GFP_KERNEL);\n"
+				    "\tp <= kmalloc(4, GFP_KERNEL);\n"
+				    "\treturn kmalloc(4, GFP_KERNEL);\n"
+				    "\tp = (void *)kmalloc(4, GFP_KERNEL);\n"
+				    "\tp = vmalloc(4);\n"
+				    "\tp = devm_kzalloc(dev, 4, GFP_KERNEL);\n"
+				    "\tp = ops.kmalloc(4, GFP_KERNEL);\n"
+				    "\tfoo(kmalloc(4, GFP_KERNEL));"),
+			       "alloc-obj"), 0);
+}
+
+static void test_printk_p(void **state)
+{
+	(void)state;
+	assert_int_equal(count(BODY("pr_info(\"%p %pS %pK %px %p\\n\", a, b, c, d, e);"),
+			       "printk-p"), 2);
+	assert_int_equal(count(BODY("pr_info(\"%%p %%%p 100%% %p, %p5 %p_ %p\", a);"),
+			       "printk-p"), 4);
+	assert_int_equal(count(BODY("pr_info(\"%\" \"p\" \"%p\" \"S\", a);"),
+			       "printk-p"), 1);
+	assert_int_equal(count(BODY("/* \"%p\" */ c = '%'; d = 'p';\n"
+				    "\t// printk(\"%p\");"),
+			       "printk-p"), 0);
+	assert_int_equal(count("#define P(x) pr_info(\"%p\", x)\n"
+			       "#include \"%p.h\"\n"
+			       "#error %p\n"
+			       "static const char fmt[] = \"at %p\\n\";\n",
+			       "printk-p"), 2);
+	assert_dump(BODY("pr_info(\"%p\\n\", p);"),
+		    "printk-p:3:f:pr_info(\"%p\\n\", p);\n");
+}
+
+static void test_vla(void **state)
+{
+	(void)state;
+	assert_int_equal(count(BODY("char buf[len];"), "vla"), 1);
+	assert_int_equal(count(BODY("char buf[16];"), "vla"), 0);
+	assert_int_equal(count(BODY("char buf[BUF_LEN + 1];"), "vla"), 0);
+	assert_int_equal(count(BODY("char buf[len + 1];"), "vla"), 1);
+	assert_int_equal(count(BODY("u8 buf[sizeof(struct foo) * 2];"), "vla"), 0);
+	assert_int_equal(count(BODY("u8 buf[sizeof(*p)];"), "vla"), 0);
+	assert_int_equal(count(BODY("unsigned long m[BITS_TO_LONGS(nbits)];"),
+			       "vla"), 0);
+	assert_int_equal(count(BODY("unsigned long m[BITS_TO_LONGS(n)] = { 0 };"),
+			       "vla"), 0);
+	assert_int_equal(count(BODY("struct foo *v[n], *w;"), "vla"), 1);
+	assert_int_equal(count(BODY("int m[4][n];"), "vla"), 1);
+	assert_int_equal(count(BODY("int m[N][M] = { };"), "vla"), 0);
+	assert_int_equal(count(BODY("static const char names[][8] = { \"a\" };"),
+			       "vla"), 0);
+	assert_int_equal(count(BODY("static int v[n];"), "vla"), 0);
+	assert_int_equal(count(BODY("u8 v[n] __aligned(8);"), "vla"), 0);
+	/* not declarations */
+	assert_int_equal(count(BODY("x[i] = 3;\n\t*p[i] = 3;\n\ta->b[i] = 1;\n"
+				    "\tfoo(x[i]);\n\treturn x[i];\n"
+				    "\telse x[i] = 0;\n\t(void)x[i];\n"
+				    "\ty = (u8)x[i];\n\tcase 1: x[i] = 0;"),
+			       "vla"), 0);
+	/* parameters, struct members and file scope */
+	assert_int_equal(count("int f(int n, char buf[n]);\n"
+			       "int g(int n, char buf[n])\n{\n\treturn 0;\n}\n"
+			       "char fs[n];\n"
+			       "void h(void)\n{\n\tstruct s {\n\t\tint a[n];\n"
+			       "\t\tint b;\n\t} v;\n\tfor (int i[n]; ;) {}\n}\n",
+			       "vla"), 0);
+	/* const variables and enumerators count as constant (heuristic) */
+	assert_int_equal(count("enum { nr_slots = 4, nr_other };\n"
+			       "static const int max_len = 16;\n"
+			       "void f(int n)\n{\n"
+			       "\tconst int local = 3;\n"
+			       "\tchar a[nr_slots];\n"
+			       "\tchar b[nr_other * 2];\n"
+			       "\tchar c[max_len + 1];\n"
+			       "\tchar d[local];\n"
+			       "\tchar e[n];\n"
+			       "}\n", "vla"), 1);
+	/* in nested blocks, reported at the array's name */
+	assert_dump("int f(int n)\n{\n\tif (n) {\n\t\tint x;\n"
+		    "\t\tchar tmp[n * 2];\n\t}\n\treturn 0;\n}\n",
+		    "vla:5:f:char tmp[n * 2];\n");
+	/* not in #define bodies */
+	assert_int_equal(count("#define BUF(n) do { char b[n]; } while (0)\n",
+			       "vla"), 0);
+}
+
+static bool ft(const char *comment)
+{
+	char *src = xasprintf("void f(int x)\n{\n\tswitch (x) {\n\tcase 1:\n"
+			      "\t\tx++;\n\t\t%s\n\tcase 2:\n\t\tbreak;\n"
+			      "\t}\n}\n", comment);
+	int n = count(src, "fallthrough-comment");
+
+	free(src);
+	assert_true(n <= 1);
+	return n == 1;
+}
+
+static void test_fallthrough(void **state)
+{
+	static const char *const yes[] = {
+		"/* fall through */", "/* fallthrough */", "/* fallthru */",
+		"/* fall-through */", "/* falls through */", "/* Fall through */",
+		"/* Fall Through */", "/* Fallthrough */", "/* Fall-through */",
+		"/* Falls through */", "/* Fall-thru */", "/* FALLTHROUGH */",
+		"/* FALL THROUGH */", "/* FALLTHRU */", "/* FALLS THROUGH */",
+		"/* FALL-THROUGH */", "/*fallthrough*/", "/*-fallthrough*/",
+		"/*@fallthrough@*/", "/*lint -fallthrough */",
+		"/* ... fall through ... */", "/* fall through! */",
+		"/* fall through - to the next case */",
+		"/* FALLTHROUGH -- it's a UDP packet */",
+		"/* else fall through */", "/* Else fall through */",
+		"/* Else, fall through */", "/* ELSE FALLTHRU */",
+		"/* intentional fallthrough */", "/* Intentionally fall through */",
+		"/* INTENTIONALLY FALL THROUGH */", "/* Intentional Fallthrough */",
+		"// fall through", "// fallthrough", "//fallthrough",
+		"// Fall through.", "//-fallthrough",
+		"/*\tfall through\t*/",
+	};
+	static const char *const no[] = {
+		"/* fall through to foo */", "/* fallthrough; */",
+		"/* FallThrough */", "/* fALLthrough */", "/* fall thru: */",
+		"/* Fall-through: */", "/* falling through */",
+		"/* XXX fallthrough */", "/* - fallthrough */",
+		"/* -fallthrough */", "/* lint fallthrough */",
+		"/*\n * fall through\n */", "/* fall through - a\n b */",
+		"/* Fallsthrough */", "/* FALLSTHROUGH */", "/* fall throught */",
+		"/* INTENTIONAL fallthrough */", "/* else  fall through */",
+		"/* fallback */", "fallthrough;", "\"/* fall through */\";",
+		"/* ELSE, fallthrough */",
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(yes); i++) {
+		if (!ft(yes[i]))
+			fail_msg("not matched: %s", yes[i]);
+	}
+	for (i = 0; i < ARRAY_SIZE(no); i++) {
+		if (ft(no[i]))
+			fail_msg("matched: %s", no[i]);
+	}
+	assert_dump("void f(int x)\n{\n\tswitch (x) {\n\tcase 1:\n"
+		    "\t\tx++;  /* Fall through */\n"
+		    "\tcase 2:\n\t\tbreak;\n\t}\n}\n",
+		    "fallthrough-comment:5:f:x++; /* Fall through */\n");
+}
+
+static void test_flex_arrays(void **state)
+{
+	(void)state;
+	assert_int_equal(count("struct a {\n\tint n;\n\tu8 data[0];\n};\n",
+			       "flex-array-zero"), 1);
+	assert_int_equal(count("struct a {\n\tint n;\n\tu8 data[1];\n};\n",
+			       "flex-array-one"), 1);
+	assert_int_equal(count("struct a {\n\tint n;\n\tu8 data[];\n};\n"
+			       "struct b {\n\tu8 data[0];\n\tint n;\n};\n"
+			       "struct c {\n\tu8 data[1];\n\tint n;\n};\n"
+			       "struct d {\n\tu8 data[2];\n};\n"
+			       "struct e {\n\tu8 data[10];\n};\n"
+			       "struct f { int x; };\n"
+			       "struct g {};\n",
+			       "flex-array-zero") +
+			 count("struct a {\n\tint n;\n\tu8 data[];\n};\n"
+			       "struct b {\n\tu8 data[0];\n\tint n;\n};\n"
+			       "struct c {\n\tu8 data[1];\n\tint n;\n};\n"
+			       "struct d {\n\tu8 data[2];\n};\n",
+			       "flex-array-one"), 0);
+	/* last dimension; several declarators; attributes; unions */
+	assert_int_equal(count("struct a { int n; u8 d[4][0]; };\n"
+			       "struct b { int n; u8 d[0][4]; };\n"
+			       "struct c { int n, d[0]; };\n"
+			       "struct d { int n[0], m; };\n"
+			       "union e { int n; u8 d[0]; };\n"
+			       "struct f { int n; u64 d[0] __aligned(8); };\n"
+			       "struct g { int n; u8 d[ 0 ]; } __packed;\n"
+			       "typedef struct { int n; u8 d[0]; } h_t;\n"
+			       "struct __attribute__((packed)) i { u8 d[0]; };\n",
+			       "flex-array-zero"), 7);
+	/* nested bodies are separate; the outer member after them counts */
+	assert_int_equal(count("struct a {\n\tint n;\n\tunion {\n"
+			       "\t\tu8 x[0];\n\t\tu32 y[0];\n\t};\n};\n"
+			       "struct b {\n\tstruct {\n\t\tu8 x[0];\n\t\tint z;\n"
+			       "\t} s[0];\n};\n"
+			       "struct c {\n\tstruct {\n\t\tint z;\n\t} s;\n};\n",
+			       "flex-array-zero"), 2);
+	/* not struct bodies: initializers, functions, function pointers */
+	assert_int_equal(count("static int t[] = { x[0] };\n"
+			       "void f(void)\n{\n\tx = (struct s){ .a = y[0] };\n"
+			       "\ty = z[1];\n}\n"
+			       "struct foo *g(void)\n{\n\treturn t[0];\n}\n"
+			       "struct k { int (*fn)(int a[0]); };\n"
+			       "struct m { int x[N]; int y[0 + 1]; };\n",
+			       "flex-array-zero") +
+			 count("void f(void)\n{\n\tx = (struct s){ .a = y[1] };\n}\n",
+			       "flex-array-one"), 0);
+	/* reported at the member's line, in a #define body too */
+	assert_dump("struct a {\n\tint n;\n\tu8 data\n\t\t[0];\n};\n"
+		    "#define DECL struct b { int n; u8 d[1]; }\n",
+		    "flex-array-zero:3:-:u8 data\n"
+		    "flex-array-one:6:DECL:#define DECL struct b { int n; u8 d[1]; }\n");
+	/* a #define inside the body does not hide the last member */
+	assert_int_equal(count("struct a {\n\tint n;\n\tu8 d[0];\n"
+			       "#define A_MAX 4\n};\n", "flex-array-zero"), 1);
+}
+
+static void test_warn_on_user(void **state)
+{
+	(void)state;
+	assert_dump("static int foo_sendmsg(struct socket *s)\n{\n"
+		    "\tWARN_ON(1);\n\tBUG_ON(1);\n}\n"
+		    "static long bar_ioctl(struct file *f)\n{\n"
+		    "\tif (x)\n\t\tWARN_ON_ONCE(1);\n}\n"
+		    "static ssize_t baz_store(struct device *d)\n{\n"
+		    "\tWARN(1, \"x\");\n}\n"
+		    "static int q_recvmsg(void) { WARN_ON(1); }\n"
+		    "static int q_setsockopt(void) { WARN_ON(1); }\n"
+		    "static int q_getsockopt(void) { WARN_ON(1); }\n"
+		    "static int ioctl(void) { WARN_ON(1); }\n"
+		    "static int foo_ioctl_helper(void) { WARN_ON(1); }\n"
+		    "static int restore(void) { WARN_ON(1); }\n"
+		    "#define x_store(a) WARN_ON(a)\n",
+		    "warn-on:3:foo_sendmsg:WARN_ON(1);\n"
+		    "warn-on-user:3:foo_sendmsg:WARN_ON(1);\n"
+		    "bug-on:4:foo_sendmsg:BUG_ON(1);\n"
+		    "warn-on:9:bar_ioctl:WARN_ON_ONCE(1);\n"
+		    "warn-on-user:9:bar_ioctl:WARN_ON_ONCE(1);\n"
+		    "warn-on:13:baz_store:WARN(1, \"x\");\n"
+		    "warn-on-user:13:baz_store:WARN(1, \"x\");\n"
+		    "warn-on:15:q_recvmsg:static int q_recvmsg(void) { WARN_ON(1); }\n"
+		    "warn-on-user:15:q_recvmsg:static int q_recvmsg(void) { WARN_ON(1); }\n"
+		    "warn-on:16:q_setsockopt:static int q_setsockopt(void) { WARN_ON(1); }\n"
+		    "warn-on-user:16:q_setsockopt:static int q_setsockopt(void) { WARN_ON(1); }\n"
+		    "warn-on:17:q_getsockopt:static int q_getsockopt(void) { WARN_ON(1); }\n"
+		    "warn-on-user:17:q_getsockopt:static int q_getsockopt(void) { WARN_ON(1); }\n"
+		    "warn-on:18:ioctl:static int ioctl(void) { WARN_ON(1); }\n"
+		    "warn-on:19:foo_ioctl_helper:static int foo_ioctl_helper(void) { WARN_ON(1); }\n"
+		    "warn-on:20:restore:static int restore(void) { WARN_ON(1); }\n"
+		    "warn-on:21:x_store:#define x_store(a) WARN_ON(a)\n");
+}
+
+static void test_malformed(void **state)
+{
+	static const char *const inputs[] = {
+		"", "\n", "}", "}}}{", "/*", "//", "\"", "'", "#", "#define",
+		"#define X(", "#define X(a", "strcpy", "strcpy(",
+		"void f(void) { strcpy(", "void f(void) { p = kmalloc(n *",
+		"struct a { u8 d[0]", "struct a { u8 d[", "enum {", "\\",
+		"void f(void) { char b[n", "x = '\\", "\"\\", "/* *",
+		"#define A \\", "int x[] = { [0] = 1 };", "))))((((",
+		"void f(void) { } } } BUG_ON(1); { BUG_ON(1); }",
+	};
+	struct site_list l = SITE_LIST_INIT;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(inputs); i++) {
+		lex(inputs[i], &l);
+		site_list_clear(&l);
+	}
+	assert_int_equal(lex_buffer(NULL, 0, &l), 0);
+	assert_int_equal(l.n, 0);
+	assert_int_equal(count("struct a { int n; u8 d[0]", "flex-array-zero"),
+			 1);
+	/* extra '}' do not take the brace depth below zero */
+	assert_int_equal(count("}\n}\nBUG_ON(1);\n", "bug-on"), 0);
+	/* appending to a non-empty list */
+	lex("void f(void) { BUG(); }", &l);
+	lex("void g(void) { BUG(); }", &l);
+	assert_int_equal(l.n, 2);
+	assert_string_equal(l.v[1].func, "g");
+	site_list_clear(&l);
+	assert_int_equal(l.n, 0);
+	assert_null(l.v);
+}
+
+static void test_crlf(void **state)
+{
+	(void)state;
+	assert_dump("void f(void)\r\n{\r\n\tstrcpy(a, \\\r\n b);\r\n"
+		    "\tBUG();\r\n}\r\n",
+		    "strcpy:3:f:strcpy(a, \\\n"
+		    "bug:5:f:BUG();\n");
+}
+
+struct thread_arg {
+	const char *src;
+	char *want;
+	int ok;
+};
+
+static void *thread_main(void *p)
+{
+	struct thread_arg *a = p;
+	int i;
+
+	a->ok = 1;
+	for (i = 0; i < 200; i++) {
+		char *got = dump(a->src);
+
+		if (strcmp(got, a->want))
+			a->ok = 0;
+		free(got);
+	}
+	return NULL;
+}
+
+static void test_threads(void **state)
+{
+	static const char src[] =
+		"struct a { int n; u8 d[0]; };\n"
+		"static int foo_ioctl(int n)\n{\n\tchar b[n];\n"
+		"\tWARN_ON(1);\n\tp = kmalloc(n * 4, GFP_KERNEL);\n"
+		"\t/* fall through */\n\tstrcpy(a, \"%p\");\n}\n";
+	struct thread_arg args[4];
+	pthread_t th[4];
+	int i;
+
+	(void)state;
+	for (i = 0; i < 4; i++) {
+		args[i].src = src;
+		args[i].want = dump(src);
+		assert_non_null(strstr(args[i].want, "vla:4:foo_ioctl"));
+		assert_int_equal(pthread_create(&th[i], NULL, thread_main,
+						&args[i]), 0);
+	}
+	for (i = 0; i < 4; i++) {
+		pthread_join(th[i], NULL);
+		assert_true(args[i].ok);
+		free(args[i].want);
+	}
+}
+
+static void test_path_in_scope(void **state)
+{
+	(void)state;
+	assert_true(path_in_scope("kernel/fork.c"));
+	assert_true(path_in_scope("include/linux/slab.h"));
+	assert_true(path_in_scope("init.c"));
+	assert_true(path_in_scope("drivers/tools/x.c"));
+	assert_true(path_in_scope("arch/x86/usr/x.h"));
+	assert_true(path_in_scope("toolsx/a.c"));
+	assert_false(path_in_scope("tools/perf/builtin-top.c"));
+	assert_false(path_in_scope("scripts/mod/modpost.c"));
+	assert_false(path_in_scope("Documentation/foo.c"));
+	assert_false(path_in_scope("usr/gen_init_cpio.c"));
+	assert_false(path_in_scope("kernel/fork.o"));
+	assert_false(path_in_scope("kernel/Makefile"));
+	assert_false(path_in_scope("arch/x86/entry/entry_64.S"));
+	assert_false(path_in_scope("kernel/fork.cc"));
+	assert_false(path_in_scope("kernel/fork.c.orig"));
+	assert_false(path_in_scope(NULL));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_rules_table),
+		cmocka_unit_test(test_call_lexical),
+		cmocka_unit_test(test_scope),
+		cmocka_unit_test(test_sites_detail),
+		cmocka_unit_test(test_alloc_arith),
+		cmocka_unit_test(test_alloc_obj),
+		cmocka_unit_test(test_printk_p),
+		cmocka_unit_test(test_vla),
+		cmocka_unit_test(test_fallthrough),
+		cmocka_unit_test(test_flex_arrays),
+		cmocka_unit_test(test_warn_on_user),
+		cmocka_unit_test(test_malformed),
+		cmocka_unit_test(test_crlf),
+		cmocka_unit_test(test_threads),
+		cmocka_unit_test(test_path_in_scope),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -18,7 +18,7 @@ KMIG     ?= kmig
 
 SRCS     := $(wildcard tracker/*.c)
 OBJS     := $(patsubst tracker/%.c,$(BUILD)/%.o,$(SRCS)) $(BUILD)/schema.o
-LIBOBJS  := $(filter-out $(BUILD)/kmig.o,$(OBJS))
+LIBOBJS  := $(filter-out $(BUILD)/kmig.o $(BUILD)/cmd-%.o,$(OBJS))
 UNIT_SRC := $(wildcard tests/unit/test-*.c)
 UNIT_BIN := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 

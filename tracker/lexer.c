@@ -437,7 +437,8 @@ struct lexer {
 	int tag;			/* 0, W_STRUCT or W_ENUM pending */
 	int tag_paren;
 	bool stmt_start;
-	bool stmt_const;
+	bool stmt_const;		/* "const" seen in this statement */
+	bool stmt_rhs;			/* after '=' in this statement */
 
 	/* #define body */
 	bool in_define;
@@ -448,7 +449,7 @@ struct lexer {
 		bool real_func;
 		long cand, prev;
 		int tag, tag_paren;
-		bool stmt_start, stmt_const;
+		bool stmt_start, stmt_const, stmt_rhs;
 	} save;
 };
 
@@ -710,6 +711,8 @@ number:
 					break;
 				}
 				tend = q;
+				if (tend > text && tend[-1] == '\r')
+					tend--;	/* CRLF line end */
 			}
 			if (dir != DIR_SKIP &&
 			    fallthrough_comment(text, (size_t)(tend - text)))
@@ -1270,6 +1273,7 @@ static void open_brace(struct lexer *lx)
 	lx->cand = -1;
 	lx->stmt_start = true;
 	lx->stmt_const = false;
+	lx->stmt_rhs = false;
 }
 
 static void close_brace(struct lexer *lx)
@@ -1290,6 +1294,7 @@ static void close_brace(struct lexer *lx)
 	lx->cand = -1;
 	lx->stmt_start = true;
 	lx->stmt_const = false;
+	lx->stmt_rhs = false;
 }
 
 static void define_begin(struct lexer *lx, size_t *ip)
@@ -1307,6 +1312,7 @@ static void define_begin(struct lexer *lx, size_t *ip)
 	lx->save.tag_paren = lx->tag_paren;
 	lx->save.stmt_start = lx->stmt_start;
 	lx->save.stmt_const = lx->stmt_const;
+	lx->save.stmt_rhs = lx->stmt_rhs;
 	lx->in_define = true;
 	lx->func_len = 0;
 	lx->real_func = false;
@@ -1315,6 +1321,7 @@ static void define_begin(struct lexer *lx, size_t *ip)
 	lx->cand = -1;
 	lx->stmt_start = false;
 	lx->stmt_const = false;
+	lx->stmt_rhs = false;
 
 	n = next_sig(lx, i);
 	if (n >= lx->nt || lx->t[n].type != T_IDENT)
@@ -1346,6 +1353,7 @@ static void define_end(struct lexer *lx)
 	lx->tag_paren = lx->save.tag_paren;
 	lx->stmt_start = lx->save.stmt_start;
 	lx->stmt_const = lx->save.stmt_const;
+	lx->stmt_rhs = lx->save.stmt_rhs;
 	lx->in_define = false;
 }
 
@@ -1507,7 +1515,7 @@ static void scan(struct lexer *lx)
 				idset_add(lx, &lx->enums, t->off, t->len);
 				f->want_enumerator = false;
 			}
-			if (lx->stmt_const && n < lx->nt &&
+			if (lx->stmt_const && !lx->stmt_rhs && n < lx->nt &&
 			    (t->word < 0 || t->sub == W_NAME) &&
 			    lx->paren == (f ? f->paren : 0) &&
 			    lx->t[n].type == T_PUNCT &&
@@ -1539,14 +1547,21 @@ static void scan(struct lexer *lx)
 				if (lx->paren == (f ? f->paren : 0)) {
 					lx->stmt_start = true;
 					lx->stmt_const = false;
+					lx->stmt_rhs = false;
 					if (!f)
 						lx->cand = -1;
 				}
 				break;
 			case P_COMMA:
+				if (lx->paren == (f ? f->paren : 0))
+					lx->stmt_rhs = false;
 				if (f && f->kind == F_ENUM &&
 				    lx->paren == f->paren)
 					f->want_enumerator = true;
+				break;
+			case P_ASSIGN:
+				if (lx->paren == (f ? f->paren : 0))
+					lx->stmt_rhs = true;
 				break;
 			default:
 				break;

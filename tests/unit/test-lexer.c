@@ -448,6 +448,13 @@ static void test_vla(void **state)
 			       "\tchar d[local];\n"
 			       "\tchar e[n];\n"
 			       "}\n", "vla"), 1);
+	/* only declared names, not names used in a const cast */
+	assert_int_equal(count("void f(int n, void *p)\n{\n"
+			       "\tconst int a = 1, b = 2;\n"
+			       "\tx = (const char *)n;\n"
+			       "\tchar c[a + b];\n"
+			       "\tchar d[n];\n"
+			       "}\n", "vla"), 1);
 	/* in nested blocks, reported at the array's name */
 	assert_dump("int f(int n)\n{\n\tif (n) {\n\t\tint x;\n"
 		    "\t\tchar tmp[n * 2];\n\t}\n\treturn 0;\n}\n",
@@ -654,6 +661,11 @@ static void test_crlf(void **state)
 		    "\tBUG();\r\n}\r\n",
 		    "strcpy:3:f:strcpy(a, \\\n"
 		    "bug:5:f:BUG();\n");
+	assert_int_equal(count("void f(int x)\r\n{\r\n\tswitch (x) {\r\n"
+			       "\tcase 1:\r\n\t\tx++;\r\n"
+			       "\t\t// fall through\r\n"
+			       "\tcase 2:\r\n\t\tbreak;\r\n\t}\r\n}\r\n",
+			       "fallthrough-comment"), 1);
 }
 
 struct thread_arg {

@@ -14,8 +14,10 @@ extern const struct kmig_cmd cmd_import;
 extern const struct kmig_cmd cmd_scan;
 extern const struct kmig_cmd cmd_report;
 extern const struct kmig_cmd cmd_rules;
+extern const struct kmig_cmd cmd_check;
 extern const struct kmig_cmd cmd_boot;
 extern const struct kmig_cmd cmd_bisect;
+extern const struct kmig_cmd cmd_branch;
 
 /* The dispatch table: one entry per cmd-<name>.c. */
 static const struct kmig_cmd *const commands[] = {
@@ -23,8 +25,10 @@ static const struct kmig_cmd *const commands[] = {
 	&cmd_scan,
 	&cmd_report,
 	&cmd_rules,
+	&cmd_check,
 	&cmd_boot,
 	&cmd_bisect,
+	&cmd_branch,
 };
 
 static const char main_usage[] =

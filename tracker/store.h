@@ -102,6 +102,37 @@ int store_subsystem_exists(struct store *st, const char *name);
 
 /* ---- branch (store-branch.c) ---- */
 
+/* One step of "kmig branch apply": a patch of the series on a branch. */
+struct branch_step {
+	char *branch;		/* e.g. "kmig/v6.1.192" */
+	char *base;		/* the base tag */
+	int position;		/* 1-based position in the series */
+	char *patch;		/* patch file name */
+	char *subject;
+	char *status;		/* applied/upstream/superseded/conflict */
+	char *commit;		/* the branch commit (applied), or NULL */
+	char *evidence;		/* one fact a line, or NULL */
+	char *test_status;	/* set by "kmig branch test", or NULL */
+	long long updated_at;
+};
+struct branch_steps {
+	struct branch_step *v;
+	size_t n, alloc;
+};
+void branch_steps_clear(struct branch_steps *s);
+/* store_branch_reset - forget every step of @branch (a new apply). */
+int store_branch_reset(struct store *st, const char *branch);
+/* store_branch_step_put - record (insert or replace) step @s. */
+int store_branch_step_put(struct store *st, const struct branch_step *s);
+/* store_branch_steps - the steps of @branch in series order. */
+int store_branch_steps(struct store *st, const char *branch,
+		       struct branch_steps *out);
+/*
+ * store_branch_latest - the branch with the most recent step, in *@branch
+ * (caller frees); KMIG_ENOTFOUND when no branch was ever applied.
+ */
+int store_branch_latest(struct store *st, char **branch);
+
 /* ---- builds, boots, bisects (store-boot.c) ---- */
 
 /*

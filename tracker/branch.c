@@ -1,0 +1,639 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * branch.c - apply one series patch with libgit2, or say why not.
+ */
+#define _GNU_SOURCE
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "branch.h"
+#include "lexer.h"
+#include "repo.h"
+#include "rules.h"
+
+const char *const branch_status_names[BRANCH__COUNT] = {
+	[BRANCH_APPLIED] = "applied",
+	[BRANCH_UPSTREAM] = "upstream",
+	[BRANCH_SUPERSEDED] = "superseded",
+	[BRANCH_CONFLICT] = "conflict",
+};
+
+void branch_outcome_clear(struct branch_outcome *o)
+{
+	sbuf_release(&o->evidence);
+	memset(o, 0, sizeof(*o));
+}
+
+void kmig_identity(char **name, char **email)
+{
+	const char *id = getenv("KMIG_IDENTITY");
+	const char *lt = id ? strchr(id, '<') : NULL;
+	const char *gt = lt ? strchr(lt, '>') : NULL;
+
+	if (!lt || !gt || lt == id) {
+		*name = xstrdup("kmig");
+		*email = xstrdup("kmig@localhost");
+		return;
+	}
+	*name = xstrndup(id, (size_t)(lt - id));
+	while (**name && (*name)[strlen(*name) - 1] == ' ')
+		(*name)[strlen(*name) - 1] = '\0';
+	*email = xstrndup(lt + 1, (size_t)(gt - lt - 1));
+}
+
+/* ---- trailers ---- */
+
+static bool is_trailer_line(const char *p, size_t n)
+{
+	size_t i = 0;
+
+	while (i < n && (isalnum((unsigned char)p[i]) || p[i] == '-'))
+		i++;
+	return i > 0 && i + 1 < n && p[i] == ':' && p[i + 1] == ' ';
+}
+
+/* last_paragraph - start of the last paragraph of @s (trailing blanks ignored). */
+static size_t last_paragraph(const char *s, size_t len)
+{
+	size_t i;
+
+	for (i = len; i > 1; i--)
+		if (s[i - 1] == '\n' && s[i - 2] == '\n')
+			return i;
+	return 0;
+}
+
+char *branch_message_add_trailer(const char *message, const char *key,
+				 const char *value)
+{
+	struct sbuf sb = SBUF_INIT;
+	size_t len = strlen(message), start, i;
+	bool trailers = true;
+
+	while (len && (message[len - 1] == '\n' || message[len - 1] == ' '))
+		len--;
+	start = last_paragraph(message, len);
+	if (!start)
+		trailers = false;	/* the subject alone is no trailer block */
+	for (i = start; trailers && i < len;) {
+		const char *nl = memchr(message + i, '\n', len - i);
+		size_t n = nl ? (size_t)(nl - message - i) : len - i;
+
+		if (!is_trailer_line(message + i, n))
+			trailers = false;
+		i += n + 1;
+	}
+	sbuf_add(&sb, message, len);
+	sbuf_addstr(&sb, trailers ? "\n" : "\n\n");
+	sbuf_addf(&sb, "%s: %s\n", key, value);
+	return sbuf_detach(&sb);
+}
+
+char *branch_message_trailer(const char *message, const char *key,
+			     char **strip)
+{
+	size_t klen = strlen(key), len = strlen(message), i = 0;
+	const char *hit = NULL;
+	size_t hitlen = 0;
+	char *value = NULL;
+
+	while (i < len) {
+		const char *nl = memchr(message + i, '\n', len - i);
+		size_t n = nl ? (size_t)(nl - message - i) : len - i;
+
+		if (n > klen + 1 && !strncasecmp(message + i, key, klen) &&
+		    message[i + klen] == ':') {
+			hit = message + i;
+			hitlen = nl ? n + 1 : n;
+		}
+		i += n + 1;
+	}
+	if (!hit) {
+		if (strip)
+			*strip = xstrdup(message);
+		return NULL;
+	}
+	value = xstrndup(hit + klen + 1, hitlen - klen - 1);
+	while (*value == ' ')
+		memmove(value, value + 1, strlen(value));
+	while (*value && (value[strlen(value) - 1] == '\n' ||
+			  value[strlen(value) - 1] == ' '))
+		value[strlen(value) - 1] = '\0';
+	if (strip) {
+		struct sbuf sb = SBUF_INIT;
+
+		sbuf_add(&sb, message, (size_t)(hit - message));
+		sbuf_addstr(&sb, hit + hitlen);
+		/* drop a trailer paragraph left empty */
+		while (sb.len >= 2 && sb.buf[sb.len - 1] == '\n' &&
+		       sb.buf[sb.len - 2] == '\n')
+			sb.buf[--sb.len] = '\0';
+		*strip = sbuf_detach(&sb);
+	}
+	return value;
+}
+
+/* ---- file contents and line matching ---- */
+
+struct lines {
+	const char **v;
+	size_t *len;
+	size_t n, alloc, alloc2;
+};
+
+static void lines_add(struct lines *l, const char *p, size_t n)
+{
+	ALLOC_GROW(l->v, l->n + 1, l->alloc);
+	ALLOC_GROW(l->len, l->n + 1, l->alloc2);
+	l->v[l->n] = p;
+	l->len[l->n++] = n;
+}
+
+static void lines_clear(struct lines *l)
+{
+	free(l->v);
+	free(l->len);
+	memset(l, 0, sizeof(*l));
+}
+
+static void split_lines(struct lines *l, const char *buf, size_t len)
+{
+	const char *p = buf, *e = buf + len;
+
+	while (p < e) {
+		const char *nl = memchr(p, '\n', (size_t)(e - p));
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(e - p);
+
+		lines_add(l, p, n);
+		p += n + 1;
+	}
+}
+
+/* find_lines - first index where @needle occurs in @hay, or -1. */
+static long find_lines(const struct lines *hay, const struct lines *needle)
+{
+	size_t i, j;
+
+	if (!needle->n)
+		return -1;
+	for (i = 0; i + needle->n <= hay->n; i++) {
+		for (j = 0; j < needle->n; j++)
+			if (hay->len[i + j] != needle->len[j] ||
+			    memcmp(hay->v[i + j], needle->v[j], needle->len[j]))
+				break;
+		if (j == needle->n)
+			return (long)i;
+	}
+	return -1;
+}
+
+/* The pre-image and post-image of a hunk, and which pre-image lines go. */
+struct hunk_image {
+	struct lines pre, post;
+	bool *removed;		/* per pre-image line */
+	size_t aremoved;
+};
+
+static void hunk_image(struct hunk_image *img, const struct patch_hunk *h)
+{
+	const char *p = h->text, *e = h->text + h->len;
+
+	memset(img, 0, sizeof(*img));
+	p = memchr(p, '\n', (size_t)(e - p));
+	p = p ? p + 1 : e;
+	while (p < e) {
+		const char *nl = memchr(p, '\n', (size_t)(e - p));
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(e - p);
+
+		if (n == 0 || p[0] == ' ') {
+			const char *t = n ? p + 1 : p;
+			size_t tn = n ? n - 1 : 0;
+
+			ALLOC_GROW(img->removed, img->pre.n + 1, img->aremoved);
+			img->removed[img->pre.n] = false;
+			lines_add(&img->pre, t, tn);
+			lines_add(&img->post, t, tn);
+		} else if (p[0] == '-') {
+			ALLOC_GROW(img->removed, img->pre.n + 1, img->aremoved);
+			img->removed[img->pre.n] = true;
+			lines_add(&img->pre, p + 1, n - 1);
+		} else if (p[0] == '+') {
+			lines_add(&img->post, p + 1, n - 1);
+		}
+		p += n + 1;
+	}
+}
+
+static void hunk_image_clear(struct hunk_image *img)
+{
+	lines_clear(&img->pre);
+	lines_clear(&img->post);
+	free(img->removed);
+}
+
+/*
+ * removed_sites - lex the pre-image of a hunk wrapped in braces and keep
+ * the sites on removed lines (the derived rule left out).
+ */
+static void removed_sites(const struct hunk_image *img, struct site_list *out)
+{
+	struct site_list all = SITE_LIST_INIT;
+	struct sbuf sb = SBUF_INIT;
+	long depth = 0, min = 0;
+	size_t i, j, open;
+
+	for (i = 0; i < img->pre.n; i++)
+		for (j = 0; j < img->pre.len[i]; j++) {
+			if (img->pre.v[i][j] == '{')
+				depth++;
+			else if (img->pre.v[i][j] == '}' && --depth < min)
+				min = depth;
+		}
+	open = 1 + (size_t)-min;
+	for (i = 0; i < open; i++)
+		sbuf_addch(&sb, '{');
+	sbuf_addch(&sb, '\n');
+	for (i = 0; i < img->pre.n; i++) {
+		sbuf_add(&sb, img->pre.v[i], img->pre.len[i]);
+		sbuf_addch(&sb, '\n');
+	}
+	for (i = 0; i < open + (size_t)(depth > 0 ? depth : 0); i++)
+		sbuf_addch(&sb, '}');
+	sbuf_addch(&sb, '\n');
+	lex_buffer(sb.buf, sb.len, &all);
+	for (i = 0; i < all.n; i++) {
+		struct site *s = &all.v[i];
+		size_t line = s->line;	/* 1 is the brace line */
+
+		if (line < 2 || line - 2 >= img->pre.n || !img->removed[line - 2] ||
+		    rules[s->rule].kind == MATCH_DERIVED) {
+			continue;
+		}
+		ALLOC_GROW(out->v, out->n + 1, out->alloc);
+		out->v[out->n] = *s;
+		out->v[out->n].line = (unsigned int)(line - 1);
+		out->n++;
+		s->func = NULL;
+		s->text = NULL;
+	}
+	site_list_clear(&all);
+	sbuf_release(&sb);
+}
+
+static bool site_in(const struct site_list *l, const struct site *s)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		if (l->v[i].rule == s->rule && l->v[i].text && s->text &&
+		    !strcmp(l->v[i].text, s->text))
+			return true;
+	return false;
+}
+
+/* read_path - the blob at @path in @tree into @out; *@exists false if none. */
+static int read_path(git_repository *repo, git_tree *tree, const char *path,
+		     struct sbuf *out, bool *exists)
+{
+	git_tree_entry *te = NULL;
+	git_blob *blob = NULL;
+	int ret;
+
+	*exists = false;
+	if (!path)
+		return 0;
+	ret = git_tree_entry_bypath(&te, tree, path);
+	if (ret == GIT_ENOTFOUND)
+		return 0;
+	if (ret < 0)
+		return kmig_err_git("cannot read tree");
+	if (git_tree_entry_type(te) != GIT_OBJECT_BLOB) {
+		git_tree_entry_free(te);
+		return 0;
+	}
+	if (git_blob_lookup(&blob, repo, git_tree_entry_id(te)) < 0) {
+		git_tree_entry_free(te);
+		return kmig_err_git("cannot read blob");
+	}
+	sbuf_add(out, git_blob_rawcontent(blob), (size_t)git_blob_rawsize(blob));
+	*exists = true;
+	git_blob_free(blob);
+	git_tree_entry_free(te);
+	return 0;
+}
+
+static void hunk_title(struct sbuf *ev, const struct patch_file *f, size_t i,
+		       const struct patch_hunk *h)
+{
+	sbuf_addf(ev, "  %s hunk %zu/%zu @@ -%lu,%lu +%lu,%lu @@: ",
+		  f->new_path ? f->new_path : f->old_path, i + 1, f->nhunks,
+		  h->old_start, h->old_lines, h->new_start, h->new_lines);
+}
+
+struct analysis {
+	size_t removed;		/* tracked uses the patch removes */
+	size_t present;		/* of which still present in the tree */
+};
+
+/*
+ * analyse - per-hunk evidence: pre-image / post-image found in the tree's
+ * file, and the tracked uses each hunk removes, present or absent.
+ */
+static int analyse(struct analysis *a, struct sbuf *ev, git_repository *repo,
+		   git_tree *tree, const struct mbox_patch *p)
+{
+	size_t fi, hi, k;
+	int ret = 0;
+
+	memset(a, 0, sizeof(*a));
+	for (fi = 0; fi < p->nfiles && !ret; fi++) {
+		const struct patch_file *f = &p->files[fi];
+		struct site_list tree_sites = SITE_LIST_INIT;
+		struct sbuf content = SBUF_INIT;
+		struct lines file = { 0 };
+		bool exists = false;
+
+		ret = read_path(repo, tree, f->old_path, &content, &exists);
+		if (ret)
+			break;
+		if (exists) {
+			split_lines(&file, content.buf ? content.buf : "", content.len);
+			lex_buffer(content.buf ? content.buf : "", content.len,
+				   &tree_sites);
+		} else if (f->old_path) {
+			sbuf_addf(ev, "  %s: file absent from the tree\n", f->old_path);
+		}
+		if (f->special)
+			sbuf_addf(ev, "  %s: rename, copy or binary change\n",
+				  f->new_path ? f->new_path : f->old_path);
+		for (hi = 0; hi < f->nhunks; hi++) {
+			struct site_list rm = SITE_LIST_INIT;
+			struct hunk_image img;
+			long at;
+
+			hunk_image(&img, &f->hunks[hi]);
+			hunk_title(ev, f, hi, &f->hunks[hi]);
+			if (!exists) {
+				sbuf_addstr(ev, f->old_path ? "file absent" :
+					    (f->new_path && read_path(repo, tree, f->new_path,
+								      &content, &exists) == 0 &&
+					     exists) ? "creates a file that exists" :
+					    "creates the file");
+				exists = false;
+			} else if ((at = find_lines(&file, &img.pre)) >= 0) {
+				sbuf_addf(ev, "pre-image found at line %ld", at + 1);
+			} else if ((at = find_lines(&file, &img.post)) >= 0) {
+				sbuf_addf(ev, "already applied (post-image at line %ld)",
+					  at + 1);
+			} else {
+				sbuf_addstr(ev, "pre-image not found");
+			}
+			removed_sites(&img, &rm);
+			if (!rm.n)
+				sbuf_addstr(ev, "; removes no tracked use");
+			for (k = 0; k < rm.n; k++) {
+				bool present = exists && site_in(&tree_sites, &rm.v[k]);
+
+				a->removed++;
+				if (present)
+					a->present++;
+				sbuf_addf(ev, "%s removes %s \"%s\" (%s)",
+					  k ? "," : ";", rules[rm.v[k].rule].id,
+					  rm.v[k].text ? rm.v[k].text : "",
+					  present ? "present" : "absent");
+			}
+			sbuf_addch(ev, '\n');
+			site_list_clear(&rm);
+			hunk_image_clear(&img);
+		}
+		lines_clear(&file);
+		site_list_clear(&tree_sites);
+		sbuf_release(&content);
+	}
+	return ret;
+}
+
+/* ---- libgit2 steps ---- */
+
+/* try_apply - apply @text on @tree; 0 with *@index, 1 when it does not apply. */
+static int try_apply(git_index **index, git_repository *repo, git_tree *tree,
+		     const char *text, size_t len, struct sbuf *why)
+{
+	git_diff *diff = NULL;
+	int ret;
+
+	*index = NULL;
+	if (git_diff_from_buffer(&diff, text, len) < 0) {
+		if (why)
+			sbuf_addf(why, "cannot parse: %s",
+				  git_error_last() ? git_error_last()->message : "?");
+		return 1;
+	}
+	ret = git_apply_to_tree(index, repo, tree, diff, NULL);
+	git_diff_free(diff);
+	if (ret < 0) {
+		if (why)
+			sbuf_addstr(why, git_error_last() ? git_error_last()->message :
+				    "does not apply");
+		*index = NULL;
+		return 1;
+	}
+	return 0;
+}
+
+static int reverse_applies(bool *yes, git_repository *repo, git_tree *tree,
+			   const struct mbox_patch *p)
+{
+	struct sbuf text = SBUF_INIT;
+	git_index *index = NULL;
+	size_t i;
+
+	*yes = false;
+	for (i = 0; i < p->nfiles; i++)
+		if (patch_file_text(&text, &p->files[i], NULL, true)) {
+			sbuf_release(&text);
+			return 0;	/* not reversible: not upstream this way */
+		}
+	if (!try_apply(&index, repo, tree, text.buf, text.len, NULL))
+		*yes = true;
+	git_index_free(index);
+	sbuf_release(&text);
+	return 0;
+}
+
+/*
+ * patch_id_match - look for a commit reachable from @base (at most
+ * BRANCH_WALK_LIMIT, merges skipped) whose change to the patch's files
+ * has the patch's patch-id.
+ */
+static int patch_id_match(git_oid *found, bool *yes, git_repository *repo,
+			  git_commit *base, const struct mbox_patch *p)
+{
+	git_diff_options opts;
+	git_revwalk *walk = NULL;
+	git_diff *pdiff = NULL;
+	char **paths = xcalloc(p->nfiles * 2 + 1, sizeof(*paths));
+	git_oid pid, oid;
+	size_t i, npaths = 0, seen = 0;
+	int ret = 0;
+
+	*yes = false;
+	git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION);
+	if (git_diff_from_buffer(&pdiff, p->diff, p->diff_len) < 0 ||
+	    git_diff_patchid(&pid, pdiff, NULL) < 0)
+		goto out;	/* no patch-id: cannot match this way */
+	for (i = 0; i < p->nfiles; i++) {
+		if (p->files[i].old_path)
+			paths[npaths++] = p->files[i].old_path;
+		if (p->files[i].new_path && (!p->files[i].old_path ||
+		    strcmp(p->files[i].old_path, p->files[i].new_path)))
+			paths[npaths++] = p->files[i].new_path;
+	}
+	opts.pathspec.strings = paths;
+	opts.pathspec.count = npaths;
+	opts.flags |= GIT_DIFF_DISABLE_PATHSPEC_MATCH;
+	if (git_revwalk_new(&walk, repo) < 0 ||
+	    git_revwalk_push(walk, git_commit_id(base)) < 0) {
+		ret = kmig_err_git("cannot walk history");
+		goto out;
+	}
+	while (!*yes && seen < BRANCH_WALK_LIMIT && !git_revwalk_next(&oid, walk)) {
+		git_commit *c = NULL, *parent = NULL;
+		git_tree *t = NULL, *pt = NULL;
+		git_diff *d = NULL;
+		git_oid cid;
+
+		seen++;
+		if (git_commit_lookup(&c, repo, &oid) < 0) {
+			ret = kmig_err_git("cannot read commit");
+			break;
+		}
+		if (git_commit_parentcount(c) == 1 &&
+		    !git_commit_parent(&parent, c, 0) &&
+		    !git_commit_tree(&t, c) && !git_commit_tree(&pt, parent) &&
+		    !git_diff_tree_to_tree(&d, repo, pt, t, &opts) &&
+		    git_diff_num_deltas(d) == p->nfiles &&
+		    !git_diff_patchid(&cid, d, NULL) && git_oid_equal(&cid, &pid)) {
+			git_oid_cpy(found, &oid);
+			*yes = true;
+		}
+		git_diff_free(d);
+		git_tree_free(t);
+		git_tree_free(pt);
+		git_commit_free(parent);
+		git_commit_free(c);
+	}
+out:
+	git_revwalk_free(walk);
+	git_diff_free(pdiff);
+	free(paths);
+	return ret;
+}
+
+static int write_commit(git_oid *out, git_repository *repo, git_commit *tip,
+			git_index *index, const struct mbox_patch *p,
+			const char *file, const char *cname, const char *cemail)
+{
+	git_signature *author = NULL, *committer = NULL;
+	git_tree *tree = NULL;
+	git_oid tree_oid;
+	char *msg = NULL, *full = NULL;
+	int ret = 0;
+
+	if (git_index_write_tree_to(&tree_oid, index, repo) < 0 ||
+	    git_tree_lookup(&tree, repo, &tree_oid) < 0) {
+		ret = kmig_err_git("cannot write tree");
+		goto out;
+	}
+	if (git_signature_new(&author, p->author_name, p->author_email,
+			      (git_time_t)p->time, p->offset) < 0 ||
+	    git_signature_new(&committer, cname, cemail, (git_time_t)p->time,
+			      p->offset) < 0) {
+		ret = kmig_err_git("invalid signature");
+		goto out;
+	}
+	msg = mbox_message(p);
+	full = branch_message_add_trailer(msg, "Kmig-Patch", file);
+	if (git_commit_create(out, repo, NULL, author, committer, NULL, full,
+			      tree, 1, (const git_commit **)&tip) < 0)
+		ret = kmig_err_git("cannot create commit");
+out:
+	free(msg);
+	free(full);
+	git_signature_free(author);
+	git_signature_free(committer);
+	git_tree_free(tree);
+	return ret;
+}
+
+int branch_apply_one(struct branch_outcome *out, git_repository *repo,
+		     git_commit *tip, git_commit *base,
+		     const struct mbox_patch *p, const char *file,
+		     const char *committer_name, const char *committer_email)
+{
+	struct sbuf why = SBUF_INIT;
+	struct analysis a;
+	git_index *index = NULL;
+	git_tree *tree = NULL;
+	git_oid found;
+	bool yes;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	if (git_commit_tree(&tree, tip) < 0)
+		return kmig_err_git("cannot read tree");
+	if (!try_apply(&index, repo, tree, p->diff, p->diff_len, &why)) {
+		ret = write_commit(&out->commit, repo, tip, index, p, file,
+				   committer_name, committer_email);
+		if (!ret) {
+			out->status = BRANCH_APPLIED;
+			sbuf_addf(&out->evidence, "applies cleanly: %zu file%s\n",
+				  p->nfiles, p->nfiles == 1 ? "" : "s");
+		}
+		goto out;
+	}
+	sbuf_addf(&out->evidence, "does not apply: %s\n", why.buf ? why.buf : "");
+
+	ret = reverse_applies(&yes, repo, tree, p);
+	if (ret)
+		goto out;
+	if (yes) {
+		out->status = BRANCH_UPSTREAM;
+		sbuf_addstr(&out->evidence,
+			    "the patch reverse-applies: the tree already has this change\n");
+	} else {
+		ret = patch_id_match(&found, &yes, repo, base, p);
+		if (ret)
+			goto out;
+		if (yes) {
+			out->status = BRANCH_UPSTREAM;
+			sbuf_addf(&out->evidence,
+				  "patch-id matches commit %s reachable from the base\n",
+				  repo_oid_str(&found));
+		}
+	}
+	ret = analyse(&a, &out->evidence, repo, tree, p);
+	if (ret || out->status == BRANCH_UPSTREAM)
+		goto out;
+	if (a.removed && !a.present) {
+		out->status = BRANCH_SUPERSEDED;
+		sbuf_addf(&out->evidence,
+			  "every tracked use the patch removes (%zu) is absent from the tree\n",
+			  a.removed);
+	} else {
+		out->status = BRANCH_CONFLICT;
+		if (!a.removed)
+			sbuf_addstr(&out->evidence,
+				    "the patch removes no tracked use, so it cannot be superseded\n");
+		else
+			sbuf_addf(&out->evidence,
+				  "%zu of the %zu tracked uses the patch removes are still present\n",
+				  a.present, a.removed);
+	}
+out:
+	sbuf_release(&why);
+	git_index_free(index);
+	git_tree_free(tree);
+	return ret;
+}

@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * branch.h - apply a series patch to a commit with libgit2, or classify
+ * why it does not apply.
+ *
+ * Nothing here touches a working tree, an index file or HEAD: trees are
+ * built in memory with git_apply_to_tree() and commits are written with
+ * git_commit_create() without updating any reference; the caller moves
+ * the branch reference once.
+ *
+ * A patch that applies is "applied".  One that does not is:
+ *  - "upstream" when the tree already has the change: the patch
+ *    reverse-applies on the tree, or its patch-id (git patch-id, stable)
+ *    equals that of a commit reachable from the base restricted to the
+ *    patch's files (at most BRANCH_WALK_LIMIT commits are looked at);
+ *  - "superseded" when it removes at least one tracked use and every use
+ *    it removes is absent from its file in the tree (or the file is gone).
+ *    A use is a site as "kmig check" defines it: rule and whitespace-
+ *    normalised line.  The removed lines of each hunk are lexed in the
+ *    context of the hunk's pre-image (wrapped in braces, so that calls
+ *    count as they do inside a function); the derived rule warn-on-user,
+ *    which needs the enclosing function's name, is left out (its warn-on
+ *    site is compared instead);
+ *  - "conflict" otherwise.
+ * The evidence is one line per fact: the libgit2 verdict, then per hunk
+ * whether its pre-image or post-image is found in the file, and the
+ * tracked uses it removes with "present" or "absent".
+ */
+#ifndef KMIG_BRANCH_H
+#define KMIG_BRANCH_H
+
+#include <git2.h>
+
+#include "series.h"
+#include "util.h"
+
+#define BRANCH_WALK_LIMIT 1000
+
+enum branch_status {
+	BRANCH_APPLIED,
+	BRANCH_UPSTREAM,
+	BRANCH_SUPERSEDED,
+	BRANCH_CONFLICT,
+	BRANCH__COUNT
+};
+
+extern const char *const branch_status_names[BRANCH__COUNT];
+
+struct branch_outcome {
+	enum branch_status status;
+	git_oid commit;		/* BRANCH_APPLIED: the new commit */
+	struct sbuf evidence;	/* one fact a line, each ending in '\n' */
+};
+
+void branch_outcome_clear(struct branch_outcome *o);
+
+/*
+ * branch_apply_one - apply patch @p (series file name @file) on @tip.
+ * When it applies, write a commit with @tip as parent, the patch's
+ * author, date and message plus a "Kmig-Patch: @file" trailer, committed
+ * by @committer at the author date (so that applying the same series on
+ * the same base gives the same commits).  Otherwise classify it; @base is
+ * where the patch-id walk starts.  Returns 0 with @out filled, or
+ * negative on a repository error (a patch that fails to apply is not an
+ * error).
+ */
+int branch_apply_one(struct branch_outcome *out, git_repository *repo,
+		     git_commit *tip, git_commit *base,
+		     const struct mbox_patch *p, const char *file,
+		     const char *committer_name, const char *committer_email);
+
+/*
+ * branch_message_add_trailer - @message with "@key: @value" added to its
+ * trailer block (a new paragraph when it has none).  malloc'd.
+ */
+char *branch_message_add_trailer(const char *message, const char *key,
+				 const char *value);
+/*
+ * branch_message_trailer - the value of the last "@key:" trailer line of
+ * @message (malloc'd), or NULL; with @strip non-NULL, *@strip receives
+ * the message without that line (malloc'd).
+ */
+char *branch_message_trailer(const char *message, const char *key,
+			     char **strip);
+
+/* kmig_identity - "KMIG_IDENTITY" ("Name <email>") or kmig <kmig@localhost>. */
+void kmig_identity(char **name, char **email);
+
+#endif

@@ -1,0 +1,682 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cmd-branch.c - the conversion branch: apply the series to a release,
+ * report its status, replay it on another release, export it back.
+ */
+#include <getopt.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "branch.h"
+#include "kmig.h"
+#include "repo.h"
+#include "series.h"
+#include "store.h"
+
+#define DEFAULT_BASE "v6.1.192"
+
+static const char usage[] =
+	"usage: kmig branch apply [--base TAG] [--series DIR] [--name BRANCH] [--stop-on-conflict]\n"
+	"       kmig branch status [--base TAG | --name BRANCH] [--format text|csv|json]\n"
+	"       kmig branch rebase --onto TAG [--series DIR] [--name BRANCH] [--stop-on-conflict]\n"
+	"       kmig branch export [--base TAG | --name BRANCH] [--series DIR]\n"
+	"\n"
+	"The conversion branch: the patch series in DIR (default: ./branch-patches,\n"
+	"else the branch-patches directory next to the kmig binary) applied to a\n"
+	"release of the kernel repository, one commit per patch, on the branch\n"
+	"BRANCH (default kmig/<TAG>; TAG defaults to " DEFAULT_BASE ").  No working\n"
+	"tree, index or HEAD is touched.\n"
+	"\n"
+	"apply    (re)create BRANCH at TAG and apply the series in order.  Each patch\n"
+	"         is applied (a commit keeping the patch's author, date and message\n"
+	"         plus a Kmig-Patch: trailer), or classified with per-hunk evidence:\n"
+	"           upstream    the tree already has the change (reverse-applies,\n"
+	"                       or same patch-id as a commit reachable from TAG)\n"
+	"           superseded  every tracked deprecated use it removes is gone\n"
+	"           conflict    anything else (skipped; --stop-on-conflict stops)\n"
+	"         Every step is recorded in the database.  Exit 1 when a patch\n"
+	"         conflicts.\n"
+	"status   one line per patch (position, status, commit, file, subject)\n"
+	"         and a summary line; the newest applied branch by default.\n"
+	"rebase   the same series on another release: apply with --base TAG.\n"
+	"export   write the branch's commits back to DIR as format-patch files\n"
+	"         (named by their Kmig-Patch: trailer) and rewrite DIR/series.\n";
+
+enum { FMT_TEXT, FMT_CSV, FMT_JSON };
+
+struct branch_opts {
+	const char *base;
+	const char *name;
+	const char *series;
+	const char *onto;
+	int fmt;
+	bool stop_on_conflict;
+};
+
+/* default_series_dir - ./branch-patches, else next to the binary. */
+static char *default_series_dir(void)
+{
+	char exe[PATH_MAX];
+	struct stat st;
+	ssize_t n;
+	char *slash;
+
+	if (!stat("branch-patches", &st) && S_ISDIR(st.st_mode))
+		return xstrdup("branch-patches");
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n > 0) {
+		exe[n] = '\0';
+		slash = strrchr(exe, '/');
+		if (slash) {
+			*slash = '\0';
+			return xasprintf("%s/branch-patches", exe);
+		}
+	}
+	return xstrdup("branch-patches");
+}
+
+static int parse_opts(struct branch_opts *o, const char *sub, int argc,
+		      char **argv)
+{
+	static const struct option opts[] = {
+		{ "base", required_argument, NULL, 'b' },
+		{ "name", required_argument, NULL, 'n' },
+		{ "series", required_argument, NULL, 's' },
+		{ "onto", required_argument, NULL, 'o' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "stop-on-conflict", no_argument, NULL, 'S' },
+		{ NULL, 0, NULL, 0 },
+	};
+	static const char *const formats[] = { "text", "csv", "json", NULL };
+	int opt;
+
+	memset(o, 0, sizeof(*o));
+	optind = 0;
+	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'b':
+			o->base = optarg;
+			break;
+		case 'n':
+			o->name = optarg;
+			break;
+		case 's':
+			o->series = optarg;
+			break;
+		case 'o':
+			o->onto = optarg;
+			break;
+		case 'f':
+			o->fmt = parse_choice(optarg, formats);
+			if (o->fmt < 0)
+				return cmd_usage_error("branch", "unknown format '%s'", optarg);
+			break;
+		case 'S':
+			o->stop_on_conflict = true;
+			break;
+		default:
+			return cmd_usage_error("branch", "unknown option for '%s'", sub);
+		}
+	}
+	if (optind < argc)
+		return cmd_usage_error("branch", "unexpected argument '%s'", argv[optind]);
+	return 0;
+}
+
+static char *branch_name(const struct branch_opts *o, const char *base)
+{
+	return o->name ? xstrdup(o->name) : xasprintf("kmig/%s", base);
+}
+
+/* ---- apply / rebase ---- */
+
+struct counts {
+	size_t n[BRANCH__COUNT];
+};
+
+static void print_evidence(const char *ev)
+{
+	const char *p = ev;
+
+	while (p && *p) {
+		const char *nl = strchr(p, '\n');
+		size_t n = nl ? (size_t)(nl - p) : strlen(p);
+
+		printf("    %.*s\n", (int)n, p);
+		p = nl ? nl + 1 : NULL;
+	}
+}
+
+static int current_branch_guard(git_repository *repo, const char *ref)
+{
+	git_reference *head = NULL;
+	int ret = 0;
+
+	if (git_repository_head_unborn(repo) == 1 || git_repository_is_bare(repo))
+		return 0;
+	if (!git_reference_lookup(&head, repo, "HEAD") &&
+	    git_reference_type(head) == GIT_REFERENCE_SYMBOLIC &&
+	    !strcmp(git_reference_symbolic_target(head), ref))
+		ret = kmig_err("'%s' is the current branch; kmig never rewrites it", ref);
+	git_reference_free(head);
+	return ret;
+}
+
+static int do_apply(struct kmig_ctx *ctx, const struct branch_opts *o,
+		    const char *base)
+{
+	struct series series = { 0 };
+	struct counts c = { 0 };
+	struct store *st = NULL;
+	git_repository *repo = NULL;
+	git_commit *base_commit = NULL, *tip = NULL;
+	git_reference *ref = NULL;
+	char *name = branch_name(o, base), *refname = xasprintf("refs/heads/%s", name);
+	char *dir = o->series ? xstrdup(o->series) : default_series_dir();
+	char *cname = NULL, *cemail = NULL, *reflog = NULL;
+	int status = KMIG_EXIT_ERROR, valid = 0;
+	size_t i;
+
+	kmig_identity(&cname, &cemail);
+	if (git_reference_name_is_valid(&valid, refname) < 0 || !valid) {
+		cmd_fail(KMIG_EXIT_ERROR, "invalid branch name '%s'", name);
+		goto out;
+	}
+	if (series_read(&series, dir, false) || repo_open(&repo, ctx->repo_path) ||
+	    current_branch_guard(repo, refname) ||
+	    repo_resolve_commit(&base_commit, repo, base) ||
+	    store_open(&st, ctx->db_path) || store_branch_reset(st, name)) {
+		cmd_fail_last(KMIG_EXIT_ERROR);
+		goto out;
+	}
+	if (git_commit_dup(&tip, base_commit) < 0) {
+		cmd_fail(KMIG_EXIT_ERROR, "cannot read commit '%s'", base);
+		goto out;
+	}
+	for (i = 0; i < series.n; i++) {
+		struct branch_outcome res;
+		struct mbox_patch p;
+		struct branch_step step = { 0 };
+		char *path = series_path(&series, series.names[i]);
+		char hex[GIT_OID_HEXSZ + 1];
+		int ret;
+
+		fprintf(stderr, "[%zu/%zu] %s\n", i + 1, series.n, series.names[i]);
+		ret = mbox_read(&p, path);
+		free(path);
+		if (ret) {
+			mbox_patch_clear(&p);
+			cmd_fail_last(KMIG_EXIT_ERROR);
+			goto out;
+		}
+		ret = branch_apply_one(&res, repo, tip, base_commit, &p,
+				       series.names[i], cname, cemail);
+		if (ret) {
+			mbox_patch_clear(&p);
+			branch_outcome_clear(&res);
+			cmd_fail(KMIG_EXIT_ERROR, "%s: %s", series.names[i], kmig_errmsg());
+			goto out;
+		}
+		c.n[res.status]++;
+		if (res.status == BRANCH_APPLIED) {
+			git_commit *next = NULL;
+
+			if (git_commit_lookup(&next, repo, &res.commit) < 0) {
+				mbox_patch_clear(&p);
+				branch_outcome_clear(&res);
+				cmd_fail(KMIG_EXIT_ERROR, "cannot read the new commit");
+				goto out;
+			}
+			git_commit_free(tip);
+			tip = next;
+			git_oid_tostr(hex, sizeof(hex), &res.commit);
+		}
+		step.branch = name;
+		step.base = (char *)base;
+		step.position = (int)i + 1;
+		step.patch = series.names[i];
+		step.subject = p.subject;
+		step.status = (char *)branch_status_names[res.status];
+		step.commit = res.status == BRANCH_APPLIED ? hex : NULL;
+		step.evidence = res.evidence.buf;
+		step.updated_at = (long long)time(NULL);
+		ret = store_branch_step_put(st, &step);
+		printf("%-10s  %-12.12s  %s\n", branch_status_names[res.status],
+		       res.status == BRANCH_APPLIED ? hex : "-", series.names[i]);
+		if (res.status != BRANCH_APPLIED)
+			print_evidence(res.evidence.buf);
+		mbox_patch_clear(&p);
+		branch_outcome_clear(&res);
+		if (ret) {
+			cmd_fail_last(KMIG_EXIT_ERROR);
+			goto out;
+		}
+		if (c.n[BRANCH_CONFLICT] && o->stop_on_conflict) {
+			fprintf(stderr, "stopping at the conflict (--stop-on-conflict)\n");
+			break;
+		}
+	}
+	reflog = xasprintf("kmig branch apply: %s on %s", dir, base);
+	if (git_reference_create(&ref, repo, refname, git_commit_id(tip), 1,
+				 reflog) < 0) {
+		cmd_fail(KMIG_EXIT_ERROR, "cannot update '%s': %s", refname,
+			 git_error_last() ? git_error_last()->message : "?");
+		goto out;
+	}
+	printf("%s at %.12s on %s: %zu applied, %zu upstream, %zu superseded, %zu conflict\n",
+	       name, git_oid_tostr_s(git_commit_id(tip)), base, c.n[BRANCH_APPLIED],
+	       c.n[BRANCH_UPSTREAM], c.n[BRANCH_SUPERSEDED], c.n[BRANCH_CONFLICT]);
+	status = finish_stdout(c.n[BRANCH_CONFLICT] ? KMIG_EXIT_VERDICT : KMIG_EXIT_OK);
+out:
+	git_reference_free(ref);
+	git_commit_free(tip);
+	git_commit_free(base_commit);
+	git_repository_free(repo);
+	store_close(st);
+	series_clear(&series);
+	free(reflog);
+	free(cname);
+	free(cemail);
+	free(dir);
+	free(refname);
+	free(name);
+	return status;
+}
+
+static int branch_apply(struct kmig_ctx *ctx, int argc, char **argv)
+{
+	struct branch_opts o;
+	int ret = parse_opts(&o, "apply", argc, argv);
+
+	if (ret)
+		return ret;
+	if (o.onto)
+		return cmd_usage_error("branch", "--onto is for 'kmig branch rebase'");
+	return do_apply(ctx, &o, o.base ? o.base : DEFAULT_BASE);
+}
+
+static int branch_rebase(struct kmig_ctx *ctx, int argc, char **argv)
+{
+	struct branch_opts o;
+	int ret = parse_opts(&o, "rebase", argc, argv);
+
+	if (ret)
+		return ret;
+	if (!o.onto)
+		return cmd_usage_error("branch", "rebase needs --onto TAG");
+	return do_apply(ctx, &o, o.onto);
+}
+
+/* ---- status ---- */
+
+static const char *or_dash(const char *s)
+{
+	return s && *s ? s : "-";
+}
+
+static int branch_status(struct kmig_ctx *ctx, int argc, char **argv)
+{
+	struct branch_steps steps = { 0 };
+	struct counts c = { 0 };
+	struct branch_opts o;
+	struct store *st = NULL;
+	char *name = NULL;
+	int status = KMIG_EXIT_ERROR, ret;
+	size_t i, k;
+
+	ret = parse_opts(&o, "status", argc, argv);
+	if (ret)
+		return ret;
+	if (store_open(&st, ctx->db_path)) {
+		cmd_fail_last(KMIG_EXIT_ERROR);
+		goto out;
+	}
+	if (o.name || o.base)
+		name = branch_name(&o, o.base);
+	else if (store_branch_latest(st, &name)) {
+		cmd_fail_last(KMIG_EXIT_ERROR);
+		goto out;
+	}
+	if (store_branch_steps(st, name, &steps)) {
+		cmd_fail_last(KMIG_EXIT_ERROR);
+		goto out;
+	}
+	if (!steps.n) {
+		cmd_fail(KMIG_EXIT_ERROR, "no steps recorded for branch '%s' (run 'kmig branch apply')",
+			 name);
+		goto out;
+	}
+	for (i = 0; i < steps.n; i++)
+		for (k = 0; k < BRANCH__COUNT; k++)
+			if (!strcmp(steps.v[i].status, branch_status_names[k]))
+				c.n[k]++;
+	if (o.fmt == FMT_CSV)
+		printf("position,patch,subject,status,commit,test_status\n");
+	else if (o.fmt == FMT_JSON) {
+		printf("{\"branch\": ");
+		json_string(stdout, name);
+		printf(", \"base\": ");
+		json_string(stdout, steps.v[0].base);
+		printf(", \"patches\": [");
+	} else {
+		printf("branch %s on %s\n", name, steps.v[0].base);
+	}
+	for (i = 0; i < steps.n; i++) {
+		const struct branch_step *s = &steps.v[i];
+
+		if (o.fmt == FMT_CSV) {
+			printf("%d,", s->position);
+			csv_field(stdout, s->patch);
+			putchar(',');
+			csv_field(stdout, s->subject);
+			putchar(',');
+			csv_field(stdout, s->status);
+			putchar(',');
+			csv_field(stdout, s->commit ? s->commit : "");
+			putchar(',');
+			csv_field(stdout, s->test_status ? s->test_status : "");
+			putchar('\n');
+		} else if (o.fmt == FMT_JSON) {
+			printf("%s\n  {\"position\": %d, \"patch\": ", i ? "," : "",
+			       s->position);
+			json_string(stdout, s->patch);
+			printf(", \"subject\": ");
+			json_string(stdout, s->subject);
+			printf(", \"status\": ");
+			json_string(stdout, s->status);
+			printf(", \"commit\": ");
+			if (s->commit)
+				json_string(stdout, s->commit);
+			else
+				printf("null");
+			printf(", \"test_status\": ");
+			if (s->test_status)
+				json_string(stdout, s->test_status);
+			else
+				printf("null");
+			printf(", \"evidence\": ");
+			json_string(stdout, s->evidence ? s->evidence : "");
+			printf("}");
+		} else {
+			printf("%4d  %-10s  %-12.12s  %s  %s", s->position, s->status,
+			       or_dash(s->commit), s->patch, s->subject);
+			if (s->test_status)
+				printf("  [test: %s]", s->test_status);
+			putchar('\n');
+		}
+	}
+	if (o.fmt == FMT_JSON) {
+		printf("\n], \"summary\": {\"patches\": %zu", steps.n);
+		for (k = 0; k < BRANCH__COUNT; k++)
+			printf(", \"%s\": %zu", branch_status_names[k], c.n[k]);
+		printf("}}\n");
+	} else if (o.fmt == FMT_TEXT) {
+		printf("%zu patches: %zu applied, %zu upstream, %zu superseded, %zu conflict\n",
+		       steps.n, c.n[BRANCH_APPLIED], c.n[BRANCH_UPSTREAM],
+		       c.n[BRANCH_SUPERSEDED], c.n[BRANCH_CONFLICT]);
+	}
+	status = finish_stdout(KMIG_EXIT_OK);
+out:
+	branch_steps_clear(&steps);
+	store_close(st);
+	free(name);
+	return status;
+}
+
+/* ---- export ---- */
+
+static int commit_mbox(struct sbuf *out, git_repository *repo, git_commit *c,
+		       const char *message)
+{
+	git_diff_options dopts;
+	const git_signature *a = git_commit_author(c);
+	git_commit *parent = NULL;
+	git_tree *t = NULL, *pt = NULL;
+	git_diff *diff = NULL;
+	git_diff_stats *stats = NULL;
+	git_buf patch = { 0 }, stat = { 0 };
+	int ret = 0;
+
+	git_diff_options_init(&dopts, GIT_DIFF_OPTIONS_VERSION);
+	dopts.id_abbrev = 12;
+	if (git_commit_parent(&parent, c, 0) < 0 || git_commit_tree(&t, c) < 0 ||
+	    git_commit_tree(&pt, parent) < 0 ||
+	    git_diff_tree_to_tree(&diff, repo, pt, t, &dopts) < 0 ||
+	    git_diff_find_similar(diff, NULL) < 0 ||
+	    git_diff_to_buf(&patch, diff, GIT_DIFF_FORMAT_PATCH) < 0 ||
+	    git_diff_get_stats(&stats, diff) < 0 ||
+	    git_diff_stats_to_buf(&stat, stats, GIT_DIFF_STATS_FULL |
+				  GIT_DIFF_STATS_INCLUDE_SUMMARY, 72) < 0) {
+		ret = kmig_err_git("cannot diff commit");
+		goto out;
+	}
+	mbox_format(out, git_oid_tostr_s(git_commit_id(c)), a->name, a->email,
+		    (long long)a->when.time, a->when.offset, message,
+		    stat.ptr, patch.ptr ? patch.ptr : "");
+out:
+	git_buf_dispose(&patch);
+	git_buf_dispose(&stat);
+	git_diff_stats_free(stats);
+	git_diff_free(diff);
+	git_tree_free(t);
+	git_tree_free(pt);
+	git_commit_free(parent);
+	return ret;
+}
+
+static bool in_list(char *const *v, size_t n, const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(v[i], s))
+			return true;
+	return false;
+}
+
+static int write_file(const char *path, const struct sbuf *sb)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		return kmig_err("cannot create '%s'", path);
+	if (sb->len)
+		fwrite(sb->buf, 1, sb->len, f);
+	if (fclose(f))
+		return kmig_err("cannot write '%s'", path);
+	return 0;
+}
+
+static int branch_export(struct kmig_ctx *ctx, int argc, char **argv)
+{
+	struct branch_opts o;
+	struct series series = { 0 };
+	struct branch_steps steps = { 0 };
+	struct store *st = NULL;
+	git_repository *repo = NULL;
+	git_commit *base = NULL, **commits = NULL;
+	git_reference *ref = NULL;
+	char *name = NULL, *refname = NULL, *dir = NULL, *base_tag = NULL;
+	char **names = NULL, **out_names = NULL;
+	size_t ncommits = 0, acommits = 0, nout = 0, aout = 0, i;
+	int status = KMIG_EXIT_ERROR, next, ret;
+	git_oid oid;
+
+	ret = parse_opts(&o, "export", argc, argv);
+	if (ret)
+		return ret;
+	dir = o.series ? xstrdup(o.series) : default_series_dir();
+	if (store_open(&st, ctx->db_path) || repo_open(&repo, ctx->repo_path)) {
+		cmd_fail_last(KMIG_EXIT_ERROR);
+		goto out;
+	}
+	if (o.name || o.base)
+		name = branch_name(&o, o.base);
+	else if (store_branch_latest(st, &name)) {
+		cmd_fail_last(KMIG_EXIT_ERROR);
+		goto out;
+	}
+	if (store_branch_steps(st, name, &steps) || series_read(&series, dir, true)) {
+		cmd_fail_last(KMIG_EXIT_ERROR);
+		goto out;
+	}
+	base_tag = xstrdup(o.base ? o.base : steps.n ? steps.v[0].base : DEFAULT_BASE);
+	refname = xasprintf("refs/heads/%s", name);
+	if (git_reference_lookup(&ref, repo, refname) < 0) {
+		cmd_fail(KMIG_EXIT_ERROR, "no branch '%s' in '%s' (run 'kmig branch apply')",
+			 name, ctx->repo_path);
+		goto out;
+	}
+	if (repo_resolve_commit(&base, repo, base_tag)) {
+		cmd_fail_last(KMIG_EXIT_ERROR);
+		goto out;
+	}
+	/* the first-parent chain from the tip down to the base */
+	if (git_reference_name_to_id(&oid, repo, refname) < 0) {
+		cmd_fail(KMIG_EXIT_ERROR, "cannot resolve '%s'", refname);
+		goto out;
+	}
+	while (!git_oid_equal(&oid, git_commit_id(base))) {
+		git_commit *c = NULL;
+
+		if (git_commit_lookup(&c, repo, &oid) < 0 ||
+		    git_commit_parentcount(c) != 1) {
+			git_commit_free(c);
+			cmd_fail(KMIG_EXIT_ERROR, "'%s' does not lead to %s through single-parent commits",
+				 name, base_tag);
+			goto out;
+		}
+		ALLOC_GROW(commits, ncommits + 1, acommits);
+		commits[ncommits++] = c;
+		git_oid_cpy(&oid, git_commit_parent_id(c, 0));
+	}
+	names = xcalloc(ncommits + 1, sizeof(*names));
+	next = series_next_number(&series);
+	for (i = 0; i < ncommits; i++) {
+		git_commit *c = commits[ncommits - 1 - i];
+		struct sbuf mbox = SBUF_INIT;
+		char *msg = NULL, *file, *path;
+
+		file = branch_message_trailer(git_commit_message(c), "Kmig-Patch", &msg);
+		if (!file || strchr(file, '/') || !*file) {
+			free(file);
+			file = patch_file_name(next++, git_commit_summary(c));
+		}
+		names[i] = file;
+		ret = commit_mbox(&mbox, repo, c, msg);
+		free(msg);
+		path = xasprintf("%s/%s", dir, file);
+		if (!ret)
+			ret = write_file(path, &mbox);
+		free(path);
+		sbuf_release(&mbox);
+		if (ret) {
+			cmd_fail_last(KMIG_EXIT_ERROR);
+			goto out;
+		}
+		printf("wrote %s/%s\n", dir, file);
+	}
+	/*
+	 * The new series: the old order, without the patches that were
+	 * applied on this branch but whose commit is gone; new commits last.
+	 */
+	for (i = 0; i < series.n; i++) {
+		const char *n = series.names[i];
+		bool dropped = false;
+		size_t k;
+
+		for (k = 0; k < steps.n; k++)
+			if (!strcmp(steps.v[k].patch, n) &&
+			    !strcmp(steps.v[k].status, "applied") &&
+			    !in_list(names, ncommits, n))
+				dropped = true;
+		if (dropped) {
+			printf("dropped %s from the series (its commit is gone)\n", n);
+			continue;
+		}
+		ALLOC_GROW(out_names, nout + 1, aout);
+		out_names[nout++] = (char *)n;
+	}
+	for (i = 0; i < ncommits; i++)
+		if (!in_list(series.names, series.n, names[i])) {
+			ALLOC_GROW(out_names, nout + 1, aout);
+			out_names[nout++] = names[i];
+		}
+	if (mkdir_p(dir) || series_write(dir, out_names, nout)) {
+		cmd_fail_last(KMIG_EXIT_ERROR);
+		goto out;
+	}
+	printf("exported %zu commits of %s to %s (series: %zu patches)\n", ncommits,
+	       name, dir, nout);
+	status = finish_stdout(KMIG_EXIT_OK);
+out:
+	for (i = 0; i < ncommits; i++) {
+		git_commit_free(commits[i]);
+		if (names)
+			free(names[i]);
+	}
+	free(commits);
+	free(names);
+	free(out_names);
+	git_reference_free(ref);
+	git_commit_free(base);
+	git_repository_free(repo);
+	branch_steps_clear(&steps);
+	series_clear(&series);
+	store_close(st);
+	free(base_tag);
+	free(refname);
+	free(name);
+	free(dir);
+	return status;
+}
+
+/* ---- dispatch ---- */
+
+static int branch_test_missing(struct kmig_ctx *ctx, int argc, char **argv)
+{
+	(void)ctx;
+	(void)argc;
+	(void)argv;
+	return cmd_fail(KMIG_EXIT_ERROR, "'kmig branch test' is not available in this build");
+}
+
+static const struct {
+	const char *name;
+	int (*fn)(struct kmig_ctx *ctx, int argc, char **argv);
+} subcommands[] = {
+	{ "apply", branch_apply },
+	{ "status", branch_status },
+	{ "rebase", branch_rebase },
+	{ "export", branch_export },
+	/*
+	 * ---- "kmig branch test" (QEMU issue) ----
+	 * Dispatched here: replace branch_test_missing with the function
+	 * that builds and boots each applied commit of the branch and
+	 * records test_status in branch_steps (store_branch_step_put()).
+	 */
+	{ "test", branch_test_missing },
+};
+
+static int cmd_branch_fn(struct kmig_ctx *ctx, int argc, char **argv)
+{
+	size_t i;
+
+	if (argc < 2)
+		return cmd_usage_error("branch", "missing subcommand (apply, status, rebase, export)");
+	for (i = 0; i < ARRAY_SIZE(subcommands); i++)
+		if (!strcmp(argv[1], subcommands[i].name))
+			return subcommands[i].fn(ctx, argc - 1, argv + 1);
+	return cmd_usage_error("branch", "unknown subcommand '%s'", argv[1]);
+}
+
+const struct kmig_cmd cmd_branch = {
+	.name = "branch",
+	.fn = cmd_branch_fn,
+	.summary = "apply, classify, rebase and export the conversion series",
+	.usage = usage,
+};

@@ -1,0 +1,733 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * series.c - quilt series files and git format-patch mbox messages.
+ */
+#define _GNU_SOURCE
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "series.h"
+
+/* ---- small line helpers ---- */
+
+/* next_line - length of the line at @p (without '\n') within @end. */
+static size_t line_len(const char *p, const char *end)
+{
+	const char *nl = memchr(p, '\n', (size_t)(end - p));
+
+	return nl ? (size_t)(nl - p) : (size_t)(end - p);
+}
+
+static const char *line_next(const char *p, const char *end)
+{
+	size_t n = line_len(p, end);
+
+	return p + n < end ? p + n + 1 : end;
+}
+
+static bool starts(const char *p, size_t len, const char *prefix)
+{
+	size_t n = strlen(prefix);
+
+	return len >= n && !memcmp(p, prefix, n);
+}
+
+static char *trim_dup(const char *s, size_t len)
+{
+	while (len && isspace((unsigned char)*s)) {
+		s++;
+		len--;
+	}
+	while (len && isspace((unsigned char)s[len - 1]))
+		len--;
+	return xstrndup(s, len);
+}
+
+/* ---- dates ---- */
+
+static const char *const wdays[] = { "Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat" };
+static const char *const months[] = { "Jan", "Feb", "Mar", "Apr", "May", "Jun",
+				      "Jul", "Aug", "Sep", "Oct", "Nov", "Dec" };
+
+void rfc2822_date(char *buf, size_t size, long long time, int offset)
+{
+	time_t t = (time_t)(time + (long long)offset * 60);
+	struct tm tm;
+	int off = offset < 0 ? -offset : offset;
+
+	gmtime_r(&t, &tm);
+	snprintf(buf, size, "%s, %d %s %d %02d:%02d:%02d %c%02d%02d",
+		 wdays[tm.tm_wday], tm.tm_mday, months[tm.tm_mon],
+		 tm.tm_year + 1900, tm.tm_hour, tm.tm_min, tm.tm_sec,
+		 offset < 0 ? '-' : '+', off / 60, off % 60);
+}
+
+int rfc2822_parse(const char *s, long long *time, int *offset)
+{
+	char mon[4] = "", zone[8] = "";
+	struct tm tm = { 0 };
+	int day, year, h, m, sec = 0, i, z;
+	const char *comma = strchr(s, ',');
+
+	if (comma)
+		s = comma + 1;
+	if (sscanf(s, " %d %3s %d %d:%d:%d %7s", &day, mon, &year, &h, &m,
+		   &sec, zone) != 7)
+		return KMIG_EGENERIC;
+	for (i = 0; i < 12; i++)
+		if (!strcasecmp(mon, months[i]))
+			break;
+	if (i == 12 || (zone[0] != '+' && zone[0] != '-') ||
+	    strlen(zone) != 5)
+		return KMIG_EGENERIC;
+	z = atoi(zone + 1);
+	*offset = (z / 100) * 60 + z % 100;
+	if (zone[0] == '-')
+		*offset = -*offset;
+	tm.tm_year = year - 1900;
+	tm.tm_mon = i;
+	tm.tm_mday = day;
+	tm.tm_hour = h;
+	tm.tm_min = m;
+	tm.tm_sec = sec;
+	*time = (long long)timegm(&tm) - (long long)*offset * 60;
+	return 0;
+}
+
+/* ---- diff ---- */
+
+static int parse_range(const char **p, unsigned long *start, unsigned long *lines)
+{
+	char *e;
+
+	*start = strtoul(*p, &e, 10);
+	if (e == *p)
+		return -1;
+	*lines = 1;
+	if (*e == ',') {
+		const char *q = e + 1;
+
+		*lines = strtoul(q, &e, 10);
+		if (e == q)
+			return -1;
+	}
+	*p = e;
+	return 0;
+}
+
+static int parse_hunk_header(const char *p, size_t len, struct patch_hunk *h)
+{
+	char tmp[128];
+
+	if (len >= sizeof(tmp))
+		len = sizeof(tmp) - 1;
+	memcpy(tmp, p, len);
+	tmp[len] = '\0';
+	p = tmp;
+	if (strncmp(p, "@@ -", 4))
+		return -1;
+	p += 4;
+	if (parse_range(&p, &h->old_start, &h->old_lines) || strncmp(p, " +", 2))
+		return -1;
+	p += 2;
+	return parse_range(&p, &h->new_start, &h->new_lines);
+}
+
+/* diff_path - "a/x" or "b/x" without the prefix, or NULL for /dev/null. */
+static char *diff_path(const char *p, size_t len)
+{
+	char *s, *tab;
+
+	if (starts(p, len, "/dev/null"))
+		return NULL;
+	if (len > 2 && (p[0] == 'a' || p[0] == 'b') && p[1] == '/') {
+		p += 2;
+		len -= 2;
+	}
+	s = xstrndup(p, len);
+	tab = strchr(s, '\t');
+	if (tab)
+		*tab = '\0';
+	return s;
+}
+
+void patch_files_free(struct patch_file *files, size_t nfiles)
+{
+	size_t i;
+
+	for (i = 0; i < nfiles; i++) {
+		free(files[i].old_path);
+		free(files[i].new_path);
+		free(files[i].old_mode);
+		free(files[i].new_mode);
+		free(files[i].hunks);
+	}
+	free(files);
+}
+
+/* git_header_paths - the a/ and b/ paths of a "diff --git a/X b/Y" line. */
+static void git_header_paths(struct patch_file *f, const char *p, size_t len)
+{
+	const char *b;
+
+	p += strlen("diff --git ");
+	len -= strlen("diff --git ");
+	b = memmem(p, len, " b/", 3);
+	if (!b)
+		return;
+	f->old_path = diff_path(p, (size_t)(b - p));
+	f->new_path = diff_path(b + 1, len - (size_t)(b + 1 - p));
+}
+
+int diff_parse(struct patch_file **files, size_t *nfiles, size_t *afiles,
+	       const char *diff, size_t len, size_t *end)
+{
+	const char *p = diff, *e = diff + len, *diff_end = diff;
+	struct patch_file *f = NULL;
+
+	*end = 0;
+	while (p < e) {
+		size_t n = line_len(p, e);
+
+		if (starts(p, n, "diff --git ")) {
+			ALLOC_GROW(*files, *nfiles + 1, *afiles);
+			f = &(*files)[(*nfiles)++];
+			memset(f, 0, sizeof(*f));
+			f->header = p;
+			git_header_paths(f, p, n);
+			p = line_next(p, e);
+			diff_end = p;
+			/* extended header lines up to the first hunk */
+			while (p < e) {
+				n = line_len(p, e);
+				if (starts(p, n, "@@ ") || starts(p, n, "diff --git "))
+					break;
+				if (starts(p, n, "--- ")) {
+					free(f->old_path);
+					f->old_path = diff_path(p + 4, n - 4);
+				} else if (starts(p, n, "+++ ")) {
+					free(f->new_path);
+					f->new_path = diff_path(p + 4, n - 4);
+				} else if (starts(p, n, "new file mode ")) {
+					f->new_mode = trim_dup(p + 14, n - 14);
+				} else if (starts(p, n, "deleted file mode ")) {
+					f->old_mode = trim_dup(p + 18, n - 18);
+				} else if (starts(p, n, "rename ") ||
+					   starts(p, n, "copy ") ||
+					   starts(p, n, "Binary files ") ||
+					   starts(p, n, "GIT binary patch")) {
+					f->special = true;
+				} else if (!starts(p, n, "index ") &&
+					   !starts(p, n, "old mode ") &&
+					   !starts(p, n, "new mode ") &&
+					   !starts(p, n, "similarity index ") &&
+					   !starts(p, n, "dissimilarity index ")) {
+					break;
+				}
+				p = line_next(p, e);
+				diff_end = p;
+			}
+			f->header_len = (size_t)(p - f->header);
+			if (f->new_mode) {
+				free(f->old_path);
+				f->old_path = NULL;
+			}
+			if (f->old_mode) {
+				free(f->new_path);
+				f->new_path = NULL;
+			}
+			continue;
+		}
+		if (f && starts(p, n, "@@ ")) {
+			struct patch_hunk h = { .text = p };
+			unsigned long old, new_;
+
+			if (parse_hunk_header(p, n, &h))
+				return kmig_err("malformed hunk header '%.*s'",
+						(int)(n > 60 ? 60 : n), p);
+			old = h.old_lines;
+			new_ = h.new_lines;
+			p = line_next(p, e);
+			while (p < e && (old || new_)) {
+				n = line_len(p, e);
+				if (n == 0 || p[0] == ' ') {
+					if (!old || !new_)
+						break;
+					old--;
+					new_--;
+				} else if (p[0] == '-' && old) {
+					old--;
+				} else if (p[0] == '+' && new_) {
+					new_--;
+				} else if (p[0] != '\\') {
+					break;
+				}
+				p = line_next(p, e);
+			}
+			if (old || new_)
+				return kmig_err("truncated hunk in '%s'",
+						f->new_path ? f->new_path :
+						f->old_path ? f->old_path : "?");
+			/* "\ No newline at end of file" after the last line */
+			if (p < e && *p == '\\')
+				p = line_next(p, e);
+			h.len = (size_t)(p - h.text);
+			ALLOC_GROW(f->hunks, f->nhunks + 1, f->ahunks);
+			f->hunks[f->nhunks++] = h;
+			diff_end = p;
+			continue;
+		}
+		break;	/* the signature or trailing text */
+	}
+	if (!*nfiles)
+		return kmig_err("no diff found");
+	*end = (size_t)(diff_end - diff);
+	return 0;
+}
+
+/* ---- mbox ---- */
+
+void mbox_patch_clear(struct mbox_patch *p)
+{
+	free(p->commit);
+	free(p->author_name);
+	free(p->author_email);
+	free(p->subject);
+	free(p->body);
+	free(p->diff);
+	patch_files_free(p->files, p->nfiles);
+	memset(p, 0, sizeof(*p));
+}
+
+static void parse_author(struct mbox_patch *p, const char *v)
+{
+	const char *lt = strchr(v, '<'), *gt = lt ? strchr(lt, '>') : NULL;
+	char *name;
+	size_t n;
+
+	if (!lt || !gt) {
+		p->author_name = xstrdup(v);
+		p->author_email = xstrdup("");
+		return;
+	}
+	name = trim_dup(v, (size_t)(lt - v));
+	n = strlen(name);
+	if (n >= 2 && name[0] == '"' && name[n - 1] == '"') {
+		memmove(name, name + 1, n - 2);
+		name[n - 2] = '\0';
+	}
+	p->author_name = name;
+	p->author_email = xstrndup(lt + 1, (size_t)(gt - lt - 1));
+}
+
+/* strip_subject - drop leading "[...]" tags and "Re:" as git mailinfo does. */
+static char *strip_subject(const char *s)
+{
+	for (;;) {
+		while (isspace((unsigned char)*s))
+			s++;
+		if (*s == '[') {
+			const char *close = strchr(s, ']');
+
+			if (!close)
+				break;
+			s = close + 1;
+			continue;
+		}
+		if (!strncasecmp(s, "re:", 3)) {
+			s += 3;
+			continue;
+		}
+		break;
+	}
+	return trim_dup(s, strlen(s));
+}
+
+int mbox_parse(struct mbox_patch *out, const char *buf, size_t len,
+	       const char *name)
+{
+	const char *p = buf, *e = buf + len, *body, *diff = NULL;
+	struct sbuf hdr = SBUF_INIT;
+	size_t n, end;
+	int ret = 0;
+
+	memset(out, 0, sizeof(*out));
+	n = line_len(p, e);
+	if (starts(p, n, "From ")) {
+		const char *sp = memchr(p + 5, ' ', n - 5);
+
+		out->commit = xstrndup(p + 5, sp ? (size_t)(sp - p - 5) : n - 5);
+		p = line_next(p, e);
+	}
+	/* headers, with folded continuation lines joined */
+	while (p < e) {
+		n = line_len(p, e);
+		if (n == 0 || (n == 1 && p[0] == '\r')) {
+			p = line_next(p, e);
+			break;
+		}
+		sbuf_reset(&hdr);
+		sbuf_add(&hdr, p, n);
+		p = line_next(p, e);
+		while (p < e && (*p == ' ' || *p == '\t')) {
+			n = line_len(p, e);
+			sbuf_addch(&hdr, ' ');
+			sbuf_add(&hdr, p, n);
+			p = line_next(p, e);
+		}
+		if (!strncasecmp(hdr.buf, "From:", 5)) {
+			char *v = trim_dup(hdr.buf + 5, hdr.len - 5);
+
+			parse_author(out, v);
+			free(v);
+		} else if (!strncasecmp(hdr.buf, "Date:", 5)) {
+			if (rfc2822_parse(hdr.buf + 5, &out->time, &out->offset)) {
+				ret = kmig_err("patch '%s': cannot parse date '%s'",
+					       name, hdr.buf + 5);
+				goto out;
+			}
+		} else if (!strncasecmp(hdr.buf, "Subject:", 8)) {
+			out->subject = strip_subject(hdr.buf + 8);
+		}
+	}
+	if (!out->author_name || !out->subject || !out->time) {
+		ret = kmig_err("patch '%s': not a git format-patch message (From:, Date: and Subject: needed)",
+			       name);
+		goto out;
+	}
+	/* body: up to "---" or the first "diff --git" */
+	body = p;
+	while (p < e) {
+		n = line_len(p, e);
+		if (starts(p, n, "diff --git ")) {
+			diff = p;
+			break;
+		}
+		if (starts(p, n, "---") && (n == 3 || isspace((unsigned char)p[3])))
+			break;
+		p = line_next(p, e);
+	}
+	out->body = trim_dup(body, (size_t)(p - body));
+	if (!diff) {
+		for (; p < e; p = line_next(p, e))
+			if (starts(p, line_len(p, e), "diff --git ")) {
+				diff = p;
+				break;
+			}
+	}
+	if (!diff) {
+		ret = kmig_err("patch '%s': no diff found", name);
+		goto out;
+	}
+	out->diff = xstrndup(diff, (size_t)(e - diff));
+	ret = diff_parse(&out->files, &out->nfiles, &out->afiles, out->diff,
+			 (size_t)(e - diff), &end);
+	if (ret) {
+		ret = kmig_err("patch '%s': %s", name, kmig_errmsg());
+		goto out;
+	}
+	out->diff_len = end;
+	/* hunk pointers point into out->diff, which is not moved: cut only */
+	out->diff[end] = '\0';
+out:
+	sbuf_release(&hdr);
+	return ret;
+}
+
+int mbox_read(struct mbox_patch *out, const char *path)
+{
+	struct sbuf sb = SBUF_INIT;
+	const char *base = strrchr(path, '/');
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	ret = sbuf_read_file(&sb, path);
+	if (!ret)
+		ret = mbox_parse(out, sb.buf ? sb.buf : "", sb.len,
+				 base ? base + 1 : path);
+	sbuf_release(&sb);
+	return ret;
+}
+
+char *mbox_message(const struct mbox_patch *p)
+{
+	if (!p->body || !*p->body)
+		return xasprintf("%s\n", p->subject);
+	return xasprintf("%s\n\n%s\n", p->subject, p->body);
+}
+
+/* ---- text of one file's patch ---- */
+
+static void add_path_line(struct sbuf *out, const char *prefix, const char *side,
+			  const char *path)
+{
+	if (path)
+		sbuf_addf(out, "%s%s/%s\n", prefix, side, path);
+	else
+		sbuf_addf(out, "%s/dev/null\n", prefix);
+}
+
+int patch_file_text(struct sbuf *out, const struct patch_file *f,
+		    const bool *pick, bool reverse)
+{
+	const char *oldp = reverse ? f->new_path : f->old_path;
+	const char *newp = reverse ? f->old_path : f->new_path;
+	const char *newmode = reverse ? f->old_mode : f->new_mode;
+	const char *delmode = reverse ? f->new_mode : f->old_mode;
+	size_t i;
+
+	if (f->special) {
+		if (reverse)
+			return kmig_errcode(KMIG_EUSAGE,
+					    "cannot reverse a rename, copy or binary patch");
+		sbuf_add(out, f->header, f->header_len);
+	} else {
+		sbuf_addf(out, "diff --git a/%s b/%s\n", oldp ? oldp : newp,
+			  newp ? newp : oldp);
+		if (newmode)
+			sbuf_addf(out, "new file mode %s\n", newmode);
+		if (delmode)
+			sbuf_addf(out, "deleted file mode %s\n", delmode);
+		add_path_line(out, "--- ", "a", oldp);
+		add_path_line(out, "+++ ", "b", newp);
+	}
+	for (i = 0; i < f->nhunks; i++) {
+		const struct patch_hunk *h = &f->hunks[i];
+		const char *p = h->text, *e = h->text + h->len, *ctx;
+		size_t n;
+
+		if (pick && !pick[i])
+			continue;
+		if (!reverse) {
+			sbuf_add(out, h->text, h->len);
+			continue;
+		}
+		n = line_len(p, e);
+		ctx = memmem(p + 2, n - 2, "@@", 2);
+		sbuf_addf(out, "@@ -%lu,%lu +%lu,%lu @@%.*s\n", h->new_start,
+			  h->new_lines, h->old_start, h->old_lines,
+			  ctx ? (int)(n - (size_t)(ctx + 2 - p)) : 0,
+			  ctx ? ctx + 2 : "");
+		for (p = line_next(p, e); p < e; p = line_next(p, e)) {
+			n = line_len(p, e);
+			if (n && (p[0] == '-' || p[0] == '+')) {
+				sbuf_addch(out, p[0] == '-' ? '+' : '-');
+				sbuf_add(out, p + 1, n - 1);
+			} else {
+				sbuf_add(out, p, n);
+			}
+			sbuf_addch(out, '\n');
+		}
+	}
+	return 0;
+}
+
+/* ---- writing ---- */
+
+void mbox_format(struct sbuf *out, const char *commit, const char *name,
+		 const char *email, long long time, int offset,
+		 const char *message, const char *diffstat, const char *diff)
+{
+	const char *p = message, *e = message + strlen(message), *body;
+	struct sbuf subject = SBUF_INIT;
+	char date[64];
+	size_t n;
+
+	/* the subject: the first paragraph, joined */
+	while (p < e && (n = line_len(p, e)) > 0) {
+		char *t = trim_dup(p, n);
+
+		if (subject.len && *t)
+			sbuf_addch(&subject, ' ');
+		sbuf_addstr(&subject, t);
+		free(t);
+		p = line_next(p, e);
+	}
+	while (p < e && line_len(p, e) == 0)
+		p = line_next(p, e);
+	body = p;
+	n = (size_t)(e - body);
+	while (n && (body[n - 1] == '\n' || body[n - 1] == ' '))
+		n--;
+
+	rfc2822_date(date, sizeof(date), time, offset);
+	sbuf_addf(out, "From %s Mon Sep 17 00:00:00 2001\n",
+		  commit ? commit : "0000000000000000000000000000000000000000");
+	sbuf_addf(out, "From: %s <%s>\n", name, email);
+	sbuf_addf(out, "Date: %s\n", date);
+	sbuf_addf(out, "Subject: [PATCH] %s\n\n", subject.buf ? subject.buf : "");
+	if (n) {
+		sbuf_add(out, body, n);
+		sbuf_addch(out, '\n');
+	}
+	sbuf_addstr(out, "---\n");
+	if (diffstat && *diffstat) {
+		sbuf_addstr(out, diffstat);
+		if (diffstat[strlen(diffstat) - 1] != '\n')
+			sbuf_addch(out, '\n');
+	}
+	sbuf_addch(out, '\n');
+	sbuf_addstr(out, diff);
+	if (*diff && diff[strlen(diff) - 1] != '\n')
+		sbuf_addch(out, '\n');
+	sbuf_addstr(out, "-- \nkmig " "0.1.0" "\n\n");
+	sbuf_release(&subject);
+}
+
+/* ---- series file ---- */
+
+void series_clear(struct series *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->n; i++)
+		free(s->names[i]);
+	free(s->names);
+	free(s->dir);
+	memset(s, 0, sizeof(*s));
+}
+
+char *series_path(const struct series *s, const char *name)
+{
+	return xasprintf("%s/%s", s->dir, name);
+}
+
+int series_read(struct series *out, const char *dir, bool missing_ok)
+{
+	struct sbuf sb = SBUF_INIT;
+	char *path = xasprintf("%s/series", dir);
+	const char *p, *e;
+	int ret = 0;
+
+	memset(out, 0, sizeof(*out));
+	out->dir = xstrdup(dir);
+	if (access(path, F_OK) && errno == ENOENT && missing_ok)
+		goto out;
+	ret = sbuf_read_file(&sb, path);
+	if (ret)
+		goto out;
+	p = sb.buf ? sb.buf : "";
+	e = p + sb.len;
+	for (; p < e; p = line_next(p, e)) {
+		size_t n = line_len(p, e);
+		char *name, *sp;
+
+		name = trim_dup(p, n);
+		/* quilt allows options after the name ("-p1"): drop them */
+		sp = strpbrk(name, " \t");
+		if (sp)
+			*sp = '\0';
+		if (!*name || *name == '#') {
+			free(name);
+			continue;
+		}
+		ALLOC_GROW(out->names, out->n + 1, out->alloc);
+		out->names[out->n++] = name;
+	}
+out:
+	free(path);
+	sbuf_release(&sb);
+	return ret;
+}
+
+int series_append(const char *dir, const char *name)
+{
+	char *path = xasprintf("%s/series", dir);
+	FILE *f = fopen(path, "a");
+	int ret = 0;
+
+	if (!f) {
+		ret = kmig_err("cannot open '%s': %s", path, strerror(errno));
+		goto out;
+	}
+	fprintf(f, "%s\n", name);
+	if (fclose(f))
+		ret = kmig_err("cannot write '%s': %s", path, strerror(errno));
+out:
+	free(path);
+	return ret;
+}
+
+int series_write(const char *dir, char *const *names, size_t n)
+{
+	struct sbuf old = SBUF_INIT, out = SBUF_INIT;
+	char *path = xasprintf("%s/series", dir);
+	char *tmp = xasprintf("%s/series.tmp", dir);
+	const char *p, *e;
+	FILE *f;
+	size_t i;
+	int ret = 0;
+
+	if (!access(path, F_OK) && !sbuf_read_file(&old, path)) {
+		p = old.buf ? old.buf : "";
+		e = p + old.len;
+		for (; p < e && *p == '#'; p = line_next(p, e)) {
+			sbuf_add(&out, p, line_len(p, e));
+			sbuf_addch(&out, '\n');
+		}
+	}
+	for (i = 0; i < n; i++)
+		sbuf_addf(&out, "%s\n", names[i]);
+	f = fopen(tmp, "w");
+	if (!f) {
+		ret = kmig_err("cannot create '%s': %s", tmp, strerror(errno));
+		goto out;
+	}
+	if (out.len)
+		fwrite(out.buf, 1, out.len, f);
+	if (fclose(f) || rename(tmp, path)) {
+		ret = kmig_err("cannot write '%s': %s", path, strerror(errno));
+		unlink(tmp);
+	}
+out:
+	sbuf_release(&old);
+	sbuf_release(&out);
+	free(path);
+	free(tmp);
+	return ret;
+}
+
+int series_next_number(const struct series *s)
+{
+	int max = 0;
+	size_t i;
+
+	for (i = 0; i < s->n; i++) {
+		int v = atoi(s->names[i]);
+
+		if (isdigit((unsigned char)s->names[i][0]) && v > max)
+			max = v;
+	}
+	return max + 1;
+}
+
+char *patch_file_name(int number, const char *subject)
+{
+	struct sbuf sb = SBUF_INIT;
+	const size_t max = 52;
+	size_t start;
+	bool dash = false;
+	const char *p;
+
+	sbuf_addf(&sb, "%04d-", number);
+	start = sb.len;
+	for (p = subject; *p && sb.len - start < max; p++) {
+		if (isalnum((unsigned char)*p) || *p == '.' || *p == '_') {
+			if (dash && sb.len > start)
+				sbuf_addch(&sb, '-');
+			dash = false;
+			if (sb.len - start < max)
+				sbuf_addch(&sb, *p);
+		} else {
+			dash = true;
+		}
+	}
+	while (sb.len > start && (sb.buf[sb.len - 1] == '.' || sb.buf[sb.len - 1] == '-'))
+		sb.buf[--sb.len] = '\0';
+	sbuf_addstr(&sb, ".patch");
+	return sbuf_detach(&sb);
+}

@@ -1,0 +1,154 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * series.h - the conversion branch's patch series: a quilt "series" file
+ * and git format-patch mbox files.
+ *
+ * A series directory holds "series" (one patch file name per line, '#'
+ * comments and blank lines ignored) and the patches it names.  A patch is
+ * one mbox message as git format-patch writes it:
+ *
+ *	From <commit> Mon Sep 17 00:00:00 2001
+ *	From: Author Name <author@example.org>
+ *	Date: Sun, 16 Dec 2018 09:01:08 +0200
+ *	Subject: [PATCH] subject line
+ *
+ *	message body
+ *	---
+ *	 diffstat
+ *
+ *	diff --git a/... b/...
+ *	...
+ *	--
+ *	signature
+ *
+ * Parsing follows git mailinfo where it matters for kmig: folded header
+ * lines are joined, leading "[...]" tags are dropped from the subject, the
+ * message ends at the first "---" line or the first "diff --git" line, and
+ * the diff ends after the last hunk (hunk line counts decide, so a trailing
+ * "-- " signature is never mistaken for diff content).  RFC 2047 encoded
+ * words in headers are kept as they are.
+ *
+ * Ownership: every string in the structures below is owned by the
+ * structure and freed by the matching *_clear() function; pointers into
+ * mbox_patch.diff (hunk and header texts) stay valid as long as the patch.
+ */
+#ifndef KMIG_SERIES_H
+#define KMIG_SERIES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "util.h"
+
+struct patch_hunk {
+	const char *text;	/* "@@ ..." line through its last line */
+	size_t len;
+	unsigned long old_start, old_lines, new_start, new_lines;
+};
+
+struct patch_file {
+	char *old_path;		/* NULL when the patch creates the file */
+	char *new_path;		/* NULL when the patch deletes the file */
+	char *old_mode;		/* "deleted file mode" value, or NULL */
+	char *new_mode;		/* "new file mode" value, or NULL */
+	bool special;		/* binary, rename or copy: header-only handling */
+	const char *header;	/* "diff --git" line up to the first hunk */
+	size_t header_len;
+	struct patch_hunk *hunks;
+	size_t nhunks, ahunks;
+};
+
+struct mbox_patch {
+	char *commit;		/* from the "From <commit>" line, or NULL */
+	char *author_name;
+	char *author_email;
+	long long time;		/* Unix seconds */
+	int offset;		/* minutes east of UTC */
+	char *subject;		/* without the leading [PATCH ...] tags */
+	char *body;		/* message after the subject, trimmed, may be "" */
+	char *diff;		/* "diff --git" through the last hunk */
+	size_t diff_len;
+	struct patch_file *files;
+	size_t nfiles, afiles;
+};
+
+/*
+ * mbox_parse - parse the @len bytes of one format-patch message; @name
+ * names the patch in error messages.  A message without a diff is an
+ * error.  Clear @out with mbox_patch_clear() in every case.
+ */
+int mbox_parse(struct mbox_patch *out, const char *buf, size_t len,
+	       const char *name);
+/* mbox_read - mbox_parse() of the file at @path. */
+int mbox_read(struct mbox_patch *out, const char *path);
+void mbox_patch_clear(struct mbox_patch *p);
+
+/*
+ * diff_parse - split the unified diff @diff into files and hunks; used by
+ * mbox_parse(), exposed for generated diffs.  *@end receives the length of
+ * the diff proper (through the last hunk).
+ */
+int diff_parse(struct patch_file **files, size_t *nfiles, size_t *afiles,
+	       const char *diff, size_t len, size_t *end);
+void patch_files_free(struct patch_file *files, size_t nfiles);
+
+/* mbox_message - the commit message: subject, blank line, body (malloc'd). */
+char *mbox_message(const struct mbox_patch *p);
+
+/*
+ * patch_file_text - append to @out a minimal unified diff for file @f
+ * holding its hunks whose index is set in @pick (NULL: all hunks),
+ * reversed (old and new swapped) when @reverse.  Returns KMIG_EUSAGE for
+ * a reversal of a rename, copy or binary patch, which kmig does not do.
+ */
+int patch_file_text(struct sbuf *out, const struct patch_file *f,
+		    const bool *pick, bool reverse);
+
+/*
+ * mbox_format - append a format-patch message to @out: @commit (NULL:
+ * all zeros) in the "From " line, author, date in RFC 2822 form at
+ * @offset minutes east of UTC, "[PATCH] " + the first paragraph of
+ * @message as the subject, the rest as the body, "---", @diffstat (may
+ * be NULL), a blank line, @diff, and a "-- " signature.
+ */
+void mbox_format(struct sbuf *out, const char *commit, const char *name,
+		 const char *email, long long time, int offset,
+		 const char *message, const char *diffstat, const char *diff);
+
+/* rfc2822_date - "Sun, 16 Dec 2018 09:01:08 +0200" into @buf (>= 40 bytes). */
+void rfc2822_date(char *buf, size_t size, long long time, int offset);
+/* rfc2822_parse - the reverse; 0, or negative when @s is not such a date. */
+int rfc2822_parse(const char *s, long long *time, int *offset);
+
+/* The series file. */
+struct series {
+	char *dir;
+	char **names;		/* patch file names, in order */
+	size_t n, alloc;
+};
+/*
+ * series_read - read @dir/series; a missing series file is an error
+ * unless @missing_ok (then the series is empty).
+ */
+int series_read(struct series *out, const char *dir, bool missing_ok);
+void series_clear(struct series *s);
+/* series_path - "@dir/@name" (malloc'd). */
+char *series_path(const struct series *s, const char *name);
+/* series_append - add @name to the end of @dir/series (created if needed). */
+int series_append(const char *dir, const char *name);
+/*
+ * series_write - rewrite @dir/series with @names, keeping the comment
+ * lines at the top of the old file; written to a temporary file first.
+ */
+int series_write(const char *dir, char *const *names, size_t n);
+/* series_next_number - 1 + the highest "NNNN-" prefix among @s's names. */
+int series_next_number(const struct series *s);
+
+/*
+ * patch_file_name - "NNNN-<subject slug>.patch" as git format-patch names
+ * it (the slug keeps [A-Za-z0-9_.] and turns runs of others into '-',
+ * at most 52 characters).  malloc'd.
+ */
+char *patch_file_name(int number, const char *subject);
+
+#endif

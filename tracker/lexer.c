@@ -177,7 +177,10 @@ enum tok_type {
 	T_DEFINE,	/* "#define": the macro name and body follow */
 	T_EOD,		/* end of the #define's logical line */
 	T_FT,		/* a fall-through comment */
+	T_COND,		/* #if..., #elif/#else or #endif: enum cond */
 };
+
+enum cond { COND_IF = 1, COND_ELSE, COND_ENDIF };
 
 enum punct {
 	P_OTHER,
@@ -398,6 +401,19 @@ struct frame {
 	uint32_t cur_off, cur_line, last_off, last_line;
 };
 
+struct snapshot {
+	size_t pool;		/* frames in lx->pool from here */
+	size_t nfr;
+	int paren;
+	uint32_t func_off, func_len;
+	bool real_func;
+};
+
+struct cond_state {
+	struct snapshot at_if, at_else;
+	bool have_else;
+};
+
 struct tsite {
 	size_t off;
 	size_t seq;
@@ -427,6 +443,19 @@ struct lexer {
 	size_t ns, as;
 
 	struct idset consts, enums;
+
+	/*
+	 * Conditional directives: when a branch changed the brace depth,
+	 * the next branch starts from the state at the #if, and #endif
+	 * returns to the state at the end of the first branch, so
+	 * alternatives that each open (or close) a brace do not unbalance
+	 * the rest of the file.  Balanced branches are scanned straight
+	 * through, lexically.
+	 */
+	struct cond_state *cs;
+	size_t ncs, acs;
+	struct frame *pool;	/* saved frame stacks, used as a stack */
+	size_t npool, apool;
 
 	/* scan state */
 	int paren;
@@ -607,6 +636,28 @@ static size_t punct_len(const char *p, const char *e, int *sub)
 }
 
 enum { DIR_NONE, DIR_DEFINE, DIR_SKIP };
+
+/* The conditional directive whose name starts at @q, or 0. */
+static int directive_cond(const char *q, const char *e)
+{
+	static const struct {
+		const char *name;
+		int cond;
+	} conds[] = {
+		{ "if", COND_IF }, { "ifdef", COND_IF }, { "ifndef", COND_IF },
+		{ "elif", COND_ELSE }, { "elifdef", COND_ELSE },
+		{ "elifndef", COND_ELSE }, { "else", COND_ELSE },
+		{ "endif", COND_ENDIF },
+	};
+	size_t i, n = 0;
+
+	while (q + n < e && is_idch((unsigned char)q[n]))
+		n++;
+	for (i = 0; i < ARRAY_SIZE(conds); i++)
+		if (strlen(conds[i].name) == n && !memcmp(q, conds[i].name, n))
+			return conds[i].cond;
+	return 0;
+}
 
 static void tokenize(struct lexer *lx)
 {
@@ -796,6 +847,13 @@ number:
 				dir = DIR_DEFINE;
 				q += 6;
 			} else {
+				int cond = directive_cond(q, e);
+
+				if (cond) {
+					t = tok_push(lx, T_COND,
+						     (size_t)(p - b), 1, line);
+					t->sub = (uint8_t)cond;
+				}
 				dir = DIR_SKIP;
 			}
 			bol = false;
@@ -1434,6 +1492,70 @@ static void struct_token(struct lexer *lx, struct frame *f, size_t i)
 	f->cur_any = true;
 }
 
+static void snap_take(struct lexer *lx, struct snapshot *s)
+{
+	ALLOC_GROW(lx->pool, lx->npool + lx->nfr, lx->apool);
+	if (lx->nfr)
+		memcpy(lx->pool + lx->npool, lx->fr,
+		       lx->nfr * sizeof(*lx->fr));
+	s->pool = lx->npool;
+	s->nfr = lx->nfr;
+	lx->npool += lx->nfr;
+	s->paren = lx->paren;
+	s->func_off = lx->func_off;
+	s->func_len = lx->func_len;
+	s->real_func = lx->real_func;
+}
+
+static void snap_restore(struct lexer *lx, const struct snapshot *s)
+{
+	ALLOC_GROW(lx->fr, s->nfr, lx->afr);
+	if (s->nfr)
+		memcpy(lx->fr, lx->pool + s->pool, s->nfr * sizeof(*lx->fr));
+	lx->nfr = s->nfr;
+	lx->paren = s->paren;
+	lx->func_off = s->func_off;
+	lx->func_len = s->func_len;
+	lx->real_func = s->real_func;
+	lx->cand = -1;
+	lx->tag = 0;
+}
+
+static void conditional(struct lexer *lx, int cond)
+{
+	struct cond_state *c;
+
+	switch (cond) {
+	case COND_IF:
+		ALLOC_GROW(lx->cs, lx->ncs + 1, lx->acs);
+		c = &lx->cs[lx->ncs++];
+		c->have_else = false;
+		snap_take(lx, &c->at_if);
+		break;
+	case COND_ELSE:
+		if (!lx->ncs)
+			break;
+		c = &lx->cs[lx->ncs - 1];
+		if (!c->have_else) {
+			snap_take(lx, &c->at_else);
+			c->have_else = true;
+		}
+		if (lx->nfr != c->at_if.nfr)
+			snap_restore(lx, &c->at_if);
+		break;
+	case COND_ENDIF:
+		if (!lx->ncs)
+			break;
+		c = &lx->cs[--lx->ncs];
+		if (c->have_else && lx->nfr != c->at_else.nfr)
+			snap_restore(lx, &c->at_else);
+		lx->npool = c->at_if.pool;
+		break;
+	default:
+		break;
+	}
+}
+
 static void scan(struct lexer *lx)
 {
 	struct frame *f;
@@ -1455,6 +1577,10 @@ static void scan(struct lexer *lx)
 			continue;
 		case T_EOD:
 			define_end(lx);
+			continue;
+		case T_COND:
+			define_end(lx);
+			conditional(lx, t->sub);
 			continue;
 		default:
 			break;
@@ -1645,6 +1771,8 @@ int lex_buffer(const char *buf, size_t len, struct site_list *out)
 	free(lx.t);
 	free(lx.fr);
 	free(lx.s);
+	free(lx.cs);
+	free(lx.pool);
 	idset_free(&lx.consts);
 	idset_free(&lx.enums);
 	return 0;

@@ -231,6 +231,41 @@ static void test_scope(void **state)
 			       "bug-on"), 1);
 }
 
+static void test_conditionals(void **state)
+{
+	(void)state;
+	/* alternatives that each open a brace do not unbalance the file */
+	assert_dump("static void f(int i)\n{\n"
+		    "#ifdef __BIG_ENDIAN\n\tfor (i = 0; i < 4; i++) {\n"
+		    "#elif defined(X)\n\twhile (i) {\n"
+		    "#else\n\tfor (i = 3; i >= 0; i--) {\n#endif\n"
+		    "\t\tBUG_ON(i);\n\t}\n}\n"
+		    "char *strcpy(char *, const char *);\n"
+		    "static int g(void)\n{\n\tBUG();\n}\n",
+		    "bug-on:10:f:BUG_ON(i);\n"
+		    "bug:16:g:BUG();\n");
+	/* the same for a function header; nested conditionals */
+	assert_dump("#if A\nint f(int a) {\n#else\nint f(int a, int b) {\n"
+		    "#endif\n#ifdef B\n#if C\n\tif (a) {\n#endif\n#endif\n"
+		    "\tBUG();\n"
+		    "#ifdef B\n#if C\n\t}\n#endif\n#endif\n}\n"
+		    "int x = 1;\n"
+		    "int h(void)\n{\n\tBUG();\n}\n",
+		    "bug:11:f:BUG();\n"
+		    "bug:21:h:BUG();\n");
+	/* balanced branches are all scanned lexically */
+	assert_int_equal(count("struct a {\n\tint n;\n"
+			       "#if __STDC_VERSION__ >= 199901L\n"
+			       "\tu64 regs[];\n#elif defined(__GNUC__)\n"
+			       "\tu64 regs[0];\n#endif\n};\n",
+			       "flex-array-zero"), 1);
+	assert_int_equal(count("void f(void)\n{\n#if 0\n\tBUG();\n#else\n"
+			       "\tBUG();\n#endif\n}\n", "bug"), 2);
+	/* stray #else/#endif are ignored */
+	assert_int_equal(count("#endif\n#else\nvoid f(void)\n{\n\tBUG();\n}\n"
+			       "#if X\n", "bug"), 1);
+}
+
 static void test_sites_detail(void **state)
 {
 	(void)state;
@@ -743,6 +778,7 @@ int main(void)
 		cmocka_unit_test(test_rules_table),
 		cmocka_unit_test(test_call_lexical),
 		cmocka_unit_test(test_scope),
+		cmocka_unit_test(test_conditionals),
 		cmocka_unit_test(test_sites_detail),
 		cmocka_unit_test(test_alloc_arith),
 		cmocka_unit_test(test_alloc_obj),

@@ -15,6 +15,7 @@ extern const struct kmig_cmd cmd_scan;
 extern const struct kmig_cmd cmd_report;
 extern const struct kmig_cmd cmd_rules;
 extern const struct kmig_cmd cmd_check;
+extern const struct kmig_cmd cmd_log;
 extern const struct kmig_cmd cmd_boot;
 extern const struct kmig_cmd cmd_bisect;
 extern const struct kmig_cmd cmd_branch;
@@ -26,6 +27,7 @@ static const struct kmig_cmd *const commands[] = {
 	&cmd_report,
 	&cmd_rules,
 	&cmd_check,
+	&cmd_log,
 	&cmd_boot,
 	&cmd_bisect,
 	&cmd_branch,

@@ -100,6 +100,32 @@ int store_subsystem_exists(struct store *st, const char *name);
 
 /* ---- gate (store-gate.c) ---- */
 
+/* Uses of one rule added and removed by a commit in one subsystem. */
+struct commit_change {
+	char *subsystem;
+	char *rule;
+	long long added, removed;
+};
+struct commit_changes {
+	struct commit_change *v;
+	size_t n, alloc;
+};
+void commit_changes_clear(struct commit_changes *c);
+/*
+ * store_commit_put - record commit @commit (replacing an older record):
+ * @author "Name <email>", @date Unix time, the rule set @ruleset used,
+ * and its non-zero @changes per (subsystem, rule).
+ */
+int store_commit_put(struct store *st, const char *commit, const char *author,
+		     long long date, const char *subject, const char *ruleset,
+		     const struct commit_changes *changes);
+/*
+ * store_commit_get - the changes of @commit recorded under @ruleset,
+ * ordered by subsystem and rule; KMIG_ENOTFOUND when not recorded.
+ */
+int store_commit_get(struct store *st, const char *commit, const char *ruleset,
+		     struct commit_changes *out);
+
 /* ---- branch (store-branch.c) ---- */
 
 /* One step of "kmig branch apply": a patch of the series on a branch. */

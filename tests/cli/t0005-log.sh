@@ -1,0 +1,159 @@
+#!/bin/sh
+# kmig log: per-commit added/removed uses over a range, oldest first,
+# merges skipped, filters, CSV/JSON, and the rows in the database.
+. "$(dirname "$0")/../lib.sh"
+
+W="$TRASH/work"
+DB="$TRASH/kmig.db"
+k() { "$KMIG" --repo "$W" --db "$DB" "$@"; }
+rev() { git -C "$W" rev-parse "$1"; }
+commit_at() {	# commit_at N MSG: commit everything with date N
+	GIT_AUTHOR_DATE="@$1 +0000" GIT_COMMITTER_DATE="@$1 +0000" \
+		git_commit_all "$W" "$2"
+}
+
+git init -q "$W"
+mkdir -p "$W/net" "$W/drivers"
+cat > "$W/MAINTAINERS" <<'EOF'
+Maintainers List
+----------------
+
+NETWORKING
+F:	net/
+
+DRIVERS
+F:	drivers/
+EOF
+cat > "$W/net/b.c" <<'EOF'
+int net_init(int x)
+{
+	if (x < 0)
+		return -1;
+	return 0;
+}
+
+void net_copy(char *d, const char *s)
+{
+	d[0] = s[0];
+}
+EOF
+cat > "$W/drivers/a.c" <<'EOF'
+void copy_name(char *d, const char *s)
+{
+	strcpy(d, s);
+}
+
+int keep(void)
+{
+	return 0;
+}
+EOF
+commit_at 1700000000 "base" && git -C "$W" tag c1
+
+# c2: move copy_name() to another file; c3: rename it
+printf 'int keep(void)\n{\n\treturn 0;\n}\n' > "$W/drivers/a.c"
+printf '/* moved */\nvoid copy_name(char *d, const char *s)\n{\n    strcpy(d,  s);\n}\n' > "$W/drivers/c.c"
+commit_at 1700000100 "move copy_name()" && git -C "$W" tag c2
+git -C "$W" mv drivers/c.c drivers/d.c
+commit_at 1700000200 "rename c.c" && git -C "$W" tag c3
+# c4: +1 bug-on, +1 strcpy in net
+sed -i 's/^\tif (x < 0)$/\tBUG_ON(x > 100);\n&/; s/^\td\[0\] = s\[0\];$/\tstrcpy(d, s);/' "$W/net/b.c"
+commit_at 1700000300 "net: add a check, Ω" && git -C "$W" tag c4
+# c5: -1 bug-on (net), -1 strcpy (drivers)
+sed -i '/BUG_ON/d' "$W/net/b.c"
+sed -i 's/strcpy(d,  s);/strscpy(d, s, 16);/' "$W/drivers/d.c"
+commit_at 1700000400 "remove, \"quoted\"" && git -C "$W" tag c5
+# c6: +2 strcpy, +1 kmap in drivers; -1 warn-on, in a new and an edited file
+printf 'void legacy(char *d)\n{\n\tstrcpy(d, "a");\n\tstrcpy(d, "b");\n\tkmap(p);\n}\n' > "$W/drivers/legacy.c"
+commit_at 1700000500 "drivers: legacy" && git -C "$W" tag c6
+# a side branch (c8) merged with a merge commit (skipped)
+git -C "$W" checkout -q -b side
+printf 'void side(void)\n{\n\tBUG();\n}\n' > "$W/drivers/side.c"
+commit_at 1700000600 "side: BUG()" && git -C "$W" tag c8
+git -C "$W" checkout -q master
+printf 'docs\n' > "$W/README"
+commit_at 1700000700 "docs only" && git -C "$W" tag c7
+GIT_AUTHOR_DATE="@1700000800 +0000" GIT_COMMITTER_DATE="@1700000800 +0000" \
+	git -C "$W" merge -q --no-ff -m "merge side" side && git -C "$W" tag m9
+
+t_exit "log c1..c6" 0 k log c1..c6
+cat > "$TRASH/expect" <<EOF
+$(rev c4 | cut -c1-12) 2023-11-14 Kmig Test  net: add a check, Ω
+    bug-on                 +1      -0
+    strcpy                 +1      -0
+$(rev c5 | cut -c1-12) 2023-11-14 Kmig Test  remove, "quoted"
+    bug-on                 +0      -1
+    strcpy                 +0      -1
+$(rev c6 | cut -c1-12) 2023-11-14 Kmig Test  drivers: legacy
+    strcpy                 +2      -0
+    kmap                   +1      -0
+total c1..c6: 5 commits, 3 with changes
+    bug-on                 +1      -1
+    strcpy                 +3      -1
+    kmap                   +1      -0
+EOF
+t_ok "text: exact per-commit numbers, oldest first, totals" diff -u "$TRASH/expect" "$TRASH/.stdout"
+
+t_exit "log with merges" 0 k log --format csv c1..m9
+cat > "$TRASH/expect" <<EOF
+commit,date,author,email,subject,rule,added,removed
+$(rev c4),2023-11-14T22:18:20Z,Kmig Test,test@kmig.invalid,"net: add a check, Ω",bug-on,1,0
+$(rev c4),2023-11-14T22:18:20Z,Kmig Test,test@kmig.invalid,"net: add a check, Ω",strcpy,1,0
+$(rev c5),2023-11-14T22:20:00Z,Kmig Test,test@kmig.invalid,"remove, ""quoted""",bug-on,0,1
+$(rev c5),2023-11-14T22:20:00Z,Kmig Test,test@kmig.invalid,"remove, ""quoted""",strcpy,0,1
+$(rev c6),2023-11-14T22:21:40Z,Kmig Test,test@kmig.invalid,drivers: legacy,strcpy,2,0
+$(rev c6),2023-11-14T22:21:40Z,Kmig Test,test@kmig.invalid,drivers: legacy,kmap,1,0
+EOF
+head -n 7 "$TRASH/.stdout" > "$TRASH/actual"
+t_ok "csv: rows and RFC 4180 quoting" diff -u "$TRASH/expect" "$TRASH/actual"
+t_is "csv: the side commit once, the merge skipped" \
+	"$(rev c8),2023-11-14T22:23:20Z,Kmig Test,test@kmig.invalid,side: BUG(),bug,1,0" \
+	"$(tail -n +8 "$TRASH/.stdout")"
+
+t_is "db: every non-merge commit recorded" "7" "$(sqlite3 "$DB" 'SELECT count(*) FROM commits')"
+t_is "db: the merge is not recorded" "0" "$(sqlite3 "$DB" "SELECT count(*) FROM commits WHERE commit_id = '$(rev m9)'")"
+t_is "db: commit row" "Kmig Test <test@kmig.invalid>|1700000300|net: add a check, Ω" \
+	"$(sqlite3 "$DB" "SELECT author, date, subject FROM commits WHERE commit_id = '$(rev c4)'")"
+t_is "db: changes per subsystem and rule" "$(rev c4)|NETWORKING|bug-on|1|0
+$(rev c4)|NETWORKING|strcpy|1|0
+$(rev c5)|DRIVERS|strcpy|0|1
+$(rev c5)|NETWORKING|bug-on|0|1
+$(rev c6)|DRIVERS|kmap|1|0
+$(rev c6)|DRIVERS|strcpy|2|0
+$(rev c8)|DRIVERS|bug|1|0" \
+	"$(sqlite3 "$DB" 'SELECT commit_id, subsystem, rule, added, removed FROM commit_changes ORDER BY commit_id = '"'$(rev c8)'"', (SELECT date FROM commits c WHERE c.commit_id = commit_changes.commit_id), subsystem, rule')"
+
+t_exit "filter --rule strcpy" 0 k log --rule strcpy c1..c6
+t_is "--rule: totals" "total c1..c6: 5 commits, 3 with changes
+    strcpy                 +3      -1" "$(tail -n 2 "$TRASH/.stdout")"
+t_exit "filter --subsystem DRIVERS" 0 k log --subsystem DRIVERS --format csv c1..c6
+t_is "--subsystem: only drivers rows" "strcpy,0,1
+strcpy,2,0
+kmap,1,0" "$(tail -n +2 "$TRASH/.stdout" | awk -F, '{print $(NF-2)","$(NF-1)","$NF}')"
+t_exit "--all lists commits without changes" 0 k log --all c1..c3
+t_is "--all: two commits, no rules" "2" "$(grep -c '^[0-9a-f]\{12\} ' "$TRASH/.stdout")"
+
+t_exit "json" 0 k log --format json c1..c6
+t_ok "json: totals" grep -q '{"rule": "strcpy", "added": 3, "removed": 1}' "$TRASH/.stdout"
+t_ok "json: subsystems" grep -q '{"subsystem": "DRIVERS", "rule": "strcpy", "added": 2, "removed": 0}' "$TRASH/.stdout"
+if command -v python3 > /dev/null; then
+	t_ok "json parses" python3 -m json.tool "$TRASH/.stdout"
+fi
+
+# a second run reads the recorded commits back: same output, no lexing
+k log c1..c6 > "$TRASH/first"
+t_exit "second run" 0 k log c1..c6
+t_ok "second run: same output" cmp "$TRASH/first" "$TRASH/.stdout"
+
+t_exit "bad revision" 2 k log c1..nosuch
+t_is "bad revision: one line" "kmig: unknown revision 'c1..nosuch'" "$(cat "$TRASH/.stderr")"
+t_exit "not a range" 2 k log c4
+t_ok "not a range: named" grep -q "'c4' is not a range A..B" "$TRASH/.stderr"
+t_exit "no range" 2 k log
+t_exit "unknown rule" 2 k log --rule nosuchrule c1..c6
+t_exit "unknown format" 2 k log --format xml c1..c6
+t_exit "unwritable database" 2 "$KMIG" --repo "$W" --db /proc/nonexistent/kmig.db log c1..c6
+t_exit "log --help" 0 k log --help
+t_ok "help shows usage" grep -q '^usage: kmig log' "$TRASH/.stdout"
+
+t_done

@@ -1,0 +1,589 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cmd-log.c - attribute added and removed deprecated uses to the commits
+ * of a range, and record them in the database for the dashboard.
+ *
+ * Three passes: (1) walk the range, and for each commit not yet recorded
+ * list the in-scope files it touches against its first parent; (2) get
+ * the sites of every touched blob at once (blob cache, else lexed with
+ * --jobs threads); (3) per commit, the multiset difference (gate.h),
+ * attributed to subsystems by the MAINTAINERS of the commit's own tree,
+ * recorded.  Commits already recorded under the current rule set are read
+ * back from the database.
+ */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "gate.h"
+#include "kmig.h"
+#include "maintainers.h"
+#include "repo.h"
+#include "rules.h"
+#include "store.h"
+
+static const char usage[] =
+	"usage: kmig log [--rule ID] [--subsystem NAME] [--all] [--jobs N]\n"
+	"                [--format text|csv|json] A..B\n"
+	"\n"
+	"For each non-merge commit in A..B, oldest first: per rule the deprecated\n"
+	"uses added and removed (against the first parent, compared like 'kmig\n"
+	"check': moved code is neither), with commit id, author, date and subject;\n"
+	"totals at the end.  Results are recorded in the database (tables commits\n"
+	"and commit_changes) per subsystem of the commit's own MAINTAINERS, and\n"
+	"read back on the next run.  Only the blobs the commits touch are lexed.\n"
+	"\n"
+	"  --rule ID          only this rule\n"
+	"  --subsystem NAME   only uses in files of this MAINTAINERS section\n"
+	"  --all              also list commits without changes (text, json)\n"
+	"  --jobs N           lexer threads (default: CPUs)\n"
+	"  --format FMT       text (default), csv or json\n"
+	"\n"
+	"CSV: commit,date,author,email,subject,rule,added,removed  (one row per\n"
+	"commit and rule with a change; no total rows).\n";
+
+enum { FMT_TEXT, FMT_CSV, FMT_JSON };
+
+struct log_commit {
+	git_oid id;
+	char *name, *email;
+	long long date;
+	char *subject;
+	git_oid maint;		/* MAINTAINERS blob of its tree, or zero */
+	bool stored;		/* changes read from the database */
+	struct gate_touched touched;
+	struct commit_changes changes;
+};
+
+#define MAINT_SLOTS 8
+
+struct maint_slot {
+	git_oid oid;
+	struct maintainers *m;
+	unsigned long used;
+};
+
+struct log_state {
+	git_repository *repo;
+	struct store *st;
+	struct gate g;
+	struct log_commit *v;
+	size_t n, alloc;
+	struct maint_slot maint[MAINT_SLOTS];
+	unsigned long clock;
+	const char *rule, *subsystem;
+	bool all;
+	int fmt;
+};
+
+static void log_commit_clear(struct log_commit *c)
+{
+	free(c->name);
+	free(c->email);
+	free(c->subject);
+	gate_touched_clear(&c->touched);
+	commit_changes_clear(&c->changes);
+}
+
+/* The parsed MAINTAINERS blob @oid, from a small LRU cache. */
+static int get_maintainers(struct log_state *s, const git_oid *oid,
+			   const struct maintainers **out)
+{
+	struct maint_slot *slot = &s->maint[0];
+	struct maintainers *m = NULL;
+	git_blob *blob = NULL;
+	size_t i;
+
+	*out = NULL;
+	if (git_oid_is_zero(oid))
+		return 0;
+	for (i = 0; i < MAINT_SLOTS; i++) {
+		if (s->maint[i].m && !git_oid_cmp(&s->maint[i].oid, oid)) {
+			s->maint[i].used = ++s->clock;
+			*out = s->maint[i].m;
+			return 0;
+		}
+		if (s->maint[i].used < slot->used)
+			slot = &s->maint[i];
+	}
+	if (git_blob_lookup(&blob, s->repo, oid) < 0)
+		return kmig_err_git("cannot read MAINTAINERS");
+	if (maintainers_parse(&m, git_blob_rawcontent(blob),
+			      (size_t)git_blob_rawsize(blob))) {
+		git_blob_free(blob);
+		return KMIG_EGENERIC;
+	}
+	git_blob_free(blob);
+	maintainers_free(slot->m);
+	git_oid_cpy(&slot->oid, oid);
+	slot->m = m;
+	slot->used = ++s->clock;
+	*out = m;
+	return 0;
+}
+
+/* Pass 1: the commits of the range, and the files of those not recorded. */
+static int walk_range(struct log_state *s, const git_oid *from,
+		      const git_oid *to)
+{
+	const char *ruleset = rules_hash();
+	git_revwalk *walk = NULL;
+	struct progress *prog;
+	git_oid oid;
+	int ret = 0, rc;
+
+	if (git_revwalk_new(&walk, s->repo) < 0)
+		return kmig_err_git("cannot walk history");
+	git_revwalk_sorting(walk, GIT_SORT_TOPOLOGICAL | GIT_SORT_REVERSE);
+	if (git_revwalk_push(walk, to) < 0 || git_revwalk_hide(walk, from) < 0) {
+		ret = kmig_err_git("cannot walk history");
+		goto out_free_walk;
+	}
+	prog = progress_start("commits", 0);
+	while ((rc = git_revwalk_next(&oid, walk)) == 0) {
+		git_commit *commit = NULL, *parent = NULL;
+		git_tree *tree = NULL, *ptree = NULL;
+		const git_signature *sig;
+		struct log_commit *c;
+		git_tree_entry *e = NULL;
+
+		if (git_commit_lookup(&commit, s->repo, &oid) < 0) {
+			ret = kmig_err_git("cannot read commit");
+			break;
+		}
+		if (git_commit_parentcount(commit) > 1) {
+			git_commit_free(commit);
+			continue;
+		}
+		ALLOC_GROW(s->v, s->n + 1, s->alloc);
+		c = &s->v[s->n++];
+		memset(c, 0, sizeof(*c));
+		git_oid_cpy(&c->id, &oid);
+		sig = git_commit_author(commit);
+		c->name = xstrdup(sig->name ? sig->name : "");
+		c->email = xstrdup(sig->email ? sig->email : "");
+		c->date = (long long)sig->when.time;
+		c->subject = xstrdup(git_commit_summary(commit) ?
+				     git_commit_summary(commit) : "");
+		ret = store_commit_get(s->st, repo_oid_str(&oid), ruleset,
+				       &c->changes);
+		if (!ret) {
+			c->stored = true;
+			goto next;
+		}
+		if (ret != KMIG_ENOTFOUND)
+			goto next;
+		ret = 0;
+		if (git_commit_tree(&tree, commit) < 0 ||
+		    (git_commit_parentcount(commit) &&
+		     (git_commit_parent(&parent, commit, 0) < 0 ||
+		      git_commit_tree(&ptree, parent) < 0))) {
+			ret = kmig_err_git("cannot read commit tree");
+			goto next;
+		}
+		if (git_tree_entry_bypath(&e, tree, "MAINTAINERS") == 0 &&
+		    git_tree_entry_type(e) == GIT_OBJECT_BLOB)
+			git_oid_cpy(&c->maint, git_tree_entry_id(e));
+		git_tree_entry_free(e);
+		ret = gate_touch(&s->g, ptree, tree, false, &c->touched);
+next:
+		git_tree_free(ptree);
+		git_tree_free(tree);
+		git_commit_free(parent);
+		git_commit_free(commit);
+		if (ret)
+			break;
+		progress_update(prog, s->n, NULL);
+	}
+	progress_stop(prog);
+	if (!ret && rc != GIT_ITEROVER)
+		ret = kmig_err_git("cannot walk history");
+out_free_walk:
+	git_revwalk_free(walk);
+	return ret;
+}
+
+static void count_site(struct commit_changes *ch, const char *subsystem,
+		       int rule, bool added)
+{
+	struct commit_change *c = NULL;
+	size_t i;
+
+	for (i = 0; i < ch->n; i++)
+		if (!strcmp(ch->v[i].subsystem, subsystem) &&
+		    !strcmp(ch->v[i].rule, rules[rule].id)) {
+			c = &ch->v[i];
+			break;
+		}
+	if (!c) {
+		ALLOC_GROW(ch->v, ch->n + 1, ch->alloc);
+		c = &ch->v[ch->n++];
+		c->subsystem = xstrdup(subsystem);
+		c->rule = xstrdup(rules[rule].id);
+		c->added = c->removed = 0;
+	}
+	if (added)
+		c->added++;
+	else
+		c->removed++;
+}
+
+static int attribute(struct log_state *s, struct log_commit *c)
+{
+	const struct maintainers *m = NULL;
+	struct gate_change ch;
+	size_t i;
+	int ret;
+
+	ret = gate_compare(&s->g, &c->touched, &ch);
+	if (ret)
+		return ret;
+	if (ch.added.n || ch.removed.n)
+		ret = get_maintainers(s, &c->maint, &m);
+	for (i = 0; !ret && i < ch.added.n; i++)
+		count_site(&c->changes, m ? maintainers_match(m, ch.added.v[i].path) :
+			   MAINTAINERS_NONE, ch.added.v[i].rule, true);
+	for (i = 0; !ret && i < ch.removed.n; i++)
+		count_site(&c->changes, m ? maintainers_match(m, ch.removed.v[i].path) :
+			   MAINTAINERS_NONE, ch.removed.v[i].rule, false);
+	gate_change_clear(&ch);
+	return ret;
+}
+
+/* Pass 3: attribute and record, a transaction per 500 commits. */
+static int record(struct log_state *s)
+{
+	const char *ruleset = rules_hash();
+	struct progress *prog = progress_start("recording", s->n);
+	size_t i, pending = 0;
+	int ret = 0;
+
+	for (i = 0; i < s->n && !ret; i++) {
+		struct log_commit *c = &s->v[i];
+		char *author;
+
+		if (c->stored)
+			continue;
+		ret = attribute(s, c);
+		if (ret)
+			break;
+		if (!pending) {
+			ret = store_begin(s->st);
+			if (ret)
+				break;
+		}
+		author = xasprintf("%s <%s>", c->name, c->email);
+		ret = store_commit_put(s->st, repo_oid_str(&c->id), author,
+				       c->date, c->subject, ruleset, &c->changes);
+		free(author);
+		gate_touched_clear(&c->touched);
+		if (ret) {
+			store_rollback(s->st);
+			pending = 0;
+			break;
+		}
+		if (++pending == 500) {
+			ret = store_commit(s->st);
+			pending = 0;
+		}
+		progress_update(prog, i + 1, NULL);
+	}
+	if (pending && !ret)
+		ret = store_commit(s->st);
+	progress_stop(prog);
+	return ret;
+}
+
+/* Per-rule totals of a commit's changes, filtered; returns true if any. */
+static bool rule_totals(const struct log_state *s, const struct commit_changes *ch,
+			long long *added, long long *removed)
+{
+	bool any = false;
+	size_t i;
+
+	memset(added, 0, RULE__COUNT * sizeof(*added));
+	memset(removed, 0, RULE__COUNT * sizeof(*removed));
+	for (i = 0; i < ch->n; i++) {
+		const struct commit_change *c = &ch->v[i];
+		int r = rule_lookup(c->rule);
+
+		if (r < 0 || (s->rule && strcmp(s->rule, c->rule)) ||
+		    (s->subsystem && strcmp(s->subsystem, c->subsystem)))
+			continue;
+		added[r] += c->added;
+		removed[r] += c->removed;
+		if (c->added || c->removed)
+			any = true;
+	}
+	return any;
+}
+
+static void fmt_date(char *buf, size_t n, long long t, bool full)
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+
+	gmtime_r(&tt, &tm);
+	strftime(buf, n, full ? "%Y-%m-%dT%H:%M:%SZ" : "%Y-%m-%d", &tm);
+}
+
+static void print_rules(const long long *added, const long long *removed)
+{
+	int r;
+
+	for (r = 0; r < RULE__COUNT; r++)
+		if (added[r] || removed[r])
+			printf("    %-22s +%-6lld -%lld\n", rules[r].id, added[r],
+			       removed[r]);
+}
+
+static void print_text(const struct log_state *s, const char *range)
+{
+	long long added[RULE__COUNT], removed[RULE__COUNT];
+	long long tadded[RULE__COUNT] = { 0 }, tremoved[RULE__COUNT] = { 0 };
+	size_t i, with = 0;
+	int r;
+
+	for (i = 0; i < s->n; i++) {
+		const struct log_commit *c = &s->v[i];
+		char date[32];
+
+		bool any = rule_totals(s, &c->changes, added, removed);
+
+		with += any;
+		if (!any && !s->all)
+			continue;
+		fmt_date(date, sizeof(date), c->date, false);
+		printf("%.12s %s %s  %s\n", repo_oid_str(&c->id), date, c->name,
+		       c->subject);
+		print_rules(added, removed);
+		for (r = 0; r < RULE__COUNT; r++) {
+			tadded[r] += added[r];
+			tremoved[r] += removed[r];
+		}
+	}
+	printf("total %s: %zu commits, %zu with changes\n", range, s->n, with);
+	print_rules(tadded, tremoved);
+}
+
+static void print_csv(const struct log_state *s)
+{
+	long long added[RULE__COUNT], removed[RULE__COUNT];
+	size_t i;
+	int r;
+
+	printf("commit,date,author,email,subject,rule,added,removed\n");
+	for (i = 0; i < s->n; i++) {
+		const struct log_commit *c = &s->v[i];
+		char date[32];
+
+		if (!rule_totals(s, &c->changes, added, removed))
+			continue;
+		fmt_date(date, sizeof(date), c->date, true);
+		for (r = 0; r < RULE__COUNT; r++) {
+			if (!added[r] && !removed[r])
+				continue;
+			printf("%s,%s,", repo_oid_str(&c->id), date);
+			csv_field(stdout, c->name);
+			putchar(',');
+			csv_field(stdout, c->email);
+			putchar(',');
+			csv_field(stdout, c->subject);
+			printf(",%s,%lld,%lld\n", rules[r].id, added[r], removed[r]);
+		}
+	}
+}
+
+static void print_json(const struct log_state *s, const char *range,
+		       const git_oid *from, const git_oid *to)
+{
+	long long added[RULE__COUNT], removed[RULE__COUNT];
+	long long tadded[RULE__COUNT] = { 0 }, tremoved[RULE__COUNT] = { 0 };
+	size_t i, j, shown = 0;
+	int r;
+
+	printf("{\n  \"range\": ");
+	json_string(stdout, range);
+	printf(", \"from\": \"%s\"", repo_oid_str(from));
+	printf(", \"to\": \"%s\",\n  \"rule\": ", repo_oid_str(to));
+	json_string(stdout, s->rule);
+	printf(", \"subsystem\": ");
+	json_string(stdout, s->subsystem);
+	printf(", \"commits_examined\": %zu,\n  \"commits\": [", s->n);
+	for (i = 0; i < s->n; i++) {
+		const struct log_commit *c = &s->v[i];
+		char date[32];
+		bool first = true;
+
+		if (!rule_totals(s, &c->changes, added, removed) && !s->all)
+			continue;
+		fmt_date(date, sizeof(date), c->date, true);
+		printf("%s\n    {\"commit\": \"%s\", \"author\": ", shown++ ? "," : "",
+		       repo_oid_str(&c->id));
+		json_string(stdout, c->name);
+		printf(", \"email\": ");
+		json_string(stdout, c->email);
+		printf(", \"date\": \"%s\", \"subject\": ", date);
+		json_string(stdout, c->subject);
+		printf(",\n     \"rules\": [");
+		for (r = 0; r < RULE__COUNT; r++) {
+			tadded[r] += added[r];
+			tremoved[r] += removed[r];
+			if (!added[r] && !removed[r])
+				continue;
+			printf("%s{\"rule\": \"%s\", \"added\": %lld, \"removed\": %lld}",
+			       first ? "" : ", ", rules[r].id, added[r], removed[r]);
+			first = false;
+		}
+		printf("],\n     \"subsystems\": [");
+		first = true;
+		for (j = 0; j < c->changes.n; j++) {
+			const struct commit_change *ch = &c->changes.v[j];
+
+			if ((s->rule && strcmp(s->rule, ch->rule)) ||
+			    (s->subsystem && strcmp(s->subsystem, ch->subsystem)))
+				continue;
+			printf("%s{\"subsystem\": ", first ? "" : ", ");
+			json_string(stdout, ch->subsystem);
+			printf(", \"rule\": \"%s\", \"added\": %lld, \"removed\": %lld}",
+			       ch->rule, ch->added, ch->removed);
+			first = false;
+		}
+		printf("]}");
+	}
+	printf("%s],\n  \"totals\": [", shown ? "\n  " : "");
+	shown = 0;
+	for (r = 0; r < RULE__COUNT; r++) {
+		if (!tadded[r] && !tremoved[r])
+			continue;
+		printf("%s\n    {\"rule\": \"%s\", \"added\": %lld, \"removed\": %lld}",
+		       shown++ ? "," : "", rules[r].id, tadded[r], tremoved[r]);
+	}
+	printf("%s]\n}\n", shown ? "\n  " : "");
+}
+
+static int parse_range(git_repository *repo, const char *arg, git_oid *from,
+		       git_oid *to)
+{
+	git_revspec spec;
+	git_object *a = NULL, *b = NULL;
+	int ret = 0;
+
+	if (git_revparse(&spec, repo, arg) < 0)
+		return kmig_err("unknown revision '%s'", arg);
+	if (!(spec.flags & GIT_REVSPEC_RANGE) ||
+	    (spec.flags & GIT_REVSPEC_MERGE_BASE)) {
+		ret = kmig_err("'%s' is not a range A..B", arg);
+		goto out_free;
+	}
+	if (git_object_peel(&a, spec.from, GIT_OBJECT_COMMIT) < 0 ||
+	    git_object_peel(&b, spec.to, GIT_OBJECT_COMMIT) < 0) {
+		ret = kmig_err("'%s' does not name a range of commits", arg);
+		goto out_free;
+	}
+	git_oid_cpy(from, git_object_id(a));
+	git_oid_cpy(to, git_object_id(b));
+out_free:
+	git_object_free(a);
+	git_object_free(b);
+	git_object_free(spec.from);
+	git_object_free(spec.to);
+	return ret;
+}
+
+static int cmd_log_fn(struct kmig_ctx *ctx, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "rule", required_argument, NULL, 'r' },
+		{ "subsystem", required_argument, NULL, 's' },
+		{ "all", no_argument, NULL, 'a' },
+		{ "jobs", required_argument, NULL, 'j' },
+		{ "format", required_argument, NULL, 'f' },
+		{ NULL, 0, NULL, 0 },
+	};
+	static const char *const formats[] = { "text", "csv", "json", NULL };
+	struct log_state s = { 0 };
+	struct progress *prog;
+	const char *range;
+	git_oid from, to;
+	int opt, jobs = ncpus(), status = KMIG_EXIT_ERROR;
+	size_t i;
+
+	while ((opt = getopt_long(argc, argv, "j:", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'r':
+			if (rule_lookup(optarg) < 0)
+				return cmd_usage_error("log", "unknown rule '%s'", optarg);
+			s.rule = optarg;
+			break;
+		case 's':
+			s.subsystem = optarg;
+			break;
+		case 'a':
+			s.all = true;
+			break;
+		case 'j':
+			jobs = atoi(optarg);
+			if (jobs < 1)
+				return cmd_usage_error("log", "--jobs needs a positive number");
+			break;
+		case 'f':
+			s.fmt = parse_choice(optarg, formats);
+			if (s.fmt < 0)
+				return cmd_usage_error("log", "unknown format '%s'", optarg);
+			break;
+		default:
+			return cmd_usage_error("log", "unknown option");
+		}
+	}
+	if (optind >= argc)
+		return cmd_usage_error("log", "name a range A..B");
+	range = argv[optind++];
+	if (optind < argc)
+		return cmd_usage_error("log", "unexpected argument '%s'", argv[optind]);
+
+	if (repo_open(&s.repo, ctx->repo_path) ||
+	    store_open(&s.st, ctx->db_path) ||
+	    parse_range(s.repo, range, &from, &to))
+		goto out_fail;
+	gate_init(&s.g, s.repo, s.st, jobs);
+	if (walk_range(&s, &from, &to))
+		goto out_fail;
+	prog = progress_start("lexing", 0);
+	if (gate_blobs_load(&s.g, prog)) {
+		progress_stop(prog);
+		goto out_fail;
+	}
+	progress_stop(prog);
+	if (record(&s))
+		goto out_fail;
+	if (s.fmt == FMT_CSV)
+		print_csv(&s);
+	else if (s.fmt == FMT_JSON)
+		print_json(&s, range, &from, &to);
+	else
+		print_text(&s, range);
+	status = finish_stdout(KMIG_EXIT_OK);
+	goto out;
+
+out_fail:
+	status = cmd_fail_last(KMIG_EXIT_ERROR);
+out:
+	for (i = 0; i < s.n; i++)
+		log_commit_clear(&s.v[i]);
+	free(s.v);
+	for (i = 0; i < MAINT_SLOTS; i++)
+		maintainers_free(s.maint[i].m);
+	gate_release(&s.g);
+	store_close(s.st);
+	git_repository_free(s.repo);
+	return status;
+}
+
+const struct kmig_cmd cmd_log = {
+	.name = "log",
+	.fn = cmd_log_fn,
+	.summary = "attribute added and removed deprecated uses to the commits of a range",
+	.usage = usage,
+};

@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * store-gate.c - SQL of the gate: per-commit attribution of added and
+ * removed uses (the commits and commit_changes tables, for "kmig log"
+ * and the dashboard).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "store-internal.h"
+
+void commit_changes_clear(struct commit_changes *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->n; i++) {
+		free(c->v[i].subsystem);
+		free(c->v[i].rule);
+	}
+	free(c->v);
+	memset(c, 0, sizeof(*c));
+}
+
+int store_commit_put(struct store *st, const char *commit, const char *author,
+		     long long date, const char *subject, const char *ruleset,
+		     const struct commit_changes *changes)
+{
+	static const char del_sql[] = "DELETE FROM commits WHERE commit_id = ?";
+	static const char ins_sql[] =
+		"INSERT INTO commits(commit_id, author, date, subject, ruleset) "
+		"VALUES (?, ?, ?, ?, ?)";
+	static const char chg_sql[] =
+		"INSERT INTO commit_changes(commit_id, subsystem, rule, added, removed) "
+		"VALUES (?, ?, ?, ?, ?)";
+	sqlite3_stmt *s = store_stmt(st, del_sql);
+	size_t i;
+
+	if (!s)
+		return KMIG_EGENERIC;
+	sqlite3_bind_text(s, 1, commit, -1, SQLITE_TRANSIENT);
+	if (store_done(st, s))
+		return KMIG_EGENERIC;
+	s = store_stmt(st, ins_sql);
+	if (!s)
+		return KMIG_EGENERIC;
+	sqlite3_bind_text(s, 1, commit, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(s, 2, author, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(s, 3, date);
+	sqlite3_bind_text(s, 4, subject, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(s, 5, ruleset, -1, SQLITE_TRANSIENT);
+	if (store_done(st, s))
+		return KMIG_EGENERIC;
+	for (i = 0; i < changes->n; i++) {
+		const struct commit_change *c = &changes->v[i];
+
+		if (!c->added && !c->removed)
+			continue;
+		s = store_stmt(st, chg_sql);
+		if (!s)
+			return KMIG_EGENERIC;
+		sqlite3_bind_text(s, 1, commit, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_text(s, 2, c->subsystem, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_text(s, 3, c->rule, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_int64(s, 4, c->added);
+		sqlite3_bind_int64(s, 5, c->removed);
+		if (store_done(st, s))
+			return KMIG_EGENERIC;
+	}
+	return 0;
+}
+
+int store_commit_get(struct store *st, const char *commit, const char *ruleset,
+		     struct commit_changes *out)
+{
+	static const char commit_sql[] =
+		"SELECT 1 FROM commits WHERE commit_id = ? AND ruleset = ?";
+	static const char sql[] =
+		"SELECT subsystem, rule, added, removed FROM commit_changes "
+		"WHERE commit_id = ? ORDER BY subsystem, rule";
+	sqlite3_stmt *s = store_stmt(st, commit_sql);
+	int rc;
+
+	if (!s)
+		return KMIG_EGENERIC;
+	sqlite3_bind_text(s, 1, commit, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(s, 2, ruleset, -1, SQLITE_TRANSIENT);
+	rc = sqlite3_step(s);
+	sqlite3_reset(s);
+	if (rc == SQLITE_DONE)
+		return KMIG_ENOTFOUND;
+	if (rc != SQLITE_ROW)
+		return store_dberr(st, "read commit");
+	s = store_stmt(st, sql);
+	if (!s)
+		return KMIG_EGENERIC;
+	sqlite3_bind_text(s, 1, commit, -1, SQLITE_TRANSIENT);
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		struct commit_change *c;
+
+		ALLOC_GROW(out->v, out->n + 1, out->alloc);
+		c = &out->v[out->n++];
+		c->subsystem = store_col_dup(s, 0);
+		c->rule = store_col_dup(s, 1);
+		c->added = sqlite3_column_int64(s, 2);
+		c->removed = sqlite3_column_int64(s, 3);
+	}
+	sqlite3_reset(s);
+	if (rc != SQLITE_DONE)
+		return store_dberr(st, "read commit changes");
+	return 0;
+}

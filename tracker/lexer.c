@@ -571,17 +571,16 @@ static size_t punct_len(const char *p, const char *e, int *sub)
 {
 	char c = p[0], d = p + 1 < e ? p[1] : 0;
 
-	*sub = P_OTHER;
+	static const uint8_t single[256] = {
+		['('] = P_LPAREN, [')'] = P_RPAREN, ['['] = P_LBRACK,
+		[']'] = P_RBRACK, ['{'] = P_LBRACE, ['}'] = P_RBRACE,
+		[';'] = P_SEMI, [','] = P_COMMA, [':'] = P_COLON,
+	};
+
+	*sub = single[(unsigned char)c];
+	if (*sub != P_OTHER)
+		return 1;
 	switch (c) {
-	case '(': *sub = P_LPAREN; return 1;
-	case ')': *sub = P_RPAREN; return 1;
-	case '[': *sub = P_LBRACK; return 1;
-	case ']': *sub = P_RBRACK; return 1;
-	case '{': *sub = P_LBRACE; return 1;
-	case '}': *sub = P_RBRACE; return 1;
-	case ';': *sub = P_SEMI; return 1;
-	case ',': *sub = P_COMMA; return 1;
-	case ':': *sub = P_COLON; return 1;
 	case '.':
 		if (d == '.' && p + 2 < e && p[2] == '.')
 			return 3;

@@ -636,6 +636,15 @@ static char *first_error(const char *log)
 	return found;
 }
 
+static int write_all_str(const char *path, const char *s)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f || fputs(s, f) == EOF || fclose(f))
+		return kmig_err("cannot write '%s': %s", path, strerror(errno));
+	return 0;
+}
+
 static int recipe_hash(char out[41], const char *frag)
 {
 	struct sbuf sb = SBUF_INIT;
@@ -777,6 +786,83 @@ out_free:
 	}
 	free(built);
 	free(frag);
+	return ret;
+}
+
+int kbuild_compile_check(struct kbuild *kb, const char *base, const char *rev,
+			 const char *const *files, size_t nfiles,
+			 struct kbuild_result *res)
+{
+	struct make_env me;
+	char base_id[41], *wide, *stamp, *outdir;
+	char *all[] = { "make", NULL, NULL, "allmodconfig", NULL };
+	char *one[] = { "make", NULL, NULL, NULL, "W=1", NULL, NULL };
+	double start = child_now();
+	bool kconfig;
+	size_t i;
+	int ret = 0;
+
+	memset(res, 0, sizeof(*res));
+	if (kbuild_resolve(kb, base, base_id, NULL) ||
+	    kbuild_resolve(kb, rev, res->commit, &res->subject))
+		return -1;
+	wide = xasprintf("%s/wide-%.12s", kb->dir, base_id);
+	stamp = xasprintf("%s/.kmig-configured", wide);
+	outdir = xasprintf("O=%s", wide);
+	make_env_init(&me, kb);
+	res->log_path = xasprintf("%s/check-%.12s.log", kb->logs, res->commit);
+	unlink(res->log_path);
+	all[1] = one[1] = outdir;
+	all[2] = one[2] = me.cc;
+	one[3] = me.jobs;
+
+	if (access(stamp, F_OK)) {
+		note("preparing allmodconfig for %.12s in '%s'", base_id, wide);
+		ret = checkout(kb, base_id, &kconfig);
+		if (!ret && (ret = mkdir_p(wide)) == 0)
+			ret = step(kb, &me, res->log_path, all);
+		if (ret < 0)
+			goto out_free;
+		if (ret == 0 && write_all_str(stamp, base_id))
+			ret = -1;
+		if (ret)
+			goto out_failed;
+	}
+	ret = checkout(kb, res->commit, &kconfig);
+	if (ret)
+		goto out_free;
+	if (kconfig) {
+		kb->state_config[0] = '\0';
+		if (write_state(kb)) {
+			ret = -1;
+			goto out_free;
+		}
+	}
+	for (i = 0; i < nfiles && !ret; i++) {
+		size_t len = strlen(files[i]);
+		char *obj;
+
+		if (len < 3 || strcmp(files[i] + len - 2, ".c"))
+			continue;
+		obj = xasprintf("%.*s.o", (int)(len - 2), files[i]);
+		one[5] = obj;
+		note("compile-checking %s", files[i]);
+		ret = step(kb, &me, res->log_path, one);
+		free(obj);
+	}
+	if (ret < 0)
+		goto out_free;
+out_failed:
+	res->status = ret ? KBUILD_FAILED : KBUILD_OK;
+	if (ret)
+		res->error = first_error(res->log_path);
+	res->seconds = child_now() - start;
+	ret = 0;
+out_free:
+	make_env_release(&me);
+	free(wide);
+	free(stamp);
+	free(outdir);
 	return ret;
 }
 

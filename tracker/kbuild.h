@@ -99,6 +99,20 @@ void kbuild_result_release(struct kbuild_result *res);
  */
 int kbuild_checkout(struct kbuild *kb, const char *commit);
 
+/*
+ * kbuild_compile_check - compile-check C files of @rev under a wide
+ * configuration: "make allmodconfig" prepared once per @base (any
+ * revspec; its own directory wide-<base>/ in the work area), then, with
+ * src/ moved to @rev, "make W=1 <file>.o" for each of @files (paths of
+ * .c files in the tree).  res->status is KBUILD_FAILED when one does not
+ * compile (res->error: the first compiler error), res->log_path the log.
+ * No image is produced.  For "kmig branch test": drivers the QEMU kernel
+ * does not build are still compiled.
+ */
+int kbuild_compile_check(struct kbuild *kb, const char *base, const char *rev,
+			 const char *const *files, size_t nfiles,
+			 struct kbuild_result *res);
+
 /* kbuild_src_dir - the worktree (valid after kbuild_checkout()). */
 const char *kbuild_src_dir(const struct kbuild *kb);
 

@@ -20,7 +20,7 @@ t_is "boot recorded fail with the finding" "fail|1" \
 
 t_exit "kmig boot of the commit that does not build exits 125" 125 "$KMIG" boot "$C1"
 t_ok "build failed printed with the compiler error" \
-	grep -q "^finding: .*net/rds/rdma.c:.*error: .nr_local. undeclared" "$TRASH/.stdout"
+	grep -q "^finding: .*net/rds/rdma.c:.*error: .*nr_local.* undeclared" "$TRASH/.stdout"
 t_is "build recorded failed" "failed|$C1" \
 	"$(db "SELECT status, commit_id FROM builds ORDER BY id DESC LIMIT 1")"
 

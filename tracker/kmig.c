@@ -19,6 +19,7 @@ extern const struct kmig_cmd cmd_log;
 extern const struct kmig_cmd cmd_boot;
 extern const struct kmig_cmd cmd_bisect;
 extern const struct kmig_cmd cmd_branch;
+extern const struct kmig_cmd cmd_convert;
 
 /* The dispatch table: one entry per cmd-<name>.c. */
 static const struct kmig_cmd *const commands[] = {
@@ -31,6 +32,7 @@ static const struct kmig_cmd *const commands[] = {
 	&cmd_boot,
 	&cmd_bisect,
 	&cmd_branch,
+	&cmd_convert,
 };
 
 static const char main_usage[] =

@@ -1,0 +1,782 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cmd-convert.c - generate conversion patches with Coccinelle: run the
+ * project's semantic patch for a rule over exactly the files of a release
+ * that use the rule, split the result per MAINTAINERS section and append
+ * one format-patch file per section to the series.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "branch.h"
+#include "kmig.h"
+#include "lexer.h"
+#include "maintainers.h"
+#include "repo.h"
+#include "rules.h"
+#include "series.h"
+#include "store.h"
+
+#define DEFAULT_BASE "v6.1.192"
+
+static const char usage[] =
+	"usage: kmig convert RULE [--base TAG] [--subsystem NAME]... [--max-patches N]\n"
+	"                    [--jobs N] [--series DIR] [--dry-run]\n"
+	"\n"
+	"Run the semantic patch tracker/cocci/RULE.cocci (Coccinelle's spatch) over\n"
+	"exactly the files of release TAG (default " DEFAULT_BASE ") that use RULE\n"
+	"according to the database (run 'kmig scan' first), split the result per\n"
+	"MAINTAINERS section of that release and write one git format-patch file\n"
+	"per section to the series directory DIR (default ./branch-patches, else\n"
+	"the one next to the kmig binary), appended to DIR/series.\n"
+	"\n"
+	"Each patch has a kernel commit message: a subject prefix from the\n"
+	"section's directory (e.g. \"net: rds:\"), the reason from\n"
+	"Documentation/process/deprecated.rst of TAG, a Kmig-Rule: trailer and a\n"
+	"Signed-off-by: for $KMIG_IDENTITY (\"Name <email>\"; default kmig\n"
+	"<kmig@localhost>).  The date is $SOURCE_DATE_EPOCH when set.\n"
+	"\n"
+	"  --subsystem NAME  only this MAINTAINERS section (repeatable)\n"
+	"  --max-patches N   at most N patches (sections in name order)\n"
+	"  --jobs N          spatch processes (default: CPUs)\n"
+	"  --dry-run         print what would be written, write nothing\n"
+	"\n"
+	"Uses the semantic patch cannot convert (for strlcpy: the return value is\n"
+	"used) are listed as \"not converted\".  Semantic patches: strlcpy,\n"
+	"alloc-arith.  $KMIG_COCCI_DIR overrides where they are looked up.\n";
+
+/* What kmig says about each rule it can convert. */
+static const struct convert_rule {
+	const char *rule;
+	const char *subject;
+	const char *why;	/* after the deprecated.rst reason */
+} convert_rules[] = {
+	{ "strlcpy", "Replace strlcpy() with strscpy()",
+	  "The return value of strlcpy() is not used at any call site changed\n"
+	  "here, so strscpy() is a drop-in replacement." },
+	{ "alloc-arith", "Use 2-factor allocators for open-coded multiplication",
+	  "kmalloc_array(), kcalloc() and array_size() check the product for\n"
+	  "overflow instead of allocating a short buffer." },
+};
+
+struct cfile {
+	char *path;
+	const char *section;
+	git_oid oid;
+	long long uses;		/* from the database */
+	struct sbuf after;	/* the converted content */
+	bool changed;
+	size_t left;		/* uses left after the conversion */
+};
+
+struct csection {
+	const char *name;
+	size_t *files;		/* indexes into the file array */
+	size_t n, alloc;
+	long long converted;
+};
+
+struct convert_opts {
+	const char *rule;
+	const char *base;
+	const char *series;
+	char **subsystems;
+	size_t nsubsystems, asubsystems;
+	long max_patches;
+	int jobs;
+	bool dry_run;
+};
+
+static char *exe_dir(void)
+{
+	char exe[PATH_MAX], *slash;
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	if (n <= 0)
+		return xstrdup(".");
+	exe[n] = '\0';
+	slash = strrchr(exe, '/');
+	if (slash)
+		*slash = '\0';
+	return xstrdup(exe);
+}
+
+static char *cocci_file(const char *rule)
+{
+	const char *env = getenv("KMIG_COCCI_DIR");
+	char *dir = env && *env ? xstrdup(env) : NULL, *path;
+
+	if (!dir) {
+		char *exe = exe_dir();
+
+		dir = xasprintf("%s/tracker/cocci", exe);
+		free(exe);
+	}
+	path = xasprintf("%s/%s.cocci", dir, rule);
+	free(dir);
+	if (access(path, R_OK)) {
+		free(path);
+		path = xasprintf("tracker/cocci/%s.cocci", rule);
+		if (access(path, R_OK)) {
+			free(path);
+			return NULL;
+		}
+	}
+	return path;
+}
+
+static char *series_dir(const char *opt)
+{
+	struct stat st;
+	char *exe, *dir;
+
+	if (opt)
+		return xstrdup(opt);
+	if (!stat("branch-patches", &st) && S_ISDIR(st.st_mode))
+		return xstrdup("branch-patches");
+	exe = exe_dir();
+	dir = xasprintf("%s/branch-patches", exe);
+	free(exe);
+	return dir;
+}
+
+static int read_blob(git_repository *repo, const git_oid *oid, struct sbuf *out)
+{
+	git_blob *blob = NULL;
+
+	if (git_blob_lookup(&blob, repo, oid) < 0)
+		return kmig_err_git("cannot read blob");
+	sbuf_add(out, git_blob_rawcontent(blob), (size_t)git_blob_rawsize(blob));
+	git_blob_free(blob);
+	return 0;
+}
+
+static int path_blob(git_tree *tree, const char *path,
+		     git_oid *oid)
+{
+	git_tree_entry *te = NULL;
+
+	if (git_tree_entry_bypath(&te, tree, path) < 0)
+		return kmig_errcode(KMIG_ENOTFOUND, "'%s' is not in the base tree", path);
+	git_oid_cpy(oid, git_tree_entry_id(te));
+	git_tree_entry_free(te);
+	return 0;
+}
+
+/*
+ * deprecated_reason - the first paragraph of the deprecated.rst section
+ * titled @title in @tree, re-wrapped at 72 columns, rst ``markup``
+ * removed; NULL when the file or the section is missing.
+ */
+static char *deprecated_reason(git_repository *repo, git_tree *tree,
+			       const char *title)
+{
+	struct sbuf rst = SBUF_INIT, para = SBUF_INIT, out = SBUF_INIT;
+	const char *p, *e;
+	char *save = NULL, *word;
+	int state = 0;		/* 0: title, 1: underline, 2: text */
+	size_t col = 0;
+	git_oid oid;
+
+	if (path_blob(tree, "Documentation/process/deprecated.rst", &oid) ||
+	    read_blob(repo, &oid, &rst) || !rst.len) {
+		sbuf_release(&rst);
+		return NULL;
+	}
+	p = rst.buf;
+	e = rst.buf + rst.len;
+	while (p < e) {
+		const char *nl = memchr(p, '\n', (size_t)(e - p));
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(e - p);
+
+		if (state == 0 && n == strlen(title) && !memcmp(p, title, n)) {
+			state = 1;
+		} else if (state == 1) {
+			state = 2;	/* the "-----" line */
+		} else if (state == 2) {
+			if (!n && para.len)
+				break;	/* the end of the first paragraph */
+			sbuf_add(&para, p, n);
+			sbuf_addch(&para, ' ');
+		}
+		p = nl ? nl + 1 : e;
+	}
+	if (!para.len) {
+		sbuf_release(&rst);
+		sbuf_release(&para);
+		return NULL;
+	}
+	for (word = strtok_r(para.buf, " \t", &save); word;
+	     word = strtok_r(NULL, " \t", &save)) {
+		struct sbuf w = SBUF_INIT;
+		const char *q;
+
+		for (q = word; *q; q++)
+			if (strncmp(q, "``", 2))
+				sbuf_addch(&w, *q);
+			else
+				q++;
+		if (!w.len) {
+			sbuf_release(&w);
+			continue;
+		}
+		if (col && col + 1 + w.len > 72) {
+			sbuf_addch(&out, '\n');
+			col = 0;
+		} else if (col) {
+			sbuf_addch(&out, ' ');
+			col++;
+		}
+		sbuf_add(&out, w.buf, w.len);
+		col += w.len;
+		sbuf_release(&w);
+	}
+	sbuf_release(&rst);
+	sbuf_release(&para);
+	return out.len ? sbuf_detach(&out) : NULL;
+}
+
+/*
+ * subject_prefix - "net: rds:" from the common directory of the files:
+ * drivers/ and arch/ are dropped, then the first and the last component
+ * of what remains are used ("drivers/scsi/qla2xxx" -> "scsi: qla2xxx:").
+ */
+static char *subject_prefix(struct cfile *files, const struct csection *s)
+{
+	char *common = xstrdup(files[s->files[0]].path), *slash, *c, *first, *last;
+	size_t i, n;
+
+	slash = strrchr(common, '/');
+	if (slash)
+		*slash = '\0';
+	else
+		*common = '\0';
+	for (i = 1; i < s->n; i++) {
+		const char *p = files[s->files[i]].path;
+
+		n = strlen(common);
+		while (n && (strncmp(p, common, n) || p[n] != '/')) {
+			slash = strrchr(common, '/');
+			if (slash)
+				*slash = '\0';
+			else
+				*common = '\0';
+			n = strlen(common);
+		}
+	}
+	c = common;
+	if (!strncmp(c, "drivers/", 8) || !strncmp(c, "arch/", 5))
+		c = strchr(c, '/') + 1;
+	if (!*c) {
+		free(common);
+		return xstrdup("treewide:");
+	}
+	first = xstrndup(c, strcspn(c, "/"));
+	last = strrchr(c, '/');
+	if (last && strcmp(last + 1, first)) {
+		char *r = xasprintf("%s: %s:", first, last + 1);
+
+		free(first);
+		free(common);
+		return r;
+	}
+	free(common);
+	c = xasprintf("%s:", first);
+	free(first);
+	return c;
+}
+
+static int cmp_section(const void *a, const void *b)
+{
+	return strcmp(((const struct csection *)a)->name,
+		      ((const struct csection *)b)->name);
+}
+
+static bool wanted(const struct convert_opts *o, const char *section)
+{
+	size_t i;
+
+	if (!o->nsubsystems)
+		return true;
+	for (i = 0; i < o->nsubsystems; i++)
+		if (!strcmp(o->subsystems[i], section))
+			return true;
+	return false;
+}
+
+static int write_tmp_file(const char *dir, const char *path, const struct sbuf *sb)
+{
+	char *full = xasprintf("%s/%s", dir, path), *slash = strrchr(full, '/');
+	FILE *f;
+	int ret = 0;
+
+	*slash = '\0';
+	ret = mkdir_p(full);
+	*slash = '/';
+	if (ret)
+		goto out;
+	f = fopen(full, "w");
+	if (!f) {
+		ret = kmig_err("cannot create '%s': %s", full, strerror(errno));
+		goto out;
+	}
+	if (sb->len)
+		fwrite(sb->buf, 1, sb->len, f);
+	if (fclose(f))
+		ret = kmig_err("cannot write '%s': %s", full, strerror(errno));
+out:
+	free(full);
+	return ret;
+}
+
+/* run_spatch - run the semantic patch in place over every file below @dir. */
+static int run_spatch(const char *cocci, const char *dir, int jobs)
+{
+	char jobs_s[16], *log = xasprintf("%s.log", dir);
+	char *argv[] = { "spatch", "--sp-file", (char *)cocci, "--very-quiet",
+			 "-D", "patch", "--no-includes", "--include-headers",
+			 "--in-place", "--no-show-diff", "-j", jobs_s, "--dir",
+			 (char *)dir, NULL };
+	int ret;
+
+	snprintf(jobs_s, sizeof(jobs_s), "%d", jobs);
+	ret = run_cmd(NULL, log, argv);
+	if (ret < 0)
+		ret = kmig_err("cannot run spatch (install coccinelle: make deps)");
+	else if (ret > 0)
+		ret = kmig_err("spatch failed with status %d (see '%s')", ret, log);
+	else
+		unlink(log);
+	free(log);
+	return ret;
+}
+
+/* section_diff - the diff of the section's files, and its diffstat. */
+static int section_diff(git_repository *repo, struct cfile *files,
+			const struct csection *s, struct sbuf *diff,
+			struct sbuf *stat)
+{
+	git_diff_options opts;
+	git_diff *d = NULL;
+	git_diff_stats *stats = NULL;
+	git_buf sbuf = { 0 };
+	size_t i;
+	int ret = 0;
+
+	git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION);
+	opts.id_abbrev = 12;
+	for (i = 0; i < s->n; i++) {
+		struct cfile *f = &files[s->files[i]];
+		git_blob *old = NULL;
+		git_patch *patch = NULL;
+		git_buf b = { 0 };
+
+		if (!f->changed)
+			continue;
+		if (git_blob_lookup(&old, repo, &f->oid) < 0 ||
+		    git_patch_from_blob_and_buffer(&patch, old, f->path,
+						   f->after.buf, f->after.len,
+						   f->path, &opts) < 0 ||
+		    git_patch_to_buf(&b, patch) < 0)
+			ret = kmig_err_git("cannot diff");
+		else
+			sbuf_add(diff, b.ptr, b.size);
+		git_buf_dispose(&b);
+		git_patch_free(patch);
+		git_blob_free(old);
+		if (ret)
+			return ret;
+	}
+	if (git_diff_from_buffer(&d, diff->buf, diff->len) < 0 ||
+	    git_diff_get_stats(&stats, d) < 0 ||
+	    git_diff_stats_to_buf(&sbuf, stats, GIT_DIFF_STATS_FULL |
+				  GIT_DIFF_STATS_INCLUDE_SUMMARY, 72) < 0)
+		ret = kmig_err_git("cannot compute the diffstat");
+	else
+		sbuf_add(stat, sbuf.ptr, sbuf.size);
+	git_buf_dispose(&sbuf);
+	git_diff_stats_free(stats);
+	git_diff_free(d);
+	return ret;
+}
+
+/* existing_subjects - subjects of the series' patches, to skip repeats. */
+static bool subject_in_series(const struct series *s, const char *subject)
+{
+	size_t i;
+
+	for (i = 0; i < s->n; i++) {
+		struct mbox_patch p;
+		char *path = series_path(s, s->names[i]);
+		bool same = !mbox_read(&p, path) && !strcmp(p.subject, subject);
+
+		mbox_patch_clear(&p);
+		free(path);
+		if (same)
+			return true;
+	}
+	return false;
+}
+
+static int parse_opts(struct convert_opts *o, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "base", required_argument, NULL, 'b' },
+		{ "subsystem", required_argument, NULL, 's' },
+		{ "max-patches", required_argument, NULL, 'm' },
+		{ "jobs", required_argument, NULL, 'j' },
+		{ "series", required_argument, NULL, 'S' },
+		{ "dry-run", no_argument, NULL, 'n' },
+		{ NULL, 0, NULL, 0 },
+	};
+	char *end;
+	int opt;
+
+	o->base = DEFAULT_BASE;
+	o->jobs = ncpus();
+	o->max_patches = -1;
+	while ((opt = getopt_long(argc, argv, "j:", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'b':
+			o->base = optarg;
+			break;
+		case 's':
+			ALLOC_GROW(o->subsystems, o->nsubsystems + 1, o->asubsystems);
+			o->subsystems[o->nsubsystems++] = optarg;
+			break;
+		case 'm':
+			o->max_patches = strtol(optarg, &end, 10);
+			if (*end || o->max_patches < 1)
+				return cmd_usage_error("convert", "--max-patches needs a positive number");
+			break;
+		case 'j':
+			o->jobs = (int)strtol(optarg, &end, 10);
+			if (*end || o->jobs < 1)
+				return cmd_usage_error("convert", "--jobs needs a positive number");
+			break;
+		case 'S':
+			o->series = optarg;
+			break;
+		case 'n':
+			o->dry_run = true;
+			break;
+		default:
+			return cmd_usage_error("convert", "unknown option");
+		}
+	}
+	if (optind >= argc)
+		return cmd_usage_error("convert", "missing RULE");
+	o->rule = argv[optind++];
+	if (optind < argc)
+		return cmd_usage_error("convert", "unexpected argument '%s'", argv[optind]);
+	return 0;
+}
+
+static int cmd_convert_fn(struct kmig_ctx *ctx, int argc, char **argv)
+{
+	struct convert_opts o = { 0 };
+	const struct convert_rule *cr = NULL;
+	struct release_info rel = { 0 };
+	struct count_rows rows = { 0 };
+	struct series series = { 0 };
+	struct maintainers *maint = NULL;
+	struct cfile *files = NULL;
+	struct csection *sections = NULL;
+	struct store *st = NULL;
+	git_repository *repo = NULL;
+	git_commit *base = NULL;
+	git_tree *tree = NULL;
+	char *cocci = NULL, *tmp = NULL, *dir = NULL, *reason = NULL;
+	char *idname = NULL, *idemail = NULL;
+	size_t nfiles = 0, afiles = 0, nsections = 0, asections = 0, i, k;
+	size_t written = 0, left_total = 0;
+	long long converted_total = 0, when;
+	int rule, status = KMIG_EXIT_ERROR, next, ret;
+	const char *sde = getenv("SOURCE_DATE_EPOCH");
+	git_oid moid;
+
+	ret = parse_opts(&o, argc, argv);
+	if (ret) {
+		free(o.subsystems);
+		return ret;
+	}
+	rule = rule_lookup(o.rule);
+	if (rule < 0) {
+		free(o.subsystems);
+		return cmd_usage_error("convert", "unknown rule '%s' (see 'kmig rules')", o.rule);
+	}
+	for (i = 0; i < ARRAY_SIZE(convert_rules); i++)
+		if (!strcmp(convert_rules[i].rule, o.rule))
+			cr = &convert_rules[i];
+	cocci = cr ? cocci_file(o.rule) : NULL;
+	if (!cocci) {
+		cmd_fail(KMIG_EXIT_ERROR, "no semantic patch for rule '%s' (have: strlcpy, alloc-arith)",
+			 o.rule);
+		goto out;
+	}
+	dir = series_dir(o.series);
+	kmig_identity(&idname, &idemail);
+	when = sde && *sde ? atoll(sde) : (long long)time(NULL);
+
+	if (repo_open(&repo, ctx->repo_path) ||
+	    repo_resolve_commit(&base, repo, o.base) ||
+	    store_open(&st, ctx->db_path) ||
+	    store_release_get(st, o.base, &rel) ||
+	    store_counts(st, rel.id, BY_FILE, o.rule, NULL, &rows) ||
+	    series_read(&series, dir, true)) {
+		cmd_fail_last(KMIG_EXIT_ERROR);
+		goto out;
+	}
+	if (git_commit_tree(&tree, base) < 0) {
+		cmd_fail(KMIG_EXIT_ERROR, "cannot read the tree of '%s'", o.base);
+		goto out;
+	}
+	if (strcmp(rel.commit, git_oid_tostr_s(git_commit_id(base)))) {
+		cmd_fail(KMIG_EXIT_ERROR, "'%s' moved since it was scanned (run 'kmig scan')",
+			 o.base);
+		goto out;
+	}
+	if (!path_blob(tree, "MAINTAINERS", &moid)) {
+		struct sbuf m = SBUF_INIT;
+
+		ret = read_blob(repo, &moid, &m);
+		if (!ret)
+			ret = maintainers_parse(&maint, m.buf ? m.buf : "", m.len);
+		sbuf_release(&m);
+		if (ret) {
+			cmd_fail_last(KMIG_EXIT_ERROR);
+			goto out;
+		}
+	}
+
+	/* the files of the base that use the rule, in the wanted sections */
+	for (i = 0; i < rows.n; i++) {
+		const char *sec = maint ? maintainers_match(maint, rows.v[i].key) :
+					  MAINTAINERS_NONE;
+		struct cfile *f;
+
+		if (!wanted(&o, sec))
+			continue;
+		ALLOC_GROW(files, nfiles + 1, afiles);
+		f = &files[nfiles++];
+		memset(f, 0, sizeof(*f));
+		f->path = xstrdup(rows.v[i].key);
+		f->section = sec;
+		f->uses = rows.v[i].count;
+		if (path_blob(tree, f->path, &f->oid)) {
+			cmd_fail_last(KMIG_EXIT_ERROR);
+			goto out;
+		}
+	}
+	if (!nfiles) {
+		printf("no file of %s uses %s%s\n", o.base, o.rule,
+		       o.nsubsystems ? " in the selected sections" : "");
+		status = finish_stdout(KMIG_EXIT_OK);
+		goto out;
+	}
+
+	/* extract them, run spatch, read the results back */
+	tmp = xasprintf("%s/tmp/convert.XXXXXX", ctx->home);
+	{
+		char *parent = xasprintf("%s/tmp", ctx->home);
+
+		ret = mkdir_p(parent);
+		free(parent);
+	}
+	if (ret || !mkdtemp(tmp)) {
+		cmd_fail(KMIG_EXIT_ERROR, "cannot create a directory in '%s/tmp'", ctx->home);
+		goto out;
+	}
+	for (i = 0; i < nfiles; i++) {
+		struct sbuf sb = SBUF_INIT;
+
+		ret = read_blob(repo, &files[i].oid, &sb);
+		if (!ret)
+			ret = write_tmp_file(tmp, files[i].path, &sb);
+		sbuf_release(&sb);
+		if (ret) {
+			cmd_fail_last(KMIG_EXIT_ERROR);
+			goto out;
+		}
+	}
+	fprintf(stderr, "running spatch (%s) on %zu files with %d jobs\n", cocci,
+		nfiles, o.jobs);
+	if (run_spatch(cocci, tmp, o.jobs)) {
+		cmd_fail_last(KMIG_EXIT_ERROR);
+		goto out;
+	}
+	for (i = 0; i < nfiles; i++) {
+		struct cfile *f = &files[i];
+		struct site_list sites = SITE_LIST_INIT;
+		struct sbuf before = SBUF_INIT;
+		char *path = xasprintf("%s/%s", tmp, f->path);
+
+		ret = sbuf_read_file(&f->after, path);
+		free(path);
+		if (!ret)
+			ret = read_blob(repo, &f->oid, &before);
+		if (ret) {
+			sbuf_release(&before);
+			cmd_fail_last(KMIG_EXIT_ERROR);
+			goto out;
+		}
+		f->changed = before.len != f->after.len ||
+			     (before.len && memcmp(before.buf, f->after.buf, before.len));
+		lex_buffer(f->after.buf ? f->after.buf : "", f->after.len, &sites);
+		for (k = 0; k < sites.n; k++) {
+			if (sites.v[k].rule != rule)
+				continue;
+			f->left++;
+			printf("not converted: %s:%u: %s\n", f->path, sites.v[k].line,
+			       sites.v[k].text ? sites.v[k].text : "");
+		}
+		left_total += f->left;
+		site_list_clear(&sites);
+		sbuf_release(&before);
+	}
+
+	/* group the changed files per section */
+	for (i = 0; i < nfiles; i++) {
+		struct csection *s = NULL;
+
+		if (!files[i].changed)
+			continue;
+		for (k = 0; k < nsections; k++)
+			if (!strcmp(sections[k].name, files[i].section))
+				s = &sections[k];
+		if (!s) {
+			ALLOC_GROW(sections, nsections + 1, asections);
+			s = &sections[nsections++];
+			memset(s, 0, sizeof(*s));
+			s->name = files[i].section;
+		}
+		ALLOC_GROW(s->files, s->n + 1, s->alloc);
+		s->files[s->n++] = i;
+		s->converted += files[i].uses - (long long)files[i].left;
+	}
+	qsort(sections, nsections, sizeof(*sections), cmp_section);
+
+	reason = deprecated_reason(repo, tree, rules[rule].source);
+	next = series_next_number(&series);
+	for (i = 0; i < nsections; i++) {
+		const struct csection *s = &sections[i];
+		struct sbuf diff = SBUF_INIT, stat = SBUF_INIT, msg = SBUF_INIT;
+		struct sbuf mbox = SBUF_INIT;
+		char *prefix, *subject, *name, *path;
+
+		if (o.max_patches > 0 && (long)written >= o.max_patches)
+			break;
+		prefix = subject_prefix(files, s);
+		subject = xasprintf("%s %s", prefix, cr->subject);
+		free(prefix);
+		if (subject_in_series(&series, subject)) {
+			printf("skipped %s: \"%s\" is already in the series\n", s->name,
+			       subject);
+			free(subject);
+			continue;
+		}
+		ret = section_diff(repo, files, s, &diff, &stat);
+		if (ret) {
+			free(subject);
+			sbuf_release(&diff);
+			sbuf_release(&stat);
+			cmd_fail_last(KMIG_EXIT_ERROR);
+			goto out;
+		}
+		sbuf_addf(&msg, "%s\n\n", subject);
+		sbuf_addf(&msg, "%s\n\n%s\n\n", reason ? reason : rules[rule].advice,
+			  cr->why);
+		sbuf_addf(&msg, "Generated with the Coccinelle semantic patch %s.cocci\n"
+			  "(kmig convert %s --base %s), for the MAINTAINERS section\n"
+			  "\"%s\".\n\n", o.rule, o.rule, o.base, s->name);
+		sbuf_addf(&msg, "Kmig-Rule: %s\nSigned-off-by: %s <%s>\n", o.rule,
+			  idname, idemail);
+		mbox_format(&mbox, NULL, idname, idemail, when, 0, msg.buf, stat.buf,
+			    diff.buf);
+		name = patch_file_name(next, subject);
+		path = xasprintf("%s/%s", dir, name);
+		ret = 0;
+		if (!o.dry_run) {
+			FILE *f = fopen(path, "w");
+
+			if (!f || fwrite(mbox.buf, 1, mbox.len, f) != mbox.len)
+				ret = kmig_err("cannot write '%s': %s", path, strerror(errno));
+			if (f && fclose(f) && !ret)
+				ret = kmig_err("cannot write '%s': %s", path, strerror(errno));
+			if (!ret)
+				ret = series_append(dir, name);
+		}
+		if (!ret) {
+			printf("%s %s: %s, %zu file%s, %lld use%s converted\n",
+			       o.dry_run ? "would write" : "wrote", name, s->name, s->n,
+			       s->n == 1 ? "" : "s", s->converted,
+			       s->converted == 1 ? "" : "s");
+			next++;
+			written++;
+			converted_total += s->converted;
+		}
+		free(path);
+		free(name);
+		free(subject);
+		sbuf_release(&diff);
+		sbuf_release(&stat);
+		sbuf_release(&msg);
+		sbuf_release(&mbox);
+		if (ret) {
+			cmd_fail_last(KMIG_EXIT_ERROR);
+			goto out;
+		}
+	}
+	printf("%s: %zu patch%s, %lld use%s converted, %zu not converted\n", o.rule,
+	       written, written == 1 ? "" : "es", converted_total,
+	       converted_total == 1 ? "" : "s", left_total);
+	status = finish_stdout(KMIG_EXIT_OK);
+out:
+	if (tmp && !getenv("KMIG_KEEP_TMP")) {
+		char *log = xasprintf("%s.log", tmp);
+
+		rm_rf(tmp);
+		if (status == KMIG_EXIT_OK)
+			unlink(log);
+		free(log);
+	}
+	for (i = 0; i < nfiles; i++) {
+		free(files[i].path);
+		sbuf_release(&files[i].after);
+	}
+	free(files);
+	for (i = 0; i < nsections; i++)
+		free(sections[i].files);
+	free(sections);
+	if (maint)
+		maintainers_free(maint);
+	git_tree_free(tree);
+	git_commit_free(base);
+	git_repository_free(repo);
+	store_close(st);
+	release_info_clear(&rel);
+	count_rows_clear(&rows);
+	series_clear(&series);
+	free(o.subsystems);
+	free(cocci);
+	free(tmp);
+	free(dir);
+	free(reason);
+	free(idname);
+	free(idemail);
+	return status;
+}
+
+const struct kmig_cmd cmd_convert = {
+	.name = "convert",
+	.fn = cmd_convert_fn,
+	.summary = "generate per-subsystem conversion patches with Coccinelle",
+	.usage = usage,
+};

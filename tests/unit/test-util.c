@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test-util.c - version ordering, globbing, whitespace normalisation,
+ * buffers, and the store's schema creation and migration checks.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "store.h"
+#include "util.h"
+
+static void test_version_order(void **state)
+{
+	static const char *const ordered[] = {
+		"v2.6.39", "v3.0-rc1", "v3.0", "v3.0.1", "v3.0.9", "v3.0.10",
+		"v6.1-rc7", "v6.1", "v6.1.9", "v6.1.10", "v6.1.192", "v6.2",
+		"v6.12-rc1", "v6.12", "v6.12.118",
+	};
+	size_t i, j;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(ordered); i++)
+		for (j = 0; j < ARRAY_SIZE(ordered); j++) {
+			int c = version_cmp(ordered[i], ordered[j]);
+
+			if (i < j)
+				assert_true(c < 0);
+			else if (i > j)
+				assert_true(c > 0);
+			else
+				assert_int_equal(c, 0);
+		}
+}
+
+static void test_version_leading_zeros(void **state)
+{
+	(void)state;
+	assert_int_equal(version_cmp("v6.01", "v6.1"), 0);
+}
+
+static void test_glob(void **state)
+{
+	(void)state;
+	assert_true(glob_match("net/*.c", "net/a.c", true));
+	assert_false(glob_match("net/*.c", "net/rds/a.c", true));
+	assert_true(glob_match("net/*.c", "net/rds/a.c", false));
+	assert_true(glob_match("net/?.c", "net/a.c", true));
+	assert_false(glob_match("net/?.c", "net/ab.c", true));
+	assert_true(glob_match("*", "", true));
+	assert_true(glob_match("a*b*c", "aXbYc", true));
+	assert_false(glob_match("a*b*c", "aXbY", true));
+}
+
+static void test_normalize_ws(void **state)
+{
+	static const char line[] = "\t  strcpy( a,\t\tb );  \r\n";
+	char *s;
+
+	(void)state;
+	s = normalize_ws(line, sizeof(line) - 1);
+	assert_string_equal(s, "strcpy( a, b );");
+	free(s);
+	s = normalize_ws("   ", 3);
+	assert_string_equal(s, "");
+	free(s);
+}
+
+static void test_sbuf(void **state)
+{
+	struct sbuf sb = SBUF_INIT;
+	char *s;
+	int i;
+
+	(void)state;
+	for (i = 0; i < 1000; i++)
+		sbuf_addf(&sb, "%d,", i);
+	assert_int_equal(sb.len, strlen(sb.buf));
+	assert_memory_equal(sb.buf, "0,1,2,", 6);
+	sbuf_reset(&sb);
+	assert_int_equal(sb.len, 0);
+	sbuf_addstr(&sb, "x");
+	s = sbuf_detach(&sb);
+	assert_string_equal(s, "x");
+	assert_null(sb.buf);
+	free(s);
+}
+
+static void test_store_schema(void **state)
+{
+	char dir[] = "/tmp/kmig-unit.XXXXXX";
+	struct store *st = NULL;
+	char *db;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	db = xasprintf("%s/sub/dir/kmig.db", dir);
+	assert_int_equal(store_open(&st, db), 0);	/* creates parents */
+	assert_non_null(st);
+	assert_true(store_schema_version() >= 1);
+	store_close(st);
+	assert_int_equal(store_open(&st, db), 0);	/* reopen: no migration */
+	store_close(st);
+	free(db);
+	rm_rf(dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_version_order),
+		cmocka_unit_test(test_version_leading_zeros),
+		cmocka_unit_test(test_glob),
+		cmocka_unit_test(test_normalize_ws),
+		cmocka_unit_test(test_sbuf),
+		cmocka_unit_test(test_store_schema),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -12,12 +12,13 @@ CC       ?= cc
 OPT      ?= -O2 -g
 CFLAGS   += -std=gnu11 $(OPT) -Wall -Wextra -Werror -pthread \
 	    $(shell pkg-config --cflags $(PKGS) 2>/dev/null) -Itracker -Ibuild
-LDLIBS   += $(shell pkg-config --libs $(PKGS) 2>/dev/null) -pthread
+LDLIBS   += $(shell pkg-config --libs $(PKGS) 2>/dev/null) -pthread -lm
 BUILD    ?= build
 KMIG     ?= kmig
 
 SRCS     := $(wildcard tracker/*.c)
-OBJS     := $(patsubst tracker/%.c,$(BUILD)/%.o,$(SRCS)) $(BUILD)/schema.o
+OBJS     := $(patsubst tracker/%.c,$(BUILD)/%.o,$(SRCS)) $(BUILD)/schema.o \
+	    $(BUILD)/web-assets.o
 LIBOBJS  := $(filter-out $(BUILD)/kmig.o $(BUILD)/cmd-%.o,$(OBJS))
 UNIT_SRC := $(wildcard tests/unit/test-*.c)
 UNIT_BIN := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
@@ -35,6 +36,14 @@ $(BUILD)/schema.c: db/schema.sql scripts/embed.sh | $(BUILD)
 	sh scripts/embed.sh kmig_schema_sql < $< > $@
 
 $(BUILD)/schema.o: $(BUILD)/schema.c
+	$(CC) $(CFLAGS) -c -o $@ $<
+
+# So are the dashboard's style sheet and script (kmig web).
+$(BUILD)/web-assets.c: web/style.css web/sort.js scripts/embed.sh | $(BUILD)
+	{ sh scripts/embed.sh kmig_web_css < web/style.css && \
+	  sh scripts/embed.sh kmig_web_js < web/sort.js; } > $@
+
+$(BUILD)/web-assets.o: $(BUILD)/web-assets.c
 	$(CC) $(CFLAGS) -c -o $@ $<
 
 $(BUILD)/tests/%: tests/unit/%.c $(LIBOBJS) | $(BUILD)

@@ -20,6 +20,7 @@ extern const struct kmig_cmd cmd_boot;
 extern const struct kmig_cmd cmd_bisect;
 extern const struct kmig_cmd cmd_branch;
 extern const struct kmig_cmd cmd_convert;
+extern const struct kmig_cmd cmd_web;
 
 /* The dispatch table: one entry per cmd-<name>.c. */
 static const struct kmig_cmd *const commands[] = {
@@ -33,6 +34,7 @@ static const struct kmig_cmd *const commands[] = {
 	&cmd_bisect,
 	&cmd_branch,
 	&cmd_convert,
+	&cmd_web,
 };
 
 static const char main_usage[] =

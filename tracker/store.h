@@ -193,4 +193,141 @@ int store_bisect_finish(struct store *st, int64_t bisect_id,
 			const char *status, const char *first_bad,
 			const char *finding);
 
+/* ---- web (store-web.c) ---- */
+
+/*
+ * The dashboard's queries stream their rows to a callback; the strings of
+ * a row are valid during the call only.  A callback returning non-zero
+ * stops the query, which then returns that value.
+ */
+
+/* A per-release count of (subsystem, rule), ordered by subsystem name. */
+struct web_count {
+	long long release;
+	const char *subsystem;
+	const char *rule;
+	long long count;
+};
+typedef int web_count_fn(void *data, const struct web_count *row);
+int store_web_counts(struct store *st, web_count_fn *fn, void *data);
+
+/*
+ * Uses added and removed from release @old to @new_ per (subsystem, rule),
+ * compared as store_site_changes() does with a subsystem filter.
+ */
+struct web_change {
+	const char *subsystem;
+	const char *rule;
+	long long added;
+	long long removed;
+};
+typedef int web_change_fn(void *data, const struct web_change *row);
+int store_web_changes(struct store *st, long long old, long long new_,
+		      web_change_fn *fn, void *data);
+
+/* The (path, rule) counts of a release with the file's subsystem, by path. */
+struct web_file_count {
+	const char *path;
+	const char *subsystem;
+	const char *rule;
+	long long count;
+};
+typedef int web_file_count_fn(void *data, const struct web_file_count *row);
+int store_web_file_counts(struct store *st, long long release,
+			  web_file_count_fn *fn, void *data);
+
+/* The use sites of a release, ordered by path, line and rule. */
+struct web_site {
+	const char *path;
+	const char *rule;
+	long long line;
+	const char *func;	/* NULL at file scope */
+	const char *text;
+};
+typedef int web_site_fn(void *data, const struct web_site *row);
+int store_web_sites(struct store *st, long long release, web_site_fn *fn,
+		    void *data);
+
+/* kmig log: one row per commit and (subsystem, rule), newest commit first. */
+struct web_commit_change {
+	const char *commit;
+	const char *author;
+	long long date;
+	const char *subject;
+	const char *subsystem;
+	const char *rule;
+	long long added;
+	long long removed;
+};
+typedef int web_commit_fn(void *data, const struct web_commit_change *row);
+int store_web_commit_changes(struct store *st, web_commit_fn *fn, void *data);
+
+/*
+ * Conversion branch steps by branch and position, with the newest build
+ * of the step's commit and the newest boot of that build (0/NULL: none).
+ */
+struct web_step {
+	const char *branch;
+	const char *base;
+	long long position;
+	const char *patch;
+	const char *subject;
+	const char *status;
+	const char *commit;
+	const char *evidence;
+	const char *test_status;
+	long long updated_at;
+	long long build_id;
+	const char *build_status;
+	long long boot_id;
+	const char *boot_status;
+};
+typedef int web_step_fn(void *data, const struct web_step *row);
+int store_web_steps(struct store *st, web_step_fn *fn, void *data);
+
+/* Builds, newest first. */
+struct web_build {
+	long long id;
+	const char *commit;
+	const char *config_hash;
+	const char *status;
+	double seconds;
+	const char *log_path;
+	long long created_at;
+};
+typedef int web_build_fn(void *data, const struct web_build *row);
+int store_web_builds(struct store *st, web_build_fn *fn, void *data);
+
+/* Boots with their build's commit, newest first. */
+struct web_boot {
+	long long id;
+	long long build_id;
+	const char *commit;
+	const char *tests;
+	const char *status;
+	double seconds;
+	const char *findings;
+	const char *console_path;
+	long long created_at;
+};
+typedef int web_boot_fn(void *data, const struct web_boot *row);
+int store_web_boots(struct store *st, web_boot_fn *fn, void *data);
+
+/* Bisections, newest first, each followed by its steps (row.seq >= 0). */
+struct web_bisect {
+	long long id;
+	const char *good;
+	const char *bad;
+	const char *tests;
+	const char *first_bad;
+	const char *finding;
+	const char *status;
+	long long created_at;
+	long long seq;		/* -1: the bisection itself; else a step */
+	const char *step_commit;
+	const char *verdict;
+};
+typedef int web_bisect_fn(void *data, const struct web_bisect *row);
+int store_web_bisects(struct store *st, web_bisect_fn *fn, void *data);
+
 #endif

@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cmd-web.c - kmig web: write the static HTML dashboard.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "kmig.h"
+#include "store.h"
+#include "web.h"
+
+static const char usage[] =
+	"usage: kmig web [-o DIR] [--source-url TEMPLATE] [--sites-per-page N]\n"
+	"\n"
+	"Write a self-contained static HTML dashboard of the database to DIR\n"
+	"(default $KMIG_HOME/web) and print the path of its index.html.  The\n"
+	"site needs no network and opens from file:// or any static web server:\n"
+	"an overview of every rule with sparklines and forecasts, a page per\n"
+	"rule, per subsystem and per release (down to files and use sites), the\n"
+	"conversion branch with builds, boots and bisections, and kmig log.\n"
+	"The site is written aside and then moved over DIR, which must be a\n"
+	"site written by kmig web, an empty directory, or not exist.\n"
+	"\n"
+	"  -o, --output DIR         where to write the site\n"
+	"  --source-url TEMPLATE    link use sites to a source browser: {tag},\n"
+	"                           {path} and {line} are replaced, URL-escaped,\n"
+	"                           e.g. https://host/linux/{tag}/source/{path}#L{line}\n"
+	"  --sites-per-page N       use sites per file drill-down page (default 4000)\n";
+
+/* Drop trailing slashes; NULL for paths that cannot be renamed over. */
+static char *site_dir(const char *arg)
+{
+	char *dir = xstrdup(arg), *base;
+	size_t len = strlen(dir);
+
+	while (len > 1 && dir[len - 1] == '/')
+		dir[--len] = '\0';
+	base = strrchr(dir, '/');
+	base = base ? base + 1 : dir;
+	if (!*base || !strcmp(base, ".") || !strcmp(base, "..")) {
+		free(dir);
+		return NULL;
+	}
+	return dir;
+}
+
+static int make_parent(const char *dir)
+{
+	char *parent = xstrdup(dir), *slash = strrchr(parent, '/');
+	int ret = 0;
+
+	if (slash && slash != parent) {
+		*slash = '\0';
+		ret = mkdir_p(parent);
+	}
+	free(parent);
+	return ret;
+}
+
+static int cmd_web_fn(struct kmig_ctx *ctx, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "source-url", required_argument, NULL, 's' },
+		{ "sites-per-page", required_argument, NULL, 'n' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct web_opts o = { 0 };
+	struct store *st = NULL;
+	const char *out = NULL;
+	char *dir, *tmp, *end, *dflt = NULL;
+	long n;
+	int opt, status = KMIG_EXIT_ERROR;
+
+	while ((opt = getopt_long(argc, argv, "o:", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'o':
+			out = optarg;
+			break;
+		case 's':
+			o.source_url = optarg;
+			break;
+		case 'n':
+			n = strtol(optarg, &end, 10);
+			if (*end || n < 1)
+				return cmd_usage_error("web", "--sites-per-page needs a positive number, not '%s'",
+						       optarg);
+			o.sites_per_page = (size_t)n;
+			break;
+		default:
+			return cmd_usage_error("web", "unknown option");
+		}
+	}
+	if (optind < argc)
+		return cmd_usage_error("web", "unexpected argument '%s'", argv[optind]);
+	if (!out)
+		out = dflt = xasprintf("%s/web", ctx->home);
+	dir = site_dir(out);
+	if (!dir) {
+		free(dflt);
+		return cmd_usage_error("web", "-o needs a directory that can be replaced, not '%s'", out);
+	}
+	tmp = xasprintf("%s.tmp-%ld", dir, (long)getpid());
+
+	if (store_open(&st, ctx->db_path)) {
+		cmd_fail_last(KMIG_EXIT_ERROR);
+		goto out_free;
+	}
+	if (make_parent(dir) || rm_rf(tmp)) {
+		cmd_fail_last(KMIG_EXIT_ERROR);
+		goto out_close;
+	}
+	if (mkdir(tmp, 0777) < 0) {
+		cmd_fail(KMIG_EXIT_ERROR, "cannot create directory '%s': %s", tmp, strerror(errno));
+		goto out_close;
+	}
+	if (web_generate(st, tmp, &o) || web_replace(tmp, dir)) {
+		cmd_fail_last(KMIG_EXIT_ERROR);
+		goto out_remove_tmp;
+	}
+	printf("%s/index.html\n", dir);
+	status = finish_stdout(KMIG_EXIT_OK);
+	goto out_close;
+out_remove_tmp:
+	rm_rf(tmp);
+out_close:
+	store_close(st);
+out_free:
+	free(tmp);
+	free(dir);
+	free(dflt);
+	return status;
+}
+
+const struct kmig_cmd cmd_web = {
+	.name = "web",
+	.fn = cmd_web_fn,
+	.summary = "write the static HTML dashboard",
+	.usage = usage,
+};

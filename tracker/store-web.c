@@ -1,0 +1,327 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * store-web.c - SQL of the dashboard (kmig web).  Every query streams its
+ * rows to a callback so that the largest (use sites of a release) never
+ * sits in memory whole.
+ */
+#include "store-internal.h"
+
+static const char *col_text(sqlite3_stmt *s, int i)
+{
+	return (const char *)sqlite3_column_text(s, i);
+}
+
+/* Step @s to the end, calling @row for each row; 0, the callback's value or -1. */
+static int each_row(struct store *st, sqlite3_stmt *s, const char *what,
+		    int (*row)(sqlite3_stmt *s, void *fn, void *data),
+		    void *fn, void *data)
+{
+	int rc, ret = 0;
+
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		ret = row(s, fn, data);
+		if (ret)
+			break;
+	}
+	sqlite3_reset(s);
+	if (!ret && rc != SQLITE_DONE)
+		return store_dberr(st, what);
+	return ret;
+}
+
+static int count_row(sqlite3_stmt *s, void *fn, void *data)
+{
+	struct web_count r = {
+		.release = sqlite3_column_int64(s, 0),
+		.subsystem = col_text(s, 1),
+		.rule = col_text(s, 2),
+		.count = sqlite3_column_int64(s, 3),
+	};
+
+	return ((web_count_fn *)fn)(data, &r);
+}
+
+int store_web_counts(struct store *st, web_count_fn *fn, void *data)
+{
+	static const char sql[] =
+		"SELECT c.release_id, s.name, c.rule, c.count FROM counts c "
+		"JOIN subsystems s ON s.id = c.subsystem_id "
+		"WHERE c.count != 0 ORDER BY s.name, c.rule, c.release_id";
+	sqlite3_stmt *s = store_stmt(st, sql);
+
+	if (!s)
+		return KMIG_EGENERIC;
+	return each_row(st, s, "read counts", count_row, (void *)fn, data);
+}
+
+static int change_row(sqlite3_stmt *s, void *fn, void *data)
+{
+	struct web_change r = {
+		.subsystem = col_text(s, 0),
+		.rule = col_text(s, 1),
+		.added = sqlite3_column_int64(s, 2),
+		.removed = sqlite3_column_int64(s, 3),
+	};
+
+	return ((web_change_fn *)fn)(data, &r);
+}
+
+int store_web_changes(struct store *st, long long old, long long new_,
+		      web_change_fn *fn, void *data)
+{
+	/*
+	 * As store_site_changes() with its subsystem filter, for every
+	 * subsystem at once: the sites of files whose blob differs, +1 in
+	 * the new release and -1 in the old, summed per (subsystem, rule,
+	 * path, text) with each side in its own release's subsystem.
+	 */
+	static const char sql[] =
+		"WITH changed AS ("
+		"  SELECT rf.path, rf.oid, r.ruleset, s.name AS subsystem, "
+		"         CASE WHEN rf.release_id = ?2 THEN 1 ELSE -1 END AS sign "
+		"  FROM release_files rf JOIN releases r ON r.id = rf.release_id "
+		"  JOIN subsystems s ON s.id = rf.subsystem_id "
+		"  WHERE rf.release_id IN (?1, ?2) "
+		"  AND NOT EXISTS (SELECT 1 FROM release_files o "
+		"    WHERE o.release_id = (CASE WHEN rf.release_id = ?2 THEN ?1 ELSE ?2 END) "
+		"    AND o.path = rf.path AND o.oid = rf.oid)), "
+		"d AS (SELECT c.subsystem, bs.rule, sum(c.sign) AS n "
+		"  FROM changed c JOIN blob_sites bs ON bs.oid = c.oid AND bs.ruleset = c.ruleset "
+		"  GROUP BY c.subsystem, bs.rule, c.path, bs.text) "
+		"SELECT subsystem, rule, sum(CASE WHEN n > 0 THEN n ELSE 0 END), "
+		"       sum(CASE WHEN n < 0 THEN -n ELSE 0 END) FROM d "
+		"GROUP BY subsystem, rule ORDER BY subsystem, rule";
+	sqlite3_stmt *s = store_stmt(st, sql);
+
+	if (!s)
+		return KMIG_EGENERIC;
+	sqlite3_bind_int64(s, 1, old);
+	sqlite3_bind_int64(s, 2, new_);
+	return each_row(st, s, "compare releases", change_row, (void *)fn, data);
+}
+
+static int file_count_row(sqlite3_stmt *s, void *fn, void *data)
+{
+	struct web_file_count r = {
+		.path = col_text(s, 0),
+		.subsystem = col_text(s, 1),
+		.rule = col_text(s, 2),
+		.count = sqlite3_column_int64(s, 3),
+	};
+
+	return ((web_file_count_fn *)fn)(data, &r);
+}
+
+int store_web_file_counts(struct store *st, long long release,
+			  web_file_count_fn *fn, void *data)
+{
+	static const char sql[] =
+		"SELECT fc.path, s.name, fc.rule, fc.count FROM file_counts fc "
+		"JOIN release_files rf ON rf.release_id = fc.release_id AND rf.path = fc.path "
+		"JOIN subsystems s ON s.id = rf.subsystem_id "
+		"WHERE fc.release_id = ?1 AND fc.count != 0 ORDER BY fc.path, fc.rule";
+	sqlite3_stmt *s = store_stmt(st, sql);
+
+	if (!s)
+		return KMIG_EGENERIC;
+	sqlite3_bind_int64(s, 1, release);
+	return each_row(st, s, "read file counts", file_count_row, (void *)fn, data);
+}
+
+static int site_row(sqlite3_stmt *s, void *fn, void *data)
+{
+	struct web_site r = {
+		.path = col_text(s, 0),
+		.rule = col_text(s, 1),
+		.line = sqlite3_column_int64(s, 2),
+		.func = col_text(s, 3),
+		.text = col_text(s, 4),
+	};
+
+	return ((web_site_fn *)fn)(data, &r);
+}
+
+int store_web_sites(struct store *st, long long release, web_site_fn *fn,
+		    void *data)
+{
+	static const char sql[] =
+		"SELECT rf.path, bs.rule, bs.line, bs.func, bs.text "
+		"FROM release_files rf JOIN releases r ON r.id = rf.release_id "
+		"JOIN blob_sites bs ON bs.oid = rf.oid AND bs.ruleset = r.ruleset "
+		"WHERE rf.release_id = ?1 ORDER BY rf.path, bs.line, bs.rule";
+	sqlite3_stmt *s = store_stmt(st, sql);
+
+	if (!s)
+		return KMIG_EGENERIC;
+	sqlite3_bind_int64(s, 1, release);
+	return each_row(st, s, "read use sites", site_row, (void *)fn, data);
+}
+
+static int commit_row(sqlite3_stmt *s, void *fn, void *data)
+{
+	struct web_commit_change r = {
+		.commit = col_text(s, 0),
+		.author = col_text(s, 1),
+		.date = sqlite3_column_int64(s, 2),
+		.subject = col_text(s, 3),
+		.subsystem = col_text(s, 4),
+		.rule = col_text(s, 5),
+		.added = sqlite3_column_int64(s, 6),
+		.removed = sqlite3_column_int64(s, 7),
+	};
+
+	return ((web_commit_fn *)fn)(data, &r);
+}
+
+int store_web_commit_changes(struct store *st, web_commit_fn *fn, void *data)
+{
+	static const char sql[] =
+		"SELECT c.commit_id, c.author, c.date, c.subject, cc.subsystem, cc.rule, "
+		"       cc.added, cc.removed "
+		"FROM commits c JOIN commit_changes cc ON cc.commit_id = c.commit_id "
+		"ORDER BY c.date DESC, c.commit_id, cc.subsystem, cc.rule";
+	sqlite3_stmt *s = store_stmt(st, sql);
+
+	if (!s)
+		return KMIG_EGENERIC;
+	return each_row(st, s, "read commits", commit_row, (void *)fn, data);
+}
+
+static int step_row(sqlite3_stmt *s, void *fn, void *data)
+{
+	struct web_step r = {
+		.branch = col_text(s, 0),
+		.base = col_text(s, 1),
+		.position = sqlite3_column_int64(s, 2),
+		.patch = col_text(s, 3),
+		.subject = col_text(s, 4),
+		.status = col_text(s, 5),
+		.commit = col_text(s, 6),
+		.evidence = col_text(s, 7),
+		.test_status = col_text(s, 8),
+		.updated_at = sqlite3_column_int64(s, 9),
+		.build_id = sqlite3_column_int64(s, 10),
+		.build_status = col_text(s, 11),
+		.boot_id = sqlite3_column_int64(s, 12),
+		.boot_status = col_text(s, 13),
+	};
+
+	return ((web_step_fn *)fn)(data, &r);
+}
+
+int store_web_steps(struct store *st, web_step_fn *fn, void *data)
+{
+	static const char sql[] =
+		"WITH st AS (SELECT bs.*, "
+		"  (SELECT b.id FROM builds b WHERE b.commit_id = bs.commit_id "
+		"   ORDER BY b.created_at DESC, b.id DESC LIMIT 1) AS build_id "
+		"  FROM branch_steps bs) "
+		"SELECT st.branch, st.base, st.position, st.patch, st.subject, st.status, "
+		"       st.commit_id, st.evidence, st.test_status, st.updated_at, "
+		"       st.build_id, b.status, "
+		"       (SELECT o.id FROM boots o WHERE o.build_id = st.build_id "
+		"        ORDER BY o.created_at DESC, o.id DESC LIMIT 1) AS boot_id, "
+		"       (SELECT o.status FROM boots o WHERE o.build_id = st.build_id "
+		"        ORDER BY o.created_at DESC, o.id DESC LIMIT 1) "
+		"FROM st LEFT JOIN builds b ON b.id = st.build_id "
+		"ORDER BY st.branch, st.position";
+	sqlite3_stmt *s = store_stmt(st, sql);
+
+	if (!s)
+		return KMIG_EGENERIC;
+	return each_row(st, s, "read branch steps", step_row, (void *)fn, data);
+}
+
+static int build_row(sqlite3_stmt *s, void *fn, void *data)
+{
+	struct web_build r = {
+		.id = sqlite3_column_int64(s, 0),
+		.commit = col_text(s, 1),
+		.config_hash = col_text(s, 2),
+		.status = col_text(s, 3),
+		.seconds = sqlite3_column_double(s, 4),
+		.log_path = col_text(s, 5),
+		.created_at = sqlite3_column_int64(s, 6),
+	};
+
+	return ((web_build_fn *)fn)(data, &r);
+}
+
+int store_web_builds(struct store *st, web_build_fn *fn, void *data)
+{
+	static const char sql[] =
+		"SELECT id, commit_id, config_hash, status, seconds, log_path, created_at "
+		"FROM builds ORDER BY created_at DESC, id DESC";
+	sqlite3_stmt *s = store_stmt(st, sql);
+
+	if (!s)
+		return KMIG_EGENERIC;
+	return each_row(st, s, "read builds", build_row, (void *)fn, data);
+}
+
+static int boot_row(sqlite3_stmt *s, void *fn, void *data)
+{
+	struct web_boot r = {
+		.id = sqlite3_column_int64(s, 0),
+		.build_id = sqlite3_column_int64(s, 1),
+		.commit = col_text(s, 2),
+		.tests = col_text(s, 3),
+		.status = col_text(s, 4),
+		.seconds = sqlite3_column_double(s, 5),
+		.findings = col_text(s, 6),
+		.console_path = col_text(s, 7),
+		.created_at = sqlite3_column_int64(s, 8),
+	};
+
+	return ((web_boot_fn *)fn)(data, &r);
+}
+
+int store_web_boots(struct store *st, web_boot_fn *fn, void *data)
+{
+	static const char sql[] =
+		"SELECT o.id, o.build_id, b.commit_id, o.tests, o.status, o.seconds, "
+		"       o.findings, o.console_path, o.created_at "
+		"FROM boots o JOIN builds b ON b.id = o.build_id "
+		"ORDER BY o.created_at DESC, o.id DESC";
+	sqlite3_stmt *s = store_stmt(st, sql);
+
+	if (!s)
+		return KMIG_EGENERIC;
+	return each_row(st, s, "read boots", boot_row, (void *)fn, data);
+}
+
+static int bisect_row(sqlite3_stmt *s, void *fn, void *data)
+{
+	struct web_bisect r = {
+		.id = sqlite3_column_int64(s, 0),
+		.good = col_text(s, 1),
+		.bad = col_text(s, 2),
+		.tests = col_text(s, 3),
+		.first_bad = col_text(s, 4),
+		.finding = col_text(s, 5),
+		.status = col_text(s, 6),
+		.created_at = sqlite3_column_int64(s, 7),
+		.seq = sqlite3_column_int64(s, 8),
+		.step_commit = col_text(s, 9),
+		.verdict = col_text(s, 10),
+	};
+
+	return ((web_bisect_fn *)fn)(data, &r);
+}
+
+int store_web_bisects(struct store *st, web_bisect_fn *fn, void *data)
+{
+	static const char sql[] =
+		"SELECT b.id, b.good, b.bad, b.tests, b.first_bad, b.finding, b.status, "
+		"       b.created_at, -1, NULL, NULL FROM bisects b "
+		"UNION ALL "
+		"SELECT b.id, b.good, b.bad, b.tests, b.first_bad, b.finding, b.status, "
+		"       b.created_at, s.seq, s.commit_id, s.verdict "
+		"FROM bisects b JOIN bisect_steps s ON s.bisect_id = b.id "
+		"ORDER BY 8 DESC, 1 DESC, 9";
+	sqlite3_stmt *s = store_stmt(st, sql);
+
+	if (!s)
+		return KMIG_EGENERIC;
+	return each_row(st, s, "read bisections", bisect_row, (void *)fn, data);
+}

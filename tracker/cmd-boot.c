@@ -15,7 +15,8 @@ static const char usage[] =
 	"usage: kmig boot [REV] [--test NAME]... [--timeout S] [--keep-log]\n"
 	"                 [--accel tcg|kvm]\n"
 	"\n"
-	"Build REV (default: HEAD of --repo) with the QEMU configuration\n"
+	"Build REV (default: the tip of the branch 'kmig branch apply' made\n"
+	"last, else HEAD of --repo) with the QEMU configuration\n"
 	"(tinyconfig + qemu/kmig.config) in kmig's own worktree under\n"
 	"$KMIG_HOME/work, never in your checkout, and boot it in QEMU with the\n"
 	"guest tests.  The console is classified: the boot passes only if the\n"
@@ -120,7 +121,8 @@ static int cmd_boot_fn(struct kmig_ctx *ctx, int argc, char **argv)
 	struct boottest_result r;
 	struct kbuild *kb = NULL;
 	struct store *st = NULL;
-	const char *rev = "HEAD";
+	const char *rev = NULL;
+	char *branch = NULL, *tip = NULL, id[41];
 	int c, status;
 
 	optind = 1;
@@ -149,6 +151,15 @@ static int cmd_boot_fn(struct kmig_ctx *ctx, int argc, char **argv)
 		status = cmd_fail_last(KMIG_EXIT_ERROR);
 		goto out_kbuild;
 	}
+	if (!rev) {
+		/* The applied branch's tip (kmig branch apply), else HEAD. */
+		rev = "HEAD";
+		if (!store_branch_latest(st, &branch)) {
+			tip = xasprintf("refs/heads/%s", branch);
+			if (!kbuild_resolve(kb, tip, id, NULL))
+				rev = tip;
+		}
+	}
 	if (boottest_run(kb, st, rev, &a.opts, &r)) {
 		status = cmd_fail_last(KMIG_EXIT_ERROR);
 		goto out_store;
@@ -173,6 +184,8 @@ out_store:
 out_kbuild:
 	kbuild_close(kb);
 out_args:
+	free(branch);
+	free(tip);
 	free(a.tests);
 	return status;
 }

@@ -414,6 +414,98 @@ static int analyse(struct analysis *a, struct sbuf *ev, git_repository *repo,
 	return ret;
 }
 
+/* ---- hunk relocation ---- */
+
+/*
+ * relocate - libgit2 applies a hunk only at the line its header names;
+ * git apply also looks for the pre-image above and below.  Find each
+ * hunk's pre-image in the tree's file (nearest to where the header says,
+ * after the previous hunk) and write the patch again with the headers
+ * moved there.  *@ok is false when some pre-image is not found.
+ */
+static int relocate(struct sbuf *out, bool *ok, git_repository *repo,
+		    git_tree *tree, const struct patch_file *files, size_t nfiles)
+{
+	size_t fi, hi;
+	int ret = 0;
+
+	*ok = true;
+	for (fi = 0; fi < nfiles && *ok && !ret; fi++) {
+		const struct patch_file *f = &files[fi];
+		struct sbuf content = SBUF_INIT;
+		struct lines file = { 0 };
+		bool *none = xcalloc(f->nhunks + 1, sizeof(*none)), exists;
+		long delta = 0;
+		size_t min = 0;
+
+		ret = patch_file_text(out, f, none, false);	/* the header */
+		free(none);
+		if (!ret && f->old_path)
+			ret = read_path(repo, tree, f->old_path, &content, &exists);
+		if (ret || !f->old_path) {
+			/* a new file: nothing to find */
+			for (hi = 0; !ret && hi < f->nhunks; hi++)
+				sbuf_add(out, f->hunks[hi].text, f->hunks[hi].len);
+			sbuf_release(&content);
+			continue;
+		}
+		if (!exists) {
+			*ok = false;
+			sbuf_release(&content);
+			break;
+		}
+		split_lines(&file, content.buf ? content.buf : "", content.len);
+		for (hi = 0; hi < f->nhunks && *ok; hi++) {
+			const struct patch_hunk *h = &f->hunks[hi];
+			const char *nl = memchr(h->text, '\n', h->len);
+			struct hunk_image img;
+			long want = h->old_start ? (long)h->old_start - 1 : 0, at = -1;
+			size_t off, limit;
+
+			hunk_image(&img, h);
+			limit = file.n >= img.pre.n ? file.n - img.pre.n : 0;
+			for (off = 0; at < 0 && off <= file.n; off++) {
+				long cand[2] = { want - (long)off, want + (long)off };
+				int k;
+
+				for (k = 0; k < 2 && at < 0; k++) {
+					size_t c = (size_t)cand[k], j;
+
+					if (cand[k] < (long)min || c > limit)
+						continue;
+					for (j = 0; j < img.pre.n; j++)
+						if (file.len[c + j] != img.pre.len[j] ||
+						    memcmp(file.v[c + j], img.pre.v[j], img.pre.len[j]))
+							break;
+					if (j == img.pre.n)
+						at = cand[k];
+				}
+			}
+			if (at < 0) {
+				*ok = false;
+			} else {
+				unsigned long os = img.pre.n ? (unsigned long)at + 1 : (unsigned long)at;
+				const char *ctx = memmem(h->text + 2, (nl ? (size_t)(nl - h->text) : h->len) - 2, "@@", 2);
+
+				sbuf_addf(out, "@@ -%lu,%lu +%lu,%lu @@", os, h->old_lines,
+					  (unsigned long)((long)os + delta + (img.pre.n ? 0 : 1)),
+					  h->new_lines);
+				if (ctx && nl)
+					sbuf_add(out, ctx + 2, (size_t)(nl - ctx - 2));
+				sbuf_addch(out, '\n');
+				if (nl)
+					sbuf_add(out, nl + 1, h->len - (size_t)(nl + 1 - h->text));
+				min = (size_t)at + img.pre.n;
+				delta += (long)h->new_lines - (long)h->old_lines;
+			}
+			hunk_image_clear(&img);
+		}
+		lines_clear(&file);
+		sbuf_release(&content);
+	}
+	return ret;
+}
+
 /* ---- libgit2 steps ---- */
 
 /* try_apply - apply @text on @tree; 0 with *@index, 1 when it does not apply. */
@@ -455,8 +547,22 @@ static int reverse_applies(bool *yes, git_repository *repo, git_tree *tree,
 			sbuf_release(&text);
 			return 0;	/* not reversible: not upstream this way */
 		}
-	if (!try_apply(&index, repo, tree, text.buf, text.len, NULL))
+	if (!try_apply(&index, repo, tree, text.buf, text.len, NULL)) {
 		*yes = true;
+	} else {
+		/* the same with the hunks moved to where they are found */
+		struct patch_file *rf = NULL;
+		struct sbuf moved = SBUF_INIT;
+		size_t nrf = 0, arf = 0, end;
+		bool ok = false;
+
+		if (!diff_parse(&rf, &nrf, &arf, text.buf, text.len, &end) &&
+		    !relocate(&moved, &ok, repo, tree, rf, nrf) && ok &&
+		    !try_apply(&index, repo, tree, moved.buf, moved.len, NULL))
+			*yes = true;
+		patch_files_free(rf, nrf);
+		sbuf_release(&moved);
+	}
 	git_index_free(index);
 	sbuf_release(&text);
 	return 0;
@@ -572,7 +678,7 @@ int branch_apply_one(struct branch_outcome *out, git_repository *repo,
 		     const struct mbox_patch *p, const char *file,
 		     const char *committer_name, const char *committer_email)
 {
-	struct sbuf why = SBUF_INIT;
+	struct sbuf why = SBUF_INIT, moved = SBUF_INIT;
 	struct analysis a;
 	git_index *index = NULL;
 	git_tree *tree = NULL;
@@ -584,13 +690,24 @@ int branch_apply_one(struct branch_outcome *out, git_repository *repo,
 	if (git_commit_tree(&tree, tip) < 0)
 		return kmig_err_git("cannot read tree");
 	if (!try_apply(&index, repo, tree, p->diff, p->diff_len, &why)) {
+		sbuf_addf(&out->evidence, "applies cleanly: %zu file%s\n",
+			  p->nfiles, p->nfiles == 1 ? "" : "s");
+	} else {
+		bool ok = false;
+
+		ret = relocate(&moved, &ok, repo, tree, p->files, p->nfiles);
+		if (ret)
+			goto out;
+		if (ok && !try_apply(&index, repo, tree, moved.buf, moved.len, NULL))
+			sbuf_addf(&out->evidence,
+				  "applies with offsets (%s; hunks moved to where their pre-image is)\n",
+				  why.buf ? why.buf : "");
+	}
+	if (index) {
 		ret = write_commit(&out->commit, repo, tip, index, p, file,
 				   committer_name, committer_email);
-		if (!ret) {
+		if (!ret)
 			out->status = BRANCH_APPLIED;
-			sbuf_addf(&out->evidence, "applies cleanly: %zu file%s\n",
-				  p->nfiles, p->nfiles == 1 ? "" : "s");
-		}
 		goto out;
 	}
 	sbuf_addf(&out->evidence, "does not apply: %s\n", why.buf ? why.buf : "");
@@ -633,6 +750,7 @@ int branch_apply_one(struct branch_outcome *out, git_repository *repo,
 	}
 out:
 	sbuf_release(&why);
+	sbuf_release(&moved);
 	git_index_free(index);
 	git_tree_free(tree);
 	return ret;

@@ -246,7 +246,9 @@ static char *deprecated_reason(git_repository *repo, git_tree *tree,
 /*
  * subject_prefix - "net: rds:" from the common directory of the files:
  * drivers/ and arch/ are dropped, then the first and the last component
- * of what remains are used ("drivers/scsi/qla2xxx" -> "scsi: qla2xxx:").
+ * of what remains are used ("drivers/scsi/qla2xxx" -> "scsi: qla2xxx:");
+ * a lone file directly in such a directory adds its name ("scsi:
+ * 3w-sas:"), and the DRM tree uses its own "drm/<driver>:" style.
  */
 static char *subject_prefix(struct cfile *files, const struct csection *s)
 {
@@ -280,6 +282,27 @@ static char *subject_prefix(struct cfile *files, const struct csection *s)
 	}
 	first = xstrndup(c, strcspn(c, "/"));
 	last = strrchr(c, '/');
+	if (!last && s->n == 1) {
+		/* one file in a shared directory: name the file, "scsi: 3w-xxxx:" */
+		const char *base = strrchr(files[s->files[0]].path, '/');
+		char *stem = xstrdup(base ? base + 1 : files[s->files[0]].path);
+		char *r;
+
+		stem[strcspn(stem, ".")] = '\0';
+		r = xasprintf("%s: %s:", first, stem);
+		free(stem);
+		free(first);
+		free(common);
+		return r;
+	}
+	if (last && !strncmp(c, "gpu/drm/", 8) && strcmp(last + 1, "drm")) {
+		/* the DRM tree's own style: "drm/rockchip:" */
+		char *r = xasprintf("drm/%s:", last + 1);
+
+		free(first);
+		free(common);
+		return r;
+	}
 	if (last && strcmp(last + 1, first)) {
 		char *r = xasprintf("%s: %s:", first, last + 1);
 

@@ -46,6 +46,15 @@ $(BUILD)/web-assets.c: web/style.css web/sort.js scripts/embed.sh | $(BUILD)
 $(BUILD)/web-assets.o: $(BUILD)/web-assets.c
 	$(CC) $(CFLAGS) -c -o $@ $<
 
+# The cache key (rules_hash()) covers the matcher's source too, so any change
+# to the lexer invalidates cached lexing results without a manual bump.
+MATCHER_SRC := tracker/lexer.c tracker/lexer.h tracker/rules.def
+$(BUILD)/matcher-hash.h: $(MATCHER_SRC) | $(BUILD)
+	printf '#define KMIG_MATCHER_HASH "%s"\n' \
+		"$$(cat $(MATCHER_SRC) | sha1sum | cut -c1-16)" > $@
+
+$(BUILD)/rules.o: $(BUILD)/matcher-hash.h
+
 $(BUILD)/tests/%: tests/unit/%.c $(LIBOBJS) | $(BUILD)
 	@mkdir -p $(BUILD)/tests
 	$(CC) $(CFLAGS) -o $@ $< $(LIBOBJS) $(LDLIBS) -lcmocka

@@ -315,6 +315,17 @@ static int cmd_scan_fn(struct kmig_ctx *ctx, int argc, char **argv)
 		}
 		fflush(stdout);
 	}
+	{
+		long long pruned;
+
+		if (store_prune_blobs(s.st, &pruned)) {
+			cmd_fail_last(KMIG_EXIT_ERROR);
+			goto out;
+		}
+		if (pruned)
+			fprintf(stderr, "pruned %lld blobs cached under older rules\n",
+				pruned);
+	}
 	fprintf(stderr, "%zu releases, %llu blobs lexed (%.1f MB)\n", ntags,
 		(unsigned long long)s.lexed, s.lexed_bytes / 1e6);
 	status = finish_stdout(KMIG_EXIT_OK);

@@ -16,6 +16,8 @@
  */
 #define LEXER_VERSION 1
 
+#include "matcher-hash.h"
+
 const struct rule rules[RULE__COUNT] = {
 #define RULE(sym, id_, title_, source_, advice_, kind_, names_)	\
 	[sym] = {							\
@@ -87,6 +89,7 @@ static void rules_hash_init(void)
 
 	fnv_str(&h, "kmig-rules");
 	fnv_int(&h, LEXER_VERSION);
+	fnv_str(&h, KMIG_MATCHER_HASH);	/* the matcher's source, from make */
 	fnv_int(&h, RULE__COUNT);
 	for (i = 0; i < RULE__COUNT; i++) {
 		const struct rule *r = &rules[i];

@@ -424,3 +424,36 @@ int store_subsystem_exists(struct store *st, const char *name)
 	sqlite3_reset(s);
 	return rc == SQLITE_ROW;
 }
+
+int store_prune_blobs(struct store *st, long long *pruned)
+{
+	static const char sites_sql[] =
+		"DELETE FROM blob_sites WHERE ruleset NOT IN (SELECT ruleset FROM releases) "
+		"AND ruleset != ?1";
+	static const char blobs_sql[] =
+		"DELETE FROM blobs WHERE ruleset NOT IN (SELECT ruleset FROM releases) "
+		"AND ruleset != ?1";
+	sqlite3_stmt *s;
+
+	*pruned = 0;
+	if (store_begin(st))
+		return KMIG_EGENERIC;
+	s = store_stmt(st, sites_sql);
+	if (!s)
+		goto out_rollback;
+	sqlite3_bind_text(s, 1, rules_hash(), -1, SQLITE_STATIC);
+	if (store_done(st, s))
+		goto out_rollback;
+	s = store_stmt(st, blobs_sql);
+	if (!s)
+		goto out_rollback;
+	sqlite3_bind_text(s, 1, rules_hash(), -1, SQLITE_STATIC);
+	if (store_done(st, s))
+		goto out_rollback;
+	*pruned = sqlite3_changes(st->db);
+	return store_commit(st);
+
+out_rollback:
+	store_rollback(st);
+	return KMIG_EGENERIC;
+}

@@ -58,6 +58,11 @@ int store_blob_put(struct store *st, const char *oid, const char *ruleset,
  */
 int store_blob_sites(struct store *st, const char *oid, const char *ruleset,
 		     struct site_list *out);
+/*
+ * store_prune_blobs - drop cached blobs of rule sets that neither the
+ * current rules nor any release use any more; *pruned counts them.
+ */
+int store_prune_blobs(struct store *st, long long *pruned);
 /* store_release_start - (re)create release @tag, dropping an older scan. */
 int store_release_start(struct store *st, long long *id, const char *tag,
 			const char *commit, long long date, const char *ruleset,

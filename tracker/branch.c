@@ -464,7 +464,7 @@ static int relocate(struct sbuf *out, bool *ok, git_repository *repo,
 
 			hunk_image(&img, h);
 			limit = file.n >= img.pre.n ? file.n - img.pre.n : 0;
-			for (off = 0; at < 0 && off <= file.n; off++) {
+			for (off = 0; at < 0 && off <= file.n + (size_t)want; off++) {
 				long cand[2] = { want - (long)off, want + (long)off };
 				int k;
 

@@ -1,0 +1,271 @@
+#!/bin/sh
+# kmig branch apply/status/rebase/export on a fixture repository: a patch
+# that applies, two already upstream (reverse-applies; patch-id), one
+# superseded, one conflict, one applying after the conflict; evidence,
+# commits, trailers, the database, --stop-on-conflict, export round trip;
+# the RDS patch on a fixture built from its own pre-image.
+. "$(dirname "$0")/../lib.sh"
+
+W="$TRASH/work"
+S="$TRASH/series"
+DB="$TRASH/kmig.db"
+k() { "$KMIG" --repo "$W" --db "$DB" "$@"; }
+commit() { git -C "$W" add -A -f && git -C "$W" commit -q -m "$1"; }
+patch_of() { git -C "$W" format-patch -1 --stdout "$1"; }
+
+git init -q "$W"
+mkdir -p "$W/drivers" "$W/net" "$W/lib" "$S"
+cat > "$W/drivers/one.c" <<'EOF'
+int one(char *d, const char *s)
+{
+	strcpy(d, s);
+	return 0;
+}
+EOF
+cat > "$W/drivers/six.c" <<'EOF'
+int six(char *d)
+{
+	BUG_ON(!d);
+	return 0;
+}
+EOF
+cat > "$W/net/up.c" <<'EOF'
+int up(void)
+{
+	int x;
+
+	x = 1;
+	return x;
+}
+EOF
+cat > "$W/net/pid.c" <<'EOF'
+int pid(void)
+{
+	int a, b;
+
+	a = 1;
+	b = 2;
+	return a + b;
+}
+EOF
+cat > "$W/lib/s.c" <<'EOF'
+void s(char *name, const char *src)
+{
+	strlcpy(name, src, 16);
+}
+EOF
+cat > "$W/lib/c.c" <<'EOF'
+void c(char *d, const char *s)
+{
+	int x = 0;
+	strlcpy(d, s, 8);
+}
+EOF
+commit "initial" && git -C "$W" tag v0.9
+# patches made against the old state of lib/
+git -C "$W" checkout -q -b old
+sed -i 's/strlcpy(name, src, 16);/strscpy(name, src, 16);/' "$W/lib/s.c"
+commit "lib: s: use strscpy"
+patch_of HEAD > "$S/0004-lib-s-use-strscpy.patch"
+sed -i 's/strlcpy(d, s, 8);/strscpy(d, s, 8);/' "$W/lib/c.c"
+commit "lib: c: use strscpy"
+patch_of HEAD > "$S/0005-lib-c-use-strscpy.patch"
+git -C "$W" checkout -q master
+# upstream history up to v1.0
+sed -i 's/x = 1;/x = 2;/' "$W/net/up.c"
+commit "net: up: two" && U=$(git -C "$W" rev-parse HEAD)
+patch_of HEAD > "$S/0002-net-up-two.patch"
+sed -i 's/a = 1;/a = 10;/' "$W/net/pid.c"
+commit "net: pid: ten" && P=$(git -C "$W" rev-parse HEAD)
+patch_of HEAD > "$S/0003-net-pid-ten.patch"
+sed -i 's/b = 2;/b = 20;/' "$W/net/pid.c"
+commit "net: pid: twenty"
+cat > "$W/lib/s.c" <<'EOF'
+void s(char *name, const char *src)
+{
+	ssize_t ret;
+
+	ret = strscpy(name, src, 16);
+}
+EOF
+sed -i 's/int x = 0;/int unrelated = 1;/' "$W/lib/c.c"
+commit "lib: upstream rework" && git -C "$W" tag v1.0
+# the series' own patches on v1.0
+git -C "$W" checkout -q -b new
+sed -i 's/strcpy(d, s);/strscpy(d, s, 16);/' "$W/drivers/one.c"
+GIT_AUTHOR_NAME="Ada Author" GIT_AUTHOR_EMAIL="ada@example.org" \
+GIT_AUTHOR_DATE="2020-02-03T04:05:06+0100" commit "drivers: one: use strscpy
+
+The destination is 16 bytes.
+
+Signed-off-by: Ada Author <ada@example.org>"
+patch_of HEAD > "$S/0001-drivers-one-use-strscpy.patch"
+sed -i 's/BUG_ON(!d);/if (!d)\n\t\treturn -EINVAL;/' "$W/drivers/six.c"
+commit "drivers: six: no BUG_ON"
+patch_of HEAD > "$S/0006-drivers-six-no-BUG_ON.patch"
+git -C "$W" checkout -q -b shifted v1.0
+sed -i '1i /* one */' "$W/drivers/one.c"
+commit "drivers: one: a comment" && git -C "$W" tag v1.1
+git -C "$W" checkout -q master
+git -C "$W" branch -q -D new old shifted
+printf '# fixture series\n0001-drivers-one-use-strscpy.patch\n0002-net-up-two.patch\n0003-net-pid-ten.patch\n0004-lib-s-use-strscpy.patch\n0005-lib-c-use-strscpy.patch\n\n0006-drivers-six-no-BUG_ON.patch\n' > "$S/series"
+HEAD0=$(git -C "$W" rev-parse HEAD)
+
+t_exit "apply with a conflict" 1 k branch apply --base v1.0 --series "$S"
+OUT=$(cat "$TRASH/.stdout")
+t_is "one status line per patch, in order" \
+"applied
+upstream
+upstream
+superseded
+conflict
+applied" "$(printf '%s\n' "$OUT" | grep -v '^ ' | sed '$d' | cut -d' ' -f1)"
+t_is "summary line" "kmig/v1.0 at $(git -C "$W" rev-parse --short=12 kmig/v1.0) on v1.0: 2 applied, 2 upstream, 1 superseded, 1 conflict" \
+	"$(printf '%s\n' "$OUT" | tail -n 1)"
+t_ok "upstream by reverse-apply" grep -q "the patch reverse-applies: the tree already has this change" "$TRASH/.stdout"
+t_ok "upstream by patch-id names the commit" grep -q "patch-id matches commit $P reachable from the base" "$TRASH/.stdout"
+t_ok "superseded: the removed use is absent" \
+	grep -q 'lib/s.c hunk 1/1 @@ -1,4 +1,4 @@: pre-image not found; removes strlcpy "strlcpy(name, src, 16);" (absent)' "$TRASH/.stdout"
+t_ok "superseded: summary of the evidence" \
+	grep -q "every tracked use the patch removes (1) is absent from the tree" "$TRASH/.stdout"
+t_ok "conflict: the removed use is still present" \
+	grep -q 'lib/c.c hunk 1/1 @@ -1,5 +1,5 @@: pre-image not found; removes strlcpy "strlcpy(d, s, 8);" (present)' "$TRASH/.stdout"
+t_ok "conflict: evidence summary" \
+	grep -q "1 of the 1 tracked uses the patch removes are still present" "$TRASH/.stdout"
+
+t_is "the branch has the two applied commits on v1.0" \
+"drivers: six: no BUG_ON
+drivers: one: use strscpy" "$(git -C "$W" log --format=%s v1.0..kmig/v1.0)"
+t_is "author and date kept" "Ada Author <ada@example.org> 2020-02-03T04:05:06+01:00" \
+	"$(git -C "$W" log -1 --format='%an <%ae> %aI' kmig/v1.0~1)"
+t_is "message kept, Kmig-Patch trailer added to the trailer block" \
+"drivers: one: use strscpy
+
+The destination is 16 bytes.
+
+Signed-off-by: Ada Author <ada@example.org>
+Kmig-Patch: 0001-drivers-one-use-strscpy.patch" "$(git -C "$W" log -1 --format=%B kmig/v1.0~1)"
+t_is "trailer in a new paragraph when there was no trailer block" \
+	"Kmig-Patch: 0006-drivers-six-no-BUG_ON.patch" \
+	"$(git -C "$W" log -1 --format=%B kmig/v1.0 | sed -n '3p')"
+t_is "the commit's change is the patch" "$(sed -n '/^diff --git/,/^-- $/p' "$S/0001-drivers-one-use-strscpy.patch" | sed '$d' | grep '^[-+]')" \
+	"$(git -C "$W" show --format= kmig/v1.0~1 | grep '^[-+]')"
+t_is "working tree, index and current branch untouched" "refs/heads/master $HEAD0 0" \
+	"$(git -C "$W" symbolic-ref HEAD) $(git -C "$W" rev-parse HEAD) $(git -C "$W" status --porcelain | wc -l)"
+t_exit "re-applying gives the same commits (committer date = author date)" 1 \
+	k branch apply --base v1.0 --series "$S"
+t_is "same tip" "$(printf '%s\n' "$OUT" | tail -n 1)" "$(tail -n 1 "$TRASH/.stdout")"
+
+t_is "steps recorded in the database" \
+"kmig/v1.0|v1.0|1|0001-drivers-one-use-strscpy.patch|drivers: one: use strscpy|applied|1
+kmig/v1.0|v1.0|2|0002-net-up-two.patch|net: up: two|upstream|0
+kmig/v1.0|v1.0|3|0003-net-pid-ten.patch|net: pid: ten|upstream|0
+kmig/v1.0|v1.0|4|0004-lib-s-use-strscpy.patch|lib: s: use strscpy|superseded|0
+kmig/v1.0|v1.0|5|0005-lib-c-use-strscpy.patch|lib: c: use strscpy|conflict|0
+kmig/v1.0|v1.0|6|0006-drivers-six-no-BUG_ON.patch|drivers: six: no BUG_ON|applied|1" \
+	"$(sqlite3 "$DB" "SELECT branch, base, position, patch, subject, status, commit_id IS NOT NULL FROM branch_steps ORDER BY position")"
+t_is "evidence stored for the conflict" 1 \
+	"$(sqlite3 "$DB" "SELECT count(*) FROM branch_steps WHERE status = 'conflict' AND evidence LIKE '%(present)%'")"
+
+t_exit "status" 0 k branch status
+C1=$(git -C "$W" rev-parse --short=12 kmig/v1.0~1)
+C6=$(git -C "$W" rev-parse --short=12 kmig/v1.0)
+t_is "status text: one line per patch and a summary" \
+"branch kmig/v1.0 on v1.0
+   1  applied     $C1  0001-drivers-one-use-strscpy.patch  drivers: one: use strscpy
+   2  upstream    -             0002-net-up-two.patch  net: up: two
+   3  upstream    -             0003-net-pid-ten.patch  net: pid: ten
+   4  superseded  -             0004-lib-s-use-strscpy.patch  lib: s: use strscpy
+   5  conflict    -             0005-lib-c-use-strscpy.patch  lib: c: use strscpy
+   6  applied     $C6  0006-drivers-six-no-BUG_ON.patch  drivers: six: no BUG_ON
+6 patches: 2 applied, 2 upstream, 1 superseded, 1 conflict" "$(cat "$TRASH/.stdout")"
+t_exit "status csv" 0 k branch status --base v1.0 --format csv
+t_is "csv header and rows" "position,patch,subject,status,commit,test_status
+5,0005-lib-c-use-strscpy.patch,lib: c: use strscpy,conflict,,
+7" "$(sed -n '1p' "$TRASH/.stdout"; grep '^5,' "$TRASH/.stdout"; wc -l < "$TRASH/.stdout")"
+t_exit "status json" 0 k branch status --format json
+t_ok "json summary" grep -q '"summary": {"patches": 6, "applied": 2, "upstream": 2, "superseded": 1, "conflict": 1}' "$TRASH/.stdout"
+t_ok "json is an object with the patches" grep -q '^{"branch": "kmig/v1.0", "base": "v1.0", "patches": \[' "$TRASH/.stdout"
+
+t_exit "--stop-on-conflict stops at the conflict" 1 \
+	k branch apply --base v1.0 --series "$S" --name test/stop --stop-on-conflict
+t_is "five steps, the last a conflict" "applied upstream upstream superseded conflict" \
+	"$(grep -v '^ ' "$TRASH/.stdout" | sed '$d' | cut -d' ' -f1 | tr '\n' ' ' | sed 's/ $//')"
+t_is "only the first patch is on the stopped branch" "drivers: one: use strscpy" \
+	"$(git -C "$W" log --format=%s v1.0..test/stop)"
+
+t_exit "rebase --onto v0.9: everything applies there" 0 \
+	k branch rebase --onto v0.9 --series "$S"
+t_ok "rebase summary" grep -q "^kmig/v0.9 at .* on v0.9: 6 applied, 0 upstream, 0 superseded, 0 conflict$" "$TRASH/.stdout"
+t_is "rebased branch has six commits" 6 "$(git -C "$W" rev-list --count v0.9..kmig/v0.9)"
+t_exit "rebase --onto v1.1, where drivers/one.c moved down a line" 1 \
+	k branch rebase --onto v1.1 --series "$S"
+t_ok "the first patch applies there" grep -q "^applied .*0001-drivers-one-use-strscpy.patch$" "$TRASH/.stdout"
+t_is "with offsets, as git apply does" 1 \
+	"$(sqlite3 "$DB" "SELECT count(*) FROM branch_steps WHERE branch = 'kmig/v1.1' AND position = 1 AND evidence LIKE 'applies with offsets%'")"
+
+# export: edit the branch with git, export, the edit comes back
+cp -r "$S" "$TRASH/series2"
+git -C "$W" branch -q -f edit kmig/v1.0
+(
+	cd "$TRASH" && git clone -q "$W" ed && cd ed && git checkout -q edit &&
+	git commit -q --amend -m "drivers: six: return -EINVAL instead of BUG_ON
+
+Kmig-Patch: 0006-drivers-six-no-BUG_ON.patch" &&
+	git push -q -f origin edit:kmig/v1.0
+) > /dev/null 2>&1
+t_exit "export" 0 k branch export --base v1.0 --series "$TRASH/series2"
+t_is "export output" "wrote $TRASH/series2/0001-drivers-one-use-strscpy.patch
+wrote $TRASH/series2/0006-drivers-six-no-BUG_ON.patch
+exported 2 commits of kmig/v1.0 to $TRASH/series2 (series: 6 patches)" "$(cat "$TRASH/.stdout")"
+t_ok "the edited message is in the patch, without the Kmig-Patch trailer" \
+	sh -c "grep -q '^Subject: \[PATCH\] drivers: six: return -EINVAL instead of BUG_ON$' '$TRASH/series2/0006-drivers-six-no-BUG_ON.patch' && ! grep -q Kmig-Patch '$TRASH/series2/0006-drivers-six-no-BUG_ON.patch'"
+t_is "series kept in order with its comment" "$(cat "$S/series" | grep -v '^$')" "$(cat "$TRASH/series2/series")"
+t_exit "the exported series applies again" 1 \
+	k branch apply --base v1.0 --series "$TRASH/series2" --name test/exported
+t_is "same statuses after the round trip" "applied upstream upstream superseded conflict applied" \
+	"$(grep -v '^ ' "$TRASH/.stdout" | sed '$d' | cut -d' ' -f1 | tr '\n' ' ' | sed 's/ $//')"
+t_ok "exported patch applies with git am too" sh -c "
+	git clone -q '$W' '$TRASH/am' && cd '$TRASH/am' && git checkout -q v1.0 &&
+	git am -q '$TRASH/series2/0001-drivers-one-use-strscpy.patch' '$TRASH/series2/0006-drivers-six-no-BUG_ON.patch' &&
+	test \"\$(git log -1 --format=%s)\" = 'drivers: six: return -EINVAL instead of BUG_ON'"
+
+# errors: exit 2 and one line
+t_exit "no subcommand" 2 k branch
+t_exit "rebase without --onto" 2 k branch rebase --series "$S"
+t_exit "unknown base" 2 k branch apply --base v9.9 --series "$S"
+t_is "one clear line" 1 "$(wc -l < "$TRASH/.stderr")"
+printf 'not a patch\n' > "$S/0007-bad.patch"
+printf '0007-bad.patch\n' >> "$S/series"
+t_exit "a file that is not a format-patch message" 2 k branch apply --base v1.0 --series "$S" --name test/bad
+t_ok "the error names the patch" grep -q "^kmig: patch '0007-bad.patch': not a git format-patch message" "$TRASH/.stderr"
+t_exit "missing series" 2 k branch apply --base v1.0 --series "$TRASH/nowhere"
+t_exit "status of a branch never applied" 2 k branch status --name nothing/here
+t_exit "branch test is a reserved subcommand" 2 k branch test
+
+# the RDS fix applies on a tree built from its own pre-image
+R="$TRASH/rds"
+RDS="$TOP/branch-patches/0001-net-rds-remove-user-triggered-WARN_ON-in-rds_sendmsg.patch"
+git init -q "$R"
+awk -v dir="$R" '
+/^-- $/ { exit }
+/^diff --git / { out = dir "/" substr($4, 3); d = out; sub(/\/[^\/]*$/, "", d)
+	system("mkdir -p " d); line = 1; inhunk = 0; next }
+out == "" { next }
+/^@@ / { split($2, r, ","); start = substr(r[1], 2) + 0
+	while (line < start) { print "/* filler " line " */" > out; line++ }
+	inhunk = 1; next }
+inhunk && /^[ -]/ { print substr($0, 2) > out; line++; next }
+' "$RDS"
+commit_rds() { git -C "$R" add -A && git -C "$R" commit -q -m pre && git -C "$R" tag pre; }
+t_ok "pre-image fixture" commit_rds
+t_exit "the RDS patch applies on its pre-image" 0 \
+	"$KMIG" --repo "$R" --db "$DB" branch apply --base pre --series "$TOP/branch-patches" --name rds/pre
+t_ok "applied first; the strlcpy patches have no files there" \
+	sh -c "grep -v '^ ' '$TRASH/.stdout' | head -n 1 | grep -q '^applied .*0001-net-rds-remove-user-triggered-WARN_ON-in-rds_sendmsg.patch$'"
+t_is "the RDS commit keeps author and date" "shamir rabinovitch <shamir.rabinovitch@oracle.com> 2018-12-16" \
+	"$(git -C "$R" log --format='%an <%ae> %as' pre..rds/pre)"
+t_is "its tree is the post-image" "$(grep -c '^+' "$RDS" | tr -d ' ')" \
+	"$(git -C "$R" diff pre rds/pre | grep -c '^+')"
+
+t_done

@@ -533,7 +533,7 @@ static int cmd_convert_fn(struct kmig_ctx *ctx, int argc, char **argv)
 	rule = rule_lookup(o.rule);
 	if (rule < 0) {
 		free(o.subsystems);
-		return cmd_usage_error("convert", "unknown rule '%s' (see 'kmig rules')", o.rule);
+		return cmd_usage_error("convert", "unknown rule '%s'", o.rule);
 	}
 	for (i = 0; i < ARRAY_SIZE(convert_rules); i++)
 		if (!strcmp(convert_rules[i].rule, o.rule))

@@ -1,0 +1,223 @@
+#!/bin/sh
+# kmig convert on a fixture: Coccinelle's strlcpy and alloc-arith semantic
+# patches over exactly the files that use the rule, one format-patch per
+# MAINTAINERS section with a kernel commit message, appended to the series;
+# the uses it cannot convert are reported; git am and kmig branch apply
+# take the result.
+. "$(dirname "$0")/../lib.sh"
+
+if ! command -v spatch > /dev/null 2>&1; then
+	t_skip "spatch (coccinelle) is not installed: make deps"
+	t_done
+fi
+
+W="$TRASH/work"
+S="$TRASH/series"
+DB="$TRASH/kmig.db"
+k() { SOURCE_DATE_EPOCH=1700000000 "$KMIG" --repo "$W" --db "$DB" "$@"; }
+
+git init -q "$W"
+mkdir -p "$W/drivers/foo" "$W/net/bar" "$W/Documentation/process" "$S"
+cat > "$W/MAINTAINERS" <<'EOF'
+List of maintainers
+
+Maintainers List
+----------------
+
+FOO DRIVER
+M:	Foo <foo@example.org>
+F:	drivers/foo/
+
+NET BAR
+M:	Bar <bar@example.org>
+F:	net/bar/
+EOF
+cat > "$W/Documentation/process/deprecated.rst" <<'EOF'
+Deprecated Interfaces
+=====================
+
+strncpy() on NUL-terminated strings
+-----------------------------------
+Use of strncpy() does not guarantee NUL termination.
+
+strlcpy()
+---------
+strlcpy() reads the entire source buffer first (since the return value
+is meant to match that of strlen()). This read may exceed the destination
+size limit. The safe replacement is ``strscpy()``.
+
+%p format specifier
+-------------------
+Nothing here.
+EOF
+cat > "$W/drivers/foo/a.c" <<'EOF'
+#include <linux/string.h>
+
+static char name[16];
+
+int foo_set(const char *s)
+{
+	size_t len;
+
+	strlcpy(name, s, sizeof(name));
+	len = strlcpy(name, s, sizeof(name));
+	return len >= sizeof(name) ? -E2BIG : 0;
+}
+EOF
+cat > "$W/net/bar/b.c" <<'EOF'
+#include "b.h"
+
+void bar_init(struct bar *b, const char *label)
+{
+	strlcpy(b->label, label,
+		sizeof(b->label));
+	if (strlcpy(b->alias, label, sizeof(b->alias)) >= sizeof(b->alias))
+		b->truncated = 1;
+}
+EOF
+cat > "$W/net/bar/b.h" <<'EOF'
+struct bar {
+	char label[8];
+	char alias[8];
+	int truncated;
+};
+
+static inline void bar_copy(struct bar *d, const struct bar *s)
+{
+	strlcpy(d->label, s->label, sizeof(d->label));
+}
+EOF
+cat > "$W/drivers/foo/alloc.c" <<'EOF'
+void *foo_table(int n)
+{
+	int *p = kmalloc(n * sizeof(*p), GFP_KERNEL);
+	void *q = kmalloc(2 * 4, GFP_KERNEL);
+
+	return kzalloc(sizeof(struct foo) * n, GFP_KERNEL) ? p : q;
+}
+EOF
+printf 'int untouched(void) { return 0; }\n' > "$W/net/bar/c.c"
+git_commit_all "$W" one && git -C "$W" tag v1.0
+
+t_exit "convert before any scan" 2 k convert strlcpy --base v1.0 --series "$S"
+t_is "one clear line" "kmig: release 'v1.0' is not scanned (run 'kmig scan')" "$(cat "$TRASH/.stderr")"
+t_exit "scan" 0 k scan
+t_exit "convert strlcpy" 0 k convert strlcpy --base v1.0 --series "$S" --jobs 1
+t_is "what was written and what was not converted" \
+"not converted: drivers/foo/a.c:10: len = strlcpy(name, s, sizeof(name));
+not converted: net/bar/b.c:7: if (strlcpy(b->alias, label, sizeof(b->alias)) >= sizeof(b->alias))
+wrote 0001-foo-a-Replace-strlcpy-with-strscpy.patch: FOO DRIVER, 1 file, 1 use converted
+wrote 0002-net-bar-Replace-strlcpy-with-strscpy.patch: NET BAR, 2 files, 2 uses converted
+strlcpy: 2 patches, 3 uses converted, 2 not converted" "$(cat "$TRASH/.stdout")"
+t_is "appended to the series" "0001-foo-a-Replace-strlcpy-with-strscpy.patch
+0002-net-bar-Replace-strlcpy-with-strscpy.patch" "$(cat "$S/series")"
+cat > "$TRASH/expect" <<'EOF'
+From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001
+From: kmig <kmig@localhost>
+Date: Tue, 14 Nov 2023 22:13:20 +0000
+Subject: [PATCH] net: bar: Replace strlcpy() with strscpy()
+
+strlcpy() reads the entire source buffer first (since the return value
+is meant to match that of strlen()). This read may exceed the
+destination size limit. The safe replacement is strscpy().
+
+The return value of strlcpy() is not used at any call site changed
+here, so strscpy() is a drop-in replacement.
+
+Generated with the Coccinelle semantic patch strlcpy.cocci
+(kmig convert strlcpy --base v1.0), for the MAINTAINERS section
+"NET BAR".
+
+Kmig-Rule: strlcpy
+Signed-off-by: kmig <kmig@localhost>
+---
+ net/bar/b.c | 2 +-
+ net/bar/b.h | 2 +-
+ 2 files changed, 2 insertions(+), 2 deletions(-)
+
+diff --git a/net/bar/b.c b/net/bar/b.c
+index ca8ceed35a09..a2f83d2aa45e 100644
+--- a/net/bar/b.c
++++ b/net/bar/b.c
+@@ -2,7 +2,7 @@
+ 
+ void bar_init(struct bar *b, const char *label)
+ {
+-	strlcpy(b->label, label,
++	strscpy(b->label, label,
+ 		sizeof(b->label));
+ 	if (strlcpy(b->alias, label, sizeof(b->alias)) >= sizeof(b->alias))
+ 		b->truncated = 1;
+diff --git a/net/bar/b.h b/net/bar/b.h
+index 6c75c31c8a70..5f072f21cb85 100644
+--- a/net/bar/b.h
++++ b/net/bar/b.h
+@@ -6,5 +6,5 @@ struct bar {
+ 
+ static inline void bar_copy(struct bar *d, const struct bar *s)
+ {
+-	strlcpy(d->label, s->label, sizeof(d->label));
++	strscpy(d->label, s->label, sizeof(d->label));
+ }
+-- 
+kmig 0.1.0
+
+EOF
+t_ok "the expected patch for NET BAR (multi-line call keeps its layout, header converted)" \
+	cmp "$TRASH/expect" "$S/0002-net-bar-Replace-strlcpy-with-strscpy.patch"
+t_ok "FOO DRIVER patch: subject, trailers, only the unused return value converted" sh -c "
+	p='$S/0001-foo-a-Replace-strlcpy-with-strscpy.patch' &&
+	grep -q '^Subject: \[PATCH\] foo: a: Replace strlcpy() with strscpy()$' \"\$p\" &&
+	grep -q '^Kmig-Rule: strlcpy$' \"\$p\" && grep -q '^Signed-off-by: kmig <kmig@localhost>$' \"\$p\" &&
+	grep -q '^-	strlcpy(name, s, sizeof(name));$' \"\$p\" &&
+	grep -q '^+	strscpy(name, s, sizeof(name));$' \"\$p\" &&
+	grep -q '^ 	len = strlcpy(name, s, sizeof(name));$' \"\$p\""
+t_ok "the series applies with git am" sh -c "
+	git clone -q '$W' '$TRASH/am' && cd '$TRASH/am' && git checkout -q v1.0 &&
+	git am -q '$S'/0001-*.patch '$S'/0002-*.patch &&
+	test \"\$(git log --format=%s v1.0..HEAD | tr '\n' '|')\" = 'net: bar: Replace strlcpy() with strscpy()|foo: a: Replace strlcpy() with strscpy()|' &&
+	test \"\$(git grep -c strlcpy HEAD -- drivers net | sed 's/^HEAD://' | tr '\n' ' ')\" = 'drivers/foo/a.c:1 net/bar/b.c:1 '"
+t_exit "and with kmig branch apply" 0 k branch apply --base v1.0 --series "$S"
+t_is "both applied" "applied applied" \
+	"$(grep -v '^ ' "$TRASH/.stdout" | sed '$d' | cut -d' ' -f1 | tr '\n' ' ' | sed 's/ $//')"
+t_is "the branch tree is the git am tree" "$(git -C "$TRASH/am" rev-parse 'HEAD^{tree}')" \
+	"$(git -C "$W" rev-parse 'kmig/v1.0^{tree}')"
+
+t_exit "again: nothing new" 0 k convert strlcpy --base v1.0 --series "$S"
+t_ok "already in the series" grep -q '^skipped NET BAR: "net: bar: Replace strlcpy() with strscpy()" is already in the series$' "$TRASH/.stdout"
+t_is "series unchanged" 2 "$(wc -l < "$S/series")"
+
+mkdir "$TRASH/s2" "$TRASH/s3" "$TRASH/s4"
+t_exit "--subsystem" 0 k convert strlcpy --base v1.0 --series "$TRASH/s2" --subsystem "NET BAR"
+t_is "only that section" "0001-net-bar-Replace-strlcpy-with-strscpy.patch" "$(cat "$TRASH/s2/series")"
+t_exit "--max-patches" 0 k convert strlcpy --base v1.0 --series "$TRASH/s3" --max-patches 1
+t_is "one patch" "0001-foo-a-Replace-strlcpy-with-strscpy.patch" "$(cat "$TRASH/s3/series")"
+t_exit "--dry-run" 0 k convert strlcpy --base v1.0 --series "$TRASH/s4" --dry-run
+t_ok "dry run writes nothing" sh -c "grep -q '^would write 0002-net-bar' '$TRASH/.stdout' && test -z \"\$(ls '$TRASH/s4')\""
+t_exit "numbering continues after the existing series" 0 \
+	k convert strlcpy --base v1.0 --series "$TRASH/s2" --subsystem "FOO DRIVER"
+t_is "appended as 0002" "0001-net-bar-Replace-strlcpy-with-strscpy.patch
+0002-foo-a-Replace-strlcpy-with-strscpy.patch" "$(cat "$TRASH/s2/series")"
+
+mkdir "$TRASH/alloc"
+t_exit "convert alloc-arith with a configured identity" 0 \
+	env KMIG_IDENTITY="Jane Dev <jane@example.org>" "$KMIG" --repo "$W" --db "$DB" \
+	convert alloc-arith --base v1.0 --series "$TRASH/alloc"
+t_is "kmalloc_array and kcalloc; a constant product left alone" \
+"-	int *p = kmalloc(n * sizeof(*p), GFP_KERNEL);
++	int *p = kmalloc_array(n, sizeof(*p), GFP_KERNEL);
+-	return kzalloc(sizeof(struct foo) * n, GFP_KERNEL) ? p : q;
++	return kcalloc(n, sizeof(struct foo), GFP_KERNEL) ? p : q;" \
+	"$(sed -n '/^diff --git/,$p' "$TRASH/alloc"/0001-*.patch | grep '^[-+]	')"
+t_ok "identity in From: and Signed-off-by:" sh -c "
+	grep -q '^From: Jane Dev <jane@example.org>$' '$TRASH/alloc'/0001-*.patch &&
+	grep -q '^Signed-off-by: Jane Dev <jane@example.org>$' '$TRASH/alloc'/0001-*.patch &&
+	grep -q '^Kmig-Rule: alloc-arith$' '$TRASH/alloc'/0001-*.patch"
+
+t_exit "a rule without a semantic patch" 2 k convert strcpy --base v1.0 --series "$S"
+t_is "one clear line" "kmig: no semantic patch for rule 'strcpy' (have: strlcpy, alloc-arith)" "$(cat "$TRASH/.stderr")"
+t_exit "unknown rule" 2 k convert nope --series "$S"
+t_exit "missing rule" 2 k convert
+t_exit "unknown base" 2 k convert strlcpy --base v0.1 --series "$S"
+t_exit "bad --max-patches" 2 k convert strlcpy --max-patches 0
+t_done

@@ -10,10 +10,13 @@ for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
 		missing="$missing $p"
 done
-[ -z "$missing" ] && exit 0
-echo "deps: installing$missing" >&2
 sudo=
 [ "$(id -u)" -eq 0 ] || sudo=sudo
 export DEBIAN_FRONTEND=noninteractive
-$sudo apt-get update -q >&2
+# kmig import needs the package lists that offer linux-source-X.Y
+if [ -n "$missing" ] || ! apt-cache show linux-source-6.1 > /dev/null 2>&1; then
+	$sudo apt-get update -q >&2
+fi
+[ -z "$missing" ] && exit 0
+echo "deps: installing$missing" >&2
 $sudo apt-get install -y -q --no-install-recommends $missing >&2

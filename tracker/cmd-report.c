@@ -192,7 +192,7 @@ static void print_csv(const struct release_info *rel, const struct report_opts *
 	printf("release,%s,rule,count\n", o->by == BY_SUBSYSTEM ? "subsystem" : "path");
 	if (o->top >= 0) {
 		/* keep the rows of the top N keys by total */
-		size_t n, k;
+		size_t n;
 		struct total *t = totals_by_key(cur, &n);
 
 		qsort(t, n, sizeof(*t), cmp_total_count);
@@ -210,7 +210,6 @@ static void print_csv(const struct release_info *rel, const struct report_opts *
 			csv_field(stdout, cur->v[i].key);
 			printf(",%s,%lld\n", cur->v[i].rule, cur->v[i].count);
 		}
-		(void)k;
 		free(t);
 		return;
 	}
@@ -315,8 +314,7 @@ static int do_report(struct store *st, const char *tag, struct report_opts *o)
 	}
 	if (store_counts(st, rel->id, o->by, o->rule, o->subsystem, &cur) ||
 	    store_counts(st, rel->id, BY_RULE, o->rule, o->subsystem, &byrule) ||
-	    (prev && store_counts(st, prev->id, o->by == BY_RULE && o->fmt == FMT_JSON ?
-				  BY_RULE : o->by, o->rule, o->subsystem, &old)) ||
+	    (prev && store_counts(st, prev->id, o->by, o->rule, o->subsystem, &old)) ||
 	    (prev && store_counts(st, prev->id, BY_RULE, o->rule, o->subsystem, &oldrule))) {
 		cmd_fail_last(KMIG_EXIT_ERROR);
 		goto out;

@@ -18,3 +18,14 @@ echo "== trend"
 $KMIG report --trend
 echo
 $KMIG report --by subsystem --top 15
+
+# The conversion branch: branch-patches/ applied to v6.1.192 (exit 1 only
+# means a patch conflicts, which the status shows), then replayed on v6.12.118.
+echo
+echo "== kmig branch apply --base v6.1.192" >&2
+$KMIG branch apply --base v6.1.192 > /dev/null || [ $? -eq 1 ]
+$KMIG branch status --base v6.1.192
+echo
+echo "== kmig branch rebase --onto v6.12.118" >&2
+$KMIG branch rebase --onto v6.12.118 > /dev/null || [ $? -eq 1 ]
+$KMIG branch status --base v6.12.118

@@ -352,7 +352,7 @@ static int analyse(struct analysis *a, struct sbuf *ev, git_repository *repo,
 		struct site_list tree_sites = SITE_LIST_INIT;
 		struct sbuf content = SBUF_INIT;
 		struct lines file = { 0 };
-		bool exists = false;
+		bool exists = false, creates_existing = false;
 
 		ret = read_path(repo, tree, f->old_path, &content, &exists);
 		if (ret)
@@ -363,6 +363,14 @@ static int analyse(struct analysis *a, struct sbuf *ev, git_repository *repo,
 				   &tree_sites);
 		} else if (f->old_path) {
 			sbuf_addf(ev, "  %s: file absent from the tree\n", f->old_path);
+		}
+		if (!f->old_path && f->new_path) {
+			struct sbuf tmp = SBUF_INIT;
+
+			ret = read_path(repo, tree, f->new_path, &tmp, &creates_existing);
+			sbuf_release(&tmp);
+			if (ret)
+				break;
 		}
 		if (f->special)
 			sbuf_addf(ev, "  %s: rename, copy or binary change\n",
@@ -376,11 +384,8 @@ static int analyse(struct analysis *a, struct sbuf *ev, git_repository *repo,
 			hunk_title(ev, f, hi, &f->hunks[hi]);
 			if (!exists) {
 				sbuf_addstr(ev, f->old_path ? "file absent" :
-					    (f->new_path && read_path(repo, tree, f->new_path,
-								      &content, &exists) == 0 &&
-					     exists) ? "creates a file that exists" :
+					    creates_existing ? "creates a file that exists" :
 					    "creates the file");
-				exists = false;
 			} else if ((at = find_lines(&file, &img.pre)) >= 0) {
 				sbuf_addf(ev, "pre-image found at line %ld", at + 1);
 			} else if ((at = find_lines(&file, &img.post)) >= 0) {

@@ -494,7 +494,7 @@ struct make_env {
 	char *cc;		/* "CC=..." */
 	char *jobs;		/* "-jN" */
 	char *outdir;		/* "O=..." */
-	char *envv[4];
+	char *envv[5];
 };
 
 static bool have_ccache(void)
@@ -525,7 +525,9 @@ static void make_env_init(struct make_env *me, struct kbuild *kb)
 	me->envv[0] = xasprintf("CCACHE_DIR=%s", kb->ccache_dir);
 	me->envv[1] = xstrdup("KBUILD_BUILD_USER=kmig");
 	me->envv[2] = xstrdup("KBUILD_BUILD_HOST=kmig");
-	me->envv[3] = NULL;
+	/* Paths below the work area hash alike in every work area. */
+	me->envv[3] = xasprintf("CCACHE_BASEDIR=%s", kb->dir);
+	me->envv[4] = NULL;
 }
 
 static void make_env_release(struct make_env *me)

@@ -178,6 +178,7 @@ static int do_apply(struct kmig_ctx *ctx, const struct branch_opts *o,
 	char *name = branch_name(o, base), *refname = xasprintf("refs/heads/%s", name);
 	char *dir = o->series ? xstrdup(o->series) : default_series_dir();
 	char *cname = NULL, *cemail = NULL, *reflog = NULL;
+	struct progress *prog = NULL;
 	int status = KMIG_EXIT_ERROR, valid = 0;
 	size_t i;
 
@@ -197,6 +198,7 @@ static int do_apply(struct kmig_ctx *ctx, const struct branch_opts *o,
 		cmd_fail(KMIG_EXIT_ERROR, "cannot read commit '%s'", base);
 		goto out;
 	}
+	prog = progress_start("branch apply", series.n);
 	for (i = 0; i < series.n; i++) {
 		struct branch_outcome res;
 		struct mbox_patch p;
@@ -205,7 +207,7 @@ static int do_apply(struct kmig_ctx *ctx, const struct branch_opts *o,
 		char hex[GIT_OID_HEXSZ + 1];
 		int ret;
 
-		fprintf(stderr, "[%zu/%zu] %s\n", i + 1, series.n, series.names[i]);
+		progress_update(prog, i, series.names[i]);
 		ret = mbox_read(&p, path);
 		free(path);
 		if (ret) {
@@ -255,11 +257,12 @@ static int do_apply(struct kmig_ctx *ctx, const struct branch_opts *o,
 			cmd_fail_last(KMIG_EXIT_ERROR);
 			goto out;
 		}
-		if (c.n[BRANCH_CONFLICT] && o->stop_on_conflict) {
-			fprintf(stderr, "stopping at the conflict (--stop-on-conflict)\n");
+		if (c.n[BRANCH_CONFLICT] && o->stop_on_conflict)
 			break;
-		}
 	}
+	progress_update(prog, series.n, NULL);
+	progress_stop(prog);
+	prog = NULL;
 	reflog = xasprintf("kmig branch apply: %s on %s", dir, base);
 	if (git_reference_create(&ref, repo, refname, git_commit_id(tip), 1,
 				 reflog) < 0) {
@@ -272,6 +275,7 @@ static int do_apply(struct kmig_ctx *ctx, const struct branch_opts *o,
 	       c.n[BRANCH_UPSTREAM], c.n[BRANCH_SUPERSEDED], c.n[BRANCH_CONFLICT]);
 	status = finish_stdout(c.n[BRANCH_CONFLICT] ? KMIG_EXIT_VERDICT : KMIG_EXIT_OK);
 out:
+	progress_stop(prog);
 	git_reference_free(ref);
 	git_commit_free(tip);
 	git_commit_free(base_commit);

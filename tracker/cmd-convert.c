@@ -523,6 +523,7 @@ static int cmd_convert_fn(struct kmig_ctx *ctx, int argc, char **argv)
 	long long converted_total = 0, when;
 	int rule, status = KMIG_EXIT_ERROR, next, ret;
 	const char *sde = getenv("SOURCE_DATE_EPOCH");
+	struct progress *prog;
 	git_oid moid;
 
 	ret = parse_opts(&o, argc, argv);
@@ -629,9 +630,12 @@ static int cmd_convert_fn(struct kmig_ctx *ctx, int argc, char **argv)
 			goto out;
 		}
 	}
-	fprintf(stderr, "running spatch (%s) on %zu files with %d jobs\n", cocci,
-		nfiles, o.jobs);
-	if (run_spatch(cocci, tmp, o.jobs)) {
+	prog = progress_start("spatch", nfiles);
+	progress_update(prog, 0, cocci);
+	ret = run_spatch(cocci, tmp, o.jobs);
+	progress_update(prog, nfiles, NULL);
+	progress_stop(prog);
+	if (ret) {
 		cmd_fail_last(KMIG_EXIT_ERROR);
 		goto out;
 	}

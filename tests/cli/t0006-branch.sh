@@ -113,6 +113,7 @@ HEAD0=$(git -C "$W" rev-parse HEAD)
 
 t_exit "apply with a conflict" 1 k branch apply --base v1.0 --series "$S"
 OUT=$(cat "$TRASH/.stdout")
+t_is "no progress on stderr when it is not a terminal" "" "$(cat "$TRASH/.stderr")"
 t_is "one status line per patch, in order" \
 "applied
 upstream

@@ -228,47 +228,124 @@ out_free:
 	return ret;
 }
 
+/*
+ * Comparing two trees.  libgit2's tree-to-tree diff visits every entry of
+ * both trees; a kernel tree has ~75000, so for "kmig log" over thousands
+ * of commits this walk skips identical subtrees by id, as git does.
+ */
+struct tdiff {
+	struct gate *g;
+	struct gate_touched *out;
+	struct sbuf path;
+	bool lines;
+};
+
+/* Entries in git's tree order: a tree's name compares as "name/". */
+static int entry_cmp(const git_tree_entry *x, const git_tree_entry *y)
+{
+	const char *a = git_tree_entry_name(x), *b = git_tree_entry_name(y);
+	size_t la = strlen(a), lb = strlen(b), n = la < lb ? la : lb;
+	int c = memcmp(a, b, n);
+	unsigned char ca, cb;
+
+	if (c)
+		return c;
+	ca = n < la ? (unsigned char)a[n] :
+	     git_tree_entry_type(x) == GIT_OBJECT_TREE ? '/' : 0;
+	cb = n < lb ? (unsigned char)b[n] :
+	     git_tree_entry_type(y) == GIT_OBJECT_TREE ? '/' : 0;
+	return ca - cb;
+}
+
+/* A blob entry on one side: register it when it is an in-scope source. */
+static struct gate_file *side_file(struct tdiff *t, const git_tree_entry *e,
+				   struct gate_files *files)
+{
+	size_t k;
+
+	if (!e || git_tree_entry_type(e) != GIT_OBJECT_BLOB ||
+	    !is_source_mode(git_tree_entry_filemode(e)) ||
+	    !path_in_scope(t->path.buf))
+		return NULL;
+	k = files_add(files, t->path.buf, git_tree_entry_id(e));
+	blobs_want(t->g->blobs, git_tree_entry_id(e));
+	return &files->v[k];
+}
+
+static int tdiff_trees(struct tdiff *t, git_tree *a, git_tree *b);
+
+/* Entries @x (old, or NULL) and @y (new, or NULL) of the same name. */
+static int tdiff_entry(struct tdiff *t, const git_tree_entry *x,
+		       const git_tree_entry *y)
+{
+	const git_tree_entry *e = x ? x : y;
+	size_t len = t->path.len;
+	int ret = 0;
+
+	if (x && y && !git_oid_cmp(git_tree_entry_id(x), git_tree_entry_id(y)) &&
+	    git_tree_entry_filemode(x) == git_tree_entry_filemode(y))
+		return 0;
+	sbuf_addstr(&t->path, git_tree_entry_name(e));
+	if (git_tree_entry_type(e) == GIT_OBJECT_TREE) {
+		git_tree *ta = NULL, *tb = NULL;
+
+		sbuf_addch(&t->path, '/');
+		if ((x && git_tree_lookup(&ta, t->g->repo, git_tree_entry_id(x)) < 0) ||
+		    (y && git_tree_lookup(&tb, t->g->repo, git_tree_entry_id(y)) < 0))
+			ret = kmig_err_git("cannot read tree");
+		else
+			ret = tdiff_trees(t, ta, tb);
+		git_tree_free(ta);
+		git_tree_free(tb);
+	} else if (git_tree_entry_type(e) == GIT_OBJECT_BLOB) {
+		struct gate_file *bf = side_file(t, x, &t->out->before);
+		struct gate_file *af = side_file(t, y, &t->out->after);
+
+		if (t->lines && (bf || af))
+			ret = changed_lines(t->g->repo, bf, af);
+	}
+	t->path.len = len;
+	t->path.buf[len] = '\0';
+	return ret;
+}
+
+static int tdiff_trees(struct tdiff *t, git_tree *a, git_tree *b)
+{
+	size_t na = a ? git_tree_entrycount(a) : 0;
+	size_t nb = b ? git_tree_entrycount(b) : 0;
+	size_t i = 0, j = 0;
+	int ret = 0;
+
+	while (!ret && (i < na || j < nb)) {
+		const git_tree_entry *x = i < na ? git_tree_entry_byindex(a, i) : NULL;
+		const git_tree_entry *y = j < nb ? git_tree_entry_byindex(b, j) : NULL;
+		int c = !x ? 1 : !y ? -1 : entry_cmp(x, y);
+
+		if (c < 0) {
+			ret = tdiff_entry(t, x, NULL);
+			i++;
+		} else if (c > 0) {
+			ret = tdiff_entry(t, NULL, y);
+			j++;
+		} else {
+			ret = tdiff_entry(t, x, y);
+			i++;
+			j++;
+		}
+	}
+	return ret;
+}
+
 int gate_touch(struct gate *g, git_tree *old, git_tree *new_, bool lines,
 	       struct gate_touched *out)
 {
-	git_diff_options opts;
-	git_diff *diff = NULL;
-	size_t i, n;
-	int ret = 0;
+	struct tdiff t = { g, out, SBUF_INIT, lines };
+	int ret;
 
-	git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION);
 	memset(out, 0, sizeof(*out));
-	if (git_diff_tree_to_tree(&diff, g->repo, old, new_, &opts) < 0)
-		return kmig_err_git("cannot compare trees");
-	n = git_diff_num_deltas(diff);
-	for (i = 0; i < n; i++) {
-		const git_diff_delta *d = git_diff_get_delta(diff, i);
-		struct gate_file *bf = NULL, *af = NULL;
-		size_t k;
-
-		if (d->status != GIT_DELTA_ADDED &&
-		    is_source_mode(d->old_file.mode) &&
-		    path_in_scope(d->old_file.path)) {
-			k = files_add(&out->before, d->old_file.path,
-				      &d->old_file.id);
-			bf = &out->before.v[k];
-			blobs_want(g->blobs, &d->old_file.id);
-		}
-		if (d->status != GIT_DELTA_DELETED &&
-		    is_source_mode(d->new_file.mode) &&
-		    path_in_scope(d->new_file.path)) {
-			k = files_add(&out->after, d->new_file.path,
-				      &d->new_file.id);
-			af = &out->after.v[k];
-			blobs_want(g->blobs, &d->new_file.id);
-		}
-		if (lines && (bf || af)) {
-			ret = changed_lines(g->repo, bf, af);
-			if (ret)
-				break;
-		}
-	}
-	git_diff_free(diff);
+	sbuf_addstr(&t.path, "");
+	ret = tdiff_trees(&t, old, new_);
+	sbuf_release(&t.path);
 	if (ret)
 		gate_touched_clear(out);
 	return ret;

@@ -213,23 +213,29 @@ git -C "$W" branch -q -f edit kmig/v1.0
 	git commit -q --amend -m "drivers: six: return -EINVAL instead of BUG_ON
 
 Kmig-Patch: 0006-drivers-six-no-BUG_ON.patch" &&
+	echo '/* new */' >> drivers/six.c && git commit -q -a -m "drivers: six: a new commit made with git" &&
 	git push -q -f origin edit:kmig/v1.0
 ) > /dev/null 2>&1
 t_exit "export" 0 k branch export --base v1.0 --series "$TRASH/series2"
 t_is "export output" "wrote $TRASH/series2/0001-drivers-one-use-strscpy.patch
 wrote $TRASH/series2/0006-drivers-six-no-BUG_ON.patch
-exported 2 commits of kmig/v1.0 to $TRASH/series2 (series: 6 patches)" "$(cat "$TRASH/.stdout")"
+wrote $TRASH/series2/0007-drivers-six-a-new-commit-made-with-git.patch
+exported 3 commits of kmig/v1.0 to $TRASH/series2 (series: 7 patches)" "$(cat "$TRASH/.stdout")"
 t_ok "the edited message is in the patch, without the Kmig-Patch trailer" \
 	sh -c "grep -q '^Subject: \[PATCH\] drivers: six: return -EINVAL instead of BUG_ON$' '$TRASH/series2/0006-drivers-six-no-BUG_ON.patch' && ! grep -q Kmig-Patch '$TRASH/series2/0006-drivers-six-no-BUG_ON.patch'"
-t_is "series kept in order with its comment" "$(cat "$S/series" | grep -v '^$')" "$(cat "$TRASH/series2/series")"
+t_is "series kept in order with its comment, the new commit appended" \
+	"$(cat "$S/series" | grep -v '^$'; echo 0007-drivers-six-a-new-commit-made-with-git.patch)" \
+	"$(cat "$TRASH/series2/series")"
 t_exit "the exported series applies again" 1 \
 	k branch apply --base v1.0 --series "$TRASH/series2" --name test/exported
-t_is "same statuses after the round trip" "applied upstream upstream superseded conflict applied" \
+t_is "same statuses after the round trip" "applied upstream upstream superseded conflict applied applied" \
 	"$(grep -v '^ ' "$TRASH/.stdout" | sed '$d' | cut -d' ' -f1 | tr '\n' ' ' | sed 's/ $//')"
 t_ok "exported patch applies with git am too" sh -c "
 	git clone -q '$W' '$TRASH/am' && cd '$TRASH/am' && git checkout -q v1.0 &&
 	git am -q '$TRASH/series2/0001-drivers-one-use-strscpy.patch' '$TRASH/series2/0006-drivers-six-no-BUG_ON.patch' &&
 	test \"\$(git log -1 --format=%s)\" = 'drivers: six: return -EINVAL instead of BUG_ON'"
+t_exit "kmig never rewrites the checked-out branch" 2 k branch apply --base v1.0 --series "$S" --name master
+t_is "one clear line" "kmig: 'refs/heads/master' is the current branch; kmig never rewrites it" "$(cat "$TRASH/.stderr")"
 
 # errors: exit 2 and one line
 t_exit "no subcommand" 2 k branch

@@ -375,8 +375,7 @@ int mbox_parse(struct mbox_patch *out, const char *buf, size_t len,
 		p = line_next(p, e);
 		while (p < e && (*p == ' ' || *p == '\t')) {
 			n = line_len(p, e);
-			sbuf_addch(&hdr, ' ');
-			sbuf_add(&hdr, p, n);
+			sbuf_add(&hdr, p, n);	/* unfolding keeps the blank */
 			p = line_next(p, e);
 		}
 		if (!strncasecmp(hdr.buf, "From:", 5)) {

@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test-series.c - format-patch parsing and writing, dates, file names,
+ * trailers and hunk reversal (series.c, branch.c helpers).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "branch.h"
+#include "series.h"
+#include "util.h"
+
+static const char patch[] =
+	"From 1234567890abcdef1234567890abcdef12345678 Mon Sep 17 00:00:00 2001\n"
+	"From: \"Ada Author\" <ada@example.org>\n"
+	"Date: Sun, 16 Dec 2018 09:01:08 +0200\n"
+	"Subject: [PATCH v2 1/3] net/rds: a subject that is folded\n"
+	" onto a second line\n"
+	"\n"
+	"The body.\n"
+	"\n"
+	"Signed-off-by: Ada Author <ada@example.org>\n"
+	"---\n"
+	" a.c | 3 ++-\n"
+	" 1 file changed, 2 insertions(+), 1 deletion(-)\n"
+	"\n"
+	"diff --git a/a.c b/a.c\n"
+	"index 1111111..2222222 100644\n"
+	"--- a/a.c\n"
+	"+++ b/a.c\n"
+	"@@ -1,3 +1,4 @@ int f(void)\n"
+	" one\n"
+	"-two\n"
+	"+TWO\n"
+	"+2.5\n"
+	" three\n"
+	"diff --git a/new.c b/new.c\n"
+	"new file mode 100644\n"
+	"index 0000000..3333333\n"
+	"--- /dev/null\n"
+	"+++ b/new.c\n"
+	"@@ -0,0 +1 @@\n"
+	"+-- \n"
+	"\\ No newline at end of file\n"
+	"-- \n"
+	"2.39.5\n"
+	"\n";
+
+static void test_parse(void **state)
+{
+	struct mbox_patch p;
+	char *msg;
+
+	(void)state;
+	assert_int_equal(mbox_parse(&p, patch, strlen(patch), "t"), 0);
+	assert_string_equal(p.commit, "1234567890abcdef1234567890abcdef12345678");
+	assert_string_equal(p.author_name, "Ada Author");
+	assert_string_equal(p.author_email, "ada@example.org");
+	assert_int_equal(p.time, 1544943668);
+	assert_int_equal(p.offset, 120);
+	assert_string_equal(p.subject,
+			    "net/rds: a subject that is folded onto a second line");
+	assert_string_equal(p.body, "The body.\n\nSigned-off-by: Ada Author <ada@example.org>");
+	assert_int_equal(p.nfiles, 2);
+	assert_string_equal(p.files[0].old_path, "a.c");
+	assert_string_equal(p.files[0].new_path, "a.c");
+	assert_int_equal(p.files[0].nhunks, 1);
+	assert_int_equal(p.files[0].hunks[0].old_start, 1);
+	assert_int_equal(p.files[0].hunks[0].old_lines, 3);
+	assert_int_equal(p.files[0].hunks[0].new_lines, 4);
+	assert_null(p.files[1].old_path);
+	assert_string_equal(p.files[1].new_path, "new.c");
+	assert_string_equal(p.files[1].new_mode, "100644");
+	/* the added line "-- " is content, the signature is not */
+	assert_non_null(strstr(p.diff, "+-- \n\\ No newline at end of file\n"));
+	assert_null(strstr(p.diff, "2.39.5"));
+	msg = mbox_message(&p);
+	assert_string_equal(msg, "net/rds: a subject that is folded onto a second line\n\n"
+			    "The body.\n\nSigned-off-by: Ada Author <ada@example.org>\n");
+	free(msg);
+	mbox_patch_clear(&p);
+}
+
+static void test_not_a_patch(void **state)
+{
+	static const char *const bad[] = {
+		"not a patch\n",
+		"From: A <a@b>\nDate: Sun, 16 Dec 2018 09:01:08 +0200\nSubject: x\n\nno diff\n",
+		"From: A <a@b>\nDate: yesterday\nSubject: x\n\ndiff --git a/x b/x\n",
+		"From: A <a@b>\nDate: Sun, 16 Dec 2018 09:01:08 +0200\nSubject: x\n\n"
+		"diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1,3 +1,3 @@\n a\n-b\n",
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		struct mbox_patch p;
+
+		assert_int_not_equal(mbox_parse(&p, bad[i], strlen(bad[i]), "bad"), 0);
+		mbox_patch_clear(&p);
+	}
+}
+
+static void test_dates(void **state)
+{
+	char buf[64];
+	long long t;
+	int off;
+
+	(void)state;
+	rfc2822_date(buf, sizeof(buf), 1544943668, 120);
+	assert_string_equal(buf, "Sun, 16 Dec 2018 09:01:08 +0200");
+	rfc2822_date(buf, sizeof(buf), 1544943668, -330);
+	assert_string_equal(buf, "Sun, 16 Dec 2018 01:31:08 -0530");
+	assert_int_equal(rfc2822_parse(buf, &t, &off), 0);
+	assert_int_equal(t, 1544943668);
+	assert_int_equal(off, -330);
+	assert_int_equal(rfc2822_parse("3 Jan 2020 04:05:06 +0000", &t, &off), 0);
+	assert_int_equal(t, 1578024306);
+	assert_int_not_equal(rfc2822_parse("2020-01-03", &t, &off), 0);
+}
+
+static void test_file_names(void **state)
+{
+	char *n;
+
+	(void)state;
+	/* as git format-patch names them (52-character slug) */
+	n = patch_file_name(1, "net/rds: remove user triggered WARN_ON in rds_sendmsg");
+	assert_string_equal(n, "0001-net-rds-remove-user-triggered-WARN_ON-in-rds_sendmsg.patch");
+	free(n);
+	n = patch_file_name(1, "rds: rdma: test the local vector count once in rds_rdma_extra_size()");
+	assert_string_equal(n, "0001-rds-rdma-test-the-local-vector-count-once-in-rds_rdm.patch");
+	free(n);
+	n = patch_file_name(12, "scsi: aacraid: Replace strlcpy() with strscpy()");
+	assert_string_equal(n, "0012-scsi-aacraid-Replace-strlcpy-with-strscpy.patch");
+	free(n);
+}
+
+static void test_format_roundtrip(void **state)
+{
+	struct mbox_patch p, q;
+	struct sbuf out = SBUF_INIT;
+	char *msg;
+
+	(void)state;
+	assert_int_equal(mbox_parse(&p, patch, strlen(patch), "t"), 0);
+	msg = mbox_message(&p);
+	mbox_format(&out, p.commit, p.author_name, p.author_email, p.time, p.offset,
+		    msg, " a.c | 3 ++-\n", p.diff);
+	assert_int_equal(strncmp(out.buf, "From 1234567890abcdef1234567890abcdef12345678 "
+				 "Mon Sep 17 00:00:00 2001\nFrom: Ada Author <ada@example.org>\n"
+				 "Date: Sun, 16 Dec 2018 09:01:08 +0200\n"
+				 "Subject: [PATCH] net/rds: a subject that is folded onto a "
+				 "second line\n\nThe body.\n", 200), 0);
+	assert_int_equal(mbox_parse(&q, out.buf, out.len, "u"), 0);
+	assert_string_equal(q.subject, p.subject);
+	assert_string_equal(q.body, p.body);
+	assert_string_equal(q.diff, p.diff);
+	assert_int_equal(q.time, p.time);
+	free(msg);
+	sbuf_release(&out);
+	mbox_patch_clear(&p);
+	mbox_patch_clear(&q);
+}
+
+static void test_reverse(void **state)
+{
+	struct mbox_patch p;
+	struct sbuf out = SBUF_INIT;
+
+	(void)state;
+	assert_int_equal(mbox_parse(&p, patch, strlen(patch), "t"), 0);
+	assert_int_equal(patch_file_text(&out, &p.files[0], NULL, true), 0);
+	assert_string_equal(out.buf,
+			    "diff --git a/a.c b/a.c\n--- a/a.c\n+++ b/a.c\n"
+			    "@@ -1,4 +1,3 @@ int f(void)\n one\n+two\n-TWO\n-2.5\n three\n");
+	sbuf_reset(&out);
+	assert_int_equal(patch_file_text(&out, &p.files[1], NULL, true), 0);
+	assert_string_equal(out.buf,
+			    "diff --git a/new.c b/new.c\ndeleted file mode 100644\n"
+			    "--- a/new.c\n+++ /dev/null\n@@ -1,1 +0,0 @@\n--- \n"
+			    "\\ No newline at end of file\n");
+	sbuf_release(&out);
+	mbox_patch_clear(&p);
+}
+
+static void test_trailers(void **state)
+{
+	char *m, *v, *rest;
+
+	(void)state;
+	m = branch_message_add_trailer("subject\n\nbody\n\nSigned-off-by: A <a@b>\n",
+				       "Kmig-Patch", "0001-x.patch");
+	assert_string_equal(m, "subject\n\nbody\n\nSigned-off-by: A <a@b>\nKmig-Patch: 0001-x.patch\n");
+	v = branch_message_trailer(m, "Kmig-Patch", &rest);
+	assert_string_equal(v, "0001-x.patch");
+	assert_string_equal(rest, "subject\n\nbody\n\nSigned-off-by: A <a@b>\n");
+	free(m);
+	free(v);
+	free(rest);
+	m = branch_message_add_trailer("subject only\n", "Kmig-Patch", "0002-y.patch");
+	assert_string_equal(m, "subject only\n\nKmig-Patch: 0002-y.patch\n");
+	v = branch_message_trailer(m, "Kmig-Patch", &rest);
+	assert_string_equal(rest, "subject only\n");
+	free(m);
+	free(v);
+	free(rest);
+	m = branch_message_add_trailer("subject\n\na body: not a trailer block\n", "K", "v");
+	assert_string_equal(m, "subject\n\na body: not a trailer block\n\nK: v\n");
+	free(m);
+	assert_null(branch_message_trailer("subject\n", "Kmig-Patch", NULL));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse),
+		cmocka_unit_test(test_not_a_patch),
+		cmocka_unit_test(test_dates),
+		cmocka_unit_test(test_file_names),
+		cmocka_unit_test(test_format_roundtrip),
+		cmocka_unit_test(test_reverse),
+		cmocka_unit_test(test_trailers),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1122,7 +1122,7 @@ int gate_allow_parse(struct gate_allow *out, const char *name,
 		char *line = xstrndup(p, n);
 
 		lineno++;
-		if (n && line[n - 1] == '\n')
+		if (n && p[n - 1] == '\n' && !memchr(p, '\0', n))
 			line[n - 1] = '\0';
 		if (memchr(p, '\0', n))
 			ret = kmig_err("%s:%u: malformed allowlist line (NUL byte)",

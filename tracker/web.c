@@ -825,21 +825,8 @@ static void td_forecast(struct web *w, struct sbuf *sb, const long long *v)
 	case FORECAST_CONVERGING:
 		break;
 	}
-	sbuf_addf(sb, "<td class=\"fc\" data-v=\"%lld\" title=\"slope %+.1f per release over the last %zu releases\">in &asymp;%lld release%s",
+	sbuf_addf(sb, "<td class=\"fc\" data-v=\"%lld\" title=\"slope %+.1f per release over the last %zu releases\">in &asymp;%lld release%s</td>",
 		  f.releases, f.slope, f.window, f.releases, f.releases == 1 ? "" : "s");
-	{
-		long long d0 = w->rels[n - f.window].date, d1 = w->rels[n - 1].date;
-		char when[32];
-
-		if (d1 > d0 && d0 > 0) {
-			double step = (double)(d1 - d0) / (double)(f.window - 1);
-
-			format_date(when, sizeof(when),
-				    d1 + (long long)(step * (double)f.releases), "%Y-%m");
-			sbuf_addf(sb, " (&asymp;%s)", when);
-		}
-	}
-	sbuf_addstr(sb, "</td>");
 }
 
 static void forecast_method(struct sbuf *sb)
@@ -849,8 +836,7 @@ static void forecast_method(struct sbuf *sb)
 		  "scanned), x being the position in release order, so one step is one scanned "
 		  "release, whatever its distance in time. When the line falls, the count reaches zero "
 		  "after &lceil;count &divide; fall per release&rceil; more releases at that pace; a flat "
-		  "or rising line is &ldquo;not converging&rdquo;. The month, when shown, assumes "
-		  "releases keep coming at the mean interval of the fitted releases&rsquo; commit dates.</p>\n",
+		  "or rising line is &ldquo;not converging&rdquo;.</p>\n",
 		  FORECAST_WINDOW);
 }
 

@@ -12,9 +12,13 @@ object per page on stdout:
   {"page": NAME, "errors": [...], "failed": [...], "requests": [...],
    "probe": {...}}
 
-and, with --screenshot FILE, writes a PNG of the first page.
+and, with --screenshot FILE, writes a PNG of the first page, with
+--dark-screenshot FILE another in the dark colour scheme (prefers-color-scheme
+emulated); --eval JS evaluates JS on the first page after the probe (its
+value is "eval").
 
-usage: browse.py [--screenshot FILE] [--dark] SITE_DIR PAGE...
+usage: browse.py [--screenshot FILE] [--dark-screenshot FILE] [--eval JS]
+                 SITE_DIR PAGE...
 """
 import base64
 import fcntl
@@ -67,7 +71,7 @@ PROBE = r"""
 
 
 class Browser:
-    def __init__(self, dark=False):
+    def __init__(self):
         self.tmp = tempfile.mkdtemp(prefix="kmig-chromium-")
         exe = shutil.which("chromium") or shutil.which("chromium-browser")
         if not exe:
@@ -79,9 +83,6 @@ class Browser:
             "--user-data-dir=" + os.path.join(self.tmp, "profile"),
             "--window-size=1280,900",
         ]
-        if dark:
-            args.append("--force-dark-mode")
-            args.append("--blink-settings=preferredColorScheme=0")
 
         def fds():
             # move both ends out of the way first: either may be fd 3 or 4
@@ -157,7 +158,7 @@ class Browser:
                     return self.events.pop(i)
             self.events.append(self._read_message(deadline))
 
-    def drain(self, quiet=0.3):
+    def drain(self, quiet=0.1):
         """Collect events until none arrives for @quiet seconds."""
         while True:
             try:
@@ -213,28 +214,44 @@ class Browser:
 
 
 def main(argv):
-    shot, dark = None, False
+    shot, dark, js = None, None, None
     while argv and argv[0].startswith("--"):
         opt = argv.pop(0)
         if opt == "--screenshot":
             shot = argv.pop(0)
-        elif opt == "--dark":
-            dark = True
+        elif opt == "--dark-screenshot":
+            dark = argv.pop(0)
+        elif opt == "--eval":
+            js = argv.pop(0)
         else:
             raise SystemExit("browse.py: unknown option " + opt)
     if len(argv) < 2:
         raise SystemExit(__doc__.strip().splitlines()[-1])
     site, pages = os.path.abspath(argv[0]), argv[1:]
-    b = Browser(dark=dark)
+    b = Browser()
     try:
         b.attach()
         for i, page in enumerate(pages):
             url = "file://" + os.path.join(site, page)
             errors, failed, requests, probe = b.visit(url)
+            out = {"page": page, "errors": errors, "failed": failed,
+                   "requests": requests, "probe": probe}
             if i == 0 and shot:
                 b.screenshot(shot)
-            print(json.dumps({"page": page, "errors": errors, "failed": failed,
-                              "requests": requests, "probe": probe}), flush=True)
+            if i == 0 and js:
+                r = b.send("Runtime.evaluate", {"expression": js, "returnByValue": True,
+                                                "awaitPromise": True})
+                out["eval"] = r.get("result", {}).get("value")
+                if "exceptionDetails" in r:
+                    out["errors"].append("eval: " + json.dumps(r["exceptionDetails"]))
+            print(json.dumps(out), flush=True)
+        if dark:
+            b.send("Emulation.setEmulatedMedia", {
+                "features": [{"name": "prefers-color-scheme", "value": "dark"}]})
+            errors, failed, _, _ = b.visit("file://" + os.path.join(site, pages[0]))
+            b.screenshot(dark)
+            if errors or failed:
+                raise SystemExit("browse.py: dark scheme: %r" % (errors + failed))
     finally:
         b.close()
 

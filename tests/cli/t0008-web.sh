@@ -1,0 +1,162 @@
+#!/bin/sh
+# kmig web: the static dashboard of a scanned fixture repository.  Tables
+# are checked against the database, names from the repository are
+# escaped, links resolve, the site is replaced atomically, and the
+# branch, boot, bisect and log tables show their data once it exists.
+. "$(dirname "$0")/../lib.sh"
+. "$TOP/tests/web/fixture.sh"
+S() { python3 "$TOP/tests/web/site.py" "$@"; }
+q() { sqlite3 "$DB" "$@"; }
+SITE="$KMIG_HOME/web"
+
+t_exit "web with the defaults" 0 k web
+t_is "prints the path of index.html" "$SITE/index.html" "$(cat "$TRASH/.stdout")"
+t_is "nothing on stderr" "" "$(cat "$TRASH/.stderr")"
+t_ok "style sheet, script and marker written" \
+	test -s "$SITE/style.css" -a -s "$SITE/sort.js" -a -f "$SITE/.kmig-web"
+t_ok "the embedded style sheet is web/style.css" cmp "$TOP/web/style.css" "$SITE/style.css"
+t_ok "the embedded script is web/sort.js" cmp "$TOP/web/sort.js" "$SITE/sort.js"
+
+# index: one row per rule, counts as kmig report, one chart point per release
+nrules=$(k rules --format json | python3 -c 'import json,sys; print(len(json.load(sys.stdin)["rules"]))')
+t_is "index: one row per rule" "$nrules" "$(S rows "$SITE/index.html" rules)"
+k report --format csv --by rule | sed 1d | cut -d, -f3 > "$TRASH/expect"
+S column "$SITE/index.html" rules 2 > "$TRASH/actual"
+t_ok "index: current counts are kmig report's" cmp "$TRASH/expect" "$TRASH/actual"
+nrel=$(q "SELECT count(*) FROM releases")
+t_is "index: one row per release" "$nrel" "$(S rows "$SITE/index.html" releases)"
+t_is "index: chart has one point per release for each rule" \
+	"$nrules series of $nrel points" \
+	"$(python3 - "$SITE/index.html" <<'EOF'
+import re, sys
+svg = re.search(r'<svg class="chart" id="chart-rules".*?</svg>', open(sys.argv[1]).read(), re.S).group(0)
+series = re.findall(r'<g class="series.*?</g>', svg, re.S)
+points = {len(re.findall(r'<circle class="pt"', g)) for g in series}
+print("%d series of %s points" % (len(series), ",".join(map(str, sorted(points)))))
+EOF
+)"
+S column "$SITE/index.html" releases 0 > "$TRASH/tags"
+S column "$SITE/index.html" releases 4 > "$TRASH/uses"
+t_is "index: release order and totals as kmig report --trend" \
+	"$(k report --trend --format csv | sed 1d | cut -d, -f1,2)" \
+	"$(paste -d, "$TRASH/tags" "$TRASH/uses")"
+t_ok "index: forecast method stated" grep -q 'id="forecast-method"' "$SITE/index.html"
+t_is "index: forecasts" "reached zero|no uses|not converging|in ≈2 releases" \
+	"$(for r in strlcpy idr strcpy flex-array-zero; do S cell "$SITE/index.html" rules $r 7; done | tr '\n' '|' | sed 's/|$//')"
+
+# per release: the content of kmig report, down to every use site
+rel=$(ls "$SITE"/release-v1-10-*.html)
+k report v1.10 --format csv --by rule | sed 1d | cut -d, -f3 > "$TRASH/expect"
+S column "$rel" rules 1 > "$TRASH/actual"
+t_ok "release v1.10: per-rule counts" cmp "$TRASH/expect" "$TRASH/actual"
+t_is "release v1.10: one row per subsystem with uses" \
+	"$(q "SELECT count(DISTINCT c.subsystem_id) FROM counts c JOIN releases r ON r.id = c.release_id WHERE r.tag = 'v1.10'")" \
+	"$(S rows "$rel" subsystems)"
+t_is "release v1.10: every use site listed" \
+	"$(q "SELECT sum(count) FROM file_counts f JOIN releases r ON r.id = f.release_id WHERE r.tag = 'v1.10'")" \
+	"$(S sites "$SITE" "$(basename "$(ls "$SITE"/files-v1-10-*-1.html)" | sed 's/-1\.html$//')")"
+t_ok "release v1.10: a site with path:line, function and source line" \
+	grep -q '<td class="path" data-v="7">net/rds/send.c:7</td><td>strcpy</td><td><code>rds_sendmsg</code></td><td class="src">strcpy(buf, &quot;x&quot;);</td>' \
+	"$SITE"/files-v1-10-*.html
+t_is "one page per subsystem with uses" \
+	"$(q "SELECT count(DISTINCT subsystem_id) FROM counts")" \
+	"$(ls "$SITE"/sub-*.html | wc -l)"
+t_is "subsystems page: one row each" \
+	"$(q "SELECT count(DISTINCT subsystem_id) FROM counts")" \
+	"$(S rows "$SITE/subsystems.html" subsystems)"
+sub=$(grep -l '<h1>Subsystem RDS - RELIABLE DATAGRAM SOCKETS</h1>' "$SITE"/sub-*.html)
+for c in 0 1 2 3; do S column "$sub" rules $c > "$TRASH/c$c"; done
+t_is "subsystem page: rules x releases" "bug-on 1 2 2|warn-on 1 2 2|warn-on-user 1 2 2|strcpy 1 2 2" \
+	"$(paste -d' ' "$TRASH/c0" "$TRASH/c1" "$TRASH/c2" "$TRASH/c3" | tr '\n' '|' | sed 's/|$//')"
+rule=$(ls "$SITE"/rule-strcpy-*.html)
+t_is "rule page: trend rows" "$nrel" "$(S rows "$rule" trend)"
+t_is "rule page: subsystems with strcpy uses" \
+	"$(q "SELECT count(DISTINCT subsystem_id) FROM counts WHERE rule = 'strcpy'")" \
+	"$(S rows "$rule" subsystems)"
+t_is "rule page: added and removed as kmig report --trend" \
+	"$(k report --trend --rule strcpy --format csv | sed '1,2d' | cut -d, -f4,5)" \
+	"$(S column "$rule" trend 3 | sed 1d | tr -d + > "$TRASH/a"; S column "$rule" trend 4 | sed 1d | tr -d - > "$TRASH/r"; paste -d, "$TRASH/a" "$TRASH/r")"
+
+# escaping and safety
+t_ok "section title escaped" grep -qF \
+	'EVIL &lt;script&gt;document.documentElement.setAttribute(&quot;data-pwned&quot;,&quot;1&quot;)&lt;/script&gt; &#39;QUOTED&#39; &quot;DRIVER&quot; &amp; CO' \
+	"$SITE/subsystems.html"
+t_ok "file name escaped" grep -qF \
+	'drivers/evil/&quot;q&#39;&lt;script&gt;document.documentElement.setAttribute(&quot;data-pwned&quot;,&quot;3&quot;)&lt;/script&gt;.c' \
+	"$SITE"/files-v1-11-*.html
+t_ok "source line escaped" grep -qF \
+	'strcpy(a, &quot;&lt;script&gt;document.documentElement' "$SITE"/files-v1-11-*.html
+t_is "no <script> but the site's own" "" "$(S scripts "$SITE")"
+t_is "no raw payload anywhere" "" "$(grep -l 'data-pwned"\|<script>doc' "$SITE"/*.html)"
+t_is "no external URL" "" "$(S external "$SITE"; grep -l 'https\?://' "$SITE"/*.html "$SITE"/*.css "$SITE"/*.js)"
+t_is "every link, anchor and resource resolves" "" "$(S links "$SITE")"
+t_is "page names are safe" "" "$(ls -A "$SITE" | grep -v '^[a-z0-9][a-z0-9.-]*$' | grep -v '^\.kmig-web$')"
+t_ok "subsystem page name from a slug and a hash" \
+	sh -c "ls '$SITE' | grep -q '^sub-evil-script-document-documentelement-set-[0-9a-f]\{8\}\.html$'"
+
+# --source-url and pagination
+t_exit "web -o with --source-url and small pages" 0 \
+	k web -o "$TRASH/site2/" --source-url 'https://src.invalid/linux/{tag}/source/{path}#L{line}' \
+	--sites-per-page 2
+t_is "-o DIR: path printed without the trailing slash" "$TRASH/site2/index.html" "$(cat "$TRASH/.stdout")"
+t_ok "site link: tag, path and line URL-escaped" grep -qF \
+	'href="https://src.invalid/linux/v1.11/source/drivers/evil/%22q%27%3Cscript%3Edocument.documentElement.setAttribute%28%22data-pwned%22%2C%223%22%29%3C/script%3E.c#L3"' \
+	"$TRASH"/site2/files-v1-11-*.html
+t_ok "sites split over pages" test "$(ls "$TRASH"/site2/files-v1-10-*.html | wc -l)" -gt \
+	"$(ls "$SITE"/files-v1-10-*.html | wc -l)"
+t_is "paginated: still every use site" \
+	"$(q "SELECT sum(count) FROM file_counts f JOIN releases r ON r.id = f.release_id WHERE r.tag = 'v1.10'")" \
+	"$(S sites "$TRASH/site2" "$(basename "$(ls "$SITE"/files-v1-10-*-1.html)" | sed 's/-1\.html$//')")"
+t_is "paginated: every link resolves" "" "$(S links "$TRASH/site2")"
+
+# branch, builds, boots, bisections and kmig log: empty, then filled
+t_ok "branch page: no data yet" grep -q 'No data yet: no conversion branch' "$SITE/branch.html"
+t_ok "branch page: no builds yet" grep -q 'No data yet: no kernel has been built' "$SITE/branch.html"
+t_ok "log page: no data yet" grep -q 'No data yet: no commit has been attributed' "$SITE/log.html"
+t_exit "kmig log fills the commits" 0 k log v1.9..v1.11
+echo 'make: *** [vmlinux] <b>Error</b> 2' > "$TRASH/build.log"
+printf 'Booting\nWARNING: CPU: 0 PID: 1 at net/rds/send.c:5\n' > "$TRASH/console.log"
+q "INSERT INTO branch_steps VALUES ('kmig/strcpy-v1.10', 'v1.10', 1, '0001-net-rds-use-strscpy.patch', 'net/rds: use strscpy <x>', 'applied', '$(git -C "$W" rev-parse v1.11)', 'applied cleanly', 'boot-fail', 1);
+   INSERT INTO branch_steps VALUES ('kmig/strcpy-v1.10', 'v1.10', 2, '0002-evil.patch', 'evil: \"quote\"', 'conflict', NULL, 'net/core/dev.c: hunk 1 <failed>', NULL, 1);
+   INSERT INTO branch_steps VALUES ('kmig/strcpy-v1.11', 'v1.11', 1, '0001-net-rds-use-strscpy.patch', 'net/rds: use strscpy <x>', 'upstream', NULL, 'upstream in v1.11', NULL, 1);
+   INSERT INTO builds VALUES (1, '$(git -C "$W" rev-parse v1.11)', 'cfg1', 'ok', 12.5, '$TRASH/build.log', 10);
+   INSERT INTO builds VALUES (2, '$(git -C "$W" rev-parse v1.10)', 'cfg1', 'failed', 3, '$TRASH/missing.log', 11);
+   INSERT INTO boots VALUES (1, 1, 'rds', 'fail', 2.5, 'WARNING: CPU: 0 PID: 1 at net/rds/send.c:5', '$TRASH/console.log', 12);
+   INSERT INTO bisects VALUES (1, 'v1.9', 'v1.11', 'rds', '$(git -C "$W" rev-parse v1.10)', 'WARNING: <x>', 'found', 13);
+   INSERT INTO bisect_steps VALUES (1, 1, '$(git -C "$W" rev-parse v1.10)', 'bad');
+   INSERT INTO bisect_steps VALUES (1, 2, '$(git -C "$W" rev-parse v1.9)', 'good');"
+t_exit "regenerate over the old site" 0 k web
+t_is "no temporary or old directory left" "web" "$(ls "$KMIG_HOME" | grep web)"
+t_is "branch page: patches x bases" "2" "$(S rows "$SITE/branch.html" matrix)"
+t_is "branch page: steps per branch" "2 1" \
+	"$(echo $(S rows "$SITE/branch.html" steps-1) $(S rows "$SITE/branch.html" steps-2))"
+t_is "branch page: builds, boots as in the database" \
+	"$(q "SELECT count(*) FROM builds") $(q "SELECT count(*) FROM boots")" \
+	"$(S rows "$SITE/branch.html" builds) $(S rows "$SITE/branch.html" boots)"
+t_is "branch page: bisection steps" "2" "$(S rows "$SITE/branch.html" bisect-steps-1)"
+t_ok "build log copied into the site" cmp "$TRASH/build.log" "$SITE/logs/build-1.txt"
+t_ok "console log copied into the site" cmp "$TRASH/console.log" "$SITE/logs/boot-1.txt"
+t_ok "missing log said so" grep -q 'not available' "$SITE/branch.html"
+t_ok "evidence escaped" grep -qF 'net/core/dev.c: hunk 1 &lt;failed&gt;' "$SITE/branch.html"
+t_is "branch page links resolve" "" "$(S links "$SITE")"
+t_is "log page: one row per commit with changes" \
+	"$(q "SELECT count(DISTINCT commit_id) FROM commit_changes")" "$(S rows "$SITE/log.html" commits)"
+t_is "log page: added and removed totals" \
+	"$(q "SELECT sum(added) || ' ' || sum(removed) FROM commit_changes")" \
+	"$(S column "$SITE/log.html" commits 4 | tr -d + | paste -sd+ | bc) $(S column "$SITE/log.html" commits 5 | tr -d - | paste -sd+ | bc)"
+
+# errors: exit 2, one line
+mkdir -p "$TRASH/precious" && echo keep > "$TRASH/precious/file"
+t_exit "refuses to replace a directory it did not write" 2 k web -o "$TRASH/precious"
+t_ok "one line naming it" sh -c "test \$(wc -l < '$TRASH/.stderr') = 1 && grep -q 'precious.*not a site written by kmig web' '$TRASH/.stderr'"
+t_ok "the directory is untouched, nothing left aside" \
+	sh -c "test \"\$(cat '$TRASH/precious/file')\" = keep && test -z \"\$(ls '$TRASH' | grep 'precious\.')\""
+t_exit "unexpected argument" 2 k web extra
+t_exit "bad --sites-per-page" 2 k web --sites-per-page 0
+t_exit "-o ." 2 k web -o .
+t_exit "empty database" 2 "$KMIG" --db "$TRASH/empty.db" web -o "$TRASH/site3"
+t_ok "no release scanned: one line" sh -c "test \$(wc -l < '$TRASH/.stderr') = 1 && grep -q 'no release is scanned' '$TRASH/.stderr'"
+t_ok "and no site left behind" test ! -e "$TRASH/site3"
+t_exit "web --help" 0 k web --help
+t_ok "help shows usage" grep -q '^usage: kmig web' "$TRASH/.stdout"
+t_done

@@ -6,12 +6,13 @@
 #   make demo     the main job on the embedded default (Debian kernel history)
 #   make asan     build and run the unit and CLI tests under ASan/UBSan
 #   make bench    benchmarks
+#   make fuzz     build the libFuzzer harnesses (clang) into build-fuzz/
 
 PKGS     := libgit2 sqlite3
 CC       ?= cc
 OPT      ?= -O2 -g
 CFLAGS   += -std=gnu11 $(OPT) -Wall -Wextra -Werror -pthread \
-	    $(shell pkg-config --cflags $(PKGS) 2>/dev/null) -Itracker -Ibuild
+	    $(shell pkg-config --cflags $(PKGS) 2>/dev/null) -Itracker -I$(BUILD)
 LDLIBS   += $(shell pkg-config --libs $(PKGS) 2>/dev/null) -pthread -lm
 BUILD    ?= build
 KMIG     ?= kmig
@@ -69,6 +70,7 @@ deps:
 
 test: deps
 	$(MAKE) all unit
+	$(MAKE) asan
 	sh tests/run.sh
 
 # Fast subset: no QEMU and no real-kernel tests.
@@ -82,6 +84,22 @@ asan:
 	KMIG_TEST_QUICK=1 KMIG_BIN=$(CURDIR)/kmig-asan KMIG_UNIT_DIR=build-asan/tests \
 		ASAN_OPTIONS=detect_leaks=1 sh tests/run.sh
 
+# libFuzzer harnesses (tests/fuzz/README.md): the library objects are built
+# with clang, ASan and UBSan and coverage instrumentation into build-fuzz/.
+FUZZ_SRC  := $(wildcard tests/fuzz/fuzz-*.c)
+FUZZ_BIN  := $(patsubst tests/fuzz/%.c,$(BUILD)/%,$(FUZZ_SRC))
+FUZZ_SAN  := -fsanitize=address,undefined -fno-sanitize-recover=all \
+	     -fno-omit-frame-pointer
+
+fuzz:
+	$(MAKE) BUILD=build-fuzz CC=clang \
+		OPT="-O1 -g -fsanitize=fuzzer-no-link $(FUZZ_SAN)" fuzz-bin
+
+fuzz-bin: $(FUZZ_BIN)
+
+$(BUILD)/fuzz-%: tests/fuzz/fuzz-%.c $(LIBOBJS) | $(BUILD)
+	$(CC) $(CFLAGS) -fsanitize=fuzzer -o $@ $< $(LIBOBJS) $(LDLIBS)
+
 demo: deps
 	$(MAKE) all
 	sh scripts/demo.sh
@@ -91,6 +109,6 @@ bench: deps
 	sh bench/run.sh
 
 clean:
-	rm -rf build build-asan kmig kmig-asan
+	rm -rf build build-asan build-fuzz kmig kmig-asan
 
-.PHONY: all unit deps test check asan demo bench clean
+.PHONY: all unit deps test check asan fuzz fuzz-bin demo bench clean

@@ -1,0 +1,9 @@
+#if 0
+void f(void) {
+#else
+void f(void) {
+#endif
+	strcpy(a, "\
+ b");
+	c = '\'';
+}

@@ -1,0 +1,3 @@
+int x = sizeof("unterminated
+/* open comment
+void f(void) { strcpy(a, b); ((((((((((x))))))))));

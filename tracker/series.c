@@ -422,6 +422,10 @@ int mbox_parse(struct mbox_patch *out, const char *buf, size_t len,
 		ret = kmig_err("patch '%s': no diff found", name);
 		goto out;
 	}
+	if (memchr(diff, '\0', (size_t)(e - diff))) {
+		ret = kmig_err("patch '%s': NUL byte in the diff", name);
+		goto out;
+	}
 	out->diff = xstrndup(diff, (size_t)(e - diff));
 	ret = diff_parse(&out->files, &out->nfiles, &out->afiles, out->diff,
 			 (size_t)(e - diff), &end);

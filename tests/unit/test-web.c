@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test-web.c - the dashboard's building blocks: HTML and URL escaping,
+ * source links, safe page names, the forecast and the SVG charts.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "util.h"
+#include "web.h"
+
+static char *escaped(const char *s)
+{
+	struct sbuf sb = SBUF_INIT;
+
+	html_escape(&sb, s);
+	return sbuf_detach(&sb);
+}
+
+static void test_html_escape(void **state)
+{
+	char *s;
+
+	(void)state;
+	s = escaped("<script>alert(\"x\" & 'y')</script>");
+	assert_string_equal(s, "&lt;script&gt;alert(&quot;x&quot; &amp; &#39;y&#39;)&lt;/script&gt;");
+	free(s);
+	s = escaped("plain net/rds/send.c:12");
+	assert_string_equal(s, "plain net/rds/send.c:12");
+	free(s);
+	s = escaped("");
+	assert_string_equal(s, "");
+	free(s);
+}
+
+static void test_url_escape(void **state)
+{
+	struct sbuf sb = SBUF_INIT;
+	char *s;
+
+	(void)state;
+	url_escape(&sb, "a b/\"c'<d>#?&%~._-", true);
+	assert_string_equal(sb.buf, "a%20b/%22c%27%3Cd%3E%23%3F%26%25~._-");
+	sbuf_reset(&sb);
+	url_escape(&sb, "v6.1/x", false);
+	assert_string_equal(sb.buf, "v6.1%2Fx");
+	sbuf_release(&sb);
+
+	assert_null(source_link(NULL, "v1", "a.c", 1));
+	s = source_link("https://h/linux/{tag}/source/{path}#L{line}", "v6.1",
+			"drivers/a b/\"x\".c", 42);
+	assert_string_equal(s, "https://h/linux/v6.1/source/drivers/a%20b/%22x%22.c#L42");
+	free(s);
+	s = source_link("{path}{path}{tag", "t", "p", 1);
+	assert_string_equal(s, "pp{tag");
+	free(s);
+}
+
+static void test_page_name(void **state)
+{
+	char *a, *b, *c;
+
+	(void)state;
+	a = web_page_name("sub", "RDS - RELIABLE DATAGRAM SOCKETS");
+	assert_int_equal(strncmp(a, "sub-rds-reliable-datagram-sockets-", 34), 0);
+	assert_int_equal(strlen(a), strlen("sub-rds-reliable-datagram-sockets-") + 8 + 5);
+	assert_string_equal(a + strlen(a) - 5, ".html");
+	/* names that slug alike differ by their hash */
+	b = web_page_name("sub", "RDS: reliable datagram sockets");
+	assert_string_not_equal(a, b);
+	free(a);
+	free(b);
+	/* nothing can climb out of the site */
+	a = web_page_name("sub", "../../etc/passwd");
+	assert_int_equal(strncmp(a, "sub-etc-passwd-", 15), 0);
+	assert_null(strchr(a, '/'));
+	free(a);
+	a = web_page_name("sub", "<script>\"'&");
+	assert_int_equal(strncmp(a, "sub-script-", 11), 0);
+	free(a);
+	/* empty slug, long names cut, stable output */
+	a = web_page_name("rule", "***");
+	assert_int_equal(strncmp(a, "rule-x-", 7), 0);
+	b = web_page_name("rule", "***");
+	assert_string_equal(a, b);
+	c = web_page_name("sub", "A VERY LONG SECTION TITLE THAT GOES ON AND ON AND ON FOREVER");
+	assert_true(strlen(c) <= strlen("sub-") + 40 + 1 + 8 + 5);
+	free(a);
+	free(b);
+	free(c);
+}
+
+static void test_names_unique(void **state)
+{
+	char *names[] = {
+		xstrdup("a.html"), xstrdup("b.html"), xstrdup("a.html"),
+		xstrdup("a-2.html"), xstrdup("a.html"),
+	};
+	size_t i;
+
+	(void)state;
+	web_names_unique(names, ARRAY_SIZE(names));
+	assert_string_equal(names[0], "a.html");
+	assert_string_equal(names[1], "b.html");
+	assert_string_equal(names[2], "a-3.html");
+	assert_string_equal(names[3], "a-2.html");
+	assert_string_equal(names[4], "a-4.html");
+	for (i = 0; i < ARRAY_SIZE(names); i++)
+		free(names[i]);
+}
+
+static void test_forecast(void **state)
+{
+	static const long long one[] = { 10 };
+	static const long long falling[] = { 100, 80, 60 };
+	static const long long rising[] = { 10, 20 };
+	static const long long flat[] = { 5, 5, 5 };
+	static const long long zero[] = { 3, 0 };
+	/* only the last FORECAST_WINDOW (5) count: the early rise is ignored */
+	static const long long window[] = { 0, 1000, 100, 90, 80, 70, 60 };
+	struct forecast f;
+
+	(void)state;
+	forecast_fit(one, 1, &f);
+	assert_int_equal(f.kind, FORECAST_NO_DATA);
+	forecast_fit(falling, 3, &f);
+	assert_int_equal(f.kind, FORECAST_CONVERGING);
+	assert_int_equal(f.releases, 3);	/* 60 / 20 */
+	assert_int_equal(f.window, 3);
+	forecast_fit(rising, 2, &f);
+	assert_int_equal(f.kind, FORECAST_NOT_CONVERGING);
+	forecast_fit(flat, 3, &f);
+	assert_int_equal(f.kind, FORECAST_NOT_CONVERGING);
+	forecast_fit(zero, 2, &f);
+	assert_int_equal(f.kind, FORECAST_ZERO);
+	forecast_fit(window, ARRAY_SIZE(window), &f);
+	assert_int_equal(f.kind, FORECAST_CONVERGING);
+	assert_int_equal(f.window, FORECAST_WINDOW);
+	assert_int_equal(f.releases, 6);	/* 60 / 10 */
+}
+
+static size_t count(const char *hay, const char *needle)
+{
+	size_t n = 0;
+
+	for (; (hay = strstr(hay, needle)); hay++)
+		n++;
+	return n;
+}
+
+static void test_charts(void **state)
+{
+	static const char *const tags[] = { "v1", "v2", "v<3>" };
+	static const long long a[] = { 1, 200, 30 }, b[] = { 0, 0, 5 };
+	struct chart_series s[] = { { "a&b", a }, { "b", b } };
+	struct sbuf sb = SBUF_INIT;
+
+	(void)state;
+	svg_line_chart(&sb, "c", "caption <x>", tags, 3, s, 2, false);
+	assert_int_equal(count(sb.buf, "<circle class=\"pt\""), 6);
+	assert_int_equal(count(sb.buf, "<g class=\"series"), 2);
+	assert_non_null(strstr(sb.buf, "data-points=\"3\""));
+	assert_non_null(strstr(sb.buf, "<title>a&amp;b in v&lt;3&gt;: 30</title>"));
+	assert_non_null(strstr(sb.buf, "caption &lt;x&gt;"));
+	assert_null(strstr(sb.buf, "v<3>"));
+	assert_null(strstr(sb.buf, "http"));
+	sbuf_reset(&sb);
+	svg_line_chart(&sb, "c", "log", tags, 3, s, 2, true);
+	assert_non_null(strstr(sb.buf, ">1000</text>"));	/* decades up to 200 */
+	sbuf_reset(&sb);
+	svg_line_chart(&sb, "c", "one", tags, 1, s, 1, false);
+	assert_int_equal(count(sb.buf, "<circle class=\"pt\""), 1);
+	sbuf_reset(&sb);
+	svg_sparkline(&sb, a, tags, 3);
+	assert_int_equal(count(sb.buf, "<circle"), 3);
+	assert_non_null(strstr(sb.buf, "<title>v&lt;3&gt;: 30</title>"));
+	sbuf_release(&sb);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_html_escape),
+		cmocka_unit_test(test_url_escape),
+		cmocka_unit_test(test_page_name),
+		cmocka_unit_test(test_names_unique),
+		cmocka_unit_test(test_forecast),
+		cmocka_unit_test(test_charts),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -81,8 +81,13 @@ static int resolve_change(struct check *c, const char *arg)
 	git_commit *from = NULL, *to = NULL, *parent = NULL;
 	int ret = 0;
 
-	if (git_revparse(&spec, c->repo, arg) < 0)
+	memset(&spec, 0, sizeof(spec));
+	if (git_revparse(&spec, c->repo, arg) < 0) {
+		/* libgit2 keeps the left side of a range whose right fails */
+		git_object_free(spec.from);
+		git_object_free(spec.to);
 		return kmig_err("unknown revision '%s'", arg);
+	}
 	c->name = xstrdup(arg);
 	if (spec.flags & GIT_REVSPEC_SINGLE) {
 		ret = git_object_peel((git_object **)&to, spec.from,

@@ -470,8 +470,13 @@ static int parse_range(git_repository *repo, const char *arg, git_oid *from,
 	git_object *a = NULL, *b = NULL;
 	int ret = 0;
 
-	if (git_revparse(&spec, repo, arg) < 0)
+	memset(&spec, 0, sizeof(spec));
+	if (git_revparse(&spec, repo, arg) < 0) {
+		/* libgit2 keeps the left side of a range whose right fails */
+		git_object_free(spec.from);
+		git_object_free(spec.to);
 		return kmig_err("unknown revision '%s'", arg);
+	}
 	if (!(spec.flags & GIT_REVSPEC_RANGE) ||
 	    (spec.flags & GIT_REVSPEC_MERGE_BASE)) {
 		ret = kmig_err("'%s' is not a range A..B", arg);

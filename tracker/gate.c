@@ -639,7 +639,8 @@ static void pick_surplus(const struct entry *g, size_t n, int side, long net,
 		if ((*cand)[k])
 			(*cand)[m++] = (*cand)[k];
 	nc = m;
-	qsort(*cand, nc, sizeof(**cand), cmp_candidate);
+	if (nc)
+		qsort(*cand, nc, sizeof(**cand), cmp_candidate);
 	for (k = 0; k < nc && (long)k < net; k++)
 		emit(out, (*cand)[k]);
 	free(other);
@@ -659,7 +660,8 @@ int gate_compare(struct gate *g, const struct gate_touched *t,
 		ret = add_entries(g, &t->after, 1, &v, &n, &alloc);
 	if (ret)
 		goto out_free;
-	qsort(v, n, sizeof(*v), cmp_entry);
+	if (n)
+		qsort(v, n, sizeof(*v), cmp_entry);
 	while (i < n) {
 		size_t j = i;
 		long net = 0;
@@ -677,9 +679,12 @@ int gate_compare(struct gate *g, const struct gate_touched *t,
 				     &cand, &acand);
 		i = j;
 	}
-	qsort(out->added.v, out->added.n, sizeof(*out->added.v), cmp_gate_site);
-	qsort(out->removed.v, out->removed.n, sizeof(*out->removed.v),
-	      cmp_gate_site);
+	if (out->added.n)
+		qsort(out->added.v, out->added.n, sizeof(*out->added.v),
+		      cmp_gate_site);
+	if (out->removed.n)
+		qsort(out->removed.v, out->removed.n, sizeof(*out->removed.v),
+		      cmp_gate_site);
 out_free:
 	free(cand);
 	free(v);

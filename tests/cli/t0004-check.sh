@@ -218,7 +218,7 @@ t_exit "no change named" 2 k check
 t_exit "both a revision and a patch" 2 k check c4 --patch "$TRASH/c4.diff"
 t_exit "--base without --patch" 2 k check --base c1 c4
 t_exit "unknown format" 2 k check --format xml c4
-t_exit "check --help" 0 k check --help
+t_exit "check --help" 0 "$KMIG" check --help
 t_ok "help shows usage" grep -q '^usage: kmig check' "$TRASH/.stdout"
 
 t_done

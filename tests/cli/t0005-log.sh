@@ -153,7 +153,7 @@ t_exit "no range" 2 k log
 t_exit "unknown rule" 2 k log --rule nosuchrule c1..c6
 t_exit "unknown format" 2 k log --format xml c1..c6
 t_exit "unwritable database" 2 "$KMIG" --repo "$W" --db /proc/nonexistent/kmig.db log c1..c6
-t_exit "log --help" 0 k log --help
+t_exit "log --help" 0 "$KMIG" log --help
 t_ok "help shows usage" grep -q '^usage: kmig log' "$TRASH/.stdout"
 
 t_done

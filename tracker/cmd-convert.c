@@ -502,302 +502,349 @@ static int parse_opts(struct convert_opts *o, int argc, char **argv)
 	return 0;
 }
 
-static int cmd_convert_fn(struct kmig_ctx *ctx, int argc, char **argv)
+/* The state of one "kmig convert" run. */
+struct convert {
+	struct convert_opts o;
+	const struct convert_rule *cr;
+	int rule;
+	git_repository *repo;
+	git_tree *tree;
+	struct store *st;
+	struct maintainers *maint;
+	struct series series;
+	struct cfile *files;
+	size_t nfiles, afiles;
+	struct csection *sections;
+	size_t nsections, asections;
+	char *cocci, *dir, *tmp, *reason, *idname, *idemail;
+	long long when;
+	size_t left;		/* uses not converted */
+};
+
+/* convert_open - the repository, the base tree, its MAINTAINERS, the series. */
+static int convert_open(struct convert *c, struct kmig_ctx *ctx)
 {
-	struct convert_opts o = { 0 };
-	const struct convert_rule *cr = NULL;
 	struct release_info rel = { 0 };
-	struct count_rows rows = { 0 };
-	struct series series = { 0 };
-	struct maintainers *maint = NULL;
-	struct cfile *files = NULL;
-	struct csection *sections = NULL;
-	struct store *st = NULL;
-	git_repository *repo = NULL;
 	git_commit *base = NULL;
-	git_tree *tree = NULL;
-	char *cocci = NULL, *tmp = NULL, *dir = NULL, *reason = NULL;
-	char *idname = NULL, *idemail = NULL;
-	size_t nfiles = 0, afiles = 0, nsections = 0, asections = 0, i, k;
-	size_t written = 0, left_total = 0;
-	long long converted_total = 0, when;
-	int rule, status = KMIG_EXIT_ERROR, next, ret;
-	const char *sde = getenv("SOURCE_DATE_EPOCH");
-	struct progress *prog;
 	git_oid moid;
+	int ret;
 
-	ret = parse_opts(&o, argc, argv);
-	if (ret) {
-		free(o.subsystems);
-		return ret;
-	}
-	rule = rule_lookup(o.rule);
-	if (rule < 0) {
-		free(o.subsystems);
-		return cmd_usage_error("convert", "unknown rule '%s'", o.rule);
-	}
-	for (i = 0; i < ARRAY_SIZE(convert_rules); i++)
-		if (!strcmp(convert_rules[i].rule, o.rule))
-			cr = &convert_rules[i];
-	cocci = cr ? cocci_file(o.rule) : NULL;
-	if (!cocci) {
-		cmd_fail(KMIG_EXIT_ERROR, "no semantic patch for rule '%s' (have: strlcpy, alloc-arith)",
-			 o.rule);
+	ret = repo_open(&c->repo, ctx->repo_path);
+	if (!ret)
+		ret = repo_resolve_commit(&base, c->repo, c->o.base);
+	if (!ret)
+		ret = store_open(&c->st, ctx->db_path);
+	if (!ret)
+		ret = store_release_get(c->st, c->o.base, &rel);
+	if (!ret)
+		ret = series_read(&c->series, c->dir, true);
+	if (ret)
 		goto out;
-	}
-	dir = series_dir(o.series);
-	kmig_identity(&idname, &idemail);
-	when = sde && *sde ? atoll(sde) : (long long)time(NULL);
-
-	if (repo_open(&repo, ctx->repo_path) ||
-	    repo_resolve_commit(&base, repo, o.base) ||
-	    store_open(&st, ctx->db_path) ||
-	    store_release_get(st, o.base, &rel) ||
-	    store_counts(st, rel.id, BY_FILE, o.rule, NULL, &rows) ||
-	    series_read(&series, dir, true)) {
-		cmd_fail_last(KMIG_EXIT_ERROR);
-		goto out;
-	}
-	if (git_commit_tree(&tree, base) < 0) {
-		cmd_fail(KMIG_EXIT_ERROR, "cannot read the tree of '%s'", o.base);
+	if (git_commit_tree(&c->tree, base) < 0) {
+		ret = kmig_err_git("cannot read the base tree");
 		goto out;
 	}
 	if (strcmp(rel.commit, git_oid_tostr_s(git_commit_id(base)))) {
-		cmd_fail(KMIG_EXIT_ERROR, "'%s' moved since it was scanned (run 'kmig scan')",
-			 o.base);
+		ret = kmig_err("'%s' moved since it was scanned (run 'kmig scan')",
+			       c->o.base);
 		goto out;
 	}
-	if (!path_blob(tree, "MAINTAINERS", &moid)) {
+	if (!path_blob(c->tree, "MAINTAINERS", &moid)) {
 		struct sbuf m = SBUF_INIT;
 
-		ret = read_blob(repo, &moid, &m);
+		ret = read_blob(c->repo, &moid, &m);
 		if (!ret)
-			ret = maintainers_parse(&maint, m.buf ? m.buf : "", m.len);
+			ret = maintainers_parse(&c->maint, m.buf ? m.buf : "", m.len);
 		sbuf_release(&m);
-		if (ret) {
-			cmd_fail_last(KMIG_EXIT_ERROR);
-			goto out;
-		}
 	}
+	c->reason = deprecated_reason(c->repo, c->tree, rules[c->rule].source);
+out:
+	git_commit_free(base);
+	release_info_clear(&rel);
+	return ret;
+}
 
-	/* the files of the base that use the rule, in the wanted sections */
-	for (i = 0; i < rows.n; i++) {
-		const char *sec = maint ? maintainers_match(maint, rows.v[i].key) :
-					  MAINTAINERS_NONE;
+/* convert_collect - the files of the base that use the rule, in wanted sections. */
+static int convert_collect(struct convert *c)
+{
+	struct release_info rel = { 0 };
+	struct count_rows rows = { 0 };
+	size_t i;
+	int ret;
+
+	ret = store_release_get(c->st, c->o.base, &rel);
+	if (!ret)
+		ret = store_counts(c->st, rel.id, BY_FILE, c->o.rule, NULL, &rows);
+	for (i = 0; !ret && i < rows.n; i++) {
+		const char *sec = c->maint ? maintainers_match(c->maint, rows.v[i].key) :
+					     MAINTAINERS_NONE;
 		struct cfile *f;
 
-		if (!wanted(&o, sec))
+		if (!wanted(&c->o, sec))
 			continue;
-		ALLOC_GROW(files, nfiles + 1, afiles);
-		f = &files[nfiles++];
+		ALLOC_GROW(c->files, c->nfiles + 1, c->afiles);
+		f = &c->files[c->nfiles++];
 		memset(f, 0, sizeof(*f));
 		f->path = xstrdup(rows.v[i].key);
 		f->section = sec;
 		f->uses = rows.v[i].count;
-		if (path_blob(tree, f->path, &f->oid)) {
-			cmd_fail_last(KMIG_EXIT_ERROR);
-			goto out;
-		}
+		ret = path_blob(c->tree, f->path, &f->oid);
 	}
-	if (!nfiles) {
-		printf("no file of %s uses %s%s\n", o.base, o.rule,
-		       o.nsubsystems ? " in the selected sections" : "");
-		status = finish_stdout(KMIG_EXIT_OK);
-		goto out;
-	}
+	count_rows_clear(&rows);
+	release_info_clear(&rel);
+	return ret;
+}
 
-	/* extract them, run spatch, read the results back */
-	tmp = xasprintf("%s/tmp/convert.XXXXXX", ctx->home);
-	{
-		char *parent = xasprintf("%s/tmp", ctx->home);
+/*
+ * convert_run - extract the files into a temporary directory, run spatch
+ * there, read the results back and list the uses left (on stdout).
+ */
+static int convert_run(struct convert *c, const char *home)
+{
+	char *parent = xasprintf("%s/tmp", home);
+	struct progress *prog;
+	size_t i, k;
+	int ret;
 
-		ret = mkdir_p(parent);
-		free(parent);
+	c->tmp = xasprintf("%s/convert.XXXXXX", parent);
+	ret = mkdir_p(parent);
+	free(parent);
+	if (ret)
+		return ret;
+	if (!mkdtemp(c->tmp)) {
+		ret = kmig_err("cannot create '%s': %s", c->tmp, strerror(errno));
+		free(c->tmp);
+		c->tmp = NULL;
+		return ret;
 	}
-	if (ret || !mkdtemp(tmp)) {
-		cmd_fail(KMIG_EXIT_ERROR, "cannot create a directory in '%s/tmp'", ctx->home);
-		goto out;
-	}
-	for (i = 0; i < nfiles; i++) {
+	for (i = 0; !ret && i < c->nfiles; i++) {
 		struct sbuf sb = SBUF_INIT;
 
-		ret = read_blob(repo, &files[i].oid, &sb);
+		ret = read_blob(c->repo, &c->files[i].oid, &sb);
 		if (!ret)
-			ret = write_tmp_file(tmp, files[i].path, &sb);
+			ret = write_tmp_file(c->tmp, c->files[i].path, &sb);
 		sbuf_release(&sb);
-		if (ret) {
-			cmd_fail_last(KMIG_EXIT_ERROR);
-			goto out;
-		}
 	}
-	prog = progress_start("spatch", nfiles);
-	progress_update(prog, 0, cocci);
-	ret = run_spatch(cocci, tmp, o.jobs);
-	progress_update(prog, nfiles, NULL);
+	if (ret)
+		return ret;
+	prog = progress_start("spatch", c->nfiles);
+	progress_update(prog, 0, c->cocci);
+	ret = run_spatch(c->cocci, c->tmp, c->o.jobs);
+	progress_update(prog, c->nfiles, NULL);
 	progress_stop(prog);
-	if (ret) {
-		cmd_fail_last(KMIG_EXIT_ERROR);
-		goto out;
-	}
-	for (i = 0; i < nfiles; i++) {
-		struct cfile *f = &files[i];
+	for (i = 0; !ret && i < c->nfiles; i++) {
+		struct cfile *f = &c->files[i];
 		struct site_list sites = SITE_LIST_INIT;
 		struct sbuf before = SBUF_INIT;
-		char *path = xasprintf("%s/%s", tmp, f->path);
+		char *path = xasprintf("%s/%s", c->tmp, f->path);
 
 		ret = sbuf_read_file(&f->after, path);
 		free(path);
 		if (!ret)
-			ret = read_blob(repo, &f->oid, &before);
+			ret = read_blob(c->repo, &f->oid, &before);
 		if (ret) {
 			sbuf_release(&before);
-			cmd_fail_last(KMIG_EXIT_ERROR);
-			goto out;
+			break;
 		}
 		f->changed = before.len != f->after.len ||
 			     (before.len && memcmp(before.buf, f->after.buf, before.len));
 		lex_buffer(f->after.buf ? f->after.buf : "", f->after.len, &sites);
 		for (k = 0; k < sites.n; k++) {
-			if (sites.v[k].rule != rule)
+			if (sites.v[k].rule != c->rule)
 				continue;
 			f->left++;
 			printf("not converted: %s:%u: %s\n", f->path, sites.v[k].line,
 			       sites.v[k].text ? sites.v[k].text : "");
 		}
-		left_total += f->left;
+		c->left += f->left;
 		site_list_clear(&sites);
 		sbuf_release(&before);
 	}
+	return ret;
+}
 
-	/* group the changed files per section */
-	for (i = 0; i < nfiles; i++) {
+/* convert_group - the changed files per section, sections in name order. */
+static void convert_group(struct convert *c)
+{
+	size_t i, k;
+
+	for (i = 0; i < c->nfiles; i++) {
 		struct csection *s = NULL;
 
-		if (!files[i].changed)
+		if (!c->files[i].changed)
 			continue;
-		for (k = 0; k < nsections; k++)
-			if (!strcmp(sections[k].name, files[i].section))
-				s = &sections[k];
+		for (k = 0; k < c->nsections; k++)
+			if (!strcmp(c->sections[k].name, c->files[i].section))
+				s = &c->sections[k];
 		if (!s) {
-			ALLOC_GROW(sections, nsections + 1, asections);
-			s = &sections[nsections++];
+			ALLOC_GROW(c->sections, c->nsections + 1, c->asections);
+			s = &c->sections[c->nsections++];
 			memset(s, 0, sizeof(*s));
-			s->name = files[i].section;
+			s->name = c->files[i].section;
 		}
 		ALLOC_GROW(s->files, s->n + 1, s->alloc);
 		s->files[s->n++] = i;
-		s->converted += files[i].uses - (long long)files[i].left;
+		s->converted += c->files[i].uses - (long long)c->files[i].left;
 	}
-	qsort(sections, nsections, sizeof(*sections), cmp_section);
+	qsort(c->sections, c->nsections, sizeof(*c->sections), cmp_section);
+}
 
-	reason = deprecated_reason(repo, tree, rules[rule].source);
-	next = series_next_number(&series);
-	for (i = 0; i < nsections; i++) {
-		const struct csection *s = &sections[i];
-		struct sbuf diff = SBUF_INIT, stat = SBUF_INIT, msg = SBUF_INIT;
-		struct sbuf mbox = SBUF_INIT;
-		char *prefix, *subject, *name, *path;
+/*
+ * convert_section - write the patch of section @s as number @number;
+ * 0 written (or would be, with --dry-run), 1 skipped (already in the
+ * series), negative on error.  Prints what it did.
+ */
+static int convert_section(struct convert *c, const struct csection *s,
+			   int number)
+{
+	struct sbuf diff = SBUF_INIT, stat = SBUF_INIT, msg = SBUF_INIT;
+	struct sbuf mbox = SBUF_INIT;
+	char *prefix = subject_prefix(c->files, s);
+	char *subject = xasprintf("%s %s", prefix, c->cr->subject);
+	char *name = NULL, *path = NULL;
+	int ret;
 
-		if (o.max_patches > 0 && (long)written >= o.max_patches)
+	if (subject_in_series(&c->series, subject)) {
+		printf("skipped %s: \"%s\" is already in the series\n", s->name, subject);
+		ret = 1;
+		goto out;
+	}
+	ret = section_diff(c->repo, c->files, s, &diff, &stat);
+	if (ret)
+		goto out;
+	sbuf_addf(&msg, "%s\n\n%s\n\n%s\n\n", subject,
+		  c->reason ? c->reason : rules[c->rule].advice, c->cr->why);
+	sbuf_addf(&msg, "Generated with the Coccinelle semantic patch %s.cocci\n"
+		  "(kmig convert %s --base %s), for the MAINTAINERS section\n"
+		  "\"%s\".\n\n", c->o.rule, c->o.rule, c->o.base, s->name);
+	sbuf_addf(&msg, "Kmig-Rule: %s\nSigned-off-by: %s <%s>\n", c->o.rule,
+		  c->idname, c->idemail);
+	mbox_format(&mbox, NULL, c->idname, c->idemail, c->when, 0, msg.buf,
+		    stat.buf, diff.buf);
+	name = patch_file_name(number, subject);
+	path = xasprintf("%s/%s", c->dir, name);
+	if (!c->o.dry_run) {
+		FILE *f = fopen(path, "w");
+
+		if (!f || fwrite(mbox.buf, 1, mbox.len, f) != mbox.len)
+			ret = kmig_err("cannot write '%s': %s", path, strerror(errno));
+		if (f && fclose(f) && !ret)
+			ret = kmig_err("cannot write '%s': %s", path, strerror(errno));
+		if (!ret)
+			ret = series_append(c->dir, name);
+	}
+	if (!ret)
+		printf("%s %s: %s, %zu file%s, %lld use%s converted\n",
+		       c->o.dry_run ? "would write" : "wrote", name, s->name, s->n,
+		       s->n == 1 ? "" : "s", s->converted, s->converted == 1 ? "" : "s");
+out:
+	free(prefix);
+	free(subject);
+	free(name);
+	free(path);
+	sbuf_release(&diff);
+	sbuf_release(&stat);
+	sbuf_release(&msg);
+	sbuf_release(&mbox);
+	return ret;
+}
+
+static void convert_clear(struct convert *c)
+{
+	size_t i;
+
+	if (c->tmp && !getenv("KMIG_KEEP_TMP"))
+		rm_rf(c->tmp);
+	for (i = 0; i < c->nfiles; i++) {
+		free(c->files[i].path);
+		sbuf_release(&c->files[i].after);
+	}
+	free(c->files);
+	for (i = 0; i < c->nsections; i++)
+		free(c->sections[i].files);
+	free(c->sections);
+	if (c->maint)
+		maintainers_free(c->maint);
+	git_tree_free(c->tree);
+	git_repository_free(c->repo);
+	store_close(c->st);
+	series_clear(&c->series);
+	free(c->o.subsystems);
+	free(c->cocci);
+	free(c->tmp);
+	free(c->dir);
+	free(c->reason);
+	free(c->idname);
+	free(c->idemail);
+}
+
+static int cmd_convert_fn(struct kmig_ctx *ctx, int argc, char **argv)
+{
+	const char *sde = getenv("SOURCE_DATE_EPOCH");
+	struct convert c = { 0 };
+	size_t i, written = 0;
+	long long converted = 0;
+	int status = KMIG_EXIT_ERROR, number, ret;
+
+	ret = parse_opts(&c.o, argc, argv);
+	if (ret) {
+		free(c.o.subsystems);
+		return ret;
+	}
+	c.rule = rule_lookup(c.o.rule);
+	if (c.rule < 0) {
+		free(c.o.subsystems);
+		return cmd_usage_error("convert", "unknown rule '%s'", c.o.rule);
+	}
+	for (i = 0; i < ARRAY_SIZE(convert_rules); i++)
+		if (!strcmp(convert_rules[i].rule, c.o.rule))
+			c.cr = &convert_rules[i];
+	c.cocci = c.cr ? cocci_file(c.o.rule) : NULL;
+	if (!c.cocci) {
+		cmd_fail(KMIG_EXIT_ERROR, "no semantic patch for rule '%s' (have: strlcpy, alloc-arith)",
+			 c.o.rule);
+		goto out;
+	}
+	c.dir = series_dir(c.o.series);
+	kmig_identity(&c.idname, &c.idemail);
+	c.when = sde && *sde ? atoll(sde) : (long long)time(NULL);
+
+	if (convert_open(&c, ctx) || convert_collect(&c)) {
+		cmd_fail_last(KMIG_EXIT_ERROR);
+		goto out;
+	}
+	if (!c.nfiles) {
+		printf("no file of %s uses %s%s\n", c.o.base, c.o.rule,
+		       c.o.nsubsystems ? " in the selected sections" : "");
+		status = finish_stdout(KMIG_EXIT_OK);
+		goto out;
+	}
+	if (convert_run(&c, ctx->home)) {
+		cmd_fail_last(KMIG_EXIT_ERROR);
+		goto out;
+	}
+	convert_group(&c);
+	number = series_next_number(&c.series);
+	for (i = 0; i < c.nsections; i++) {
+		if (c.o.max_patches > 0 && (long)written >= c.o.max_patches)
 			break;
-		prefix = subject_prefix(files, s);
-		subject = xasprintf("%s %s", prefix, cr->subject);
-		free(prefix);
-		if (subject_in_series(&series, subject)) {
-			printf("skipped %s: \"%s\" is already in the series\n", s->name,
-			       subject);
-			free(subject);
-			continue;
-		}
-		ret = section_diff(repo, files, s, &diff, &stat);
-		if (ret) {
-			free(subject);
-			sbuf_release(&diff);
-			sbuf_release(&stat);
+		ret = convert_section(&c, &c.sections[i], number);
+		if (ret < 0) {
 			cmd_fail_last(KMIG_EXIT_ERROR);
 			goto out;
 		}
-		sbuf_addf(&msg, "%s\n\n", subject);
-		sbuf_addf(&msg, "%s\n\n%s\n\n", reason ? reason : rules[rule].advice,
-			  cr->why);
-		sbuf_addf(&msg, "Generated with the Coccinelle semantic patch %s.cocci\n"
-			  "(kmig convert %s --base %s), for the MAINTAINERS section\n"
-			  "\"%s\".\n\n", o.rule, o.rule, o.base, s->name);
-		sbuf_addf(&msg, "Kmig-Rule: %s\nSigned-off-by: %s <%s>\n", o.rule,
-			  idname, idemail);
-		mbox_format(&mbox, NULL, idname, idemail, when, 0, msg.buf, stat.buf,
-			    diff.buf);
-		name = patch_file_name(next, subject);
-		path = xasprintf("%s/%s", dir, name);
-		ret = 0;
-		if (!o.dry_run) {
-			FILE *f = fopen(path, "w");
-
-			if (!f || fwrite(mbox.buf, 1, mbox.len, f) != mbox.len)
-				ret = kmig_err("cannot write '%s': %s", path, strerror(errno));
-			if (f && fclose(f) && !ret)
-				ret = kmig_err("cannot write '%s': %s", path, strerror(errno));
-			if (!ret)
-				ret = series_append(dir, name);
-		}
-		if (!ret) {
-			printf("%s %s: %s, %zu file%s, %lld use%s converted\n",
-			       o.dry_run ? "would write" : "wrote", name, s->name, s->n,
-			       s->n == 1 ? "" : "s", s->converted,
-			       s->converted == 1 ? "" : "s");
-			next++;
+		if (ret == 0) {
+			number++;
 			written++;
-			converted_total += s->converted;
-		}
-		free(path);
-		free(name);
-		free(subject);
-		sbuf_release(&diff);
-		sbuf_release(&stat);
-		sbuf_release(&msg);
-		sbuf_release(&mbox);
-		if (ret) {
-			cmd_fail_last(KMIG_EXIT_ERROR);
-			goto out;
+			converted += c.sections[i].converted;
 		}
 	}
-	printf("%s: %zu patch%s, %lld use%s converted, %zu not converted\n", o.rule,
-	       written, written == 1 ? "" : "es", converted_total,
-	       converted_total == 1 ? "" : "s", left_total);
+	printf("%s: %zu patch%s, %lld use%s converted, %zu not converted\n", c.o.rule,
+	       written, written == 1 ? "" : "es", converted, converted == 1 ? "" : "s",
+	       c.left);
 	status = finish_stdout(KMIG_EXIT_OK);
 out:
-	if (tmp && !getenv("KMIG_KEEP_TMP")) {
-		char *log = xasprintf("%s.log", tmp);
-
-		rm_rf(tmp);
-		if (status == KMIG_EXIT_OK)
-			unlink(log);
-		free(log);
-	}
-	for (i = 0; i < nfiles; i++) {
-		free(files[i].path);
-		sbuf_release(&files[i].after);
-	}
-	free(files);
-	for (i = 0; i < nsections; i++)
-		free(sections[i].files);
-	free(sections);
-	if (maint)
-		maintainers_free(maint);
-	git_tree_free(tree);
-	git_commit_free(base);
-	git_repository_free(repo);
-	store_close(st);
-	release_info_clear(&rel);
-	count_rows_clear(&rows);
-	series_clear(&series);
-	free(o.subsystems);
-	free(cocci);
-	free(tmp);
-	free(dir);
-	free(reason);
-	free(idname);
-	free(idemail);
+	convert_clear(&c);
 	return status;
 }
 

@@ -166,125 +166,142 @@ static int current_branch_guard(git_repository *repo, const char *ref)
 	return ret;
 }
 
+/* The state of one "kmig branch apply" run. */
+struct apply_run {
+	git_repository *repo;
+	git_commit *base, *tip;
+	struct store *st;
+	const char *name, *base_tag;
+	char *cname, *cemail;
+	struct counts c;
+};
+
+/*
+ * apply_step - apply or classify patch @file at @position, move the tip,
+ * record the step and print it; *@status receives the outcome.
+ */
+static int apply_step(struct apply_run *r, const struct series *series,
+		      size_t position, enum branch_status *status)
+{
+	const char *file = series->names[position - 1];
+	char *path = series_path(series, file);
+	struct branch_outcome res = { 0 };
+	struct branch_step step = { 0 };
+	struct mbox_patch p;
+	char hex[GIT_OID_HEXSZ + 1] = "";
+	int ret;
+
+	ret = mbox_read(&p, path);
+	free(path);
+	if (ret)
+		goto out;
+	ret = branch_apply_one(&res, r->repo, r->tip, r->base, &p, file,
+			       r->cname, r->cemail);
+	if (ret) {
+		ret = kmig_err("%s: %s", file, kmig_errmsg());
+		goto out;
+	}
+	if (res.status == BRANCH_APPLIED) {
+		git_commit *next = NULL;
+
+		if (git_commit_lookup(&next, r->repo, &res.commit) < 0) {
+			ret = kmig_err_git("cannot read the new commit");
+			goto out;
+		}
+		git_commit_free(r->tip);
+		r->tip = next;
+		git_oid_tostr(hex, sizeof(hex), &res.commit);
+	}
+	r->c.n[res.status]++;
+	*status = res.status;
+	step.branch = (char *)r->name;
+	step.base = (char *)r->base_tag;
+	step.position = (int)position;
+	step.patch = (char *)file;
+	step.subject = p.subject;
+	step.status = (char *)branch_status_names[res.status];
+	step.commit = res.status == BRANCH_APPLIED ? hex : NULL;
+	step.evidence = res.evidence.buf;
+	step.updated_at = (long long)time(NULL);
+	ret = store_branch_step_put(r->st, &step);
+	printf("%-10s  %-12.12s  %s\n", branch_status_names[res.status],
+	       res.status == BRANCH_APPLIED ? hex : "-", file);
+	if (res.status != BRANCH_APPLIED)
+		print_evidence(res.evidence.buf);
+out:
+	mbox_patch_clear(&p);
+	branch_outcome_clear(&res);
+	return ret;
+}
+
 static int do_apply(struct kmig_ctx *ctx, const struct branch_opts *o,
 		    const char *base)
 {
 	struct series series = { 0 };
-	struct counts c = { 0 };
-	struct store *st = NULL;
-	git_repository *repo = NULL;
-	git_commit *base_commit = NULL, *tip = NULL;
+	struct apply_run r = { 0 };
+	struct progress *prog = NULL;
 	git_reference *ref = NULL;
 	char *name = branch_name(o, base), *refname = xasprintf("refs/heads/%s", name);
 	char *dir = o->series ? xstrdup(o->series) : default_series_dir();
-	char *cname = NULL, *cemail = NULL, *reflog = NULL;
-	struct progress *prog = NULL;
+	char *reflog = NULL;
 	int status = KMIG_EXIT_ERROR, valid = 0;
 	size_t i;
 
-	kmig_identity(&cname, &cemail);
+	r.name = name;
+	r.base_tag = base;
+	kmig_identity(&r.cname, &r.cemail);
 	if (git_reference_name_is_valid(&valid, refname) < 0 || !valid) {
 		cmd_fail(KMIG_EXIT_ERROR, "invalid branch name '%s'", name);
 		goto out;
 	}
-	if (series_read(&series, dir, false) || repo_open(&repo, ctx->repo_path) ||
-	    current_branch_guard(repo, refname) ||
-	    repo_resolve_commit(&base_commit, repo, base) ||
-	    store_open(&st, ctx->db_path) || store_branch_reset(st, name)) {
+	if (series_read(&series, dir, false) || repo_open(&r.repo, ctx->repo_path) ||
+	    current_branch_guard(r.repo, refname) ||
+	    repo_resolve_commit(&r.base, r.repo, base) ||
+	    store_open(&r.st, ctx->db_path) || store_branch_reset(r.st, name)) {
 		cmd_fail_last(KMIG_EXIT_ERROR);
 		goto out;
 	}
-	if (git_commit_dup(&tip, base_commit) < 0) {
+	if (git_commit_dup(&r.tip, r.base) < 0) {
 		cmd_fail(KMIG_EXIT_ERROR, "cannot read commit '%s'", base);
 		goto out;
 	}
 	prog = progress_start("branch apply", series.n);
 	for (i = 0; i < series.n; i++) {
-		struct branch_outcome res;
-		struct mbox_patch p;
-		struct branch_step step = { 0 };
-		char *path = series_path(&series, series.names[i]);
-		char hex[GIT_OID_HEXSZ + 1];
-		int ret;
+		enum branch_status st = BRANCH_APPLIED;
 
 		progress_update(prog, i, series.names[i]);
-		ret = mbox_read(&p, path);
-		free(path);
-		if (ret) {
-			mbox_patch_clear(&p);
+		if (apply_step(&r, &series, i + 1, &st)) {
 			cmd_fail_last(KMIG_EXIT_ERROR);
 			goto out;
 		}
-		ret = branch_apply_one(&res, repo, tip, base_commit, &p,
-				       series.names[i], cname, cemail);
-		if (ret) {
-			mbox_patch_clear(&p);
-			branch_outcome_clear(&res);
-			cmd_fail(KMIG_EXIT_ERROR, "%s: %s", series.names[i], kmig_errmsg());
-			goto out;
-		}
-		c.n[res.status]++;
-		if (res.status == BRANCH_APPLIED) {
-			git_commit *next = NULL;
-
-			if (git_commit_lookup(&next, repo, &res.commit) < 0) {
-				mbox_patch_clear(&p);
-				branch_outcome_clear(&res);
-				cmd_fail(KMIG_EXIT_ERROR, "cannot read the new commit");
-				goto out;
-			}
-			git_commit_free(tip);
-			tip = next;
-			git_oid_tostr(hex, sizeof(hex), &res.commit);
-		}
-		step.branch = name;
-		step.base = (char *)base;
-		step.position = (int)i + 1;
-		step.patch = series.names[i];
-		step.subject = p.subject;
-		step.status = (char *)branch_status_names[res.status];
-		step.commit = res.status == BRANCH_APPLIED ? hex : NULL;
-		step.evidence = res.evidence.buf;
-		step.updated_at = (long long)time(NULL);
-		ret = store_branch_step_put(st, &step);
-		printf("%-10s  %-12.12s  %s\n", branch_status_names[res.status],
-		       res.status == BRANCH_APPLIED ? hex : "-", series.names[i]);
-		if (res.status != BRANCH_APPLIED)
-			print_evidence(res.evidence.buf);
-		mbox_patch_clear(&p);
-		branch_outcome_clear(&res);
-		if (ret) {
-			cmd_fail_last(KMIG_EXIT_ERROR);
-			goto out;
-		}
-		if (c.n[BRANCH_CONFLICT] && o->stop_on_conflict)
+		if (st == BRANCH_CONFLICT && o->stop_on_conflict)
 			break;
 	}
 	progress_update(prog, series.n, NULL);
 	progress_stop(prog);
 	prog = NULL;
 	reflog = xasprintf("kmig branch apply: %s on %s", dir, base);
-	if (git_reference_create(&ref, repo, refname, git_commit_id(tip), 1,
+	if (git_reference_create(&ref, r.repo, refname, git_commit_id(r.tip), 1,
 				 reflog) < 0) {
 		cmd_fail(KMIG_EXIT_ERROR, "cannot update '%s': %s", refname,
 			 git_error_last() ? git_error_last()->message : "?");
 		goto out;
 	}
 	printf("%s at %.12s on %s: %zu applied, %zu upstream, %zu superseded, %zu conflict\n",
-	       name, git_oid_tostr_s(git_commit_id(tip)), base, c.n[BRANCH_APPLIED],
-	       c.n[BRANCH_UPSTREAM], c.n[BRANCH_SUPERSEDED], c.n[BRANCH_CONFLICT]);
-	status = finish_stdout(c.n[BRANCH_CONFLICT] ? KMIG_EXIT_VERDICT : KMIG_EXIT_OK);
+	       name, git_oid_tostr_s(git_commit_id(r.tip)), base, r.c.n[BRANCH_APPLIED],
+	       r.c.n[BRANCH_UPSTREAM], r.c.n[BRANCH_SUPERSEDED], r.c.n[BRANCH_CONFLICT]);
+	status = finish_stdout(r.c.n[BRANCH_CONFLICT] ? KMIG_EXIT_VERDICT : KMIG_EXIT_OK);
 out:
 	progress_stop(prog);
 	git_reference_free(ref);
-	git_commit_free(tip);
-	git_commit_free(base_commit);
-	git_repository_free(repo);
-	store_close(st);
+	git_commit_free(r.tip);
+	git_commit_free(r.base);
+	git_repository_free(r.repo);
+	store_close(r.st);
 	series_clear(&series);
 	free(reflog);
-	free(cname);
-	free(cemail);
+	free(r.cname);
+	free(r.cemail);
 	free(dir);
 	free(refname);
 	free(name);

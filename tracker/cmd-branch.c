@@ -512,6 +512,122 @@ static int write_file(const char *path, const struct sbuf *sb)
 	return 0;
 }
 
+static bool branch_exists(git_repository *repo, const char *refname)
+{
+	git_reference *ref = NULL;
+	bool yes = git_reference_lookup(&ref, repo, refname) == 0;
+
+	git_reference_free(ref);
+	return yes;
+}
+
+/*
+ * branch_commits - the commits from @base (excluded) to the tip of
+ * @refname along single parents, oldest first.
+ */
+static int branch_commits(git_commit ***out, size_t *n, git_repository *repo,
+			  const char *refname, git_commit *base)
+{
+	size_t alloc = 0, i;
+	git_oid oid;
+
+	*out = NULL;
+	*n = 0;
+	if (git_reference_name_to_id(&oid, repo, refname) < 0)
+		return kmig_err_git("cannot resolve the branch");
+	if (!git_oid_equal(&oid, git_commit_id(base)) &&
+	    git_graph_descendant_of(repo, &oid, git_commit_id(base)) != 1)
+		return kmig_err("'%s' is not based on %s", refname,
+				git_oid_tostr_s(git_commit_id(base)));
+	while (!git_oid_equal(&oid, git_commit_id(base))) {
+		git_commit *c = NULL;
+
+		if (git_commit_lookup(&c, repo, &oid) < 0 ||
+		    git_commit_parentcount(c) != 1) {
+			git_commit_free(c);
+			return kmig_err("'%s' has a merge between the base and the tip",
+					refname);
+		}
+		ALLOC_GROW(*out, *n + 1, alloc);
+		(*out)[(*n)++] = c;
+		git_oid_cpy(&oid, git_commit_parent_id(c, 0));
+	}
+	for (i = 0; i < *n / 2; i++) {
+		git_commit *t = (*out)[i];
+
+		(*out)[i] = (*out)[*n - 1 - i];
+		(*out)[*n - 1 - i] = t;
+	}
+	return 0;
+}
+
+/*
+ * export_commit - write commit @c to @dir as format-patch, named by its
+ * Kmig-Patch trailer or "NNNN-<subject>.patch" from *@next; *@file gets
+ * the name.
+ */
+static int export_commit(char **file, git_repository *repo, git_commit *c,
+			 const char *dir, int *next)
+{
+	struct sbuf mbox = SBUF_INIT;
+	char *msg = NULL, *path;
+	int ret;
+
+	*file = branch_message_trailer(git_commit_message(c), "Kmig-Patch", &msg);
+	if (!*file || !**file || strchr(*file, '/') || **file == '.') {
+		free(*file);
+		*file = patch_file_name((*next)++, git_commit_summary(c));
+	}
+	ret = commit_mbox(&mbox, repo, c, msg);
+	path = xasprintf("%s/%s", dir, *file);
+	if (!ret)
+		ret = write_file(path, &mbox);
+	free(path);
+	free(msg);
+	sbuf_release(&mbox);
+	return ret;
+}
+
+/*
+ * export_series - rewrite the series: the old order, without the patches
+ * that were applied on the branch but whose commit is gone (printed),
+ * then the new commits.  *@n receives the length.
+ */
+static int export_series(const char *dir, const struct series *series,
+			 const struct branch_steps *steps, char *const *names,
+			 size_t nnames, size_t *n)
+{
+	char **out = NULL;
+	size_t alloc = 0, i, k;
+	int ret;
+
+	*n = 0;
+	for (i = 0; i < series->n; i++) {
+		const char *name = series->names[i];
+		bool dropped = false;
+
+		for (k = 0; k < steps->n; k++)
+			if (!strcmp(steps->v[k].patch, name) &&
+			    !strcmp(steps->v[k].status, "applied") &&
+			    !in_list(names, nnames, name))
+				dropped = true;
+		if (dropped) {
+			printf("dropped %s from the series (its commit is gone)\n", name);
+			continue;
+		}
+		ALLOC_GROW(out, *n + 1, alloc);
+		out[(*n)++] = (char *)name;
+	}
+	for (i = 0; i < nnames; i++)
+		if (!in_list(series->names, series->n, names[i])) {
+			ALLOC_GROW(out, *n + 1, alloc);
+			out[(*n)++] = names[i];
+		}
+	ret = series_write(dir, out, *n);
+	free(out);
+	return ret;
+}
+
 static int branch_export(struct kmig_ctx *ctx, int argc, char **argv)
 {
 	struct branch_opts o;
@@ -520,12 +636,10 @@ static int branch_export(struct kmig_ctx *ctx, int argc, char **argv)
 	struct store *st = NULL;
 	git_repository *repo = NULL;
 	git_commit *base = NULL, **commits = NULL;
-	git_reference *ref = NULL;
 	char *name = NULL, *refname = NULL, *dir = NULL, *base_tag = NULL;
-	char **names = NULL, **out_names = NULL;
-	size_t ncommits = 0, acommits = 0, nout = 0, aout = 0, i;
+	char **names = NULL;
+	size_t ncommits = 0, nseries = 0, i;
 	int status = KMIG_EXIT_ERROR, next, ret;
-	git_oid oid;
 
 	ret = parse_opts(&o, "export", argc, argv);
 	if (ret)
@@ -541,98 +655,38 @@ static int branch_export(struct kmig_ctx *ctx, int argc, char **argv)
 		cmd_fail_last(KMIG_EXIT_ERROR);
 		goto out;
 	}
-	if (store_branch_steps(st, name, &steps) || series_read(&series, dir, true)) {
+	if (store_branch_steps(st, name, &steps) || series_read(&series, dir, true) ||
+	    mkdir_p(dir)) {
 		cmd_fail_last(KMIG_EXIT_ERROR);
 		goto out;
 	}
 	base_tag = xstrdup(o.base ? o.base : steps.n ? steps.v[0].base : DEFAULT_BASE);
 	refname = xasprintf("refs/heads/%s", name);
-	if (git_reference_lookup(&ref, repo, refname) < 0) {
+	if (!branch_exists(repo, refname)) {
 		cmd_fail(KMIG_EXIT_ERROR, "no branch '%s' in '%s' (run 'kmig branch apply')",
 			 name, ctx->repo_path);
 		goto out;
 	}
-	if (repo_resolve_commit(&base, repo, base_tag)) {
+	if (repo_resolve_commit(&base, repo, base_tag) ||
+	    branch_commits(&commits, &ncommits, repo, refname, base)) {
 		cmd_fail_last(KMIG_EXIT_ERROR);
 		goto out;
-	}
-	/* the first-parent chain from the tip down to the base */
-	if (git_reference_name_to_id(&oid, repo, refname) < 0) {
-		cmd_fail(KMIG_EXIT_ERROR, "cannot resolve '%s'", refname);
-		goto out;
-	}
-	while (!git_oid_equal(&oid, git_commit_id(base))) {
-		git_commit *c = NULL;
-
-		if (git_commit_lookup(&c, repo, &oid) < 0 ||
-		    git_commit_parentcount(c) != 1) {
-			git_commit_free(c);
-			cmd_fail(KMIG_EXIT_ERROR, "'%s' does not lead to %s through single-parent commits",
-				 name, base_tag);
-			goto out;
-		}
-		ALLOC_GROW(commits, ncommits + 1, acommits);
-		commits[ncommits++] = c;
-		git_oid_cpy(&oid, git_commit_parent_id(c, 0));
 	}
 	names = xcalloc(ncommits + 1, sizeof(*names));
 	next = series_next_number(&series);
 	for (i = 0; i < ncommits; i++) {
-		git_commit *c = commits[ncommits - 1 - i];
-		struct sbuf mbox = SBUF_INIT;
-		char *msg = NULL, *file, *path;
-
-		file = branch_message_trailer(git_commit_message(c), "Kmig-Patch", &msg);
-		if (!file || strchr(file, '/') || !*file) {
-			free(file);
-			file = patch_file_name(next++, git_commit_summary(c));
-		}
-		names[i] = file;
-		ret = commit_mbox(&mbox, repo, c, msg);
-		free(msg);
-		path = xasprintf("%s/%s", dir, file);
-		if (!ret)
-			ret = write_file(path, &mbox);
-		free(path);
-		sbuf_release(&mbox);
-		if (ret) {
+		if (export_commit(&names[i], repo, commits[i], dir, &next)) {
 			cmd_fail_last(KMIG_EXIT_ERROR);
 			goto out;
 		}
-		printf("wrote %s/%s\n", dir, file);
+		printf("wrote %s/%s\n", dir, names[i]);
 	}
-	/*
-	 * The new series: the old order, without the patches that were
-	 * applied on this branch but whose commit is gone; new commits last.
-	 */
-	for (i = 0; i < series.n; i++) {
-		const char *n = series.names[i];
-		bool dropped = false;
-		size_t k;
-
-		for (k = 0; k < steps.n; k++)
-			if (!strcmp(steps.v[k].patch, n) &&
-			    !strcmp(steps.v[k].status, "applied") &&
-			    !in_list(names, ncommits, n))
-				dropped = true;
-		if (dropped) {
-			printf("dropped %s from the series (its commit is gone)\n", n);
-			continue;
-		}
-		ALLOC_GROW(out_names, nout + 1, aout);
-		out_names[nout++] = (char *)n;
-	}
-	for (i = 0; i < ncommits; i++)
-		if (!in_list(series.names, series.n, names[i])) {
-			ALLOC_GROW(out_names, nout + 1, aout);
-			out_names[nout++] = names[i];
-		}
-	if (mkdir_p(dir) || series_write(dir, out_names, nout)) {
+	if (export_series(dir, &series, &steps, names, ncommits, &nseries)) {
 		cmd_fail_last(KMIG_EXIT_ERROR);
 		goto out;
 	}
 	printf("exported %zu commits of %s to %s (series: %zu patches)\n", ncommits,
-	       name, dir, nout);
+	       name, dir, nseries);
 	status = finish_stdout(KMIG_EXIT_OK);
 out:
 	for (i = 0; i < ncommits; i++) {
@@ -642,8 +696,6 @@ out:
 	}
 	free(commits);
 	free(names);
-	free(out_names);
-	git_reference_free(ref);
 	git_commit_free(base);
 	git_repository_free(repo);
 	branch_steps_clear(&steps);

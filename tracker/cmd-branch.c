@@ -96,6 +96,7 @@ static int parse_opts(struct branch_opts *o, const char *sub, int argc,
 
 	memset(o, 0, sizeof(*o));
 	optind = 0;
+	opterr = 0;	/* one error line, ours */
 	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'b':
@@ -119,7 +120,8 @@ static int parse_opts(struct branch_opts *o, const char *sub, int argc,
 			o->stop_on_conflict = true;
 			break;
 		default:
-			return cmd_usage_error("branch", "unknown option for '%s'", sub);
+			return cmd_usage_error("branch", "%s: unknown option or missing value '%s'",
+					       sub, argv[optind - 1]);
 		}
 	}
 	if (optind < argc)

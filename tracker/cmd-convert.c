@@ -465,6 +465,7 @@ static int parse_opts(struct convert_opts *o, int argc, char **argv)
 	o->base = DEFAULT_BASE;
 	o->jobs = ncpus();
 	o->max_patches = -1;
+	opterr = 0;	/* one error line, ours */
 	while ((opt = getopt_long(argc, argv, "j:", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'b':
@@ -491,7 +492,8 @@ static int parse_opts(struct convert_opts *o, int argc, char **argv)
 			o->dry_run = true;
 			break;
 		default:
-			return cmd_usage_error("convert", "unknown option");
+			return cmd_usage_error("convert", "unknown option or missing value '%s'",
+					       argv[optind - 1]);
 		}
 	}
 	if (optind >= argc)

@@ -239,6 +239,9 @@ t_is "one clear line" "kmig: 'refs/heads/master' is the current branch; kmig nev
 
 # errors: exit 2 and one line
 t_exit "no subcommand" 2 k branch
+t_exit "unknown option" 2 k branch apply --bogus
+t_is "one line naming it" "kmig branch: apply: unknown option or missing value '--bogus' (see 'kmig help branch')" \
+	"$(cat "$TRASH/.stderr")"
 t_exit "rebase without --onto" 2 k branch rebase --series "$S"
 t_exit "unknown base" 2 k branch apply --base v9.9 --series "$S"
 t_is "one clear line" 1 "$(wc -l < "$TRASH/.stderr")"

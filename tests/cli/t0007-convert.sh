@@ -220,4 +220,6 @@ t_exit "unknown rule" 2 k convert nope --series "$S"
 t_exit "missing rule" 2 k convert
 t_exit "unknown base" 2 k convert strlcpy --base v0.1 --series "$S"
 t_exit "bad --max-patches" 2 k convert strlcpy --max-patches 0
+t_exit "--jobs without a value" 2 k convert strlcpy --jobs
+t_is "one line" 1 "$(wc -l < "$TRASH/.stderr")"
 t_done

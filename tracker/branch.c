@@ -170,22 +170,43 @@ static void split_lines(struct lines *l, const char *buf, size_t len)
 	}
 }
 
-/* find_lines - first index where @needle occurs in @hay, or -1. */
-static long find_lines(const struct lines *hay, const struct lines *needle)
+static bool lines_at(const struct lines *hay, size_t at, const struct lines *needle)
 {
-	size_t i, j;
+	size_t j;
 
-	if (!needle->n)
+	for (j = 0; j < needle->n; j++)
+		if (hay->len[at + j] != needle->len[j] ||
+		    memcmp(hay->v[at + j], needle->v[j], needle->len[j]))
+			return false;
+	return true;
+}
+
+/*
+ * find_lines_near - the index where @needle occurs in @hay nearest to
+ * @want (earlier first on a tie) and not before @min, or -1.
+ */
+static long find_lines_near(const struct lines *hay, const struct lines *needle,
+			    long want, long min)
+{
+	long last = (long)hay->n - (long)needle->n, off;
+
+	if (last < min)
 		return -1;
-	for (i = 0; i + needle->n <= hay->n; i++) {
-		for (j = 0; j < needle->n; j++)
-			if (hay->len[i + j] != needle->len[j] ||
-			    memcmp(hay->v[i + j], needle->v[j], needle->len[j]))
-				break;
-		if (j == needle->n)
-			return (long)i;
+	for (off = 0; off <= (long)hay->n + (want > 0 ? want : 0); off++) {
+		if (want - off >= min && want - off <= last &&
+		    lines_at(hay, (size_t)(want - off), needle))
+			return want - off;
+		if (off && want + off >= min && want + off <= last &&
+		    lines_at(hay, (size_t)(want + off), needle))
+			return want + off;
 	}
 	return -1;
+}
+
+/* find_lines - first index where @needle (not empty) occurs in @hay, or -1. */
+static long find_lines(const struct lines *hay, const struct lines *needle)
+{
+	return needle->n ? find_lines_near(hay, needle, 0, 0) : -1;
 }
 
 /* The pre-image and post-image of a hunk, and which pre-image lines go. */
@@ -464,42 +485,26 @@ static int relocate(struct sbuf *out, bool *ok, git_repository *repo,
 			const struct patch_hunk *h = &f->hunks[hi];
 			const char *nl = memchr(h->text, '\n', h->len);
 			struct hunk_image img;
-			long want = h->old_start ? (long)h->old_start - 1 : 0, at = -1;
-			size_t off, limit;
+			long want = h->old_start ? (long)h->old_start - 1 : 0, at;
 
 			hunk_image(&img, h);
-			limit = file.n >= img.pre.n ? file.n - img.pre.n : 0;
-			for (off = 0; at < 0 && off <= file.n + (size_t)want; off++) {
-				long cand[2] = { want - (long)off, want + (long)off };
-				int k;
-
-				for (k = 0; k < 2 && at < 0; k++) {
-					size_t c = (size_t)cand[k], j;
-
-					if (cand[k] < (long)min || c > limit)
-						continue;
-					for (j = 0; j < img.pre.n; j++)
-						if (file.len[c + j] != img.pre.len[j] ||
-						    memcmp(file.v[c + j], img.pre.v[j], img.pre.len[j]))
-							break;
-					if (j == img.pre.n)
-						at = cand[k];
-				}
-			}
+			at = find_lines_near(&file, &img.pre, want, (long)min);
 			if (at < 0) {
 				*ok = false;
 			} else {
-				unsigned long os = img.pre.n ? (unsigned long)at + 1 : (unsigned long)at;
-				const char *ctx = memmem(h->text + 2, (nl ? (size_t)(nl - h->text) : h->len) - 2, "@@", 2);
+				unsigned long os = (unsigned long)at + (img.pre.n ? 1 : 0);
+				size_t hlen = nl ? (size_t)(nl - h->text) : h->len;
+				const char *ctx = memmem(h->text + 2, hlen - 2, "@@", 2);
 
+				/* "@@ -os,n +ns,m @@" + the function context + the lines */
 				sbuf_addf(out, "@@ -%lu,%lu +%lu,%lu @@", os, h->old_lines,
 					  (unsigned long)((long)os + delta + (img.pre.n ? 0 : 1)),
 					  h->new_lines);
-				if (ctx && nl)
-					sbuf_add(out, ctx + 2, (size_t)(nl - ctx - 2));
+				if (ctx)
+					sbuf_add(out, ctx + 2, hlen - (size_t)(ctx + 2 - h->text));
 				sbuf_addch(out, '\n');
 				if (nl)
-					sbuf_add(out, nl + 1, h->len - (size_t)(nl + 1 - h->text));
+					sbuf_add(out, nl + 1, h->len - hlen - 1);
 				min = (size_t)at + img.pre.n;
 				delta += (long)h->new_lines - (long)h->old_lines;
 			}

@@ -151,6 +151,7 @@ static int resolve_patch(struct check *c, const char *file, const char *base)
 {
 	struct sbuf sb = SBUF_INIT;
 	git_commit *commit = NULL;
+	git_tree *base_tree = NULL;
 	int ret;
 
 	c->kind = "patch";
@@ -170,15 +171,17 @@ static int resolve_patch(struct check *c, const char *file, const char *base)
 	if (ret)
 		goto out_free;
 	git_oid_tostr(c->old_hex, sizeof(c->old_hex), git_commit_id(commit));
-	ret = tree_of(&c->old, commit);
+	ret = tree_of(&base_tree, commit);
 	if (ret)
 		goto out_free;
 	ret = gate_mempack(c->repo);
 	if (ret)
 		goto out_free;
-	ret = gate_apply_patch(&c->new_, &c->subject, &c->npatches, c->repo,
-			       c->old, file, sb.buf ? sb.buf : "", sb.len);
+	ret = gate_apply_patch(&c->old, &c->new_, &c->subject, &c->npatches,
+			       c->repo, base_tree, file, sb.buf ? sb.buf : "",
+			       sb.len);
 out_free:
+	git_tree_free(base_tree);
 	git_commit_free(commit);
 	sbuf_release(&sb);
 	return ret;

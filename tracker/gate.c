@@ -967,42 +967,38 @@ out_free_diff:
 	return ret;
 }
 
-int gate_apply_patch(git_tree **out, char **subject, size_t *npatches,
-		     git_repository *repo, git_tree *base, const char *name,
-		     const char *buf, size_t len)
+struct patch_msg {
+	const char *start;
+	size_t len;
+	char *label;		/* for messages: "'NAME'" or "'NAME' (message N)" */
+};
+
+/* Split @buf into the diffs to apply, in order. */
+static int split_patch(struct patch_msg **out, size_t *n, char **subject,
+		       const char *name, const char *buf, size_t len)
 {
-	const char *p = buf, *end = buf + len;
-	git_tree *tree = NULL;
-	const char *q;
-	char *label;
-	size_t n = 0, nmsg = 0;
-	int ret;
+	const char *p = buf, *end = buf + len, *q, *ds, *de;
+	size_t alloc = 0, nmsg = 0;
 
 	*out = NULL;
-	*subject = NULL;
-	*npatches = 0;
-	if (git_object_dup((git_object **)&tree, (git_object *)base) < 0)
-		return kmig_err_git("cannot read base tree");
+	*n = 0;
 	if (!is_from_line(p, end) && !starts(p, end, "From:") &&
 	    !starts(p, end, "Subject:")) {
-		const char *ds, *de;
-
 		/* a plain diff, maybe with some text before it */
-		if (!find_diff(p, end, &ds, &de)) {
-			ret = kmig_err("patch '%s' contains no diff", name);
-			goto out_free;
-		}
-		label = xasprintf("'%s'", name);
-		ret = apply_one(&tree, repo, label, ds, (size_t)(de - ds));
-		free(label);
-		if (ret)
-			goto out_free;
-		n = 1;
+		if (!find_diff(p, end, &ds, &de))
+			return kmig_err("patch '%s' contains no diff", name);
+		ALLOC_GROW(*out, 1, alloc);
+		(*out)[0].start = ds;
+		(*out)[0].len = (size_t)(de - ds);
+		(*out)[0].label = xasprintf("'%s'", name);
+		*n = 1;
+		return 0;
 	}
-	for (q = p; !n && q < end; q += line_len(q, end))
+	for (q = p; q < end; q += line_len(q, end))
 		nmsg += is_from_line(q, end);
-	while (!n && p < end) {
-		const char *m = p, *mend, *ds, *de;
+	while (p < end) {
+		const char *m = p, *mend;
+		struct patch_msg *pm;
 
 		/* one message: up to the next "From <sha1> " line */
 		for (mend = m + line_len(m, end); mend < end &&
@@ -1011,29 +1007,120 @@ int gate_apply_patch(git_tree **out, char **subject, size_t *npatches,
 		p = mend;
 		if (!find_diff(m, mend, &ds, &de))
 			continue;	/* a cover letter */
-		if (!*npatches && !*subject)
+		if (!*n)
 			*subject = parse_subject(m, mend);
-		(*npatches)++;
-		label = nmsg > 1 ? xasprintf("'%s' (message %zu)", name, *npatches) :
-				   xasprintf("'%s'", name);
-		ret = apply_one(&tree, repo, label, ds, (size_t)(de - ds));
-		free(label);
-		if (ret)
-			goto out_free;
+		ALLOC_GROW(*out, *n + 1, alloc);
+		pm = &(*out)[(*n)++];
+		pm->start = ds;
+		pm->len = (size_t)(de - ds);
+		pm->label = nmsg > 1 ? xasprintf("'%s' (message %zu)", name, *n) :
+				       xasprintf("'%s'", name);
 	}
-	if (n)
-		*npatches = n;
-	if (!*npatches) {
-		ret = kmig_err("patch '%s' contains no diff", name);
-		goto out_free;
+	if (!*n)
+		return kmig_err("patch '%s' contains no diff", name);
+	return 0;
+}
+
+/* Add the entry of @base at @path (if a file) to the index @idx. */
+static int mini_add(git_index *idx, git_tree *base, const char *path)
+{
+	git_index_entry ie;
+	git_tree_entry *e = NULL;
+	int ret = 0;
+
+	if (!path || git_index_get_bypath(idx, path, 0) ||
+	    git_tree_entry_bypath(&e, base, path) < 0)
+		return 0;
+	if (git_tree_entry_type(e) == GIT_OBJECT_BLOB) {
+		memset(&ie, 0, sizeof(ie));
+		ie.path = path;
+		ie.mode = git_tree_entry_filemode(e);
+		git_oid_cpy(&ie.id, git_tree_entry_id(e));
+		if (git_index_add(idx, &ie) < 0)
+			ret = kmig_err_git("cannot build the patch's preimage");
 	}
+	git_tree_entry_free(e);
+	return ret;
+}
+
+/*
+ * The preimage: a tree of only the files of @base that the diffs name,
+ * plus .kmig-allow.  Applying to it gives the same touched files as
+ * applying to the whole tree, without libgit2 reading and writing an
+ * index of the whole tree (~75000 entries for a kernel).
+ */
+static int mini_base(git_tree **out, git_repository *repo, git_tree *base,
+		     const struct patch_msg *msgs, size_t n)
+{
+	git_index *idx = NULL;
+	git_oid oid;
+	size_t i, k;
+	int ret = 0;
+
+	*out = NULL;
+	if (git_index_new(&idx) < 0)
+		return kmig_err_git("cannot create an index");
+	ret = mini_add(idx, base, ".kmig-allow");
+	for (i = 0; !ret && i < n; i++) {
+		git_diff *diff = NULL;
+
+		if (git_diff_from_buffer(&diff, msgs[i].start, msgs[i].len) < 0) {
+			const git_error *e = git_error_last();
+
+			ret = kmig_err("cannot parse patch %s: %s", msgs[i].label,
+				       e && e->message ? e->message : "malformed");
+			break;
+		}
+		for (k = 0; !ret && k < git_diff_num_deltas(diff); k++) {
+			const git_diff_delta *d = git_diff_get_delta(diff, k);
+
+			ret = mini_add(idx, base, d->old_file.path);
+			if (!ret)
+				ret = mini_add(idx, base, d->new_file.path);
+		}
+		git_diff_free(diff);
+	}
+	if (!ret && (git_index_write_tree_to(&oid, idx, repo) < 0 ||
+		     git_tree_lookup(out, repo, &oid) < 0))
+		ret = kmig_err_git("cannot write the patch's preimage");
+	git_index_free(idx);
+	return ret;
+}
+
+int gate_apply_patch(git_tree **old, git_tree **out, char **subject,
+		     size_t *npatches, git_repository *repo, git_tree *base,
+		     const char *name, const char *buf, size_t len)
+{
+	struct patch_msg *msgs = NULL;
+	git_tree *tree = NULL;
+	size_t n = 0, i;
+	int ret;
+
+	*old = *out = NULL;
+	*subject = NULL;
+	*npatches = 0;
+	ret = split_patch(&msgs, &n, subject, name, buf, len);
+	if (!ret)
+		ret = mini_base(old, repo, base, msgs, n);
+	if (!ret && git_object_dup((git_object **)&tree, (git_object *)*old) < 0)
+		ret = kmig_err_git("cannot read base tree");
+	for (i = 0; !ret && i < n; i++)
+		ret = apply_one(&tree, repo, msgs[i].label, msgs[i].start,
+				msgs[i].len);
+	for (i = 0; i < n; i++)
+		free(msgs[i].label);
+	free(msgs);
+	if (ret) {
+		free(*subject);
+		*subject = NULL;
+		git_tree_free(tree);
+		git_tree_free(*old);
+		*old = NULL;
+		return ret;
+	}
+	*npatches = n;
 	*out = tree;
 	return 0;
-out_free:
-	free(*subject);
-	*subject = NULL;
-	git_tree_free(tree);
-	return ret;
 }
 
 /* ---- allowlist ---- */

@@ -129,14 +129,16 @@ int gate_mempack(git_repository *repo);
 /*
  * gate_apply_patch - apply the patch text @buf (@len bytes; a git
  * format-patch mbox with one or more messages, or a plain unified diff)
- * named @name to @base, in memory; *@out is the resulting tree.
+ * named @name to @base, in memory (call gate_mempack() first).  *@old and
+ * *@out receive the trees before and after, holding only the files the
+ * patch names (and .kmig-allow), which is all gate_touch() needs.
  * *@subject receives the first message's subject (NULL for a plain diff),
- * *@npatches the number of messages.  A patch that does not apply is an
- * error naming the first failing file and hunk.
+ * *@npatches the number of messages applied.  A patch that does not apply
+ * is an error naming the first failing file and hunk.
  */
-int gate_apply_patch(git_tree **out, char **subject, size_t *npatches,
-		     git_repository *repo, git_tree *base, const char *name,
-		     const char *buf, size_t len);
+int gate_apply_patch(git_tree **old, git_tree **out, char **subject,
+		     size_t *npatches, git_repository *repo, git_tree *base,
+		     const char *name, const char *buf, size_t len);
 
 /* ---- allowlist ---- */
 

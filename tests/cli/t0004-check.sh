@@ -153,6 +153,9 @@ t_ok "second copy: one new use" grep -qx "1 new deprecated uses (0 allowed)" "$T
 t_exit "range c1..c4" 1 k check c1..c4
 t_ok "range: the same two uses" sh -c "grep '^>> net/b.c:[0-9]*: ' '$TRASH/.stdout' | cut -d: -f1-3 | tr '\n' ' ' | grep -qx '>> net/b.c:5: bug-on >> net/b.c:25: strcpy '"
 t_exit "range c3..c5: added then removed" 0 k check c3..c5
+t_exit "range c4...c6 (from the merge base)" 0 k check c4...c6
+t_is "merge-base range: allowed and removed" "1 new deprecated uses (1 allowed)
+2 deprecated uses removed" "$(tail -n 2 "$TRASH/.stdout")"
 
 # patches: mbox (git format-patch) and plain diff, on --base
 git -C "$W" format-patch -q -1 --stdout c4 > "$TRASH/c4.mbox"
@@ -166,6 +169,8 @@ git -C "$W" checkout -q c3
 t_exit "patch on the default base (HEAD)" 1 k check --patch "$TRASH/c4.diff"
 git -C "$W" checkout -q master
 t_is "the patch did not touch the repository" "" "$(git -C "$W" status --porcelain)"
+t_exit "a patch on standard input" 1 sh -c "'$KMIG' --repo '$W' --db '$DB' check --patch - --base c3 < '$TRASH/c4.diff'"
+t_is "stdin: same uses as the commit" "$(tail -n +2 "$TRASH/c4.out")" "$(tail -n +2 "$TRASH/.stdout")"
 git -C "$W" format-patch -q -o "$TRASH/series" c3..c5
 cat "$TRASH"/series/*.patch > "$TRASH/series.mbox"
 t_exit "an mbox series" 0 k check --patch "$TRASH/series.mbox" --base c3

@@ -39,6 +39,8 @@
 /* Newest commits listed on the log page. */
 #define MAX_LOG_COMMITS 5000
 #define NSERIES_COLOURS 18
+/* Evidence longer than this is folded into a <details> element. */
+#define EVIDENCE_INLINE 100
 
 /* ---- building blocks ---- */
 
@@ -1371,8 +1373,14 @@ static void files_page_begin(struct web *w, size_t rel, size_t k)
 		sbuf_addf(sb, " &middot; <a href=\"%s\" rel=\"next\">next page</a>", next);
 		free(next);
 	}
-	sbuf_addf(sb, "</p>\n<p>%zu file%s with %lld use%s.</p>\n", p->n, p->n == 1 ? "" : "s",
+	sbuf_addf(sb, "</p>\n<p>%zu file%s with %lld use%s: ", p->n, p->n == 1 ? "" : "s",
 		  p->sites, p->sites == 1 ? "" : "s");
+	html_escape(sb, w->files[p->first].path);
+	if (p->n > 1) {
+		sbuf_addstr(sb, " to ");
+		html_escape(sb, w->files[p->first + p->n - 1].path);
+	}
+	sbuf_addstr(sb, ".</p>\n");
 	sbuf_addstr(sb, "<div class=\"scroll\"><table class=\"sortable\" id=\"files\">\n<thead><tr><th>File</th>"
 		    "<th>Subsystem</th><th class=\"num\">Uses</th><th>Rules</th></tr></thead>\n<tbody>\n");
 	for (i = p->first; i < p->first + p->n; i++) {
@@ -1558,6 +1566,41 @@ static int page_release(struct web *w, size_t i)
 	sbuf_addstr(sb, "</tr></tfoot>\n</table></div>\n");
 	warn_on_user_note(sb);
 
+	sbuf_addstr(sb, "<h2>Files and use sites</h2>\n");
+	if (!w->nfpages) {
+		sbuf_addstr(sb, "<p class=\"nodata\">No file has a use in this release.</p>\n");
+	} else {
+		sbuf_addstr(sb, "<div class=\"scroll\"><table class=\"sortable\" id=\"dirs\">\n"
+			    "<thead><tr><th>Directory</th><th class=\"num\">Files with uses</th>"
+			    "<th class=\"num\">Uses</th><th>Pages</th></tr></thead>\n<tbody>\n");
+		for (k = 0; k < w->nfpages; ) {
+			size_t j, files = 0;
+			long long uses = 0;
+
+			for (j = k; j < w->nfpages && !strcmp(w->fpages[j].dir, w->fpages[k].dir); j++) {
+				files += w->fpages[j].n;
+				uses += w->fpages[j].sites;
+			}
+			sbuf_addf(sb, "<tr><td class=\"path\"><a href=\"%s-%zu.html\">", w->files_base, k + 1);
+			dir_label(sb, w->fpages[k].dir);
+			sbuf_addstr(sb, "</a></td>");
+			td_num(sb, (long long)files);
+			td_num(sb, uses);
+			sbuf_addstr(sb, "<td>");
+			for (; k < j; k++) {
+				const struct rel_page *p = &w->fpages[k];
+
+				sbuf_addf(sb, "<a href=\"%s-%zu.html\" title=\"", w->files_base, k + 1);
+				html_escape(sb, w->files[p->first].path);
+				sbuf_addstr(sb, " &hellip; ");
+				html_escape(sb, w->files[p->first + p->n - 1].path);
+				sbuf_addf(sb, "\">%zu</a> ", k + 1);
+			}
+			sbuf_addstr(sb, "</td></tr>\n");
+		}
+		sbuf_addstr(sb, "</tbody>\n</table></div>\n");
+	}
+
 	rank = xcalloc(w->nsub ? w->nsub : 1, sizeof(*rank));
 	for (k = 0; k < w->nsub; k++) {
 		if (!w->subs[k].tot[i])
@@ -1588,34 +1631,6 @@ static int page_release(struct web *w, size_t i)
 	}
 	free(rank);
 
-	sbuf_addstr(sb, "<h2>Files and use sites</h2>\n");
-	if (!w->nfpages) {
-		sbuf_addstr(sb, "<p class=\"nodata\">No file has a use in this release.</p>\n");
-	} else {
-		sbuf_addstr(sb, "<div class=\"scroll\"><table class=\"sortable\" id=\"dirs\">\n"
-			    "<thead><tr><th>Directory</th><th class=\"num\">Files with uses</th>"
-			    "<th class=\"num\">Uses</th><th>Pages</th></tr></thead>\n<tbody>\n");
-		for (k = 0; k < w->nfpages; ) {
-			size_t j, files = 0;
-			long long uses = 0;
-
-			for (j = k; j < w->nfpages && !strcmp(w->fpages[j].dir, w->fpages[k].dir); j++) {
-				files += w->fpages[j].n;
-				uses += w->fpages[j].sites;
-			}
-			sbuf_addf(sb, "<tr><td class=\"path\"><a href=\"%s-%zu.html\">", w->files_base, k + 1);
-			dir_label(sb, w->fpages[k].dir);
-			sbuf_addstr(sb, "</a></td>");
-			td_num(sb, (long long)files);
-			td_num(sb, uses);
-			sbuf_addstr(sb, "<td>");
-			for (; k < j; k++)
-				sbuf_addf(sb, "<a href=\"%s-%zu.html\">%zu</a> ", w->files_base, k + 1,
-					  k + 1);
-			sbuf_addstr(sb, "</td></tr>\n");
-		}
-		sbuf_addstr(sb, "</tbody>\n</table></div>\n");
-	}
 	return page_end(w, w->rel_pages[i]);
 }
 
@@ -1735,6 +1750,22 @@ static void add_commit(struct sbuf *sb, const char *commit)
 	sbuf_addstr(sb, "</code>");
 }
 
+/* Evidence text: inline when short, folded in a <details> element when long. */
+static void add_evidence(struct sbuf *sb, const char *evidence)
+{
+	if (!evidence || !*evidence)
+		return;
+	if (strlen(evidence) <= EVIDENCE_INLINE) {
+		sbuf_addstr(sb, "<br><span class=\"muted\">");
+		html_escape(sb, evidence);
+		sbuf_addstr(sb, "</span>");
+		return;
+	}
+	sbuf_addstr(sb, "<details class=\"muted\"><summary>evidence</summary>");
+	html_escape(sb, evidence);
+	sbuf_addstr(sb, "</details>");
+}
+
 static bool same(const char *a, const char *b)
 {
 	return !strcmp(a ? a : "", b ? b : "");
@@ -1792,11 +1823,7 @@ static void branch_matrix(struct web *w, const struct step_list *l)
 				sbuf_addstr(sb, " &middot; ");
 				add_status(sb, c->test_status);
 			}
-			if (c->evidence) {
-				sbuf_addstr(sb, "<br><span class=\"muted\">");
-				html_escape(sb, c->evidence);
-				sbuf_addstr(sb, "</span>");
-			}
+			add_evidence(sb, c->evidence);
 			sbuf_addstr(sb, "</td>");
 		}
 		sbuf_addstr(sb, "</tr>\n");
@@ -1832,9 +1859,22 @@ static void branch_steps(struct web *w, const struct step_list *l)
 		html_escape(sb, c->subject);
 		sbuf_addstr(sb, "</td><td>");
 		add_status(sb, c->status);
-		sbuf_addstr(sb, "</td>");
-		td_text(sb, c->evidence);
-		sbuf_addstr(sb, "<td>");
+		sbuf_addstr(sb, "</td><td>");
+		if (c->evidence && strlen(c->evidence) > EVIDENCE_INLINE) {
+			sbuf_addstr(sb, "<details><summary>");
+			{
+				char *head = xstrndup(c->evidence, EVIDENCE_INLINE);
+
+				html_escape(sb, head);
+				free(head);
+			}
+			sbuf_addstr(sb, "&hellip;</summary>");
+			html_escape(sb, c->evidence);
+			sbuf_addstr(sb, "</details>");
+		} else {
+			html_escape(sb, c->evidence);
+		}
+		sbuf_addstr(sb, "</td><td>");
 		add_commit(sb, c->commit);
 		sbuf_addstr(sb, "</td><td>");
 		add_status(sb, c->test_status);

@@ -29,3 +29,9 @@ echo
 echo "== kmig branch rebase --onto v6.12.118" >&2
 $KMIG branch rebase --onto v6.12.118 > /dev/null || [ $? -eq 1 ]
 $KMIG branch status --base v6.12.118
+
+# The dashboard, last so that it shows everything above: a static site
+# written from the database; its index.html is the last line printed.
+echo
+echo "== kmig web" >&2
+$KMIG web

@@ -101,6 +101,28 @@ int store_branch_steps(struct store *st, const char *branch,
 	return 0;
 }
 
+int store_branch_set_test(struct store *st, const char *branch, int position,
+			  const char *test_status)
+{
+	static const char sql[] =
+		"UPDATE branch_steps SET test_status = ?, updated_at = ? "
+		"WHERE branch = ? AND position = ?";
+	sqlite3_stmt *s = store_stmt(st, sql);
+
+	if (!s)
+		return KMIG_EGENERIC;
+	store_bind_text(s, 1, test_status);
+	sqlite3_bind_int64(s, 2, (sqlite3_int64)time(NULL));
+	sqlite3_bind_text(s, 3, branch, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int(s, 4, position);
+	if (store_done(st, s))
+		return KMIG_EGENERIC;
+	if (!sqlite3_changes(st->db))
+		return kmig_errcode(KMIG_ENOTFOUND, "no step %d on branch '%s'",
+				    position, branch);
+	return 0;
+}
+
 int store_branch_latest(struct store *st, char **branch)
 {
 	static const char sql[] =

@@ -159,6 +159,13 @@ int store_branch_step_put(struct store *st, const struct branch_step *s);
 int store_branch_steps(struct store *st, const char *branch,
 		       struct branch_steps *out);
 /*
+ * store_branch_set_test - record the "kmig branch test" result of step
+ * @position of @branch ("pass", "compile-fail", "build-fail", "boot-fail");
+ * KMIG_ENOTFOUND when there is no such step.
+ */
+int store_branch_set_test(struct store *st, const char *branch, int position,
+			  const char *test_status);
+/*
  * store_branch_latest - the branch with the most recent step, in *@branch
  * (caller frees); KMIG_ENOTFOUND when no branch was ever applied.
  */

@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test-kbuild.c - kmig's worktree: kbuild_checkout() writes a commit's
+ * tree, and moving to another commit rewrites only the files that differ
+ * (unchanged files keep their mtime, so the kernel's make rebuilds only
+ * what changed), deletes what is gone, and handles a directory that
+ * becomes a file, executables and symlinks.
+ */
+#define _GNU_SOURCE
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+#include <git2.h>
+
+#include "kbuild.h"
+#include "util.h"
+
+static char *tmp;
+
+static void sh(const char *fmt, ...)
+{
+	struct sbuf sb = SBUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	sbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	assert_int_equal(system(sb.buf), 0);
+	sbuf_release(&sb);
+}
+
+static char *rev(const char *r)
+{
+	struct sbuf out = SBUF_INIT;
+	char *cmd = xasprintf("git -C %s/repo rev-parse %s", tmp, r);
+	FILE *p = popen(cmd, "r");
+	char buf[64] = "";
+
+	assert_non_null(p);
+	assert_non_null(fgets(buf, sizeof(buf), p));
+	pclose(p);
+	free(cmd);
+	buf[strcspn(buf, "\n")] = '\0';
+	sbuf_addstr(&out, buf);
+	return sbuf_detach(&out);
+}
+
+static int setup(void **state)
+{
+	char tmpl[] = "/tmp/kmig-kbuild.XXXXXX";
+
+	(void)state;
+	git_libgit2_init();
+	tmp = xstrdup(mkdtemp(tmpl));
+	sh("cd %s && git init -q repo && cd repo && "
+	   "mkdir -p dir sub && echo a > a.c && echo b > dir/b.c && "
+	   "echo same > sub/same.c && printf '#!/bin/sh\\n' > run.sh && "
+	   "chmod +x run.sh && ln -s a.c link && git add . && "
+	   "git -c user.name=T -c user.email=t@t commit -q -m A && "
+	   "echo a2 > a.c && git rm -q -r dir && echo now-a-file > dir && "
+	   "echo new > sub/new.c && git add . && "
+	   "git -c user.name=T -c user.email=t@t commit -q -m B", tmp);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	sh("rm -rf %s", tmp);
+	free(tmp);
+	git_libgit2_shutdown();
+	return 0;
+}
+
+static void test_checkout_moves(void **state)
+{
+	struct kbuild *kb = NULL;
+	char *home = xasprintf("%s/home", tmp), *repo = xasprintf("%s/repo", tmp);
+	char *a = rev("HEAD~1"), *b = rev("HEAD"), *p;
+	struct sbuf sb = SBUF_INIT;
+	struct stat st, same1, same2;
+
+	(void)state;
+	assert_int_equal(kbuild_open(&kb, home, repo), 0);
+	assert_int_equal(kbuild_checkout(kb, a), 0);
+
+	p = xasprintf("%s/a.c", kbuild_src_dir(kb));
+	assert_int_equal(sbuf_read_file(&sb, p), 0);
+	assert_string_equal(sb.buf, "a\n");
+	free(p);
+	p = xasprintf("%s/run.sh", kbuild_src_dir(kb));
+	assert_int_equal(stat(p, &st), 0);
+	assert_true(st.st_mode & S_IXUSR);
+	free(p);
+	p = xasprintf("%s/link", kbuild_src_dir(kb));
+	assert_int_equal(lstat(p, &st), 0);
+	assert_true(S_ISLNK(st.st_mode));
+	free(p);
+	p = xasprintf("%s/sub/same.c", kbuild_src_dir(kb));
+	assert_int_equal(stat(p, &same1), 0);
+
+	/* Old enough that a rewrite would show in the mtime. */
+	sleep(1);
+	assert_int_equal(kbuild_checkout(kb, b), 0);
+	assert_int_equal(stat(p, &same2), 0);
+	assert_int_equal(same1.st_mtim.tv_sec, same2.st_mtim.tv_sec);
+	assert_int_equal(same1.st_mtim.tv_nsec, same2.st_mtim.tv_nsec);
+	free(p);
+
+	sbuf_reset(&sb);
+	p = xasprintf("%s/a.c", kbuild_src_dir(kb));
+	assert_int_equal(sbuf_read_file(&sb, p), 0);
+	assert_string_equal(sb.buf, "a2\n");
+	free(p);
+	sbuf_reset(&sb);
+	p = xasprintf("%s/dir", kbuild_src_dir(kb));
+	assert_int_equal(sbuf_read_file(&sb, p), 0);
+	assert_string_equal(sb.buf, "now-a-file\n");
+	free(p);
+	p = xasprintf("%s/sub/new.c", kbuild_src_dir(kb));
+	assert_int_equal(access(p, F_OK), 0);
+	free(p);
+
+	/* And back: the new file is gone again. */
+	assert_int_equal(kbuild_checkout(kb, a), 0);
+	p = xasprintf("%s/sub/new.c", kbuild_src_dir(kb));
+	assert_int_not_equal(access(p, F_OK), 0);
+	free(p);
+	sbuf_reset(&sb);
+	p = xasprintf("%s/dir/b.c", kbuild_src_dir(kb));
+	assert_int_equal(sbuf_read_file(&sb, p), 0);
+	assert_string_equal(sb.buf, "b\n");
+	free(p);
+
+	kbuild_close(kb);
+	/* The state survives: a new kbuild knows where src/ is. */
+	assert_int_equal(kbuild_open(&kb, home, repo), 0);
+	assert_int_equal(kbuild_checkout(kb, a), 0);
+	kbuild_close(kb);
+
+	sbuf_release(&sb);
+	free(a);
+	free(b);
+	free(home);
+	free(repo);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_checkout_moves),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

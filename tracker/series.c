@@ -309,6 +309,8 @@ static void parse_author(struct mbox_patch *p, const char *v)
 	char *name;
 	size_t n;
 
+	free(p->author_name);	/* a repeated From: header: the last wins */
+	free(p->author_email);
 	if (!lt || !gt) {
 		p->author_name = xstrdup(v);
 		p->author_email = xstrdup("");
@@ -390,6 +392,7 @@ int mbox_parse(struct mbox_patch *out, const char *buf, size_t len,
 				goto out;
 			}
 		} else if (!strncasecmp(hdr.buf, "Subject:", 8)) {
+			free(out->subject);
 			out->subject = strip_subject(hdr.buf + 8);
 		}
 	}

@@ -90,13 +90,26 @@ static const struct {
 
 #define MAX_WORDS 160
 
+/*
+ * Chained hash on (length, first and last character): most identifiers
+ * of a source file are no keyword and no rule name, and miss on the first
+ * probe without a string compare.
+ */
+#define WORD_HASH 1024
+
 struct word_table {
 	struct word w[MAX_WORDS];
 	short next[MAX_WORDS];
-	short first[256];
+	short first[WORD_HASH];
 	int n;
 	unsigned char maxlen;
 };
+
+static inline unsigned int word_hash(const char *s, size_t len)
+{
+	return ((unsigned int)len * 97u + (unsigned char)s[0] * 7u +
+		(unsigned char)s[len - 1]) & (WORD_HASH - 1);
+}
 
 static struct word_table words;
 static pthread_once_t words_once = PTHREAD_ONCE_INIT;
@@ -107,7 +120,7 @@ static int word_find(const struct word_table *wt, const char *s, size_t len)
 
 	if (len > wt->maxlen)
 		return -1;
-	for (i = wt->first[(unsigned char)s[0]]; i >= 0; i = wt->next[i])
+	for (i = wt->first[word_hash(s, len)]; i >= 0; i = wt->next[i])
 		if (wt->w[i].len == len && !memcmp(wt->w[i].s, s, len))
 			return i;
 	return -1;
@@ -127,8 +140,8 @@ static int word_add(struct word_table *wt, const char *s, int cls)
 	wt->w[i].len = (unsigned char)len;
 	wt->w[i].cls = (unsigned char)cls;
 	wt->w[i].rules = 0;
-	wt->next[i] = wt->first[(unsigned char)s[0]];
-	wt->first[(unsigned char)s[0]] = (short)i;
+	wt->next[i] = wt->first[word_hash(s, len)];
+	wt->first[word_hash(s, len)] = (short)i;
 	if (len > wt->maxlen)
 		wt->maxlen = (unsigned char)len;
 	return i;
@@ -214,9 +227,14 @@ static const unsigned char cclass[256] = {
 	['`'] = C_PUNCT, ['{' ... '~'] = C_PUNCT,
 };
 
+static const bool idch[256] = {
+	['a' ... 'z'] = true, ['A' ... 'Z'] = true, ['_'] = true,
+	['$'] = true, ['0' ... '9'] = true, [0x80 ... 0xff] = true,
+};
+
 static inline bool is_idch(unsigned char c)
 {
-	return cclass[c] == C_ID || cclass[c] == C_DIGIT;
+	return idch[c];
 }
 
 static inline bool is_alnum(unsigned char c)
@@ -547,12 +565,18 @@ static void idset_free(struct idset *set)
 /* ------------------------------------------------------------------ */
 /* Pass 1: tokens.                                                     */
 
-static struct tok *tok_push(struct lexer *lx, int type, size_t off,
-			    size_t len, unsigned int line)
+static void __attribute__((noinline)) tok_grow(struct lexer *lx)
+{
+	ALLOC_GROW(lx->t, lx->nt + 1, lx->at);
+}
+
+static inline struct tok *tok_push(struct lexer *lx, int type, size_t off,
+				   size_t len, unsigned int line)
 {
 	struct tok *t;
 
-	ALLOC_GROW(lx->t, lx->nt + 1, lx->at);
+	if (__builtin_expect(lx->nt >= lx->at, 0))
+		tok_grow(lx);
 	t = &lx->t[lx->nt++];
 	t->off = (uint32_t)off;
 	t->len = (uint32_t)len;
@@ -1746,11 +1770,12 @@ static void emit_sites(struct lexer *lx, struct site_list *out)
 	}
 }
 
-int lex_buffer(const char *buf, size_t len, struct site_list *out)
+int lex_buffer_with(const char *buf, size_t len, struct site_list *out,
+		    struct lex_scratch *scratch)
 {
 	struct lexer lx;
 
-	if ((!buf && len) || !out || len >= UINT32_MAX)
+	if ((!buf && len) || !out || len >= UINT32_MAX || !scratch)
 		return KMIG_EGENERIC;
 	pthread_once(&words_once, words_init);
 
@@ -1759,15 +1784,17 @@ int lex_buffer(const char *buf, size_t len, struct site_list *out)
 	lx.len = len;
 	lx.cand = -1;
 	lx.prev = -1;
-	if (len) {
-		lx.at = len / 6 + 64;
-		lx.t = xmalloc(lx.at * sizeof(*lx.t));
-	}
+	/* the token array is reused from call to call: no page faults */
+	lx.t = scratch->tok;
+	lx.at = scratch->alloc;
+	if (len)
+		ALLOC_GROW(lx.t, len / 4 + 64, lx.at);
 	tokenize(&lx);
 	scan(&lx);
 	emit_sites(&lx, out);
 
-	free(lx.t);
+	scratch->tok = lx.t;
+	scratch->alloc = lx.at;
 	free(lx.fr);
 	free(lx.s);
 	free(lx.cs);
@@ -1775,6 +1802,22 @@ int lex_buffer(const char *buf, size_t len, struct site_list *out)
 	idset_free(&lx.consts);
 	idset_free(&lx.enums);
 	return 0;
+}
+
+int lex_buffer(const char *buf, size_t len, struct site_list *out)
+{
+	struct lex_scratch scratch = LEX_SCRATCH_INIT;
+	int ret = lex_buffer_with(buf, len, out, &scratch);
+
+	lex_scratch_release(&scratch);
+	return ret;
+}
+
+void lex_scratch_release(struct lex_scratch *scratch)
+{
+	free(scratch->tok);
+	scratch->tok = NULL;
+	scratch->alloc = 0;
 }
 
 void site_list_clear(struct site_list *l)

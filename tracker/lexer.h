@@ -36,6 +36,22 @@ struct site_list {
  */
 int lex_buffer(const char *buf, size_t len, struct site_list *out);
 
+/*
+ * lex_buffer_with - lex_buffer() reusing the memory in @scratch (one per
+ * thread; start with LEX_SCRATCH_INIT, free with lex_scratch_release()),
+ * so lexing many buffers in a row does not allocate and fault in fresh
+ * memory for each.
+ */
+struct lex_scratch {
+	void *tok;
+	size_t alloc;
+};
+#define LEX_SCRATCH_INIT { NULL, 0 }
+
+int lex_buffer_with(const char *buf, size_t len, struct site_list *out,
+		    struct lex_scratch *scratch);
+void lex_scratch_release(struct lex_scratch *scratch);
+
 /* site_list_clear - free every site's strings and empty the list. */
 void site_list_clear(struct site_list *l);
 

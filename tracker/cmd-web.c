@@ -61,6 +61,11 @@ static int make_parent(const char *dir)
 	return ret;
 }
 
+static void show_progress(void *data, size_t pages)
+{
+	progress_update(data, pages, NULL);
+}
+
 static int cmd_web_fn(struct kmig_ctx *ctx, int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -74,7 +79,7 @@ static int cmd_web_fn(struct kmig_ctx *ctx, int argc, char **argv)
 	const char *out = NULL;
 	char *dir, *tmp, *end, *dflt = NULL;
 	long n;
-	int opt, status = KMIG_EXIT_ERROR;
+	int opt, ret, status = KMIG_EXIT_ERROR;
 
 	while ((opt = getopt_long(argc, argv, "o:", opts, NULL)) != -1) {
 		switch (opt) {
@@ -118,7 +123,11 @@ static int cmd_web_fn(struct kmig_ctx *ctx, int argc, char **argv)
 		cmd_fail(KMIG_EXIT_ERROR, "cannot create directory '%s': %s", tmp, strerror(errno));
 		goto out_close;
 	}
-	if (web_generate(st, tmp, &o) || web_replace(tmp, dir)) {
+	o.page_written = show_progress;
+	o.data = progress_start("web: pages written", 0);
+	ret = web_generate(st, tmp, &o);
+	progress_stop(o.data);
+	if (ret || web_replace(tmp, dir)) {
 		cmd_fail_last(KMIG_EXIT_ERROR);
 		goto out_remove_tmp;
 	}

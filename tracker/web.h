@@ -37,6 +37,9 @@ struct web_opts {
 	const char *source_url;
 	/* Use sites per file drill-down page (0: the default, 4000). */
 	size_t sites_per_page;
+	/* Called after each page written (progress for the command layer). */
+	void (*page_written)(void *data, size_t pages);
+	void *data;
 };
 
 /*

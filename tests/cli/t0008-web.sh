@@ -40,6 +40,11 @@ S column "$SITE/index.html" releases 4 > "$TRASH/uses"
 t_is "index: release order and totals as kmig report --trend" \
 	"$(k report --trend --format csv | sed 1d | cut -d, -f1,2)" \
 	"$(paste -d, "$TRASH/tags" "$TRASH/uses")"
+S column "$SITE/index.html" releases 6 | tr -d '+—' > "$TRASH/added"
+S column "$SITE/index.html" releases 7 | tr -d '—-' > "$TRASH/removed"
+t_is "index: added and removed per release as kmig report --trend" \
+	"$(k report --trend --format csv | sed 1d | cut -d, -f4,5)" \
+	"$(paste -d, "$TRASH/added" "$TRASH/removed")"
 t_ok "index: forecast method stated" grep -q 'id="forecast-method"' "$SITE/index.html"
 t_is "index: forecasts" "reached zero|no uses|not converging|in ≈2 releases" \
 	"$(for r in strlcpy idr strcpy flex-array-zero; do S cell "$SITE/index.html" rules $r 7; done | tr '\n' '|' | sed 's/|$//')"

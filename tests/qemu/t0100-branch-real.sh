@@ -89,7 +89,7 @@ t_is "the regenerated keys patch has the committed diff" \
 t_exit "convert over the whole release (dry run)" 0 \
 	k convert strlcpy --base v6.1.192 --series "$TRASH/gen" --dry-run
 t_ok "reports what it cannot convert" grep -q "^not converted: " "$TRASH/.stdout"
-t_ok "at least 10 sections over at least 5 top-level directories" sh -c "
+t_ok "at least 10 sections have something to convert" sh -c "
 	test \$(grep -c '^would write ' '$TRASH/.stdout') -ge 10"
 
 git --git-dir="$REPO" branch -q -D kmig/e2e/v6.1.192 kmig/e2e/v6.12.118 2> /dev/null

@@ -12,7 +12,9 @@
  * QEMU runs as
  *	qemu-system-x86_64 -accel tcg -m 256 -nographic -no-reboot
  *	    -kernel IMAGE -initrd INITRD
- *	    -append "console=ttyS0 panic=-1 panic_on_warn=1 oops=panic"
+ *	    -append "console=ttyS0 panic=-1 panic_on_warn=1 oops=panic
+ *		     no_timer_check"
+ * (no_timer_check: see qemu.c)
  * in its own process group with the console on a file; on timeout, and
  * when kmig gets SIGINT/SIGTERM/SIGHUP, the group is killed (child.h).
  *

@@ -155,7 +155,8 @@ static const char *env_or(const char *name, const char *dflt)
 	return e && *e ? e : dflt;
 }
 
-int main(int argc, char **argv)
+/* Parse the global options and run the command; returns the exit status. */
+static int dispatch(struct kmig_ctx *ctx, int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "repo", required_argument, NULL, 'r' },
@@ -164,25 +165,17 @@ int main(int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct kmig_ctx ctx = { 0 };
 	const struct kmig_cmd *c;
-	char *repo_default, *db_default;
 	int opt, ret;
-
-	ctx.home = kmig_home();
-	repo_default = xasprintf("%s/linux", ctx.home);
-	db_default = xasprintf("%s/kmig.db", ctx.home);
-	ctx.repo_path = env_or("KMIG_REPO", repo_default);
-	ctx.db_path = env_or("KMIG_DB", db_default);
 
 	/* '+': stop at the first non-option, the command name. */
 	while ((opt = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'r':
-			ctx.repo_path = optarg;
+			ctx->repo_path = optarg;
 			break;
 		case 'd':
-			ctx.db_path = optarg;
+			ctx->db_path = optarg;
 			break;
 		case 'h':
 			return cmd_help(NULL);
@@ -215,8 +208,23 @@ int main(int argc, char **argv)
 	}
 	git_libgit2_init();
 	optind = 0;	/* reset getopt for the command (GNU: full reinit) */
-	ret = c->fn(&ctx, argc, argv);
+	ret = c->fn(ctx, argc, argv);
 	git_libgit2_shutdown();
+	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	struct kmig_ctx ctx = { 0 };
+	char *repo_default, *db_default;
+	int ret;
+
+	ctx.home = kmig_home();
+	repo_default = xasprintf("%s/linux", ctx.home);
+	db_default = xasprintf("%s/kmig.db", ctx.home);
+	ctx.repo_path = env_or("KMIG_REPO", repo_default);
+	ctx.db_path = env_or("KMIG_DB", db_default);
+	ret = dispatch(&ctx, argc, argv);
 	free(repo_default);
 	free(db_default);
 	return ret;

@@ -288,6 +288,7 @@ static int cmd_scan_fn(struct kmig_ctx *ctx, int argc, char **argv)
 		free(globs);
 		return cmd_usage_error("scan", "unexpected argument '%s'", argv[optind]);
 	}
+	scan_tune_libgit2();
 	if (repo_open(&s.repo, ctx->repo_path)) {
 		cmd_fail_last(KMIG_EXIT_ERROR);
 		goto out;

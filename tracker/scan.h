@@ -32,6 +32,13 @@ int scan_tree_files(struct scan_files *out, git_oid *maintainers,
 		    git_tree *tree);
 
 /*
+ * scan_tune_libgit2 - libgit2 settings for reading many blobs: no SHA-1
+ * re-hashing of each object, small pack windows (a bounded resident set).
+ * Call before opening the repository; scan_lex_blobs() calls it too.
+ */
+void scan_tune_libgit2(void);
+
+/*
  * scan_lex_blobs - lex blobs @oids[0..n) of the repository at @repo_path
  * with @jobs threads (each opens its own repository); results[i] receives
  * the sites of oids[i], bytes[i] its size.  @prog, when non-NULL, is

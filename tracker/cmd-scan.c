@@ -41,6 +41,7 @@ struct scan_state {
 	git_repository *repo;
 	struct store *st;
 	struct oidset cached;
+	bool cached_loaded;	/* read on the first release to lex */
 	struct maint_cache *maint;
 	size_t nmaint, amaint;
 	int jobs;
@@ -158,6 +159,12 @@ static int scan_release(struct scan_state *s, const char *tag)
 		goto out;
 	}
 	ret = 0;
+	if (!s->cached_loaded) {
+		ret = store_cached_blobs(s->st, ruleset, &s->cached);
+		if (ret)
+			goto out;
+		s->cached_loaded = true;
+	}
 	if (git_commit_tree(&tree, commit) < 0) {
 		ret = kmig_err_git("cannot read tree");
 		goto out;
@@ -297,8 +304,7 @@ static int cmd_scan_fn(struct kmig_ctx *ctx, int argc, char **argv)
 		cmd_fail_last(KMIG_EXIT_ERROR);
 		goto out;
 	}
-	if (list_tags(s.repo, globs, nglobs, include_rc, &tags, &ntags) ||
-	    store_cached_blobs(s.st, rules_hash(), &s.cached)) {
+	if (list_tags(s.repo, globs, nglobs, include_rc, &tags, &ntags)) {
 		cmd_fail_last(KMIG_EXIT_ERROR);
 		goto out;
 	}

@@ -4,7 +4,7 @@
 set -e
 pkgs="build-essential git libgit2-dev libsqlite3-dev sqlite3 pkg-config
 	coccinelle qemu-system-x86 flex bison bc libelf-dev libssl-dev cpio
-	xz-utils ccache libcmocka-dev python3 chromium"
+	xz-utils ccache libcmocka-dev python3 chromium time"
 missing=
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||

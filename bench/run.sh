@@ -1,0 +1,406 @@
+#!/bin/sh
+# bench/run.sh - "make bench": kmig side by side with git grep and the
+# inflate limit on the imported Debian kernel history.  See bench/README.md.
+#
+# Every contender runs once per round, in the same order, so the contenders
+# alternate (A B C A B C ...); the table shows the median and min-max of the
+# rounds.  Nothing here asserts a time: the targets are reported.
+#
+# Knobs (environment):
+#   KMIG_BENCH_HOME      repository + databases (default
+#                        ${XDG_CACHE_HOME:-$HOME/.cache}/kmig-bench, or
+#                        .../kmig-bench2 with KMIG_BENCH_RELEASES=2)
+#   KMIG_BENCH_RELEASES  6 (default: 6.1.170 6.1.187 6.1.192 6.12.107
+#                        6.12.115 6.12.118), 2 (6.1.192 6.12.118: quick,
+#                        no scaling), or a list of Debian versions
+#   KMIG_BENCH_ROUNDS    rounds (default 3)
+#   KMIG_BENCH_GREP_SAMPLE  (rule, tag) pairs of the per-rule git grep run
+#                        per round (default: all; fewer rotate over the rounds
+#                        and the time is extrapolated to all pairs)
+#   KMIG_BENCH_BOOT      0 to skip the kmig boot contender (default 1)
+#   KMIG_BENCH_BOOT_ROUNDS  rounds of the boot contender (default ROUNDS)
+#   KMIG_BENCH_JOBS      kmig --jobs (default: CPUs)
+#   KMIG                 the binary (default ./kmig)
+set -u
+
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+KMIG=${KMIG:-$TOP/kmig}
+RULES_FILE=$TOP/bench/grep-rules.txt
+PATHSPEC="*.c *.h :!tools/ :!scripts/ :!Documentation/ :!usr/"
+
+# ------------------------------------------------------------------
+# Internal modes: the git grep contenders, run under /usr/bin/time.
+
+rules_lines() {
+	grep -v '^#' "$RULES_FILE" | grep -v '^$'
+}
+
+# grep_rule REPO TAG ID MODE PATTERNS: one git grep -c, prints the sum
+grep_rule() {
+	repo=$1 tag=$2 mode=$4 pats=$5
+	set -f
+	case $mode in
+	w)	set -- -w -F
+		for p in $pats; do set -- "$@" -e "$p"; done ;;
+	f)	set -- -F -e "$pats" ;;
+	E)	set -- -E -e "$pats" ;;
+	esac
+	# shellcheck disable=SC2086
+	git -C "$repo" grep -c "$@" "$tag" -- $PATHSPEC |
+		awk -F: '{ s += $NF } END { print s + 0 }'
+	set +f
+}
+
+# The combined Perl pattern of every rule.
+combined_pattern() {
+	rules_lines | while IFS='|' read -r id mode pats; do
+		case $mode in
+		w)	printf '\\b(?:%s)\\b\n' "$(echo "$pats" | tr ' ' '|')" ;;
+		f)	printf '%s\n' "$pats" | sed 's/[][()*.\\^$|?+{}]/\\&/g' ;;
+		E)	printf '%s\n' "$pats" ;;
+		esac
+	done | awk '{ s = s (NR > 1 ? "|" : "") "(?:" $0 ")" } END { print s }'
+}
+
+case ${1:-} in
+__grep_combined)	# REPO TAG...
+	repo=$2
+	shift 2
+	pat=$(combined_pattern)
+	set -f
+	for tag in "$@"; do
+		# shellcheck disable=SC2086
+		git -C "$repo" grep -c -P -e "$pat" "$tag" -- $PATHSPEC |
+			awk -F: '{ s += $NF } END { print s + 0 }' || exit 2
+	done
+	exit 0 ;;
+__grep_rules)		# REPO FIRST COUNT TAG...: pairs [FIRST, FIRST+COUNT)
+	repo=$2 first=$3 count=$4
+	shift 4
+	tags="$*"
+	n=0
+	k=0
+	while [ "$k" -lt "$count" ]; do
+		for tag in $tags; do
+			rules_lines > "$repo.rules.$$"
+			while IFS='|' read -r id mode pats; do
+				if [ "$n" -ge "$first" ] && [ "$k" -lt "$count" ]; then
+					echo "$tag,$id,$(grep_rule "$repo" "$tag" "$id" "$mode" "$pats")"
+					k=$((k + 1))
+				fi
+				n=$((n + 1))
+			done < "$repo.rules.$$"
+			rm -f "$repo.rules.$$"
+		done
+	done
+	exit 0 ;;
+esac
+
+# ------------------------------------------------------------------
+# Setup.
+
+say() { printf '%s\n' "$*" >&2; }
+die() { say "bench: $*"; exit 2; }
+
+cd "$TOP" || die "cannot cd to $TOP"
+[ -x "$KMIG" ] || die "no kmig binary at $KMIG (run make)"
+[ -x /usr/bin/time ] || die "/usr/bin/time is missing (make deps installs the 'time' package)"
+CACHE=${XDG_CACHE_HOME:-$HOME/.cache}
+RELS=${KMIG_BENCH_RELEASES:-6}
+case $RELS in
+6)	RELS="6.1.170 6.1.187 6.1.192 6.12.107 6.12.115 6.12.118"
+	H=${KMIG_BENCH_HOME:-$CACHE/kmig-bench} ;;
+2)	RELS="6.1.192 6.12.118"
+	H=${KMIG_BENCH_HOME:-$CACHE/kmig-bench2}
+	say "bench: NOTE: 2 releases only (KMIG_BENCH_RELEASES=2): no 4- and 6-release scaling" ;;
+*)	H=${KMIG_BENCH_HOME:-$CACHE/kmig-bench} ;;
+esac
+ROUNDS=${KMIG_BENCH_ROUNDS:-3}
+JOBS=${KMIG_BENCH_JOBS:-$(nproc)}
+REPO=$H/linux
+export KMIG_NO_PROGRESS=1
+mkdir -p "$H" || die "cannot create $H"
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/kmig-bench.XXXXXX") || die "mktemp failed"
+trap 'rm -rf "$TMP"' EXIT INT TERM
+
+# Import what is missing, in version order, into the bench repository only.
+missing=
+for v in $RELS; do
+	git -C "$REPO" rev-parse -q --verify "refs/tags/v$v" > /dev/null 2>&1 ||
+		missing="$missing $v"
+done
+if [ -n "$missing" ]; then
+	say "bench: importing$missing into $REPO (minutes per release)"
+	# shellcheck disable=SC2086
+	KMIG_HOME=$H "$KMIG" --repo "$REPO" --db "$H/kmig.db" import $missing >&2 ||
+		say "bench: WARNING: import failed; benchmarking the releases present"
+fi
+TAGS=
+NT=0
+for v in $RELS; do
+	if git -C "$REPO" rev-parse -q --verify "refs/tags/v$v" > /dev/null 2>&1; then
+		TAGS="$TAGS v$v"
+		NT=$((NT + 1))
+	fi
+done
+[ "$NT" -gt 0 ] || die "no release of '$RELS' in $REPO"
+TAGS=${TAGS# }
+ALLTAGS=$(git -C "$REPO" tag -l 'v[0-9]*' | grep -v -- -rc | wc -l)
+[ "$ALLTAGS" -eq "$NT" ] ||
+	say "bench: NOTE: $REPO has $ALLTAGS release tags, benchmarking $NT"
+tag_args() {	# the first $1 tags as --tags options
+	echo "$TAGS" | tr ' ' '\n' | head -n "$1" | sed 's/^/--tags /' | tr '\n' ' '
+}
+ALL_TAG_ARGS=$(tag_args "$NT")
+
+NRULES=$(rules_lines | wc -l)
+PAIRS=$((NRULES * NT))
+SAMPLE=${KMIG_BENCH_GREP_SAMPLE:-$PAIRS}
+[ "$SAMPLE" -gt "$PAIRS" ] && SAMPLE=$PAIRS
+
+CPU=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
+CORES=$(nproc)
+load() { cut -d' ' -f1-3 /proc/loadavg; }
+LOAD0=$(load)
+STAMP=$(date -u +%Y%m%dT%H%MZ)
+
+# The warm database (for the warm re-scan and kmig check).
+say "bench: preparing the warm database"
+# shellcheck disable=SC2086
+"$KMIG" --repo "$REPO" --db "$H/warm.db" scan $ALL_TAG_ARGS --jobs "$JOBS" \
+	> /dev/null 2>&1 || die "kmig scan failed on $REPO"
+
+# kmig check: one commit of the conversion branch (made here when missing).
+CHECK_REV=
+if "$KMIG" check --help > /dev/null 2>&1; then
+	if ! git -C "$REPO" rev-parse -q --verify refs/heads/kmig/v6.1.192 > /dev/null &&
+	   git -C "$REPO" rev-parse -q --verify refs/tags/v6.1.192 > /dev/null; then
+		"$KMIG" --repo "$REPO" --db "$H/kmig.db" branch apply --base v6.1.192 \
+			--series "$TOP/branch-patches" > /dev/null 2>&1
+	fi
+	git -C "$REPO" rev-parse -q --verify refs/heads/kmig/v6.1.192 > /dev/null &&
+		CHECK_REV=kmig/v6.1.192
+	[ -n "$CHECK_REV" ] || say "bench: NOTE: no conversion branch: kmig check not measured"
+else
+	say "bench: NOTE: kmig check is not available"
+fi
+
+# kmig boot: a one-file step of the conversion branch in the default
+# KMIG_HOME (whose build directory is shared with kmig boot's own use).
+BOOT_REV=
+BOOT_PARENT=
+BOOT_HOME=${KMIG_HOME:-$CACHE/kmig}
+if [ "${KMIG_BENCH_BOOT:-1}" = 0 ]; then
+	say "bench: NOTE: kmig boot skipped (KMIG_BENCH_BOOT=0)"
+elif ! "$KMIG" boot --help > /dev/null 2>&1; then
+	say "bench: NOTE: kmig boot is not available"
+else
+	# the newest commit of the branch changing one always-built file
+	BOOT_REV=$(git -C "$BOOT_HOME/linux" log --format='@%H' --name-only \
+		kmig/v6.1.192 ^v6.1.192 2> /dev/null | awk '
+		/^@/ { if (c != "" && n == 1 && f ~ /^kernel\/.*\.c$/) { print c; exit }
+		       c = substr($0, 2); n = 0; next }
+		NF { n++; f = $0 }
+		END { if (c != "" && n == 1 && f ~ /^kernel\/.*\.c$/) print c }' | head -n 1)
+	if [ -n "$BOOT_REV" ]; then
+		BOOT_PARENT=$(git -C "$BOOT_HOME/linux" rev-parse "$BOOT_REV^")
+		say "bench: kmig boot step $(git -C "$BOOT_HOME/linux" log -1 --format='%h %s' "$BOOT_REV")"
+		say "bench: building its parent first (not timed; a full build when cold)"
+		KMIG_HOME=$BOOT_HOME "$KMIG" boot "$BOOT_PARENT" > "$TMP/boot0" 2>&1 ||
+			say "bench: WARNING: boot of the parent failed: $(tail -n 1 "$TMP/boot0")"
+	else
+		say "bench: NOTE: no conversion branch in $BOOT_HOME/linux (make demo): kmig boot not measured"
+	fi
+fi
+
+# ------------------------------------------------------------------
+# Rounds.
+
+SAMPLES=$TMP/samples	# contender round wall user sys rss_kb rc
+: > "$SAMPLES"
+
+# run NAME ROUND OKCODES CMD...: time CMD, record one sample
+run() {
+	name=$1 round=$2 ok=$3
+	shift 3
+	/usr/bin/time -f '%e %U %S %M' -o "$TMP/time" "$@" > "$TMP/out.$name" 2> "$TMP/err.$name"
+	rc=$?
+	case " $ok " in
+	*" $rc "*) ;;
+	*)	say "bench: WARNING: $name exited $rc: $(tail -n 1 "$TMP/err.$name")" ;;
+	esac
+	echo "$name $round $(tail -n 1 "$TMP/time") $rc" >> "$SAMPLES"
+	say "  $name: $(tail -n 1 "$TMP/time" | cut -d' ' -f1) s"
+}
+
+SCALE_N=
+for n in 2 4; do
+	[ "$n" -lt "$NT" ] && SCALE_N="$SCALE_N $n"
+done
+
+r=1
+while [ "$r" -le "$ROUNDS" ]; do
+	say "bench: round $r/$ROUNDS (load $(load))"
+	rm -f "$H/cold.db" "$H/cold.db-wal" "$H/cold.db-shm"
+	# shellcheck disable=SC2086
+	run cold "$r" 0 "$KMIG" --repo "$REPO" --db "$H/cold.db" scan $ALL_TAG_ARGS --jobs "$JOBS"
+	cp "$TMP/out.cold" "$TMP/cold.stdout"
+	cp "$TMP/err.cold" "$TMP/cold.stderr"
+	# shellcheck disable=SC2086
+	run warm "$r" 0 "$KMIG" --repo "$REPO" --db "$H/warm.db" scan $ALL_TAG_ARGS --jobs "$JOBS"
+	run inflate "$r" 0 git -C "$REPO" cat-file --batch-all-objects --batch --unordered
+	# shellcheck disable=SC2086
+	run grep-combined "$r" 0 sh "$0" __grep_combined "$REPO" $TAGS
+	first=$(( ((r - 1) * SAMPLE) % PAIRS ))
+	# shellcheck disable=SC2086
+	run grep-rules "$r" 0 sh "$0" __grep_rules "$REPO" "$first" "$SAMPLE" $TAGS
+	[ -z "$CHECK_REV" ] ||
+		run check "$r" "0 1" "$KMIG" --repo "$REPO" --db "$H/warm.db" check --jobs "$JOBS" "$CHECK_REV"
+	for n in $SCALE_N; do
+		rm -f "$H/scale.db" "$H/scale.db-wal" "$H/scale.db-shm"
+		# shellcheck disable=SC2046
+		run "cold-$n" "$r" 0 "$KMIG" --repo "$REPO" --db "$H/scale.db" scan $(tag_args "$n") --jobs "$JOBS"
+		cp "$TMP/out.cold-$n" "$TMP/cold-$n.stdout"
+	done
+	if [ -n "$BOOT_REV" ] && [ "$r" -le "${KMIG_BENCH_BOOT_ROUNDS:-$ROUNDS}" ]; then
+		# both directions are one-file steps after the other was built
+		for rev in "$BOOT_REV" "$BOOT_PARENT"; do
+			KMIG_HOME=$BOOT_HOME run boot "$r" 0 "$KMIG" boot "$rev"
+		done
+	fi
+	r=$((r + 1))
+done
+rm -f "$H/scale.db" "$H/scale.db-wal" "$H/scale.db-shm"
+LOAD1=$(load)
+
+# ------------------------------------------------------------------
+# Statistics and the table.
+
+# stat NAME FIELD: "median min max" of a sample column (3 wall, 4+5 cpu, 6 rss)
+stat() {
+	awk -v n="$1" -v f="$2" '$1 == n {
+		v = (f == "cpu") ? $4 + $5 : $f; print v }' "$SAMPLES" | sort -g |
+	awk '{ v[NR] = $1 } END {
+		if (!NR) { print "- - -"; exit }
+		m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+		printf "%.3f %.3f %.3f\n", m, v[1], v[NR] }'
+}
+med() { stat "$1" "$2" | cut -d' ' -f1; }
+count() { awk -v n="$1" '$1 == n' "$SAMPLES" | wc -l; }
+# ratio A B: A / B with two decimals, "-" when either is missing
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "-" || b == "-" || b == 0) print "-"; else printf "%.2f\n", a / b }'; }
+le() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "-") print "n/a"; else print (a <= b) ? "yes" : "NO" }'; }
+ge() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "-") print "n/a"; else print (a >= b) ? "yes" : "NO" }'; }
+
+# The per-rule grep ran SAMPLE of PAIRS pairs per round: extrapolate.
+SCALE=$(awk -v p="$PAIRS" -v s="$SAMPLE" 'BEGIN { printf "%.6f\n", p / s }')
+awk -v s="$SCALE" '$1 == "grep-rules" { $3 *= s; $4 *= s; $5 *= s } { print }' \
+	"$SAMPLES" > "$SAMPLES.x" && mv "$SAMPLES.x" "$SAMPLES"
+
+COLD=$(med cold 3)
+COLD_CPU=$(med cold cpu)
+INFL=$(med inflate 3)
+INFL_CPU=$(med inflate cpu)
+RSS_MB=$(awk '$1 == "cold" && $6 > m { m = $6 } END { printf "%.0f\n", m / 1024 }' "$SAMPLES")
+
+mkdir -p "$TOP/bench/results"
+CSV=$TOP/bench/results/$STAMP.csv
+{
+	echo "date,cpu_model,cores,load_start,load_end,releases,contender,rounds,wall_median_s,wall_min_s,wall_max_s,cpu_median_s,peak_rss_mb,ratio_wall,ratio_cpu,reference,target,met,note"
+} > "$CSV"
+
+row() {	# NAME LABEL REF_NAME RATIO_DIR TARGET_TEXT MET NOTE
+	name=$1 label=$2 refn=$3 target=$5 met=$6 note=$7
+	set -- $(stat "$name" 3)
+	wm=$1 wmin=$2 wmax=$3
+	cm=$(med "$name" cpu)
+	rss=$(awk -v n="$name" '$1 == n && $6 > m { m = $6 } END { printf "%.0f\n", m / 1024 }' "$SAMPLES")
+	rw=- rc=-
+	if [ -n "$refn" ]; then
+		rw=$(ratio "$wm" "$(med "$refn" 3)")
+		rc=$(ratio "$cm" "$(med "$refn" cpu)")
+	fi
+	printf '%-34s %3s %9s %19s %9s %7s %8s %8s  %-22s %s\n' "$label" "$(count "$name")" \
+		"$wm" "$wmin-$wmax" "$cm" "$rss" "$rw" "$rc" "$target" "$met"
+	echo "$STAMP,\"$CPU\",$CORES,$LOAD0,$LOAD1,$NT,$name,$(count "$name"),$wm,$wmin,$wmax,$cm,$rss,$rw,$rc,$refn,\"$target\",$met,\"$note\"" |
+		sed 's/ \([0-9.]*\) \([0-9.]*\),/ \1 \2,/' >> "$CSV"
+}
+
+{
+	echo
+	echo "kmig bench, $STAMP: $CPU, $CORES cores; $NT releases ($TAGS)"
+	echo "load average at start $LOAD0, at end $LOAD1; $ROUNDS rounds, --jobs $JOBS"
+	echo
+	printf '%-34s %3s %9s %19s %9s %7s %8s %8s  %-22s %s\n' contender n \
+		"wall(s)" "min-max(s)" "cpu(s)" "RSS(MB)" "x wall" "x cpu" target met
+	row cold "kmig scan, cold, all tags" inflate le "<= 0.8 x inflate" \
+		"$(le "$(ratio "$COLD" "$INFL")" 0.8)" "fresh database"
+	row inflate "git cat-file (inflate limit)" "" - "-" - "every object once, one thread"
+	row warm "kmig scan, warm (nothing new)" "" - "<= 0.5 s" "$(le "$(med warm 3)" 0.5)" ""
+	row grep-combined "git grep -c -P combined, per tag" cold ge "info" - "one pattern for all rules"
+	gnote="one git grep per rule per tag"
+	[ "$SAMPLE" -lt "$PAIRS" ] && gnote="$gnote; $SAMPLE of $PAIRS pairs per round, extrapolated x$SCALE"
+	row grep-rules "git grep -c per rule per tag" cold ge ">= 25 x kmig cold" \
+		"$(ge "$(ratio "$(med grep-rules 3)" "$COLD")" 25)" "$gnote"
+	if [ -n "$CHECK_REV" ]; then
+		row check "kmig check (one commit)" "" - "<= 1 s" "$(le "$(med check 3)" 1)" "$CHECK_REV"
+	else
+		echo "kmig check (one commit)            not available"
+		echo "$STAMP,\"$CPU\",$CORES,$LOAD0,$LOAD1,$NT,check,0,,,,,,,,,\"<= 1 s\",n/a,\"not available\"" >> "$CSV"
+	fi
+	if [ -n "$BOOT_REV" ]; then
+		row boot "kmig boot, one-file step" "" - "<= 20 s" "$(le "$(med boot 3)" 20)" \
+			"$(git -C "$BOOT_HOME/linux" log -1 --format=%h "$BOOT_REV") and parent, alternately"
+	else
+		echo "kmig boot, one-file step           not measured (see the notes above)"
+		echo "$STAMP,\"$CPU\",$CORES,$LOAD0,$LOAD1,$NT,boot,0,,,,,,,,,\"<= 20 s\",n/a,\"not measured\"" >> "$CSV"
+	fi
+	for n in $SCALE_N; do
+		row "cold-$n" "kmig scan, cold, first $n tags" cold - "scaling" - "$(tag_args "$n" | sed 's/--tags //g')"
+	done
+	echo
+	echo "peak RSS of the cold scan: $RSS_MB MB (target <= 300 MB: $(le "$RSS_MB" 300))"
+	echo "x wall / x cpu: the contender's median over the reference's (kmig cold for git grep,"
+	echo "the inflate limit for kmig cold).  CPU = user + sys."
+} | tee "$TMP/table"
+
+# Scaling: blobs lexed per release in the cold scan of every tag, and the
+# cold scans of the first 2 and 4.
+SCSV=$TOP/bench/results/$STAMP-scaling.csv
+{
+	echo "date,releases,tags,files,blobs_lexed,mb_lexed,lex_s,wall_median_s,cpu_median_s"
+	for n in $SCALE_N; do
+		blobs=$(awk '/blobs lexed/ { s += $4 } END { print s + 0 }' "$TMP/cold-$n.stdout")
+		echo "$STAMP,$n,\"$(tag_args "$n" | sed 's/--tags //g;s/ *$//')\",,$blobs,,,$(med "cold-$n" 3),$(med "cold-$n" cpu)"
+	done
+	blobs=$(awk '/blobs lexed/ { s += $4 } END { print s + 0 }' "$TMP/cold.stdout")
+	echo "$STAMP,$NT,\"$TAGS\",,$blobs,,,$COLD,$COLD_CPU"
+	# per release of the last cold scan: "TAG: N files, M blobs lexed, U uses"
+	# and "TAG: lexed X MB in Ys (Z MB/s)"
+	awk '/blobs lexed/ { sub(":", "", $1); print $1, $2, $4 }' "$TMP/cold.stdout" > "$TMP/a"
+	awk '/: lexed .* MB in/ { sub(":", "", $1); sub("s$", "", $6); print $1, $3, $6 }' "$TMP/cold.stderr" > "$TMP/b"
+	join "$TMP/a" "$TMP/b" 2> /dev/null | while read -r tag files blobs mb secs; do
+		echo "$STAMP,1,$tag,$files,$blobs,$mb,$secs,,"
+	done
+} > "$SCSV"
+{
+	echo
+	echo "scaling (cold scans; a release costs in proportion to its new blobs):"
+	awk -F, 'NR > 1 && $2 != 1 { printf "  first %d tags: %6d blobs lexed, wall %s s, cpu %s s\n", $2, $5, $8, $9 }' "$SCSV"
+	awk -F, 'NR > 1 && $2 == 1 { printf "  %-10s %6d files %6d new blobs %8s MB lexed in %6s s\n", $3, $4, $5, $6, $7 }' "$SCSV"
+	echo
+	echo "results: $CSV"
+	echo "         $SCSV"
+	echo "inflate limit: $INFL s wall, $INFL_CPU s cpu; kmig cold: $COLD s wall, $COLD_CPU s cpu"
+} | tee -a "$TMP/table"
+# git grep's approximate counts next to kmig's exact ones (last round's pairs)
+CCSV=$TOP/bench/results/$STAMP-counts.csv
+echo "date,tag,rule,kmig,git_grep_lines" > "$CCSV"
+while IFS=, read -r tag id n; do
+	k=$("$KMIG" --repo "$REPO" --db "$H/warm.db" report "$tag" --by rule --format csv 2> /dev/null |
+		awk -F, -v r="$id" '$2 == r { print $3 }')
+	echo "$STAMP,$tag,$id,$k,$n"
+done < "$TMP/out.grep-rules" >> "$CCSV"
+awk '{ print }' "$SAMPLES" | sed "s/^/$STAMP /" | tr ' ' ',' |
+	sed '1i date,contender,round,wall_s,user_s,sys_s,rss_kb,exit' > "$TOP/bench/results/$STAMP-samples.csv"
+exit 0

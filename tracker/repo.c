@@ -9,6 +9,9 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <fcntl.h>
+#include <git2/sys/odb_backend.h>
+#include <zlib.h>
 
 #include "repo.h"
 
@@ -27,6 +30,102 @@ const char *repo_oid_str(const git_oid *oid)
 	return buf;
 }
 
+/* ---- the loose object guard (see repo.h) ---- */
+
+struct loose_guard {
+	git_odb_backend parent;
+	char *objects;		/* ".../objects/" */
+};
+
+/* 0 when the loose object @oid is absent or inflates to its end. */
+static int guard_check(struct loose_guard *g, const git_oid *oid)
+{
+	char hex[GIT_OID_HEXSZ + 1], *path;
+	unsigned char in[16384], out[65536];
+	z_stream z = { 0 };
+	int fd, zret = Z_OK, ret = 0;
+	ssize_t n = 0;
+
+	git_oid_tostr(hex, sizeof(hex), oid);
+	path = xasprintf("%s%.2s/%s", g->objects, hex, hex + 2);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	free(path);
+	if (fd < 0)
+		return 0;	/* not loose: another backend's business */
+	if (inflateInit(&z) != Z_OK) {
+		close(fd);
+		return 0;
+	}
+	while (zret != Z_STREAM_END) {
+		if (!z.avail_in) {
+			n = read(fd, in, sizeof(in));
+			if (n <= 0)
+				break;
+			z.next_in = in;
+			z.avail_in = (unsigned int)n;
+		}
+		z.next_out = out;
+		z.avail_out = sizeof(out);
+		zret = inflate(&z, Z_NO_FLUSH);
+		if (zret != Z_OK && zret != Z_STREAM_END &&
+		    !(zret == Z_BUF_ERROR && !z.avail_in))
+			break;
+	}
+	if (zret != Z_STREAM_END) {
+		git_error_set(GIT_ERROR_ODB, "loose object %s is corrupt: %s",
+			      hex, n < 0 ? strerror(errno) :
+			      z.msg ? z.msg : "truncated");
+		ret = GIT_ERROR;
+	}
+	inflateEnd(&z);
+	close(fd);
+	return ret;
+}
+
+static int guard_read(void **data, size_t *len, git_object_t *type,
+		      git_odb_backend *b, const git_oid *oid)
+{
+	(void)data;
+	(void)len;
+	(void)type;
+	return guard_check((struct loose_guard *)b, oid) ?: GIT_PASSTHROUGH;
+}
+
+static int guard_read_header(size_t *len, git_object_t *type,
+			     git_odb_backend *b, const git_oid *oid)
+{
+	(void)len;
+	(void)type;
+	return guard_check((struct loose_guard *)b, oid) ?: GIT_PASSTHROUGH;
+}
+
+static void guard_free(git_odb_backend *b)
+{
+	free(((struct loose_guard *)b)->objects);
+	free(b);
+}
+
+int repo_guard_loose(git_repository *repo)
+{
+	struct loose_guard *g = xcalloc(1, sizeof(*g));
+	git_odb *odb = NULL;
+
+	git_odb_init_backend(&g->parent, GIT_ODB_BACKEND_VERSION);
+	g->parent.read = guard_read;
+	g->parent.read_header = guard_read_header;
+	g->parent.free = guard_free;
+	g->objects = xasprintf("%sobjects/", git_repository_commondir(repo));
+	/* the packed backend's priority: before the loose one (1) */
+	if (git_repository_odb(&odb, repo) < 0 ||
+	    git_odb_add_backend(odb, &g->parent, 2) < 0) {
+		git_odb_free(odb);
+		guard_free(&g->parent);
+		return kmig_err_git("cannot open the object database");
+	}
+	git_odb_free(odb);
+	return 0;
+}
+
 int repo_open(git_repository **out, const char *path)
 {
 	struct stat st;
@@ -38,6 +137,11 @@ int repo_open(git_repository **out, const char *path)
 	if (git_repository_open_ext(out, path, GIT_REPOSITORY_OPEN_NO_SEARCH,
 				    NULL) < 0)
 		return kmig_err("'%s' is not a git repository", path);
+	if (repo_guard_loose(*out)) {
+		git_repository_free(*out);
+		*out = NULL;
+		return KMIG_EGENERIC;
+	}
 	return 0;
 }
 
@@ -61,13 +165,41 @@ int repo_resolve_commit(git_commit **out, git_repository *repo, const char *rev)
 	int ret;
 
 	*out = NULL;
-	if (git_revparse_single(&obj, repo, rev) < 0)
-		return kmig_errcode(KMIG_ENOTFOUND, "unknown revision '%s'", rev);
+	ret = git_revparse_single(&obj, repo, rev);
+	if (ret < 0) {
+		const git_error *e = git_error_last();
+		char *why = xstrdup(e ? e->message : "unknown error");
+		git_reference *ref = NULL;
+		char hex[GIT_OID_HEXSZ + 1];
+
+		/* A reference to an object that is missing or corrupt. */
+		if (!git_reference_dwim(&ref, repo, rev) &&
+		    git_reference_target(ref)) {
+			git_oid_tostr(hex, sizeof(hex), git_reference_target(ref));
+			ret = kmig_err("cannot read object %s ('%s'): %s", hex,
+				       rev, ret == GIT_ENOTFOUND ?
+				       "missing" : why);
+		} else if (ret == GIT_ENOTFOUND || ret == GIT_EINVALIDSPEC ||
+			   ret == GIT_EAMBIGUOUS) {
+			ret = kmig_errcode(KMIG_ENOTFOUND,
+					   "unknown revision '%s'", rev);
+		} else {
+			ret = kmig_err("cannot resolve '%s': %s", rev, why);
+		}
+		git_reference_free(ref);
+		free(why);
+		return ret;
+	}
 	ret = git_object_peel((git_object **)out, obj, GIT_OBJECT_COMMIT);
+	if (ret < 0) {
+		char hex[GIT_OID_HEXSZ + 1];
+
+		git_oid_tostr(hex, sizeof(hex), git_object_id(obj));
+		ret = kmig_err("'%s' does not name a commit: %s %s", rev,
+			       git_object_type2string(git_object_type(obj)), hex);
+	}
 	git_object_free(obj);
-	if (ret < 0)
-		return kmig_err("'%s' does not name a commit", rev);
-	return 0;
+	return ret < 0 ? ret : 0;
 }
 
 bool repo_tag_exists(git_repository *repo, const char *tag)

@@ -14,8 +14,18 @@
 
 #include "util.h"
 
-/* repo_open - open an existing repository (bare or not) at @path. */
+/*
+ * repo_open - open an existing repository (bare or not) at @path, with
+ * repo_guard_loose() in place.
+ */
 int repo_open(git_repository **out, const char *path);
+/*
+ * repo_guard_loose - make reading a corrupt loose object of @repo an
+ * error naming it ("loose object <id> is corrupt: ...").  libgit2 1.5
+ * loops forever inflating a truncated loose object (libgit2 #7342); the
+ * guard inflates each loose object once before libgit2 reads it.
+ */
+int repo_guard_loose(git_repository *repo);
 /* repo_open_or_init - open, or create a bare repository at @path. */
 int repo_open_or_init(git_repository **out, const char *path);
 /* repo_resolve_commit - @rev (any revspec) peeled to a commit. */

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "repo.h"
 #include "scan.h"
 
 void scan_files_clear(struct scan_files *f)
@@ -221,6 +222,7 @@ static void *lex_worker(void *arg)
 	struct lex_scratch scratch = LEX_SCRATCH_INIT;
 
 	if (git_repository_open(&repo, job->repo_path) < 0 ||
+	    repo_guard_loose(repo) < 0 ||
 	    git_repository_odb(&odb, repo) < 0) {
 		kmig_err_git("cannot open repository");
 		job_fail(job);
@@ -241,7 +243,10 @@ static void *lex_worker(void *arg)
 
 		/* straight from the object database: no object cache, no copy */
 		if (git_odb_read(&blob, odb, &job->oids[i]) < 0) {
-			kmig_err_git("cannot read blob");
+			kmig_err("cannot read blob %s: %s",
+				 repo_oid_str(&job->oids[i]),
+				 git_error_last() ? git_error_last()->message :
+						    "unknown error");
 			job_fail(job);
 			break;
 		}

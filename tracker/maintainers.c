@@ -275,8 +275,9 @@ static int pattern_init(struct pattern *pat, const char *v, size_t len,
 	memset(pat, 0, sizeof(*pat));
 	while (core_len && v[core_len - 1] == '/')
 		core_len--;
-	/* An empty pattern or "/" would match nothing sensible. */
-	if (!core_len || len > UINT32_MAX / 2)
+	/* An empty pattern or "/" would match nothing sensible; nor would
+	 * one holding a NUL byte, which no path has. */
+	if (!core_len || len > UINT32_MAX / 2 || memchr(v, '\0', len))
 		return -1;
 	pat->core = xstrndup(v, core_len);
 	pat->core_len = core_len;

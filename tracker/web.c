@@ -813,7 +813,7 @@ static void format_date(char *buf, size_t len, long long t, const char *fmt)
 static void td_forecast(struct web *w, struct sbuf *sb, const long long *v)
 {
 	struct forecast f;
-	size_t n = w->nrel;
+	size_t n = w->nrel, i;
 
 	forecast_fit(v, n, &f);
 	switch (f.kind) {
@@ -821,10 +821,9 @@ static void td_forecast(struct web *w, struct sbuf *sb, const long long *v)
 		sbuf_addstr(sb, "<td data-v=\"\" class=\"muted\">needs two releases</td>");
 		return;
 	case FORECAST_ZERO:
-		for (n = 0; n < w->nrel && !v[n]; n++)
+		for (i = 0; i < n && !v[i]; i++)
 			;
-		sbuf_addf(sb, "<td data-v=\"0\">%s</td>",
-			  n == w->nrel ? "no uses" : "reached zero");
+		sbuf_addf(sb, "<td data-v=\"0\">%s</td>", i == n ? "no uses" : "reached zero");
 		return;
 	case FORECAST_NOT_CONVERGING:
 		sbuf_addf(sb, "<td class=\"fc\" data-v=\"1000000000\" title=\"slope %+.1f per release over the last %zu releases\">not converging</td>",
@@ -1013,7 +1012,6 @@ static int page_rule(struct web *w, size_t r)
 	struct ranked *rank;
 	bool prev = n > 1;
 	char *title = xasprintf("Rule %s", rules[r].id);
-	int ret;
 
 	page_begin(w, title);
 	free(title);
@@ -1094,8 +1092,7 @@ static int page_rule(struct web *w, size_t r)
 	}
 	free(rank);
 	forecast_method(sb);
-	ret = page_end(w, w->rule_pages[r]);
-	return ret;
+	return page_end(w, w->rule_pages[r]);
 }
 
 /* ---- subsystems ---- */
@@ -1740,20 +1737,19 @@ static void add_status(struct sbuf *sb, const char *status)
 
 static void add_commit(struct sbuf *sb, const char *commit)
 {
+	char *short_id;
+
 	if (!commit || !*commit) {
 		sbuf_addstr(sb, "&mdash;");
 		return;
 	}
+	short_id = xstrndup(commit, 12);
 	sbuf_addstr(sb, "<code title=\"");
 	html_escape(sb, commit);
 	sbuf_addstr(sb, "\">");
-	{
-		char *s = xstrndup(commit, 12);
-
-		html_escape(sb, s);
-		free(s);
-	}
+	html_escape(sb, short_id);
 	sbuf_addstr(sb, "</code>");
+	free(short_id);
 }
 
 /* Evidence text: inline when short, folded in a <details> element when long. */
@@ -1867,16 +1863,14 @@ static void branch_steps(struct web *w, const struct step_list *l)
 		add_status(sb, c->status);
 		sbuf_addstr(sb, "</td><td>");
 		if (c->evidence && strlen(c->evidence) > EVIDENCE_INLINE) {
-			sbuf_addstr(sb, "<details><summary>");
-			{
-				char *head = xstrndup(c->evidence, EVIDENCE_INLINE);
+			char *head = xstrndup(c->evidence, EVIDENCE_INLINE);
 
-				html_escape(sb, head);
-				free(head);
-			}
+			sbuf_addstr(sb, "<details><summary>");
+			html_escape(sb, head);
 			sbuf_addstr(sb, "&hellip;</summary>");
 			html_escape(sb, c->evidence);
 			sbuf_addstr(sb, "</details>");
+			free(head);
 		} else {
 			html_escape(sb, c->evidence);
 		}

@@ -897,7 +897,7 @@ static int page_index(struct web *w)
 {
 	struct sbuf *sb = &w->page;
 	struct chart_series series[RULE__COUNT];
-	size_t n = w->nrel, last = n - 1, i, r;
+	size_t n = w->nrel, last = n - 1, i, r, nsubs;
 	bool prev = n > 1;
 	char date[32];
 
@@ -912,7 +912,9 @@ static int page_index(struct web *w)
 		card(sb, "uses added", "%lld", w->rel_added[last]);
 		card(sb, "uses removed", "%lld", w->rel_removed[last]);
 	}
-	card(sb, "subsystems with uses", "%zu", w->nsub);
+	for (i = 0, nsubs = 0; i < w->nsub; i++)
+		nsubs += w->subs[i].tot[last] != 0;
+	card(sb, "subsystems with uses", "%zu", nsubs);
 	sbuf_addstr(sb, "</div>\n<h2>All rules across releases</h2>\n<div class=\"scroll\">");
 	for (r = 0; r < RULE__COUNT; r++) {
 		series[r].name = rules[r].id;
@@ -2148,9 +2150,12 @@ static int add_commit_change(void *data, const struct web_commit_change *c)
 	}
 	if (ls->changes.len)
 		sbuf_addstr(&ls->changes, "<br>");
-	html_escape(&ls->changes, c->rule);
+	if (r >= 0)
+		add_link(&ls->changes, ls->w->rule_pages[r], c->rule);
+	else
+		html_escape(&ls->changes, c->rule);
 	sbuf_addstr(&ls->changes, " (");
-	html_escape(&ls->changes, c->subsystem);
+	add_sub_link(ls->w, &ls->changes, c->subsystem);
 	sbuf_addf(&ls->changes, ") +%lld -%lld", c->added, c->removed);
 	return 0;
 }

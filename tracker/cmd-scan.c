@@ -175,6 +175,14 @@ static int scan_release(struct scan_state *s, const char *tag)
 	ret = get_maintainers(s, &maint_oid, &maint);
 	if (ret)
 		goto out;
+	if (!maint || !maintainers_count(maint))
+		fprintf(stderr, "warning: %s: %s: every file is in %s\n", tag,
+			maint ? "MAINTAINERS has no sections" :
+				"no top-level MAINTAINERS file",
+			MAINTAINERS_NONE);
+	if (maint && maintainers_ignored(maint))
+		fprintf(stderr, "warning: %s: MAINTAINERS: %zu malformed lines ignored\n",
+			tag, maintainers_ignored(maint));
 
 	todo = xcalloc(files.n ? files.n : 1, sizeof(*todo));
 	for (i = 0; i < files.n; i++) {

@@ -75,6 +75,7 @@ struct maintainers {
 	size_t nxpats, xpats_alloc;
 	struct nregex *nres;
 	size_t nnres, nres_alloc;
+	size_t ignored;		/* malformed lines (maintainers_ignored()) */
 	uint32_t *order;	/* F: pattern indices grouped by anchor */
 	struct bucket *buckets;
 	size_t nbuckets;	/* a power of two, or 0 */
@@ -329,14 +330,18 @@ static void add_field(struct maintainers *m, char type, const char *v,
 
 	switch (type) {
 	case 'F':
-		if (pattern_init(&pat, v, len, sect))
+		if (pattern_init(&pat, v, len, sect)) {
+			m->ignored++;
 			return;
+		}
 		ALLOC_GROW(m->fpats, m->nfpats + 1, m->fpats_alloc);
 		m->fpats[m->nfpats++] = pat;
 		break;
 	case 'X':
-		if (pattern_init(&pat, v, len, sect))
+		if (pattern_init(&pat, v, len, sect)) {
+			m->ignored++;
 			return;
+		}
 		/* A section's fields are contiguous, so are its X: lines. */
 		if (!sc->x_count)
 			sc->x_first = m->nxpats;
@@ -345,8 +350,10 @@ static void add_field(struct maintainers *m, char type, const char *v,
 		sc->x_count++;
 		break;
 	case 'N':
-		if (!len)
+		if (!len) {
+			m->ignored++;
 			return;
+		}
 		s = xstrndup(v, len);
 		ALLOC_GROW(m->nres, m->nnres + 1, m->nres_alloc);
 		nr = &m->nres[m->nnres];
@@ -359,8 +366,10 @@ static void add_field(struct maintainers *m, char type, const char *v,
 			int rc = regcomp(&nr->re, s, REG_EXTENDED | REG_NOSUB);
 
 			free(s);
-			if (rc)
+			if (rc) {
+				m->ignored++;
 				return;
+			}
 		}
 		m->nnres++;
 		break;
@@ -519,8 +528,10 @@ int maintainers_parse(struct maintainers **out, const char *buf, size_t len)
 		if (!in_section) {
 			struct section *sc;
 
-			if (!title)
-				continue;	/* fields without a title */
+			if (!title) {
+				m->ignored++;	/* fields without a title */
+				continue;
+			}
 			ALLOC_GROW(m->sects, m->nsects + 1, m->sects_alloc);
 			sc = &m->sects[m->nsects++];
 			memset(sc, 0, sizeof(*sc));
@@ -653,6 +664,11 @@ out:
 size_t maintainers_count(const struct maintainers *m)
 {
 	return m ? m->nsects : 0;
+}
+
+size_t maintainers_ignored(const struct maintainers *m)
+{
+	return m ? m->ignored : 0;
 }
 
 void maintainers_free(struct maintainers *m)

@@ -30,6 +30,12 @@ int maintainers_parse(struct maintainers **out, const char *buf, size_t len);
 const char *maintainers_match(const struct maintainers *m, const char *path);
 /* Number of sections parsed. */
 size_t maintainers_count(const struct maintainers *m);
+/*
+ * Number of malformed lines ignored: F:/X: patterns that are empty, "/"
+ * or hold a NUL byte, empty or uncompilable N: expressions, fields before
+ * any section title.
+ */
+size_t maintainers_ignored(const struct maintainers *m);
 void maintainers_free(struct maintainers *m);
 
 #endif

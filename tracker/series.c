@@ -213,8 +213,10 @@ int diff_parse(struct patch_file **files, size_t *nfiles, size_t *afiles,
 					free(f->new_path);
 					f->new_path = diff_path(p + 4, n - 4);
 				} else if (starts(p, n, "new file mode ")) {
+					free(f->new_mode);
 					f->new_mode = trim_dup(p + 14, n - 14);
 				} else if (starts(p, n, "deleted file mode ")) {
+					free(f->old_mode);
 					f->old_mode = trim_dup(p + 18, n - 18);
 				} else if (starts(p, n, "rename ") ||
 					   starts(p, n, "copy ") ||

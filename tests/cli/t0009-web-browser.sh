@@ -35,7 +35,13 @@ SORT_JS='(() => {
   return r.cells[0].textContent + " " + r.cells[2].textContent + " " +
     document.querySelectorAll("#rules thead th")[2].getAttribute("aria-sort");
 })()'
-pages=$(cd "$SITE" && ls *.html | grep -v '^index.html$')
+# a broken page outside the site proves the harness sees what it checks for
+mkdir -p "$TRASH/bad"
+cat > "$TRASH/bad/bad.html" <<'EOF'
+<!DOCTYPE html><html><head><script src="missing.js"></script></head>
+<body><script>throw new Error("boom")</script><p>bad</p></body></html>
+EOF
+pages="$(cd "$SITE" && ls *.html | grep -v '^index.html$') ../bad/bad.html"
 # shellcheck disable=SC2086
 t_ok "chromium loads every page" sh -c 'timeout 120 python3 "$1/tests/web/browse.py" --screenshot "$2/index.png" --dark-screenshot "$2/index-dark.png" --eval "$3" "$4" index.html $5 > "$6/pages.jsonl"' \
 	sh "$TOP" "$OUT" "$SORT_JS" "$SITE" "$pages" "$TRASH"
@@ -48,9 +54,14 @@ site, what = sys.argv[2], sys.argv[3]
 by = {p["page"]: p for p in pages}
 bad = []
 if what == "count":
-    print(len(pages))
+    print(len(pages) - 1)
+elif what == "harness":
+    bad = by["../bad/bad.html"]
+    print(int(any("boom" in e for e in bad["errors"])), len(bad["failed"]))
 elif what == "clean":
     for p in pages:
+        if p["page"] == "../bad/bad.html":
+            continue
         for e in p["errors"] + p["failed"]:
             bad.append("%s: %s" % (p["page"], e))
         for u in p["requests"]:
@@ -63,7 +74,7 @@ elif what == "clean":
             bad.append("%s: style.css not applied" % p["page"])
     print("\n".join(bad))
 elif what == "pwned":
-    print(" ".join("%s:%s" % (p["page"], p["probe"]["pwned"]) for p in pages if p["probe"].get("pwned")))
+    print(" ".join("%s:%s" % (p["page"], p["probe"].get("pwned")) for p in pages if p["probe"].get("pwned")))
 elif what == "text":
     page = next(p for p in pages if p["page"].startswith(sys.argv[4]))
     print(int(sys.argv[5] in page["probe"]["text"]))
@@ -81,6 +92,7 @@ elif what == "eval":
 EOF
 }
 nrel=$(q "SELECT count(*) FROM releases")
+t_is "the harness sees a page error and a failed request" "1 1" "$(check harness)"
 t_is "every page visited" "$(ls "$SITE"/*.html | wc -l)" "$(check count)"
 t_is "no page error, failed request or outside request; sort.js and style.css ran" "" "$(check clean)"
 t_is "nothing executed from the repository's names" "" "$(check pwned)"

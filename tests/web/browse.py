@@ -179,7 +179,8 @@ class Browser:
         self.events = []
         self.send("Page.navigate", {"url": url})
         self.wait_event("Page.loadEventFired")
-        self.drain()
+        # the probe's answer comes after every event the page sent before it
+        probe = self.send("Runtime.evaluate", {"expression": PROBE, "returnByValue": True})
         errors, failed, requests = [], [], []
         for ev in self.events:
             m, p = ev["method"], ev.get("params", {})
@@ -197,7 +198,6 @@ class Browser:
                 failed.append(p.get("errorText", "failed") + " " + p.get("requestId", ""))
             elif m == "Network.responseReceived" and p["response"].get("status", 200) >= 400:
                 failed.append("%s %s" % (p["response"]["status"], p["response"]["url"]))
-        probe = self.send("Runtime.evaluate", {"expression": PROBE, "returnByValue": True})
         if "exceptionDetails" in probe:
             errors.append("probe: " + json.dumps(probe["exceptionDetails"]))
         return errors, failed, requests, probe.get("result", {}).get("value", {})

@@ -74,24 +74,27 @@ __grep_combined)	# REPO TAG...
 			awk -F: '{ s += $NF } END { print s + 0 }' || exit 2
 	done
 	exit 0 ;;
-__grep_rules)		# REPO FIRST COUNT TAG...: pairs [FIRST, FIRST+COUNT)
-	repo=$2 first=$3 count=$4
-	shift 4
-	tags="$*"
-	n=0
+__grep_rules)		# TMPDIR REPO FIRST STEP COUNT TAG...
+	# the (tag, rule) pairs FIRST, FIRST+STEP, ... (COUNT of them, modulo
+	# the number of pairs), tags outer, rules inner
+	tmp=$2 repo=$3 first=$4 step=$5 count=$6
+	shift 6
+	rules_lines > "$tmp/rules"
+	npairs=$(($(wc -l < "$tmp/rules") * $#))
 	k=0
+	: > "$tmp/pairs"
 	while [ "$k" -lt "$count" ]; do
-		for tag in $tags; do
-			rules_lines > "$repo.rules.$$"
-			while IFS='|' read -r id mode pats; do
-				if [ "$n" -ge "$first" ] && [ "$k" -lt "$count" ]; then
-					echo "$tag,$id,$(grep_rule "$repo" "$tag" "$id" "$mode" "$pats")"
-					k=$((k + 1))
-				fi
-				n=$((n + 1))
-			done < "$repo.rules.$$"
-			rm -f "$repo.rules.$$"
-		done
+		echo $(( (first + k * step) % npairs )) >> "$tmp/pairs"
+		k=$((k + 1))
+	done
+	n=0
+	for tag in "$@"; do
+		while IFS='|' read -r id mode pats; do
+			if grep -qx "$n" "$tmp/pairs"; then
+				echo "$tag,$id,$(grep_rule "$repo" "$tag" "$id" "$mode" "$pats")"
+			fi
+			n=$((n + 1))
+		done < "$tmp/rules"
 	done
 	exit 0 ;;
 esac
@@ -157,6 +160,10 @@ NRULES=$(rules_lines | wc -l)
 PAIRS=$((NRULES * NT))
 SAMPLE=${KMIG_BENCH_GREP_SAMPLE:-$PAIRS}
 [ "$SAMPLE" -gt "$PAIRS" ] && SAMPLE=$PAIRS
+# a sample spreads over tags and rules: step across the pairs, never a
+# multiple of the number of rules (that would pick one rule on every tag)
+STEP=$((PAIRS / SAMPLE))
+[ "$SAMPLE" -lt "$PAIRS" ] && [ $((STEP % NRULES)) -eq 0 ] && STEP=$((STEP + 1))
 
 CPU=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
 CORES=$(nproc)
@@ -251,9 +258,14 @@ while [ "$r" -le "$ROUNDS" ]; do
 	run inflate "$r" 0 git -C "$REPO" cat-file --batch-all-objects --batch --unordered
 	# shellcheck disable=SC2086
 	run grep-combined "$r" 0 sh "$0" __grep_combined "$REPO" $TAGS
-	first=$(( ((r - 1) * SAMPLE) % PAIRS ))
 	# shellcheck disable=SC2086
-	run grep-rules "$r" 0 sh "$0" __grep_rules "$REPO" "$first" "$SAMPLE" $TAGS
+	if [ "$SAMPLE" -lt "$PAIRS" ]; then
+		first=$(( (r - 1) % PAIRS ))
+	else
+		first=0
+	fi
+	mkdir -p "$TMP/g"
+	run grep-rules "$r" 0 sh "$0" __grep_rules "$TMP/g" "$REPO" "$first" "$STEP" "$SAMPLE" $TAGS
 	[ -z "$CHECK_REV" ] ||
 		run check "$r" "0 1" "$KMIG" --repo "$REPO" --db "$H/warm.db" check --jobs "$JOBS" "$CHECK_REV"
 	for n in $SCALE_N; do
@@ -265,7 +277,7 @@ while [ "$r" -le "$ROUNDS" ]; do
 	if [ -n "$BOOT_REV" ] && [ "$r" -le "${KMIG_BENCH_BOOT_ROUNDS:-$ROUNDS}" ]; then
 		# both directions are one-file steps after the other was built
 		for rev in "$BOOT_REV" "$BOOT_PARENT"; do
-			KMIG_HOME=$BOOT_HOME run boot "$r" 0 "$KMIG" boot "$rev"
+			run boot "$r" 0 env KMIG_HOME="$BOOT_HOME" "$KMIG" boot "$rev"
 		done
 	fi
 	r=$((r + 1))

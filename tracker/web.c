@@ -1516,8 +1516,9 @@ static int page_release(struct web *w, size_t i)
 	char date[32], *base, *title;
 	int ret;
 
-	base = web_page_name("files", rel->tag);
-	base[strlen(base) - 5] = '\0';	/* drop ".html" */
+	/* "release-<slug>-<hash>[-N].html" -> "files-<slug>-<hash>[-N]": unique too */
+	base = xasprintf("files-%s", w->rel_pages[i] + strlen("release-"));
+	base[strlen(base) - strlen(".html")] = '\0';
 	w->files_base = base;
 	ret = store_web_file_counts(w->st, rel->id, load_file_count, w);
 	if (ret)

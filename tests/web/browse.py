@@ -158,14 +158,6 @@ class Browser:
                     return self.events.pop(i)
             self.events.append(self._read_message(deadline))
 
-    def drain(self, quiet=0.1):
-        """Collect events until none arrives for @quiet seconds."""
-        while True:
-            try:
-                self.events.append(self._read_message(time.monotonic() + quiet))
-            except TimeoutError:
-                return
-
     def attach(self):
         targets = self.send("Target.getTargets", session=False)["targetInfos"]
         page = next(t for t in targets if t["type"] == "page")

@@ -280,12 +280,12 @@ void scan_tune_libgit2(void)
 	 */
 	git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 0);
 	/*
-	 * Pack windows count in the resident set: map 32 MB at a time and
-	 * at most 128 MB of them (libgit2 maps 1 GB windows, up to 8 GB, by
+	 * Pack windows count in the resident set: map 16 MB at a time and
+	 * at most 64 MB of them (libgit2 maps 1 GB windows, up to 8 GB, by
 	 * default).  Read in pack order, windows are rarely mapped twice.
 	 */
-	git_libgit2_opts(GIT_OPT_SET_MWINDOW_SIZE, (size_t)32 << 20);
-	git_libgit2_opts(GIT_OPT_SET_MWINDOW_MAPPED_LIMIT, (size_t)128 << 20);
+	git_libgit2_opts(GIT_OPT_SET_MWINDOW_SIZE, (size_t)16 << 20);
+	git_libgit2_opts(GIT_OPT_SET_MWINDOW_MAPPED_LIMIT, (size_t)64 << 20);
 }
 
 int scan_lex_blobs(const char *repo_path, const git_oid *oids, size_t n,

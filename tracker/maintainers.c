@@ -319,6 +319,45 @@ static bool regex_is_literal(const char *re)
 	return true;
 }
 
+/*
+ * Would glibc's regcomp() blow up on @re?  It copies the operand of each
+ * '+' and of each "{m,n}" (n times), and copies nest: "a++++..." or
+ * "((a{99}){99}){99}" takes exponential time and memory.  Bound the
+ * product of the copy factors; the real files' N: lines have at most one
+ * '+' and no braces.
+ */
+static bool regex_too_costly(const char *re)
+{
+	double cost = 1;
+	const char *p;
+
+	for (p = re; *p; p++) {
+		if (*p == '\\' && p[1]) {
+			p++;
+		} else if (*p == '+') {
+			cost *= 2;
+		} else if (*p == '{') {
+			unsigned long n = 0, max = 0;
+
+			for (p++; *p && *p != '}'; p++) {
+				if (*p >= '0' && *p <= '9') {
+					n = n * 10 + (unsigned long)(*p - '0');
+					if (n > 100000)
+						n = 100000;
+				} else {
+					n = 0;
+				}
+				if (n > max)
+					max = n;
+			}
+			cost *= (double)max + 1;
+			if (!*p)
+				break;
+		}
+	}
+	return cost > 4096;
+}
+
 static void add_field(struct maintainers *m, char type, const char *v,
 		      size_t len)
 {
@@ -361,6 +400,10 @@ static void add_field(struct maintainers *m, char type, const char *v,
 		nr->sect = sect;
 		if (regex_is_literal(s)) {
 			nr->literal = s;
+		} else if (regex_too_costly(s)) {
+			free(s);
+			m->ignored++;
+			return;
 		} else {
 			/* A regex POSIX cannot compile is ignored. */
 			int rc = regcomp(&nr->re, s, REG_EXTENDED | REG_NOSUB);

@@ -148,7 +148,7 @@ static int cmd_bisect_fn(struct kmig_ctx *ctx, int argc, char **argv)
 	int c, seq = 0, status;
 	size_t n = 0;
 
-	optind = 1;
+	optind = 0;	/* 0: reinitialise getopt, which permutes again */
 	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
 		if (c == 'h') {
 			fputs(usage, stdout);

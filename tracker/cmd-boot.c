@@ -125,7 +125,7 @@ static int cmd_boot_fn(struct kmig_ctx *ctx, int argc, char **argv)
 	char *branch = NULL, *tip = NULL, id[41];
 	int c, status;
 
-	optind = 1;
+	optind = 0;	/* 0: reinitialise getopt, which permutes again */
 	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
 		if (c == 'h') {
 			fputs(usage, stdout);

@@ -20,6 +20,8 @@
 #   KMIG_BENCH_BOOT      0 to skip the kmig boot contender (default 1)
 #   KMIG_BENCH_BOOT_ROUNDS  rounds of the boot contender (default ROUNDS)
 #   KMIG_BENCH_JOBS      kmig --jobs (default: CPUs)
+#   KMIG_BENCH_ONLY      run only these contenders (e.g. "cold cold-2 cold-4
+#                        inflate" for the scaling part alone)
 #   KMIG                 the binary (default ./kmig)
 set -u
 
@@ -197,6 +199,10 @@ fi
 BOOT_REV=
 BOOT_PARENT=
 BOOT_HOME=${KMIG_HOME:-$CACHE/kmig}
+case " ${KMIG_BENCH_ONLY:-boot} " in
+*" boot "*) ;;
+*)	KMIG_BENCH_BOOT=0 ;;
+esac
 if [ "${KMIG_BENCH_BOOT:-1}" = 0 ]; then
 	say "bench: NOTE: kmig boot skipped (KMIG_BENCH_BOOT=0)"
 elif ! "$KMIG" boot --help > /dev/null 2>&1; then
@@ -230,6 +236,10 @@ SAMPLES=$TMP/samples	# contender round wall user sys rss_kb rc
 run() {
 	name=$1 round=$2 ok=$3
 	shift 3
+	case " ${KMIG_BENCH_ONLY:-$name} " in
+	*" $name "*) ;;
+	*)	return 0 ;;
+	esac
 	/usr/bin/time -f '%e %U %S %M' -o "$TMP/time" "$@" > "$TMP/out.$name" 2> "$TMP/err.$name"
 	rc=$?
 	case " $ok " in
@@ -245,14 +255,18 @@ for n in 2 4; do
 	[ "$n" -lt "$NT" ] && SCALE_N="$SCALE_N $n"
 done
 
+touch "$TMP/cold.stdout" "$TMP/cold.stderr"
+for n in $SCALE_N; do
+	touch "$TMP/cold-$n.stdout"
+done
 r=1
 while [ "$r" -le "$ROUNDS" ]; do
 	say "bench: round $r/$ROUNDS (load $(load))"
 	rm -f "$H/cold.db" "$H/cold.db-wal" "$H/cold.db-shm"
 	# shellcheck disable=SC2086
 	run cold "$r" 0 "$KMIG" --repo "$REPO" --db "$H/cold.db" scan $ALL_TAG_ARGS --jobs "$JOBS"
-	cp "$TMP/out.cold" "$TMP/cold.stdout"
-	cp "$TMP/err.cold" "$TMP/cold.stderr"
+	cp "$TMP/out.cold" "$TMP/cold.stdout" 2> /dev/null
+	cp "$TMP/err.cold" "$TMP/cold.stderr" 2> /dev/null
 	# shellcheck disable=SC2086
 	run warm "$r" 0 "$KMIG" --repo "$REPO" --db "$H/warm.db" scan $ALL_TAG_ARGS --jobs "$JOBS"
 	run inflate "$r" 0 git -C "$REPO" cat-file --batch-all-objects --batch --unordered
@@ -272,7 +286,7 @@ while [ "$r" -le "$ROUNDS" ]; do
 		rm -f "$H/scale.db" "$H/scale.db-wal" "$H/scale.db-shm"
 		# shellcheck disable=SC2046
 		run "cold-$n" "$r" 0 "$KMIG" --repo "$REPO" --db "$H/scale.db" scan $(tag_args "$n") --jobs "$JOBS"
-		cp "$TMP/out.cold-$n" "$TMP/cold-$n.stdout"
+		cp "$TMP/out.cold-$n" "$TMP/cold-$n.stdout" 2> /dev/null
 	done
 	if [ -n "$BOOT_REV" ] && [ "$r" -le "${KMIG_BENCH_BOOT_ROUNDS:-$ROUNDS}" ]; then
 		# both directions are one-file steps after the other was built
@@ -408,6 +422,7 @@ SCSV=$TOP/bench/results/$STAMP-scaling.csv
 # git grep's approximate counts next to kmig's exact ones (last round's pairs)
 CCSV=$TOP/bench/results/$STAMP-counts.csv
 echo "date,tag,rule,kmig,git_grep_lines" > "$CCSV"
+touch "$TMP/out.grep-rules"
 while IFS=, read -r tag id n; do
 	k=$("$KMIG" --repo "$REPO" --db "$H/warm.db" report "$tag" --by rule --format csv 2> /dev/null |
 		awk -F, -v r="$id" '$2 == r { print $3 }')

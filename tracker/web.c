@@ -175,12 +175,11 @@ static bool name_taken(char *const *names, size_t n, const char *name)
 	return false;
 }
 
-static const char *const *sort_names;
-
-static int cmp_name_index(const void *a, const void *b)
+static int cmp_name_index(const void *a, const void *b, void *arg)
 {
+	char *const *names = arg;
 	size_t x = *(const size_t *)a, y = *(const size_t *)b;
-	int c = strcmp(sort_names[x], sort_names[y]);
+	int c = strcmp(names[x], names[y]);
 
 	if (c)
 		return c;
@@ -199,8 +198,7 @@ void web_names_unique(char **names, size_t n)
 	idx = xmalloc(n * sizeof(*idx));
 	for (i = 0; i < n; i++)
 		idx[i] = i;
-	sort_names = (const char *const *)orig;
-	qsort(idx, n, sizeof(*idx), cmp_name_index);
+	qsort_r(idx, n, sizeof(*idx), cmp_name_index, orig);
 	for (i = 1; i < n; i++) {
 		const char *name = orig[idx[i]];
 		size_t len = strlen(name);

@@ -20,9 +20,16 @@
 
 static __thread char err_buf[1024];
 
+/*
+ * Formatted apart first: callers may pass kmig_errmsg() itself as an
+ * argument ("kmig_err("patch '%s': %s", name, kmig_errmsg())").
+ */
 static void err_vset(const char *fmt, va_list ap)
 {
-	vsnprintf(err_buf, sizeof(err_buf), fmt, ap);
+	char tmp[sizeof(err_buf)];
+
+	vsnprintf(tmp, sizeof(tmp), fmt, ap);
+	memcpy(err_buf, tmp, sizeof(tmp));
 }
 
 int kmig_err(const char *fmt, ...)

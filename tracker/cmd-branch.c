@@ -273,6 +273,10 @@ static int do_apply(struct kmig_ctx *ctx, const struct branch_opts *o,
 
 		progress_update(prog, i, series.names[i]);
 		if (apply_step(&r, &series, i + 1, &st)) {
+			/* an unreadable patch: the branch stays at the last good step */
+			git_reference_create(&ref, r.repo, refname,
+					     git_commit_id(r.tip), 1,
+					     "kmig branch apply: stopped at a bad patch");
 			cmd_fail_last(KMIG_EXIT_ERROR);
 			goto out;
 		}

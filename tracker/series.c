@@ -351,6 +351,31 @@ static char *strip_subject(const char *s)
 	return trim_dup(s, strlen(s));
 }
 
+/*
+ * unsafe_path - @p itself when it is absolute or has a "..", "." or
+ * ".git" component (git apply refuses such paths too), else NULL.
+ */
+static const char *unsafe_path(const char *p)
+{
+	const char *c = p;
+
+	if (!p)
+		return NULL;
+	if (*p == '/')
+		return p;
+	while (*c) {
+		size_t n = strcspn(c, "/");
+
+		if ((n == 1 && c[0] == '.') || (n == 2 && !strncmp(c, "..", 2)) ||
+		    (n == 4 && !strncasecmp(c, ".git", 4)))
+			return p;
+		c += n;
+		if (*c)
+			c++;
+	}
+	return NULL;
+}
+
 int mbox_parse(struct mbox_patch *out, const char *buf, size_t len,
 	       const char *name)
 {
@@ -439,6 +464,16 @@ int mbox_parse(struct mbox_patch *out, const char *buf, size_t len,
 		goto out;
 	}
 	out->diff_len = end;
+	for (n = 0; n < out->nfiles; n++) {
+		const char *bad = unsafe_path(out->files[n].old_path);
+
+		if (!bad)
+			bad = unsafe_path(out->files[n].new_path);
+		if (bad) {
+			ret = kmig_err("patch '%s': unsafe path '%s'", name, bad);
+			goto out;
+		}
+	}
 	/* hunk pointers point into out->diff, which is not moved: cut only */
 	out->diff[end] = '\0';
 out:

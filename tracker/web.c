@@ -36,6 +36,8 @@
 #define DEFAULT_SITES_PER_PAGE 4000
 /* Release columns shown in per-subsystem tables (charts show them all). */
 #define MAX_RELEASE_COLUMNS 8
+/* Releases, newest first, whose files and use sites get drill-down pages. */
+#define MAX_DRILL_RELEASES 10
 /* Newest commits listed on the log page. */
 #define MAX_LOG_COMMITS 5000
 #define NSERIES_COLOURS 18
@@ -1510,7 +1512,7 @@ static int page_release(struct web *w, size_t i)
 	const struct release_info *rel = &w->rels[i];
 	size_t n = w->nrel, r, k, nsubs = 0;
 	struct ranked *rank;
-	bool prev = i > 0;
+	bool prev = i > 0, drill = i + MAX_DRILL_RELEASES >= n;
 	char date[32], *base, *title;
 	int ret;
 
@@ -1522,9 +1524,11 @@ static int page_release(struct web *w, size_t i)
 	if (ret)
 		return ret;
 	plan_pages(w);
-	ret = pages_files(w, i);
-	if (ret)
-		return ret;
+	if (drill) {
+		ret = pages_files(w, i);
+		if (ret)
+			return ret;
+	}
 
 	title = xasprintf("Release %s", rel->tag);
 	page_begin(w, title);
@@ -1571,6 +1575,9 @@ static int page_release(struct web *w, size_t i)
 	warn_on_user_note(sb);
 
 	sbuf_addstr(sb, "<h2>Files and use sites</h2>\n");
+	if (!drill)
+		sbuf_addf(sb, "<p class=\"note\">Use sites are listed for the newest %d releases only.</p>\n",
+			  MAX_DRILL_RELEASES);
 	if (!w->nfpages) {
 		sbuf_addstr(sb, "<p class=\"nodata\">No file has a use in this release.</p>\n");
 	} else {
@@ -1585,15 +1592,19 @@ static int page_release(struct web *w, size_t i)
 				files += w->fpages[j].n;
 				uses += w->fpages[j].sites;
 			}
-			sbuf_addf(sb, "<tr><td class=\"path\"><a href=\"%s-%zu.html\">", w->files_base, k + 1);
+			sbuf_addstr(sb, "<tr><td class=\"path\">");
+			if (drill)
+				sbuf_addf(sb, "<a href=\"%s-%zu.html\">", w->files_base, k + 1);
 			dir_label(sb, w->fpages[k].dir);
-			sbuf_addstr(sb, "</a></td>");
+			sbuf_addstr(sb, drill ? "</a></td>" : "</td>");
 			td_num(sb, (long long)files);
 			td_num(sb, uses);
 			sbuf_addstr(sb, "<td>");
 			for (; k < j; k++) {
 				const struct rel_page *p = &w->fpages[k];
 
+				if (!drill)
+					continue;
 				sbuf_addf(sb, "<a href=\"%s-%zu.html\" title=\"", w->files_base, k + 1);
 				html_escape(sb, w->files[p->first].path);
 				sbuf_addstr(sb, " &hellip; ");

@@ -347,6 +347,7 @@ int qemu_boot(const struct qemu_opts *o, struct qemu_result *r)
 	size_t ntests = o->tests ? o->ntests : qemu_ndefault_tests;
 	const char *accel = o->accel ? o->accel : "tcg";
 	char *initrd = NULL, *mem = NULL;
+	const char *slash;
 	struct sbuf console = SBUF_INIT;
 	struct child_status st;
 	struct stat sb;
@@ -361,7 +362,16 @@ int qemu_boot(const struct qemu_opts *o, struct qemu_result *r)
 	if (!strcmp(accel, "kvm") && access("/dev/kvm", R_OK | W_OK))
 		return kmig_err("cannot use '/dev/kvm': %s", strerror(errno));
 
-	initrd = xasprintf("%s.initrd", o->console_path);
+	/*
+	 * One initramfs per directory, overwritten by each boot: callers
+	 * hold the work area's lock, and a kmig killed mid-boot leaves no
+	 * stray file behind.
+	 */
+	slash = strrchr(o->console_path, '/');
+	initrd = slash ? xasprintf("%.*s/initrd.cpio.gz",
+				   (int)(slash - o->console_path),
+				   o->console_path) :
+		 xstrdup("initrd.cpio.gz");
 	ret = qemu_initramfs(o->home ? o->home : kmig_home(), tests, ntests,
 			     initrd);
 	if (ret)

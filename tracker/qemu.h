@@ -84,7 +84,9 @@ struct qemu_opts {
 	double timeout;			/* seconds (default 120) */
 	const char *accel;		/* "tcg" (default) or "kvm" */
 	int memory_mb;			/* default 256 */
-	const char *console_path;	/* where the console is written */
+	const char *console_path;	/* where the console is written; the
+					 * initramfs goes next to it, as
+					 * initrd.cpio.gz */
 	const char *home;		/* $KMIG_HOME: guest binary cache */
 };
 #define QEMU_OPTS_INIT { NULL, NULL, 0, 120, "tcg", 256, NULL, NULL }

@@ -87,7 +87,8 @@ static int list_tags(git_repository *repo, char **globs, size_t nglobs,
 		}
 		git_strarray_dispose(&tags);
 	}
-	qsort(*out, *n, sizeof(**out), cmp_tags);
+	if (*n)
+		qsort(*out, *n, sizeof(**out), cmp_tags);
 	return 0;
 }
 

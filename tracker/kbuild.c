@@ -494,7 +494,7 @@ struct make_env {
 	char *cc;		/* "CC=..." */
 	char *jobs;		/* "-jN" */
 	char *outdir;		/* "O=..." */
-	char *envv[5];
+	char *envv[4];
 };
 
 static bool have_ccache(void)
@@ -525,9 +525,13 @@ static void make_env_init(struct make_env *me, struct kbuild *kb)
 	me->envv[0] = xasprintf("CCACHE_DIR=%s", kb->ccache_dir);
 	me->envv[1] = xstrdup("KBUILD_BUILD_USER=kmig");
 	me->envv[2] = xstrdup("KBUILD_BUILD_HOST=kmig");
-	/* Paths below the work area hash alike in every work area. */
-	me->envv[3] = xasprintf("CCACHE_BASEDIR=%s", kb->dir);
-	me->envv[4] = NULL;
+	/*
+	 * No CCACHE_BASEDIR: ccache would make the compiler's paths
+	 * relative ("../src/net/..."), defeating the kernel's
+	 * -fmacro-prefix-map, and WARNING lines would not name the file as
+	 * the tree does ("net/rds/rdma.c:564").
+	 */
+	me->envv[3] = NULL;
 }
 
 static void make_env_release(struct make_env *me)

@@ -46,12 +46,15 @@ e2e_fixture() {
 			git apply --cached "$TRASH/patch" || exit 1
 			tree=$(git write-tree) || exit 1
 			subject=$(sed -n 's/^Subject: //p' "$TRASH/info")
-			GIT_AUTHOR_NAME=$(sed -n 's/^Author: //p' "$TRASH/info") \
-			GIT_AUTHOR_EMAIL=$(sed -n 's/^Email: //p' "$TRASH/info") \
-			GIT_AUTHOR_DATE=$(sed -n 's/^Date: //p' "$TRASH/info") \
-			GIT_COMMITTER_NAME="Kmig Fixture" \
-			GIT_COMMITTER_EMAIL="fixture@kmig.invalid" \
-			GIT_COMMITTER_DATE="2026-01-01T00:00:00Z" \
+			GIT_AUTHOR_NAME=$(sed -n 's/^Author: //p' "$TRASH/info")
+			GIT_AUTHOR_EMAIL=$(sed -n 's/^Email: //p' "$TRASH/info")
+			GIT_AUTHOR_DATE=$(sed -n 's/^Date: //p' "$TRASH/info")
+			GIT_COMMITTER_NAME="Kmig Fixture"
+			GIT_COMMITTER_EMAIL="fixture@kmig.invalid"
+			GIT_COMMITTER_DATE="$GIT_AUTHOR_DATE"
+			export GIT_AUTHOR_NAME GIT_AUTHOR_EMAIL GIT_AUTHOR_DATE \
+				GIT_COMMITTER_NAME GIT_COMMITTER_EMAIL \
+				GIT_COMMITTER_DATE
 			parent=$( { printf '%s\n\n' "$subject"; cat "$TRASH/msg"; } |
 				git commit-tree "$tree" -p "$parent") || exit 1
 			echo "$parent"

@@ -122,6 +122,28 @@ static int get_maintainers(struct scan_state *s, const git_oid *oid,
 	return 0;
 }
 
+/*
+ * A tag naming a tree, not a commit: linux.git's v2.6.11 (the history
+ * starts at v2.6.12-rc2).  Such a release has no commit to record.
+ */
+static bool tag_names_tree(git_repository *repo, const char *tag)
+{
+	git_object *obj = NULL, *peeled = NULL;
+	bool tree;
+
+	if (git_revparse_single(&obj, repo, tag) < 0)
+		return false;
+	/* peeling ANY goes through tags only (a commit would give its tree) */
+	if (git_object_type(obj) == GIT_OBJECT_TAG)
+		tree = !git_object_peel(&peeled, obj, GIT_OBJECT_ANY) &&
+		       git_object_type(peeled) == GIT_OBJECT_TREE;
+	else
+		tree = git_object_type(obj) == GIT_OBJECT_TREE;
+	git_object_free(peeled);
+	git_object_free(obj);
+	return tree;
+}
+
 static int scan_release(struct scan_state *s, const char *tag)
 {
 	struct scan_files files = { 0 };
@@ -142,6 +164,11 @@ static int scan_release(struct scan_state *s, const char *tag)
 	double secs;
 	int ret;
 
+	if (tag_names_tree(s->repo, tag)) {
+		fprintf(stderr, "warning: %s names a tree, not a commit: skipped\n",
+			tag);
+		return 0;
+	}
 	ret = repo_resolve_commit(&commit, s->repo, tag);
 	if (ret)
 		return ret;

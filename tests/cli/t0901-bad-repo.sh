@@ -51,6 +51,15 @@ t_ok "a tag naming a blob: object named" grep -q "$blob" "$TRASH/.stderr"
 t_ok "a tag naming a blob: one line" one_line
 t_is "database unchanged" "$good" "$(dump)"
 
+# A tag naming a tree (linux.git's v2.6.11) has no commit: skipped, said.
+R="$TRASH/treetag"
+git clone -q "$W" "$R"
+git -C "$R" tag -a -m "a tree" v0.8 "$(git -C "$R" rev-parse v1.0^{tree})"
+t_exit "a tag naming a tree" 0 "$KMIG" --repo "$R" --db "$TRASH/tree.db" scan
+t_ok "a tag naming a tree: a warning" grep -q '^warning: v0.8 names a tree, not a commit: skipped$' "$TRASH/.stderr"
+t_is "a tag naming a tree: the commits' releases scanned" "v1.0: 1 files, 1 blobs lexed, 1 uses
+v1.1: 2 files, 1 blobs lexed, 2 uses" "$(cat "$TRASH/.stdout")"
+
 R="$TRASH/missing"
 cp -R "$W" "$R"
 oid=$(git -C "$R" rev-parse v1.1:net/b.c)

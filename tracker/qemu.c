@@ -406,6 +406,23 @@ int qemu_boot(const struct qemu_opts *o, struct qemu_result *r)
 		goto out_free;
 	qemu_classify(console.buf ? console.buf : "", console.len, tests,
 		      ntests, st.timed_out, &r->verdict);
+	if (st.code && !st.timed_out) {
+		/*
+		 * With -no-reboot QEMU exits 0 when the guest reboots, panics
+		 * included: anything else is QEMU itself failing (a crash).
+		 */
+		struct qemu_verdict *v = &r->verdict;
+		char *f = st.code > 128 ?
+			xasprintf("qemu-system-x86_64 was killed by signal %d\n%s",
+				  st.code - 128, v->findings ? v->findings : "") :
+			xasprintf("qemu-system-x86_64 exited with status %d\n%s",
+				  st.code, v->findings ? v->findings : "");
+
+		free(v->findings);
+		v->findings = f;
+		v->nfindings++;
+		v->status = QEMU_FAIL;
+	}
 out_free:
 	if (initrd)
 		unlink(initrd);

@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test-qemu-boot.c - qemu_boot() with a stand-in qemu-system-x86_64 (a
+ * shell script first in PATH): a QEMU that crashes is reported as such
+ * even after a complete console, one that exits 0 after it passes, and a
+ * hung one is killed at its timeout.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "qemu.h"
+#include "util.h"
+
+static char dir[] = "/tmp/kmig-test-qemu-boot.XXXXXX";
+
+static const char console[] =
+	"printf 'Run /init as init process\\r\\nKMIG-START\\r\\n"
+	"KMIG-TEST boot PASS user space reached\\r\\n"
+	"KMIG-TEST rds PASS loopback\\r\\nKMIG-DONE tests=2 failed=0\\r\\n'\n";
+
+/* A qemu-system-x86_64 printing a good console, then running @tail. */
+static void fake_qemu(const char *tail)
+{
+	char *path = xasprintf("%s/bin/qemu-system-x86_64", dir);
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	fprintf(f, "#!/bin/sh\n%s%s\n", console, tail);
+	fclose(f);
+	assert_int_equal(chmod(path, 0755), 0);
+	free(path);
+}
+
+static void boot(struct qemu_result *r, double timeout)
+{
+	struct qemu_opts o = QEMU_OPTS_INIT;
+	char *kernel = xasprintf("%s/bzImage", dir);
+	char *log = xasprintf("%s/console.log", dir);
+	FILE *f = fopen(kernel, "w");
+
+	assert_non_null(f);
+	fclose(f);
+	o.kernel = kernel;
+	o.console_path = log;
+	o.home = dir;
+	o.timeout = timeout;
+	assert_int_equal(qemu_boot(&o, r), 0);
+	free(kernel);
+	free(log);
+}
+
+static void test_clean_exit_passes(void **state)
+{
+	struct qemu_result r;
+
+	(void)state;
+	fake_qemu("exit 0");
+	boot(&r, 60);
+	assert_int_equal(r.verdict.status, QEMU_PASS);
+	assert_int_equal(r.verdict.nfindings, 0);
+	qemu_result_release(&r);
+}
+
+static void test_crash_is_reported(void **state)
+{
+	struct qemu_result r;
+
+	(void)state;
+	fake_qemu("kill -SEGV $$");
+	boot(&r, 60);
+	assert_int_equal(r.verdict.status, QEMU_FAIL);
+	assert_int_equal(r.verdict.nfindings, 1);
+	assert_string_equal(r.verdict.findings,
+			    "qemu-system-x86_64 was killed by signal 11\n");
+	qemu_result_release(&r);
+
+	fake_qemu("exit 1");
+	boot(&r, 60);
+	assert_int_equal(r.verdict.status, QEMU_FAIL);
+	assert_string_equal(r.verdict.findings,
+			    "qemu-system-x86_64 exited with status 1\n");
+	qemu_result_release(&r);
+}
+
+static void test_hang_times_out(void **state)
+{
+	struct qemu_result r;
+
+	(void)state;
+	fake_qemu("exec sleep 300");
+	boot(&r, 1);
+	assert_int_equal(r.verdict.status, QEMU_TIMEOUT);
+	qemu_result_release(&r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_clean_exit_passes),
+		cmocka_unit_test(test_crash_is_reported),
+		cmocka_unit_test(test_hang_times_out),
+	};
+	char *bin, *path, *cmd;
+	int ret;
+
+	if (!mkdtemp(dir))
+		return 1;
+	bin = xasprintf("%s/bin", dir);
+	if (mkdir(bin, 0755))
+		return 1;
+	path = xasprintf("%s:%s", bin, getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin");
+	setenv("PATH", path, 1);
+	ret = cmocka_run_group_tests(tests, NULL, NULL);
+	cmd = xasprintf("rm -rf '%s'", dir);
+	if (!ret && system(cmd))
+		ret = 1;
+	free(cmd);
+	free(path);
+	free(bin);
+	return ret;
+}

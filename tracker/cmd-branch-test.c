@@ -1,0 +1,266 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cmd-branch-test.c - "kmig branch test": build and boot every applied
+ * step of the conversion branch in QEMU, and compile-check the C files
+ * each step touches under a wide configuration (allmodconfig), so that
+ * conversions in drivers the QEMU kernel does not build still compile.
+ * Dispatched from cmd-branch.c's subcommand table.
+ */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "boottest.h"
+#include "cmd-boot.h"
+#include "kbuild.h"
+#include "kmig.h"
+#include "repo.h"
+#include "store.h"
+
+static const char usage[] =
+	"usage: kmig branch test [--base TAG | --name BRANCH] [--test NAME]...\n"
+	"                        [--timeout S] [--accel tcg|kvm] [--no-compile-check]\n"
+	"\n"
+	"For every applied step of the branch (default: the one 'kmig branch\n"
+	"apply' made last): build it with the QEMU configuration and boot it with\n"
+	"the guest tests (as 'kmig boot'), then compile-check the .c files the\n"
+	"step touches with 'make W=1 FILE.o' under allmodconfig (prepared once per\n"
+	"base).  Each step ends pass, build-fail, boot-fail or compile-fail; the\n"
+	"result is recorded and shown by 'kmig branch status'.  Steps that did not\n"
+	"apply (upstream, superseded, conflict) are listed and not tested.\n"
+	"Exit status: 0 every tested step passed, 1 some step failed, 2 error.\n";
+
+/* The .c files a commit adds or modifies against its first parent. */
+static int touched_c_files(git_repository *repo, const char *commit_hex,
+			   char ***out, size_t *n)
+{
+	git_commit *commit = NULL, *parent = NULL;
+	git_tree *new_tree = NULL, *old_tree = NULL;
+	git_diff *diff = NULL;
+	git_oid oid;
+	size_t i, alloc = 0;
+	int ret = 0;
+
+	*out = NULL;
+	*n = 0;
+	if (git_oid_fromstr(&oid, commit_hex) < 0 ||
+	    git_commit_lookup(&commit, repo, &oid) < 0 ||
+	    git_commit_parent(&parent, commit, 0) < 0 ||
+	    git_commit_tree(&new_tree, commit) < 0 ||
+	    git_commit_tree(&old_tree, parent) < 0) {
+		ret = kmig_err_git("cannot read step commit");
+		goto out;
+	}
+	if (git_diff_tree_to_tree(&diff, repo, old_tree, new_tree, NULL) < 0) {
+		ret = kmig_err_git("cannot diff step commit");
+		goto out;
+	}
+	for (i = 0; i < git_diff_num_deltas(diff); i++) {
+		const git_diff_delta *d = git_diff_get_delta(diff, i);
+		const char *p = d->new_file.path;
+		size_t len = strlen(p);
+
+		if (d->status == GIT_DELTA_DELETED || len < 3 ||
+		    strcmp(p + len - 2, ".c"))
+			continue;
+		ALLOC_GROW(*out, *n + 1, alloc);
+		(*out)[(*n)++] = xstrdup(p);
+	}
+out:
+	git_diff_free(diff);
+	git_tree_free(old_tree);
+	git_tree_free(new_tree);
+	git_commit_free(parent);
+	git_commit_free(commit);
+	return ret;
+}
+
+static void free_strv(char **v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+/*
+ * test_step - build, boot and compile-check one step; *verdict is one of
+ * the branch_steps.test_status values.
+ */
+static int test_step(struct kbuild *kb, struct store *st, git_repository *repo,
+		     const struct branch_step *step, const struct boot_args *a,
+		     bool compile_check, const char **verdict, struct sbuf *detail)
+{
+	struct boottest_result r;
+	struct kbuild_result cr;
+	char **files = NULL;
+	size_t nfiles = 0;
+	int ret;
+
+	ret = boottest_run(kb, st, step->commit, &a->opts, &r);
+	if (ret)
+		return ret;
+	boot_warn_missing(&r);
+	switch (r.outcome) {
+	case BOOTTEST_PASS:
+		*verdict = "pass";
+		sbuf_addf(detail, "boot %.1fs", r.boot.seconds);
+		break;
+	case BOOTTEST_BUILD_FAILED:
+		*verdict = "build-fail";
+		sbuf_addf(detail, "%s", boottest_first_finding(&r));
+		break;
+	default:
+		*verdict = "boot-fail";
+		sbuf_addf(detail, "%s", boottest_first_finding(&r));
+		break;
+	}
+	boottest_result_release(&r);
+	if (strcmp(*verdict, "pass") || !compile_check)
+		return 0;
+
+	ret = touched_c_files(repo, step->commit, &files, &nfiles);
+	if (ret || !nfiles)
+		goto out;
+	ret = kbuild_compile_check(kb, step->base, step->commit,
+				   (const char *const *)files, nfiles, &cr);
+	if (ret)
+		goto out;
+	if (cr.status != KBUILD_OK) {
+		*verdict = "compile-fail";
+		sbuf_reset(detail);
+		sbuf_addf(detail, "%s (log %s)", cr.error ? cr.error : "compile error",
+			  cr.log_path ? cr.log_path : "-");
+	} else {
+		sbuf_addf(detail, ", %zu file%s compiled (W=1, allmodconfig)",
+			  nfiles, nfiles == 1 ? "" : "s");
+	}
+	kbuild_result_release(&cr);
+out:
+	free_strv(files, nfiles);
+	return ret;
+}
+
+int branch_test(struct kmig_ctx *ctx, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "base", required_argument, NULL, 'b' },
+		{ "name", required_argument, NULL, 'n' },
+		{ "no-compile-check", no_argument, NULL, 'C' },
+		{ "test", required_argument, NULL, 't' },
+		{ "timeout", required_argument, NULL, 'T' },
+		{ "keep-log", no_argument, NULL, 'k' },
+		{ "accel", required_argument, NULL, 'a' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct boot_args a = { .opts = BOOTTEST_OPTS_INIT };
+	struct branch_steps steps = { 0 };
+	struct kbuild *kb = NULL;
+	struct store *st = NULL;
+	git_repository *repo = NULL;
+	const char *base = NULL, *bname = NULL;
+	char *name = NULL;
+	bool compile_check = true;
+	size_t i, tested = 0, passed = 0;
+	int c, status = KMIG_EXIT_ERROR;
+
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			fputs(usage, stdout);
+			status = finish_stdout(KMIG_EXIT_OK);
+			goto out_args;
+		case 'b':
+			base = optarg;
+			break;
+		case 'n':
+			bname = optarg;
+			break;
+		case 'C':
+			compile_check = false;
+			break;
+		default:
+			status = boot_parse_common("branch test", c, optarg, &a);
+			if (status)
+				goto out_args;
+		}
+	}
+	if (optind < argc) {
+		status = cmd_usage_error("branch test", "unexpected argument '%s'",
+					 argv[optind]);
+		goto out_args;
+	}
+	if (base && bname) {
+		status = cmd_usage_error("branch test", "--base and --name exclude each other");
+		goto out_args;
+	}
+	if (store_open(&st, ctx->db_path)) {
+		status = cmd_fail_last(KMIG_EXIT_ERROR);
+		goto out_args;
+	}
+	if (bname)
+		name = xstrdup(bname);
+	else if (base)
+		name = xasprintf("kmig/%s", base);
+	else if (store_branch_latest(st, &name)) {
+		status = cmd_fail_last(KMIG_EXIT_ERROR);
+		goto out_store;
+	}
+	if (store_branch_steps(st, name, &steps)) {
+		status = cmd_fail_last(KMIG_EXIT_ERROR);
+		goto out_store;
+	}
+	if (!steps.n) {
+		status = cmd_fail(KMIG_EXIT_ERROR,
+				  "no steps recorded for branch '%s' (run 'kmig branch apply')",
+				  name);
+		goto out_store;
+	}
+	if (repo_open(&repo, ctx->repo_path) ||
+	    kbuild_open(&kb, ctx->home, ctx->repo_path)) {
+		status = cmd_fail_last(KMIG_EXIT_ERROR);
+		goto out_repo;
+	}
+	for (i = 0; i < steps.n; i++) {
+		const struct branch_step *s = &steps.v[i];
+		struct sbuf detail = SBUF_INIT;
+		const char *verdict;
+
+		if (!s->commit || strcmp(s->status, "applied")) {
+			printf("%04d %-12s %s (not applied: %s)\n", s->position, "-",
+			       s->subject, s->status);
+			continue;
+		}
+		fprintf(stderr, "[%zu/%zu] testing %s\n", i + 1, steps.n, s->patch);
+		if (test_step(kb, st, repo, s, &a, compile_check, &verdict, &detail) ||
+		    store_branch_set_test(st, name, s->position, verdict)) {
+			sbuf_release(&detail);
+			status = cmd_fail(KMIG_EXIT_ERROR, "testing %s failed: %s",
+					  s->patch, kmig_errmsg());
+			goto out_kbuild;
+		}
+		tested++;
+		passed += !strcmp(verdict, "pass");
+		printf("%04d %-12s %s: %s\n", s->position, verdict, s->subject,
+		       detail.buf ? detail.buf : "");
+		sbuf_release(&detail);
+		fflush(stdout);
+	}
+	printf("%s: %zu steps tested, %zu passed, %zu failed, %zu not applied\n",
+	       name, tested, passed, tested - passed, steps.n - tested);
+	status = finish_stdout(passed == tested ? KMIG_EXIT_OK : KMIG_EXIT_VERDICT);
+out_kbuild:
+	kbuild_close(kb);
+out_repo:
+	git_repository_free(repo);
+out_store:
+	branch_steps_clear(&steps);
+	store_close(st);
+	free(name);
+out_args:
+	free(a.tests);
+	return status;
+}

@@ -251,7 +251,10 @@ t_exit "a file that is not a format-patch message" 2 k branch apply --base v1.0 
 t_ok "the error names the patch" grep -q "^kmig: patch '0007-bad.patch': not a git format-patch message" "$TRASH/.stderr"
 t_exit "missing series" 2 k branch apply --base v1.0 --series "$TRASH/nowhere"
 t_exit "status of a branch never applied" 2 k branch status --name nothing/here
-t_exit "branch test is a reserved subcommand" 2 k branch test
+t_exit "branch test of a branch never applied" 2 k branch test --name nothing/here
+t_ok "branch test names the branch" grep -q "no steps recorded for branch 'nothing/here'" "$TRASH/.stderr"
+t_exit "branch test with a bad option" 2 k branch test --bogus
+t_exit "branch test with --base and --name" 2 k branch test --base v1.0 --name x
 
 # the RDS fix applies on a tree built from its own pre-image
 R="$TRASH/rds"

@@ -173,15 +173,26 @@ load() { cut -d' ' -f1-3 /proc/loadavg; }
 LOAD0=$(load)
 STAMP=$(date -u +%Y%m%dT%H%MZ)
 
-# The warm database (for the warm re-scan and kmig check).
-say "bench: preparing the warm database"
-# shellcheck disable=SC2086
-"$KMIG" --repo "$REPO" --db "$H/warm.db" scan $ALL_TAG_ARGS --jobs "$JOBS" \
-	> /dev/null 2>&1 || die "kmig scan failed on $REPO"
+want() {	# is contender $1 selected (KMIG_BENCH_ONLY)?
+	case " ${KMIG_BENCH_ONLY:-$1} " in
+	*" $1 "*) return 0 ;;
+	esac
+	return 1
+}
+
+# The warm database (for the warm re-scan, kmig check and the counts).
+if want warm || want check || want grep-rules; then
+	say "bench: preparing the warm database"
+	# shellcheck disable=SC2086
+	"$KMIG" --repo "$REPO" --db "$H/warm.db" scan $ALL_TAG_ARGS --jobs "$JOBS" \
+		> /dev/null 2>&1 || die "kmig scan failed on $REPO"
+fi
 
 # kmig check: one commit of the conversion branch (made here when missing).
 CHECK_REV=
-if "$KMIG" check --help > /dev/null 2>&1; then
+if ! want check; then
+	:
+elif "$KMIG" check --help > /dev/null 2>&1; then
 	if ! git -C "$REPO" rev-parse -q --verify refs/heads/kmig/v6.1.192 > /dev/null &&
 	   git -C "$REPO" rev-parse -q --verify refs/tags/v6.1.192 > /dev/null; then
 		"$KMIG" --repo "$REPO" --db "$H/kmig.db" branch apply --base v6.1.192 \
@@ -199,10 +210,7 @@ fi
 BOOT_REV=
 BOOT_PARENT=
 BOOT_HOME=${KMIG_HOME:-$CACHE/kmig}
-case " ${KMIG_BENCH_ONLY:-boot} " in
-*" boot "*) ;;
-*)	KMIG_BENCH_BOOT=0 ;;
-esac
+want boot || KMIG_BENCH_BOOT=0
 if [ "${KMIG_BENCH_BOOT:-1}" = 0 ]; then
 	say "bench: NOTE: kmig boot skipped (KMIG_BENCH_BOOT=0)"
 elif ! "$KMIG" boot --help > /dev/null 2>&1; then
@@ -236,10 +244,7 @@ SAMPLES=$TMP/samples	# contender round wall user sys rss_kb rc
 run() {
 	name=$1 round=$2 ok=$3
 	shift 3
-	case " ${KMIG_BENCH_ONLY:-$name} " in
-	*" $name "*) ;;
-	*)	return 0 ;;
-	esac
+	want "$name" || return 0
 	/usr/bin/time -f '%e %U %S %M' -o "$TMP/time" "$@" > "$TMP/out.$name" 2> "$TMP/err.$name"
 	rc=$?
 	case " $ok " in

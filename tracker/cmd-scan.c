@@ -129,9 +129,21 @@ static int get_maintainers(struct scan_state *s, const git_oid *oid,
 static bool tag_names_tree(git_repository *repo, const char *tag)
 {
 	git_object *obj = NULL, *peeled = NULL;
+	git_reference *ref = NULL;
+	char *name = xasprintf("refs/tags/%s", tag);
 	bool tree;
+	int err;
 
-	if (git_revparse_single(&obj, repo, tag) < 0)
+	/* not git_revparse_single(): libgit2 1.5 leaks on a corrupt object */
+	err = git_reference_lookup(&ref, repo, name);
+	free(name);
+	if (!err && git_reference_target(ref))
+		err = git_object_lookup(&obj, repo, git_reference_target(ref),
+					GIT_OBJECT_ANY);
+	else if (!err)
+		err = -1;
+	git_reference_free(ref);
+	if (err < 0)
 		return false;
 	/* peeling ANY goes through tags only (a commit would give its tree) */
 	if (git_object_type(obj) == GIT_OBJECT_TAG)

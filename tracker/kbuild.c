@@ -754,8 +754,9 @@ int kbuild_commit(struct kbuild *kb, const char *rev, struct kbuild_result *res)
 	ret = checkout(kb, res->commit, &kconfig);
 	if (ret)
 		goto out_env;
+	built = xasprintf("%s/.config", kb->out);
 	if (kconfig || strcmp(kb->state_config, res->config_hash) ||
-	    access(built = xasprintf("%s/.config", kb->out), F_OK)) {
+	    access(built, F_OK)) {
 		ret = configure(kb, &me, res->log_path, frag, res);
 		if (ret < 0)
 			goto out_env;
@@ -825,7 +826,9 @@ int kbuild_compile_check(struct kbuild *kb, const char *base, const char *rev,
 	if (access(stamp, F_OK)) {
 		note("preparing allmodconfig for %.12s in '%s'", base_id, wide);
 		ret = checkout(kb, base_id, &kconfig);
-		if (!ret && (ret = mkdir_p(wide)) == 0)
+		if (!ret)
+			ret = mkdir_p(wide);
+		if (!ret)
 			ret = step(kb, &me, res->log_path, all);
 		if (ret < 0)
 			goto out_free;

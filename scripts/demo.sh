@@ -30,6 +30,16 @@ echo "== kmig branch rebase --onto v6.12.118" >&2
 $KMIG branch rebase --onto v6.12.118 > /dev/null || [ $? -eq 1 ]
 $KMIG branch status --base v6.12.118
 
+# QEMU: boot the base release with the guest tests (boot, rds), then build,
+# boot and compile-check every applied step of the v6.1.192 branch.
+echo
+echo "== kmig boot v6.1.192" >&2
+$KMIG boot v6.1.192
+echo
+echo "== kmig branch test --base v6.1.192" >&2
+$KMIG branch test --base v6.1.192 || [ $? -eq 1 ]
+$KMIG branch status --base v6.1.192
+
 # The dashboard, last so that it shows everything above: a static site
 # written from the database; its index.html is the last line printed.
 echo

@@ -47,6 +47,8 @@ int store_release_get(struct store *st, const char *tag, struct release_info *ou
 /* store_releases - every scanned release in version order (caller frees). */
 int store_releases(struct store *st, struct release_info **out, size_t *n);
 void release_infos_free(struct release_info *v, size_t n);
+/* store_scan_tune - a page cache sized for scanning whole releases. */
+int store_scan_tune(struct store *st);
 /* store_cached_blobs - add every blob cached under @ruleset to @out. */
 int store_cached_blobs(struct store *st, const char *ruleset, struct oidset *out);
 /* store_blob_put - cache a lexed blob and its use sites. */

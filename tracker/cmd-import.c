@@ -132,7 +132,7 @@ static int import_one(git_repository *repo, struct import_item *it,
 	uint64_t bytes = 0;
 	int ret;
 
-	fprintf(stderr, "importing %s from %s\n", it->tag,
+	progress_note("importing %s from %s\n", it->tag,
 		it->deb ? it->deb : it->tarball);
 	ret = rm_rf(tmpdir);
 	if (!ret)
@@ -202,7 +202,7 @@ static int pack_repo(const char *path)
 			 NULL };
 	int ret;
 
-	fprintf(stderr, "packing objects\n");
+	progress_note("packing objects\n");
 	ret = run_cmd(NULL, NULL, argv);
 	if (ret > 0)
 		return kmig_err("git repack failed with status %d", ret);
@@ -331,7 +331,7 @@ static int cmd_import_fn(struct kmig_ctx *ctx, int argc, char **argv)
 		if (i && !strcmp(it->tag, items[i - 1].tag))
 			continue;
 		if (repo_tag_exists(repo, it->tag)) {
-			fprintf(stderr, "%s already imported, skipping\n", it->tag);
+			printf("%s already imported, skipped\n", it->tag);
 			continue;
 		}
 		if (newest && version_cmp(it->tag, newest) < 0) {

@@ -286,7 +286,7 @@ static int scan_release(struct scan_state *s, const char *tag)
 	secs = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
 	printf("%s: %zu files, %zu blobs lexed, %lld uses\n", tag, files.n,
 	       ntodo, uses);
-	fprintf(stderr, "%s: lexed %.1f MB in %.2fs (%.0f MB/s)\n", tag,
+	progress_note("%s: lexed %.1f MB in %.2fs (%.0f MB/s)\n", tag,
 		total_bytes / 1e6, secs, secs > 0 ? total_bytes / 1e6 / secs : 0.0);
 out:
 	if (results)
@@ -362,7 +362,7 @@ static int cmd_scan_fn(struct kmig_ctx *ctx, int argc, char **argv)
 		goto out;
 	}
 	for (i = 0; i < ntags; i++) {
-		fprintf(stderr, "[%zu/%zu] scanning %s\n", i + 1, ntags, tags[i]);
+		progress_note("[%zu/%zu] scanning %s\n", i + 1, ntags, tags[i]);
 		if (scan_release(&s, tags[i])) {
 			cmd_fail(KMIG_EXIT_ERROR, "scan of %s failed: %s", tags[i],
 				 kmig_errmsg());
@@ -378,10 +378,10 @@ static int cmd_scan_fn(struct kmig_ctx *ctx, int argc, char **argv)
 			goto out;
 		}
 		if (pruned)
-			fprintf(stderr, "pruned %lld blobs cached under older rules\n",
+			progress_note("pruned %lld blobs cached under older rules\n",
 				pruned);
 	}
-	fprintf(stderr, "%zu releases, %llu blobs lexed (%.1f MB)\n", ntags,
+	progress_note("%zu releases, %llu blobs lexed (%.1f MB)\n", ntags,
 		(unsigned long long)s.lexed, s.lexed_bytes / 1e6);
 	status = finish_stdout(KMIG_EXIT_OK);
 out:

@@ -224,7 +224,7 @@ int deb_fetch(char **path, const struct deb_version *v, const char *debs_dir)
 		return ret;
 	spec = xasprintf("%s=%s", v->package, v->debian);
 	argv[3] = spec;
-	fprintf(stderr, "downloading %s into %s\n", spec, debs_dir);
+	progress_note("downloading %s into %s\n", spec, debs_dir);
 	ret = run_cmd(debs_dir, NULL, argv);
 	free(spec);
 	if (ret > 0)

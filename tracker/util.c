@@ -439,6 +439,22 @@ static double now_sec(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+bool progress_enabled(void)
+{
+	return isatty(2) && !getenv("KMIG_NO_PROGRESS");
+}
+
+void progress_note(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!progress_enabled())
+		return;
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+}
+
 struct progress *progress_start(const char *title, uint64_t total)
 {
 	struct progress *p = xcalloc(1, sizeof(*p));
@@ -446,7 +462,7 @@ struct progress *progress_start(const char *title, uint64_t total)
 	p->title = xstrdup(title);
 	p->total = total;
 	p->start = now_sec();
-	p->tty = isatty(2) && !getenv("KMIG_NO_PROGRESS");
+	p->tty = progress_enabled();
 	return p;
 }
 

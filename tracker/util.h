@@ -125,6 +125,10 @@ struct progress;
 struct progress *progress_start(const char *title, uint64_t total);
 void progress_update(struct progress *p, uint64_t done, const char *extra);
 void progress_stop(struct progress *p);
+/* progress_enabled - stderr is a terminal and KMIG_NO_PROGRESS is unset. */
+bool progress_enabled(void);
+/* progress_note - a progress line on stderr, only when progress_enabled(). */
+void progress_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Output helpers. */
 void csv_field(FILE *f, const char *s);		/* RFC 4180 quoting */

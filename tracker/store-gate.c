@@ -77,19 +77,12 @@ int store_commit_get(struct store *st, const char *commit, const char *ruleset,
 	static const char sql[] =
 		"SELECT subsystem, rule, added, removed FROM commit_changes "
 		"WHERE commit_id = ? ORDER BY subsystem, rule";
-	sqlite3_stmt *s = store_stmt(st, commit_sql);
+	sqlite3_stmt *s;
 	int rc;
 
-	if (!s)
-		return KMIG_EGENERIC;
-	sqlite3_bind_text(s, 1, commit, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(s, 2, ruleset, -1, SQLITE_TRANSIENT);
-	rc = sqlite3_step(s);
-	sqlite3_reset(s);
-	if (rc == SQLITE_DONE)
-		return KMIG_ENOTFOUND;
-	if (rc != SQLITE_ROW)
-		return store_dberr(st, "read commit");
+	rc = store_row_exists(st, commit_sql, commit, ruleset, "read commit");
+	if (rc <= 0)
+		return rc < 0 ? rc : KMIG_ENOTFOUND;
 	s = store_stmt(st, sql);
 	if (!s)
 		return KMIG_EGENERIC;

@@ -32,6 +32,13 @@ int store_prepare(struct store *st, sqlite3_stmt **out, const char *sql);
 sqlite3_stmt *store_stmt(struct store *st, const char *sql);
 /* store_done - step a statement that returns no rows; 0 or -1. */
 int store_done(struct store *st, sqlite3_stmt *s);
+/*
+ * store_row_exists - run the cached @sql bound to the text values @a and
+ * @b: 1 when it returns a row, 0 when none, negative on error (@what
+ * names the read in the message).
+ */
+int store_row_exists(struct store *st, const char *sql, const char *a,
+		     const char *b, const char *what);
 /* store_exec - run SQL without results. */
 int store_exec(struct store *st, const char *sql);
 /* Bind helpers that accept NULL as SQL NULL. */

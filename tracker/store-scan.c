@@ -147,19 +147,12 @@ int store_blob_sites(struct store *st, const char *oid, const char *ruleset,
 		"SELECT 1 FROM blobs WHERE oid = ? AND ruleset = ?";
 	static const char sql[] =
 		"SELECT rule, line, func, text FROM blob_sites WHERE oid = ? AND ruleset = ? ORDER BY rowid";
-	sqlite3_stmt *s = store_stmt(st, blob_sql);
+	sqlite3_stmt *s;
 	int rc;
 
-	if (!s)
-		return KMIG_EGENERIC;
-	sqlite3_bind_text(s, 1, oid, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(s, 2, ruleset, -1, SQLITE_TRANSIENT);
-	rc = sqlite3_step(s);
-	sqlite3_reset(s);
-	if (rc == SQLITE_DONE)
-		return KMIG_ENOTFOUND;
-	if (rc != SQLITE_ROW)
-		return store_dberr(st, "read blob cache");
+	rc = store_row_exists(st, blob_sql, oid, ruleset, "read blob cache");
+	if (rc <= 0)
+		return rc < 0 ? rc : KMIG_ENOTFOUND;
 	s = store_stmt(st, sql);
 	if (!s)
 		return KMIG_EGENERIC;

@@ -59,6 +59,25 @@ int store_done(struct store *st, sqlite3_stmt *s)
 	return 0;
 }
 
+int store_row_exists(struct store *st, const char *sql, const char *a,
+		     const char *b, const char *what)
+{
+	sqlite3_stmt *s = store_stmt(st, sql);
+	int rc;
+
+	if (!s)
+		return KMIG_EGENERIC;
+	sqlite3_bind_text(s, 1, a, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(s, 2, b, -1, SQLITE_TRANSIENT);
+	rc = sqlite3_step(s);
+	sqlite3_reset(s);
+	if (rc == SQLITE_ROW)
+		return 1;
+	if (rc != SQLITE_DONE)
+		return store_dberr(st, what);
+	return 0;
+}
+
 int store_exec(struct store *st, const char *sql)
 {
 	char *msg = NULL;

@@ -1,9 +1,9 @@
 # e2e-lib.sh - shared by the end-to-end tests on the real kernel.
 # Source after lib.sh.  Uses a persistent cache so the download, the
 # imported repository and build directories survive between runs:
-#   KMIG_E2E_HOME (default ${XDG_CACHE_HOME:-$HOME/.cache}/kmig, the real HOME's)
+#   KMIG_E2E_HOME (default $HOME/.cache/kmig, the real HOME, as tests/qemu/lib-e2e.sh)
 # and makes sure the default history (v6.1.192 and v6.12.118) is imported.
-E2E_HOME=${KMIG_E2E_HOME:-${XDG_CACHE_HOME:-$_t_real_home/.cache}/kmig}
+E2E_HOME=${KMIG_E2E_HOME:-${_t_real_home:-/root}/.cache/kmig}
 export KMIG_HOME="$E2E_HOME"
 E2E_REPO="$E2E_HOME/linux"
 E2E_BASE=v6.1.192

@@ -30,8 +30,19 @@ if ! echo 'int LLVMFuzzerTestOneInput(const char *d, long n) { return 0; }' |
 fi
 
 t_ok "make fuzz builds the harnesses" make -s -C "$TOP" fuzz
+# Extra seeds from the imported kernel, when the cache has it (not committed).
+krepo=${KMIG_E2E_HOME:-$_t_real_home/.cache/kmig}/linux
 for h in $harnesses; do
 	mkdir -p "$TRASH/corpus-$h"
+done
+if git --git-dir="$krepo" rev-parse -q --verify 'v6.1.192^{commit}' > /dev/null 2>&1; then
+	for f in net/rds/send.c net/rds/rdma.c lib/string.c include/linux/slab.h; do
+		git --git-dir="$krepo" show "v6.1.192:$f" > "$TRASH/corpus-lexer/$(echo "$f" | tr / _)" 2>/dev/null
+	done
+	git --git-dir="$krepo" show v6.1.192:MAINTAINERS | head -c 20000 \
+		> "$TRASH/corpus-maintainers/real-head" 2>/dev/null
+fi
+for h in $harnesses; do
 	"$TOP/build-fuzz/fuzz-$h" -max_total_time="$secs" -timeout=10 \
 		-rss_limit_mb=2048 -print_final_stats=1 \
 		-artifact_prefix="$TRASH/artifact-$h-" \

@@ -19,6 +19,7 @@
 #include "gate.h"
 #include "kmig.h"
 #include "maintainers.h"
+#include "maintcache.h"
 #include "repo.h"
 #include "rules.h"
 #include "store.h"
@@ -56,22 +57,13 @@ struct log_commit {
 	struct commit_changes changes;
 };
 
-#define MAINT_SLOTS 8
-
-struct maint_slot {
-	git_oid oid;
-	struct maintainers *m;
-	unsigned long used;
-};
-
 struct log_state {
 	git_repository *repo;
 	struct store *st;
 	struct gate g;
 	struct log_commit *v;
 	size_t n, alloc;
-	struct maint_slot maint[MAINT_SLOTS];
-	unsigned long clock;
+	struct maint_cache maint;
 	const char *rule, *subsystem;
 	bool all;
 	int fmt;
@@ -84,43 +76,6 @@ static void log_commit_clear(struct log_commit *c)
 	free(c->subject);
 	gate_touched_clear(&c->touched);
 	commit_changes_clear(&c->changes);
-}
-
-/* The parsed MAINTAINERS blob @oid, from a small LRU cache. */
-static int get_maintainers(struct log_state *s, const git_oid *oid,
-			   const struct maintainers **out)
-{
-	struct maint_slot *slot = &s->maint[0];
-	struct maintainers *m = NULL;
-	git_blob *blob = NULL;
-	size_t i;
-
-	*out = NULL;
-	if (git_oid_is_zero(oid))
-		return 0;
-	for (i = 0; i < MAINT_SLOTS; i++) {
-		if (s->maint[i].m && !git_oid_cmp(&s->maint[i].oid, oid)) {
-			s->maint[i].used = ++s->clock;
-			*out = s->maint[i].m;
-			return 0;
-		}
-		if (s->maint[i].used < slot->used)
-			slot = &s->maint[i];
-	}
-	if (git_blob_lookup(&blob, s->repo, oid) < 0)
-		return kmig_err_git("cannot read MAINTAINERS");
-	if (maintainers_parse(&m, git_blob_rawcontent(blob),
-			      (size_t)git_blob_rawsize(blob))) {
-		git_blob_free(blob);
-		return KMIG_EGENERIC;
-	}
-	git_blob_free(blob);
-	maintainers_free(slot->m);
-	git_oid_cpy(&slot->oid, oid);
-	slot->m = m;
-	slot->used = ++s->clock;
-	*out = m;
-	return 0;
 }
 
 /* Pass 1: the commits of the range, and the files of those not recorded. */
@@ -240,7 +195,7 @@ static int attribute(struct log_state *s, struct log_commit *c)
 	if (ret)
 		return ret;
 	if (ch.added.n || ch.removed.n)
-		ret = get_maintainers(s, &c->maint, &m);
+		ret = maint_cache_get(&s->maint, s->repo, &c->maint, &m);
 	for (i = 0; !ret && i < ch.added.n; i++)
 		count_site(&c->changes, m ? maintainers_match(m, ch.added.v[i].path) :
 			   MAINTAINERS_NONE, ch.added.v[i].rule, true);
@@ -578,8 +533,7 @@ out:
 	for (i = 0; i < s.n; i++)
 		log_commit_clear(&s.v[i]);
 	free(s.v);
-	for (i = 0; i < MAINT_SLOTS; i++)
-		maintainers_free(s.maint[i].m);
+	maint_cache_release(&s.maint);
 	gate_release(&s.g);
 	store_close(s.st);
 	git_repository_free(s.repo);

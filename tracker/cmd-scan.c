@@ -10,6 +10,7 @@
 
 #include "kmig.h"
 #include "maintainers.h"
+#include "maintcache.h"
 #include "oidset.h"
 #include "repo.h"
 #include "rules.h"
@@ -31,19 +32,13 @@ static const char usage[] =
 	"\n"
 	"Prints one line per release: tag, files, blobs lexed, uses.\n";
 
-struct maint_cache {
-	git_oid oid;
-	struct maintainers *m;
-};
-
 struct scan_state {
 	struct kmig_ctx *ctx;
 	git_repository *repo;
 	struct store *st;
 	struct oidset cached;
 	bool cached_loaded;	/* read on the first release to lex */
-	struct maint_cache *maint;
-	size_t nmaint, amaint;
+	struct maint_cache maint;
 	int jobs;
 	uint64_t lexed, lexed_bytes;
 };
@@ -89,36 +84,6 @@ static int list_tags(git_repository *repo, char **globs, size_t nglobs,
 	}
 	if (*n)
 		qsort(*out, *n, sizeof(**out), cmp_tags);
-	return 0;
-}
-
-static int get_maintainers(struct scan_state *s, const git_oid *oid,
-			   const struct maintainers **out)
-{
-	struct maintainers *m = NULL;
-	git_blob *blob = NULL;
-	size_t i;
-
-	*out = NULL;
-	if (git_oid_is_zero(oid))
-		return 0;
-	for (i = 0; i < s->nmaint; i++)
-		if (!git_oid_cmp(&s->maint[i].oid, oid)) {
-			*out = s->maint[i].m;
-			return 0;
-		}
-	if (git_blob_lookup(&blob, s->repo, oid) < 0)
-		return kmig_err_git("cannot read MAINTAINERS");
-	if (maintainers_parse(&m, git_blob_rawcontent(blob),
-			      (size_t)git_blob_rawsize(blob))) {
-		git_blob_free(blob);
-		return KMIG_EGENERIC;
-	}
-	git_blob_free(blob);
-	ALLOC_GROW(s->maint, s->nmaint + 1, s->amaint);
-	git_oid_cpy(&s->maint[s->nmaint].oid, oid);
-	s->maint[s->nmaint++].m = m;
-	*out = m;
 	return 0;
 }
 
@@ -212,7 +177,7 @@ static int scan_release(struct scan_state *s, const char *tag)
 	ret = scan_tree_files(&files, &maint_oid, tree);
 	if (ret)
 		goto out;
-	ret = get_maintainers(s, &maint_oid, &maint);
+	ret = maint_cache_get(&s->maint, s->repo, &maint_oid, &maint);
 	if (ret)
 		goto out;
 	if (!maint || !maintainers_count(maint))
@@ -385,9 +350,7 @@ static int cmd_scan_fn(struct kmig_ctx *ctx, int argc, char **argv)
 		(unsigned long long)s.lexed, s.lexed_bytes / 1e6);
 	status = finish_stdout(KMIG_EXIT_OK);
 out:
-	for (i = 0; i < s.nmaint; i++)
-		maintainers_free(s.maint[i].m);
-	free(s.maint);
+	maint_cache_release(&s.maint);
 	for (i = 0; i < ntags; i++)
 		free(tags[i]);
 	free(tags);

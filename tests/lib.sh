@@ -68,3 +68,21 @@ t_done() {
 git_commit_all() {
 	git -C "$1" add -A -f && git -C "$1" commit -q -m "$2"
 }
+
+# db_canonical DB - everything a scan records, without row ids and timestamps.
+db_canonical() {
+	sqlite3 "$1" "
+	SELECT 'R', tag, commit_id, sort_key, date, ruleset, maintainers_oid, files
+		FROM releases ORDER BY tag;
+	SELECT 'B', oid, ruleset, bytes FROM blobs ORDER BY oid;
+	SELECT 'S', oid, rule, line, func, text FROM blob_sites
+		ORDER BY oid, rule, line, func, text;
+	SELECT 'F', r.tag, f.path, f.oid, s.name FROM release_files f
+		JOIN releases r ON r.id = f.release_id
+		JOIN subsystems s ON s.id = f.subsystem_id ORDER BY r.tag, f.path;
+	SELECT 'C', r.tag, s.name, c.rule, c.count FROM counts c
+		JOIN releases r ON r.id = c.release_id
+		JOIN subsystems s ON s.id = c.subsystem_id ORDER BY 2, 3, 4;
+	SELECT 'P', r.tag, c.path, c.rule, c.count FROM file_counts c
+		JOIN releases r ON r.id = c.release_id ORDER BY 2, 3, 4;"
+}

@@ -14,56 +14,12 @@ DB="$TRASH/kmig.db"
 
 # 12 releases of 150 files; each release rewrites 30 of them.
 git init -q "$W"
-python3 - "$W" <<'EOP'
-import os, random, subprocess, sys
-w = sys.argv[1]
-rnd = random.Random(4)
-uses = ['strcpy(a, b);', 'BUG_ON(!p);', 'WARN_ON(x);', 'strlcpy(d, s, n);',
-	'p = kmalloc(n * sizeof(*p), GFP_KERNEL);', 'kmap(page);', 'x = 1;']
-dirs = ['net/core', 'net/rds', 'drivers/a', 'fs/x', 'kernel']
-files = ['%s/f%03d.c' % (dirs[i % len(dirs)], i) for i in range(150)]
-for d in dirs:
-	os.makedirs(os.path.join(w, d), exist_ok=True)
-with open(os.path.join(w, 'MAINTAINERS'), 'w') as f:
-	f.write('NET\nF:\tnet/\n\nRDS\nF:\tnet/rds/\n\nTHE REST\nF:\t*\nF:\t*/\n')
-def write(path, gen):
-	with open(os.path.join(w, path), 'w') as f:
-		for fn in range(30):
-			f.write('int fn_%d_%d(int n)\n{\n' % (gen, fn))
-			for l in range(8):
-				f.write('\t%s\n' % rnd.choice(uses))
-			f.write('\treturn 0;\n}\n\n')
-for p in files:
-	write(p, 0)
-for rel in range(12):
-	if rel:
-		for p in rnd.sample(files, 30):
-			write(p, rel)
-	subprocess.run(['git', '-C', w, 'add', '-A'], check=True)
-	subprocess.run(['git', '-C', w, 'commit', '-q', '-m', 'r%d' % rel], check=True)
-	subprocess.run(['git', '-C', w, 'tag', 'v2.%d' % rel], check=True)
-EOP
+python3 "$TOP/tests/mkhistory.py" "$W" 12 150 4 v2.
 git -C "$W" repack -a -d -q
 
-canonical() {
-	sqlite3 "$1" "
-	SELECT 'R', tag, commit_id, sort_key, date, ruleset, maintainers_oid, files
-		FROM releases ORDER BY tag;
-	SELECT 'B', oid, ruleset, bytes FROM blobs ORDER BY oid;
-	SELECT 'S', oid, rule, line, func, text FROM blob_sites
-		ORDER BY oid, rule, line, func, text;
-	SELECT 'F', r.tag, f.path, f.oid, s.name FROM release_files f
-		JOIN releases r ON r.id = f.release_id
-		JOIN subsystems s ON s.id = f.subsystem_id ORDER BY r.tag, f.path;
-	SELECT 'C', r.tag, s.name, c.rule, c.count FROM counts c
-		JOIN releases r ON r.id = c.release_id
-		JOIN subsystems s ON s.id = c.subsystem_id ORDER BY 2, 3, 4;
-	SELECT 'P', r.tag, c.path, c.rule, c.count FROM file_counts c
-		JOIN releases r ON r.id = c.release_id ORDER BY 2, 3, 4;"
-}
 
 t_exit "reference scan" 0 "$KMIG" --repo "$W" --db "$REF" scan
-canonical "$REF" > "$TRASH/ref.canon"
+db_canonical "$REF" > "$TRASH/ref.canon"
 
 # Two scans at once, from an empty database.  Each either succeeds or,
 # after waiting 30 s for the other, stops with "database is locked".
@@ -86,7 +42,7 @@ t_ok "first scan: success or a clear 'locked'" test "$v1" = ok -o "$v1" = locked
 t_ok "second scan: success or a clear 'locked'" test "$v2" = ok -o "$v2" = locked
 t_ok "at least one of them finished" test "$v1" = ok -o "$v2" = ok
 t_is "integrity_check" ok "$(sqlite3 "$DB" 'PRAGMA integrity_check')"
-canonical "$DB" > "$TRASH/canon"
+db_canonical "$DB" > "$TRASH/canon"
 t_ok "the database is exactly that of one scan" cmp "$TRASH/ref.canon" "$TRASH/canon"
 
 # Another process holds the write lock for 3 s: the scan waits for it.

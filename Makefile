@@ -8,7 +8,7 @@
 #   make bench    benchmarks
 #   make fuzz     build the libFuzzer harnesses (clang) into build-fuzz/
 
-PKGS     := libgit2 sqlite3 zlib
+PKGS     := libgit2 sqlite3 zlib libdeflate
 CC       ?= cc
 OPT      ?= -O2 -g
 CFLAGS   += -std=gnu11 $(OPT) -Wall -Wextra -Werror -pthread \

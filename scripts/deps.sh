@@ -4,7 +4,7 @@
 set -e
 pkgs="build-essential git libgit2-dev libsqlite3-dev sqlite3 pkg-config
 	coccinelle qemu-system-x86 flex bison bc libelf-dev libssl-dev cpio
-	xz-utils ccache libcmocka-dev python3 chromium time zlib1g-dev
+	xz-utils ccache libcmocka-dev python3 chromium time zlib1g-dev libdeflate-dev
 	clang libclang-rt-14-dev"
 missing=
 for p in $pkgs; do

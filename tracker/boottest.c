@@ -45,7 +45,8 @@ int boottest_run(struct kbuild *kb, struct store *st, const char *rev,
 	int ret;
 
 	memset(r, 0, sizeof(*r));
-	ret = kbuild_commit(kb, rev, &r->build);
+	ret = kbuild_commit(kb, rev, o->rebuild ? KBUILD_REBUILD : 0,
+			    &r->build);
 	if (ret)
 		return ret;
 	ret = record_build(st, r);

@@ -39,8 +39,9 @@ struct boottest_opts {
 	double timeout;			/* seconds */
 	const char *accel;		/* "tcg" or "kvm" */
 	bool keep_log;			/* keep the console of passing boots */
+	bool rebuild;			/* build even if an image exists */
 };
-#define BOOTTEST_OPTS_INIT { NULL, 0, 120, "tcg", false }
+#define BOOTTEST_OPTS_INIT { NULL, 0, 120, "tcg", false, false }
 
 struct boottest_result {
 	enum boottest_outcome outcome;

@@ -130,9 +130,7 @@ static long next_step(const struct candidate *c, long lo, long hi)
 static int cmd_bisect_fn(struct kmig_ctx *ctx, int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{ "test", required_argument, NULL, 't' },
-		{ "timeout", required_argument, NULL, 'T' },
-		{ "accel", required_argument, NULL, 'a' },
+		BOOT_COMMON_LONGOPTS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};

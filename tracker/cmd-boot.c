@@ -13,7 +13,7 @@
 
 static const char usage[] =
 	"usage: kmig boot [REV] [--test NAME]... [--timeout S] [--keep-log]\n"
-	"                 [--accel tcg|kvm]\n"
+	"                 [--rebuild] [--accel tcg|kvm]\n"
 	"\n"
 	"Build REV (default: the tip of the branch 'kmig branch apply' made\n"
 	"last, else HEAD of --repo) with the QEMU configuration\n"
@@ -28,6 +28,8 @@ static const char usage[] =
 	"                  tests: boot, rds, hang (never finishes)\n"
 	"  --timeout S     kill QEMU after S seconds (default 120): 'timeout'\n"
 	"  --keep-log      keep the console log of a passing boot too\n"
+	"  --rebuild       build REV even if its image was built before\n"
+	"                  (incremental: only what changed is recompiled)\n"
 	"  --accel A       tcg (default) or kvm (only when asked and usable)\n"
 	"\n"
 	"Output: 'commit', 'build', the guest's KMIG-TEST lines, 'boot STATUS',\n"
@@ -62,6 +64,9 @@ int boot_parse_common(const char *cmd, int c, const char *arg,
 		return 0;
 	case 'k':
 		a->opts.keep_log = true;
+		return 0;
+	case 'r':
+		a->opts.rebuild = true;
 		return 0;
 	}
 	return cmd_usage_error(cmd, "unknown option");
@@ -110,10 +115,8 @@ void boot_warn_missing(const struct boottest_result *r)
 static int cmd_boot_fn(struct kmig_ctx *ctx, int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{ "test", required_argument, NULL, 't' },
-		{ "timeout", required_argument, NULL, 'T' },
-		{ "keep-log", no_argument, NULL, 'k' },
-		{ "accel", required_argument, NULL, 'a' },
+		BOOT_COMMON_LONGOPTS,
+		BOOT_KEEP_LONGOPTS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};

@@ -14,13 +14,19 @@ struct boot_args {
 	size_t ntests;
 };
 
+/* The options every building and booting command takes (getopt_long). */
+#define BOOT_COMMON_LONGOPTS					\
+	{ "test", required_argument, NULL, 't' },		\
+	{ "timeout", required_argument, NULL, 'T' },		\
+	{ "accel", required_argument, NULL, 'a' }
+/* ... and those of the commands that keep logs and images per commit. */
+#define BOOT_KEEP_LONGOPTS					\
+	{ "keep-log", no_argument, NULL, 'k' },			\
+	{ "rebuild", no_argument, NULL, 'r' }
+
 /*
- * boot_parse_common - handle one of the shared options, as returned by
- * getopt_long() for this table (add it to the command's own):
- *	{ "test", required_argument, NULL, 't' },
- *	{ "timeout", required_argument, NULL, 'T' },
- *	{ "keep-log", no_argument, NULL, 'k' },
- *	{ "accel", required_argument, NULL, 'a' },
+ * boot_parse_common - handle one of the options of BOOT_COMMON_LONGOPTS
+ * and BOOT_KEEP_LONGOPTS, as returned by getopt_long().
  * Returns 0, or 2 after printing the usage error.
  */
 int boot_parse_common(const char *cmd, int c, const char *arg,

@@ -19,7 +19,8 @@
 
 static const char usage[] =
 	"usage: kmig branch test [--base TAG | --name BRANCH] [--test NAME]...\n"
-	"                        [--timeout S] [--accel tcg|kvm] [--no-compile-check]\n"
+	"                        [--timeout S] [--keep-log] [--rebuild]\n"
+	"                        [--accel tcg|kvm] [--no-compile-check]\n"
 	"\n"
 	"For every applied step of the branch (default: the one 'kmig branch\n"
 	"apply' made last): build it with the QEMU configuration and boot it with\n"
@@ -28,6 +29,8 @@ static const char usage[] =
 	"base).  Each step ends pass, build-fail, boot-fail or compile-fail; the\n"
 	"result is recorded and shown by 'kmig branch status'.  Steps that did not\n"
 	"apply (upstream, superseded, conflict) are listed and not tested.\n"
+	"--test, --timeout, --keep-log, --rebuild and --accel are those of\n"
+	"'kmig boot'.\n"
 	"Exit status: 0 every tested step passed, 1 some step failed, 2 error.\n";
 
 /* The .c files a commit adds or modifies against its first parent. */
@@ -148,10 +151,8 @@ int branch_test(struct kmig_ctx *ctx, int argc, char **argv)
 		{ "base", required_argument, NULL, 'b' },
 		{ "name", required_argument, NULL, 'n' },
 		{ "no-compile-check", no_argument, NULL, 'C' },
-		{ "test", required_argument, NULL, 't' },
-		{ "timeout", required_argument, NULL, 'T' },
-		{ "keep-log", no_argument, NULL, 'k' },
-		{ "accel", required_argument, NULL, 'a' },
+		BOOT_COMMON_LONGOPTS,
+		BOOT_KEEP_LONGOPTS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};

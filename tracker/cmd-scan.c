@@ -39,6 +39,7 @@ struct scan_state {
 	struct oidset cached;
 	bool cached_loaded;	/* read on the first release to lex */
 	struct maint_cache maint;
+	struct scan_pool *pool;	/* started on the first release to lex */
 	int jobs;
 	uint64_t lexed, lexed_bytes;
 };
@@ -121,150 +122,203 @@ static bool tag_names_tree(git_repository *repo, const char *tag)
 	return tree;
 }
 
-static int scan_release(struct scan_state *s, const char *tag)
-{
-	struct scan_files files = { 0 };
-	struct release_info old;
+/*
+ * One release, in two halves: plan_release() (resolve, walk the tree, find
+ * the blobs to lex, queue them on the pool) and write_release() (wait for
+ * them, one transaction, the result line).  cmd_scan_fn() plans release
+ * i + 1 before writing release i, so the tree walk and the database work
+ * run while the workers lex.
+ */
+struct release_plan {
+	const char *tag;
+	bool skip;			/* nothing to write */
+	const char *skip_line;		/* printed instead, or NULL */
+	git_commit *commit;
+	char commit_hex[GIT_OID_HEXSZ + 1];
+	struct scan_files files;
+	git_oid maint_oid;
 	const struct maintainers *maint;
-	struct site_list *results = NULL;
-	struct oidset queued = OIDSET_INIT;
-	struct progress *prog = NULL;
-	git_commit *commit = NULL;
-	git_tree *tree = NULL;
-	git_oid maint_oid, *todo = NULL;
-	uint64_t *bytes = NULL, total_bytes = 0;
-	size_t ntodo = 0, i;
-	long long rel, uses = 0;
-	char commit_hex[GIT_OID_HEXSZ + 1], maint_hex[GIT_OID_HEXSZ + 1];
+	git_oid *todo;
+	size_t ntodo;
+	struct site_list *results;
+	uint64_t *bytes;
+	struct scan_batch *batch;	/* queued, not waited for yet */
+};
+
+static void plan_clear(struct scan_state *s, struct release_plan *p)
+{
+	size_t i;
+
+	if (p->batch)	/* never leave a batch writing into freed arrays */
+		scan_pool_wait(s->pool, p->batch, NULL);
+	if (p->results)
+		for (i = 0; i < p->ntodo; i++)
+			site_list_clear(&p->results[i]);
+	free(p->results);
+	free(p->bytes);
+	free(p->todo);
+	scan_files_clear(&p->files);
+	git_commit_free(p->commit);
+	memset(p, 0, sizeof(*p));
+}
+
+static int plan_release(struct scan_state *s, const char *tag,
+			struct release_plan *p)
+{
 	const char *ruleset = rules_hash();
-	struct timespec t0, t1;
-	double secs;
+	struct release_info old;
+	git_tree *tree = NULL;
+	size_t i;
 	int ret;
 
+	memset(p, 0, sizeof(*p));
+	p->tag = tag;
 	if (tag_names_tree(s->repo, tag)) {
 		fprintf(stderr, "warning: %s names a tree, not a commit: skipped\n",
 			tag);
+		p->skip = true;
 		return 0;
 	}
-	ret = repo_resolve_commit(&commit, s->repo, tag);
+	ret = repo_resolve_commit(&p->commit, s->repo, tag);
 	if (ret)
 		return ret;
-	git_oid_tostr(commit_hex, sizeof(commit_hex), git_commit_id(commit));
+	git_oid_tostr(p->commit_hex, sizeof(p->commit_hex),
+		      git_commit_id(p->commit));
 	ret = store_release_get(s->st, tag, &old);
 	if (!ret) {
-		bool same = !strcmp(old.commit, commit_hex) &&
+		bool same = !strcmp(old.commit, p->commit_hex) &&
 			    !strcmp(old.ruleset, ruleset);
 
 		release_info_clear(&old);
 		if (same) {
-			printf("%s: up to date\n", tag);
-			goto out;
+			p->skip = true;
+			p->skip_line = "up to date";
+			return 0;
 		}
 	} else if (ret != KMIG_ENOTFOUND) {
-		goto out;
+		return ret;
 	}
-	ret = 0;
 	if (!s->cached_loaded) {
 		ret = store_cached_blobs(s->st, ruleset, &s->cached);
 		if (ret)
-			goto out;
+			return ret;
 		s->cached_loaded = true;
 	}
-	if (git_commit_tree(&tree, commit) < 0) {
-		ret = kmig_err_git("cannot read tree");
-		goto out;
-	}
-	ret = scan_tree_files(&files, &maint_oid, tree);
+	if (git_commit_tree(&tree, p->commit) < 0)
+		return kmig_err_git("cannot read tree");
+	ret = scan_tree_files(&p->files, &p->maint_oid, tree);
+	git_tree_free(tree);
 	if (ret)
-		goto out;
-	ret = maint_cache_get(&s->maint, s->repo, &maint_oid, &maint);
+		return ret;
+	ret = maint_cache_get(&s->maint, s->repo, &p->maint_oid, &p->maint);
 	if (ret)
-		goto out;
-	if (!maint || !maintainers_count(maint))
+		return ret;
+	if (!p->maint || !maintainers_count(p->maint))
 		fprintf(stderr, "warning: %s: %s: every file is in %s\n", tag,
-			maint ? "MAINTAINERS has no sections" :
-				"no top-level MAINTAINERS file",
+			p->maint ? "MAINTAINERS has no sections" :
+				   "no top-level MAINTAINERS file",
 			MAINTAINERS_NONE);
-	if (maint && maintainers_ignored(maint))
+	if (p->maint && maintainers_ignored(p->maint))
 		fprintf(stderr, "warning: %s: MAINTAINERS: %zu malformed lines ignored\n",
-			tag, maintainers_ignored(maint));
+			tag, maintainers_ignored(p->maint));
 
-	todo = xcalloc(files.n ? files.n : 1, sizeof(*todo));
-	for (i = 0; i < files.n; i++) {
-		const git_oid *oid = &files.v[i].oid;
+	/*
+	 * The blobs nobody lexed: not in the cache, not queued by an earlier
+	 * release of this run (the set holds both from here on).
+	 */
+	p->todo = xcalloc(p->files.n ? p->files.n : 1, sizeof(*p->todo));
+	for (i = 0; i < p->files.n; i++) {
+		const git_oid *oid = &p->files.v[i].oid;
 
-		if (oidset_has(&s->cached, oid) || !oidset_add(&queued, oid))
-			continue;
-		git_oid_cpy(&todo[ntodo++], oid);
+		if (oidset_add(&s->cached, oid))
+			git_oid_cpy(&p->todo[p->ntodo++], oid);
 	}
-	results = xcalloc(ntodo ? ntodo : 1, sizeof(*results));
-	bytes = xcalloc(ntodo ? ntodo : 1, sizeof(*bytes));
-	prog = progress_start(tag, ntodo);
+	p->results = xcalloc(p->ntodo ? p->ntodo : 1, sizeof(*p->results));
+	p->bytes = xcalloc(p->ntodo ? p->ntodo : 1, sizeof(*p->bytes));
+	if (!p->ntodo)
+		return 0;
+	if (!s->pool) {
+		ret = scan_pool_start(&s->pool, git_repository_path(s->repo),
+				      s->jobs);
+		if (ret)
+			return ret;
+	}
+	p->batch = scan_pool_submit(s->pool, p->todo, p->ntodo, p->results,
+				    p->bytes);
+	return 0;
+}
+
+static int write_release(struct scan_state *s, struct release_plan *p)
+{
+	const char *ruleset = rules_hash();
+	struct progress *prog = NULL;
+	struct count_rows rows = { 0 };
+	char maint_hex[GIT_OID_HEXSZ + 1];
+	uint64_t total_bytes = 0;
+	long long rel, uses = 0;
+	struct timespec t0, t1;
+	double secs;
+	size_t i;
+	int ret = 0;
+
+	if (p->skip) {
+		if (p->skip_line)
+			printf("%s: %s\n", p->tag, p->skip_line);
+		return 0;
+	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	ret = scan_lex_blobs(git_repository_path(s->repo), todo, ntodo, s->jobs,
-			     results, bytes, prog);
+	if (p->batch) {
+		prog = progress_start(p->tag, p->ntodo);
+		ret = scan_pool_wait(s->pool, p->batch, prog);
+		p->batch = NULL;
+		progress_stop(prog);
+		if (ret)
+			return ret;
+	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);
-	progress_stop(prog);
-	if (ret)
-		goto out;
 
 	ret = store_begin(s->st);
 	if (ret)
-		goto out;
-	git_oid_tostr(maint_hex, sizeof(maint_hex), &maint_oid);
-	ret = store_release_start(s->st, &rel, tag, commit_hex,
-				  (long long)git_commit_time(commit), ruleset,
-				  maint ? maint_hex : NULL);
-	for (i = 0; !ret && i < ntodo; i++) {
-		ret = store_blob_put(s->st, repo_oid_str(&todo[i]), ruleset,
-				     bytes[i], &results[i]);
-		total_bytes += bytes[i];
+		return ret;
+	git_oid_tostr(maint_hex, sizeof(maint_hex), &p->maint_oid);
+	ret = store_release_start(s->st, &rel, p->tag, p->commit_hex,
+				  (long long)git_commit_time(p->commit), ruleset,
+				  p->maint ? maint_hex : NULL);
+	for (i = 0; !ret && i < p->ntodo; i++) {
+		ret = store_blob_put(s->st, repo_oid_str(&p->todo[i]), ruleset,
+				     p->bytes[i], &p->results[i]);
+		total_bytes += p->bytes[i];
 	}
-	for (i = 0; !ret && i < files.n; i++) {
-		const char *sub = maint ? maintainers_match(maint, files.v[i].path) :
-					  MAINTAINERS_NONE;
+	for (i = 0; !ret && i < p->files.n; i++) {
+		const struct scan_file *f = &p->files.v[i];
+		const char *sub = p->maint ? maintainers_match(p->maint, f->path) :
+					     MAINTAINERS_NONE;
 
-		ret = store_release_file(s->st, rel, files.v[i].path,
-					 repo_oid_str(&files.v[i].oid), sub);
+		ret = store_release_file(s->st, rel, f->path,
+					 repo_oid_str(&f->oid), sub);
 	}
 	if (!ret)
-		ret = store_release_finish(s->st, rel, (long long)files.n);
+		ret = store_release_finish(s->st, rel, (long long)p->files.n);
 	if (ret) {
 		store_rollback(s->st);
-		goto out;
+		return ret;
 	}
 	ret = store_commit(s->st);
 	if (ret)
-		goto out;
-	for (i = 0; i < ntodo; i++)
-		oidset_add(&s->cached, &todo[i]);
-	s->lexed += ntodo;
+		return ret;
+	s->lexed += p->ntodo;
 	s->lexed_bytes += total_bytes;
-	{
-		struct count_rows rows = { 0 };
-
-		if (!store_counts(s->st, rel, BY_RULE, NULL, NULL, &rows))
-			for (i = 0; i < rows.n; i++)
-				uses += rows.v[i].count;
-		count_rows_clear(&rows);
-	}
+	if (!store_counts(s->st, rel, BY_RULE, NULL, NULL, &rows))
+		for (i = 0; i < rows.n; i++)
+			uses += rows.v[i].count;
+	count_rows_clear(&rows);
+	/* the wait only: the other release's lexing overlaps */
 	secs = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
-	printf("%s: %zu files, %zu blobs lexed, %lld uses\n", tag, files.n,
-	       ntodo, uses);
-	progress_note("%s: lexed %.1f MB in %.2fs (%.0f MB/s)\n", tag,
-		total_bytes / 1e6, secs, secs > 0 ? total_bytes / 1e6 / secs : 0.0);
-out:
-	if (results)
-		for (i = 0; i < ntodo; i++)
-			site_list_clear(&results[i]);
-	free(results);
-	free(bytes);
-	free(todo);
-	oidset_clear(&queued);
-	scan_files_clear(&files);
-	git_tree_free(tree);
-	git_commit_free(commit);
-	return ret;
+	printf("%s: %zu files, %zu blobs lexed, %lld uses\n", p->tag,
+	       p->files.n, p->ntodo, uses);
+	progress_note("%s: lexed %.1f MB, waited %.2fs for the lexer\n", p->tag,
+		total_bytes / 1e6, secs);
+	return 0;
 }
 
 static int cmd_scan_fn(struct kmig_ctx *ctx, int argc, char **argv)
@@ -276,6 +330,7 @@ static int cmd_scan_fn(struct kmig_ctx *ctx, int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct scan_state s = { 0 };
+	struct release_plan plan[2] = { 0 };
 	char **globs = NULL, **tags = NULL;
 	size_t nglobs = 0, aglobs = 0, ntags = 0, i;
 	bool include_rc = false;
@@ -326,14 +381,32 @@ static int cmd_scan_fn(struct kmig_ctx *ctx, int argc, char **argv)
 			 ctx->repo_path);
 		goto out;
 	}
+	/* plan release i + 1 while release i is lexed, then write i */
+	progress_note("[1/%zu] scanning %s\n", ntags, tags[0]);
+	if (plan_release(&s, tags[0], &plan[0])) {
+		cmd_fail(KMIG_EXIT_ERROR, "scan of %s failed: %s", tags[0],
+			 kmig_errmsg());
+		goto out_plans;
+	}
 	for (i = 0; i < ntags; i++) {
-		progress_note("[%zu/%zu] scanning %s\n", i + 1, ntags, tags[i]);
-		if (scan_release(&s, tags[i])) {
+		struct release_plan *cur = &plan[i & 1], *next = &plan[!(i & 1)];
+
+		if (i + 1 < ntags) {
+			progress_note("[%zu/%zu] scanning %s\n", i + 2, ntags,
+				tags[i + 1]);
+			if (plan_release(&s, tags[i + 1], next)) {
+				cmd_fail(KMIG_EXIT_ERROR, "scan of %s failed: %s",
+					 tags[i + 1], kmig_errmsg());
+				goto out_plans;
+			}
+		}
+		if (write_release(&s, cur)) {
 			cmd_fail(KMIG_EXIT_ERROR, "scan of %s failed: %s", tags[i],
 				 kmig_errmsg());
-			goto out;
+			goto out_plans;
 		}
 		fflush(stdout);
+		plan_clear(&s, cur);
 	}
 	{
 		long long pruned;
@@ -349,7 +422,11 @@ static int cmd_scan_fn(struct kmig_ctx *ctx, int argc, char **argv)
 	progress_note("%zu releases, %llu blobs lexed (%.1f MB)\n", ntags,
 		(unsigned long long)s.lexed, s.lexed_bytes / 1e6);
 	status = finish_stdout(KMIG_EXIT_OK);
+out_plans:
+	plan_clear(&s, &plan[0]);
+	plan_clear(&s, &plan[1]);
 out:
+	scan_pool_stop(s.pool);
 	maint_cache_release(&s.maint);
 	for (i = 0; i < ntags; i++)
 		free(tags[i]);

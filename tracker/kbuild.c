@@ -715,7 +715,8 @@ static int configure(struct kbuild *kb, struct make_env *me, const char *log,
 	return ret;
 }
 
-int kbuild_commit(struct kbuild *kb, const char *rev, struct kbuild_result *res)
+int kbuild_commit(struct kbuild *kb, const char *rev, unsigned int flags,
+		  struct kbuild_result *res)
 {
 	struct make_env me;
 	const char *data = kbuild_data_dir();
@@ -738,7 +739,7 @@ int kbuild_commit(struct kbuild *kb, const char *rev, struct kbuild_result *res)
 	}
 	res->image = xasprintf("%s/%s-%.12s.bzImage", kb->images, res->commit,
 			       res->config_hash);
-	if (!stat(res->image, &st)) {
+	if (!(flags & KBUILD_REBUILD) && !stat(res->image, &st)) {
 		res->status = KBUILD_OK;
 		res->cached = true;
 		note("reusing the image of %.12s %s", res->commit, res->subject);

@@ -86,10 +86,13 @@ int kbuild_resolve(struct kbuild *kb, const char *rev, char out[41],
 /*
  * kbuild_commit - make src/ the tree of @rev and build its bzImage with
  * the QEMU configuration.  The image is reused when this commit was
- * already built with the same configuration recipe.  Progress goes to
+ * already built with the same configuration recipe, unless @flags has
+ * KBUILD_REBUILD (build again and replace the image).  Progress goes to
  * stderr; the build's output goes to res->log_path.
  */
-int kbuild_commit(struct kbuild *kb, const char *rev, struct kbuild_result *res);
+#define KBUILD_REBUILD	0x1u
+int kbuild_commit(struct kbuild *kb, const char *rev, unsigned int flags,
+		  struct kbuild_result *res);
 void kbuild_result_release(struct kbuild_result *res);
 
 /*

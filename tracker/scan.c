@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "packread.h"
 #include "repo.h"
 #include "scan.h"
 
@@ -71,13 +72,18 @@ int scan_tree_files(struct scan_files *out, git_oid *maintainers,
 
 /*
  * Pack order.  Blobs read in the order of the tree walk jump around the
- * pack, and libgit2's small delta-base cache then inflates the same bases
- * again and again.  Read in pack order (what "git cat-file --unordered"
- * does), a delta's base was usually inflated just before.  The order only
- * changes the speed: results are stored by index.
+ * pack, and the delta bases they share would be inflated again and again.
+ * Read in pack order (what "git cat-file --unordered" does), a delta's
+ * base was usually inflated just before and is still in the reader's
+ * cache.  Workers take runs of CHUNK consecutive blobs so that each keeps
+ * that locality.  The order only changes the speed: results are stored by
+ * index.
  */
+#define CHUNK		64
+#define READER_CACHE	((size_t)16 << 20)
+
 struct pack_pos {
-	uint64_t key;		/* pack number << 40 | offset; ~0: not packed */
+	uint64_t pos;		/* packread position; PACK_POS_NONE: loose */
 	size_t i;
 };
 
@@ -85,190 +91,291 @@ static int cmp_pack_pos(const void *a, const void *b)
 {
 	const struct pack_pos *x = a, *y = b;
 
-	if (x->key != y->key)
-		return x->key < y->key ? -1 : 1;
+	if (x->pos != y->pos)
+		return x->pos < y->pos ? -1 : 1;
 	return x->i < y->i ? -1 : x->i > y->i;
 }
 
-static uint32_t be32(const unsigned char *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
-	       (uint32_t)p[2] << 8 | p[3];
-}
-
-/* Offsets of @oids in one version-2 pack index; unpacked ones unchanged. */
-static void idx_positions(const char *path, uint64_t packno, const git_oid *oids,
-			  struct pack_pos *pos, size_t n)
-{
-	const unsigned char *m, *fan, *sha, *off32, *off64;
-	struct stat st;
-	uint32_t cnt;
-	size_t i;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return;
-	if (fstat(fd, &st) < 0 || st.st_size < 8 + 1024) {
-		close(fd);
-		return;
-	}
-	m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-	close(fd);
-	if (m == MAP_FAILED)
-		return;
-	fan = m + 8;
-	cnt = be32(fan + 255 * 4);
-	sha = fan + 1024;
-	off32 = sha + (size_t)cnt * (GIT_OID_RAWSZ + 4);
-	off64 = off32 + (size_t)cnt * 4;
-	if (memcmp(m, "\377tOc", 4) || be32(m + 4) != 2 ||
-	    (size_t)(off64 - m) > (size_t)st.st_size)
-		goto out;
-	for (i = 0; i < n; i++) {
-		const unsigned char *id = oids[pos[i].i].id;
-		uint32_t lo = id[0] ? be32(fan + (id[0] - 1) * 4) : 0;
-		uint32_t hi = be32(fan + id[0] * 4);
-
-		while (lo < hi) {
-			uint32_t mid = lo + (hi - lo) / 2;
-			int c = memcmp(sha + (size_t)mid * GIT_OID_RAWSZ, id,
-				       GIT_OID_RAWSZ);
-
-			if (c < 0) {
-				lo = mid + 1;
-			} else if (c > 0) {
-				hi = mid;
-			} else {
-				uint64_t o = be32(off32 + (size_t)mid * 4);
-
-				if (o & 0x80000000u) {
-					const unsigned char *p = off64 + (o & 0x7fffffffu) * 8;
-
-					if ((size_t)(p + 8 - m) > (size_t)st.st_size)
-						break;
-					o = (uint64_t)be32(p) << 32 | be32(p + 4);
-				}
-				if (pos[i].key == ~(uint64_t)0)
-					pos[i].key = packno << 40 | (o & ((1ull << 40) - 1));
-				break;
-			}
-		}
-	}
-out:
-	munmap((void *)m, (size_t)st.st_size);
-}
-
-static size_t *pack_order(const char *repo_path, const git_oid *oids, size_t n)
+static struct pack_pos *pack_order(const struct packset *ps,
+				   const git_oid *oids, size_t n)
 {
 	struct pack_pos *pos = xcalloc(n, sizeof(*pos));
-	size_t *order = xcalloc(n, sizeof(*order)), i;
-	char *dir = xasprintf("%sobjects/pack", repo_path);
-	DIR *d = opendir(dir);
-	struct dirent *de;
-	uint64_t packno = 0;
+	size_t i;
 
 	for (i = 0; i < n; i++) {
-		pos[i].key = ~(uint64_t)0;
 		pos[i].i = i;
+		if (packset_find(ps, &oids[i], &pos[i].pos))
+			pos[i].pos = PACK_POS_NONE;
 	}
-	while (d && (de = readdir(d))) {
-		size_t len = strlen(de->d_name);
-		char *path;
-
-		if (len < 5 || strcmp(de->d_name + len - 4, ".idx"))
-			continue;
-		path = xasprintf("%s/%s", dir, de->d_name);
-		idx_positions(path, packno++ & 0xffffff, oids, pos, n);
-		free(path);
-	}
-	if (d)
-		closedir(d);
-	free(dir);
 	qsort(pos, n, sizeof(*pos), cmp_pack_pos);
-	for (i = 0; i < n; i++)
-		order[i] = pos[i].i;
-	free(pos);
-	return order;
+	return pos;
 }
 
-struct lex_job {
-	const char *repo_path;
+/*
+ * The pool.  Batches are lexed in the order they were queued; within a
+ * batch, workers take runs of CHUNK blobs in pack order.  The submitting
+ * thread goes on (it walks the next tree, writes the last release) and
+ * waits for a batch only when it needs its results.
+ */
+struct scan_batch {
+	struct pack_pos *order;
 	const git_oid *oids;
-	const size_t *order;
-	size_t n, next, done;
 	struct site_list *results;
 	uint64_t *bytes;
-	struct progress *prog;
-	pthread_mutex_t lock;
+	size_t n, next, done;
 	int ret;
 	char err[512];
+	struct scan_batch *queue_next;
 };
 
-static void job_fail(struct lex_job *job)
+struct scan_pool {
+	char *repo_path;
+	struct packset *ps;
+	pthread_t *tids;
+	int nthreads;
+	pthread_mutex_t lock;
+	pthread_cond_t work;		/* a batch was queued, or stop */
+	pthread_cond_t done;		/* a batch finished */
+	struct scan_batch *head, *tail;	/* batches with blobs not taken */
+	bool stop;
+};
+
+static void batch_fail(struct scan_pool *p, struct scan_batch *b)
 {
-	pthread_mutex_lock(&job->lock);
-	if (!job->ret) {
-		job->ret = KMIG_EGENERIC;
-		snprintf(job->err, sizeof(job->err), "%s", kmig_errmsg());
+	pthread_mutex_lock(&p->lock);
+	if (!b->ret) {
+		b->ret = KMIG_EGENERIC;
+		snprintf(b->err, sizeof(b->err), "%s", kmig_errmsg());
 	}
-	pthread_mutex_unlock(&job->lock);
+	pthread_mutex_unlock(&p->lock);
 }
 
-static void *lex_worker(void *arg)
+/* A loose blob (or one in no readable pack), through libgit2. */
+static int read_loose(const char *repo_path, git_odb **odb,
+		      const git_oid *oid, git_odb_object **blob)
 {
-	struct lex_job *job = arg;
 	git_repository *repo = NULL;
-	git_odb *odb = NULL;
-	struct lex_scratch scratch = LEX_SCRATCH_INIT;
 
-	if (git_repository_open(&repo, job->repo_path) < 0 ||
-	    repo_guard_loose(repo) < 0 ||
-	    git_repository_odb(&odb, repo) < 0) {
-		kmig_err_git("cannot open repository");
-		job_fail(job);
+	if (!*odb) {
+		if (git_repository_open(&repo, repo_path) < 0 ||
+		    repo_guard_loose(repo) < 0 ||
+		    git_repository_odb(odb, repo) < 0) {
+			git_repository_free(repo);
+			return kmig_err_git("cannot open repository");
+		}
 		git_repository_free(repo);
-		return NULL;
 	}
+	if (git_odb_read(blob, *odb, oid) < 0)
+		return kmig_err("cannot read blob %s: %s", repo_oid_str(oid),
+				git_error_last() ? git_error_last()->message :
+						   "unknown error");
+	return 0;
+}
+
+struct worker {
+	struct scan_pool *pool;
+	struct pack_reader *rd;
+	git_odb *odb;
+	struct lex_scratch scratch;
+};
+
+static int lex_one(struct worker *w, struct scan_batch *b,
+		   const struct pack_pos *pp)
+{
+	const git_oid *oid = &b->oids[pp->i];
+	git_odb_object *blob = NULL;
+	struct pack_object obj;
+	int ret;
+
+	if (pp->pos != PACK_POS_NONE) {
+		ret = pack_reader_read(w->rd, pp->pos, &obj);
+		if (ret)
+			return kmig_err("cannot read blob %s: %s",
+					repo_oid_str(oid), kmig_errmsg());
+		if (obj.type != GIT_OBJECT_BLOB)
+			return kmig_err("%s is not a blob", repo_oid_str(oid));
+	} else {
+		ret = read_loose(w->pool->repo_path, &w->odb, oid, &blob);
+		if (ret)
+			return ret;
+		obj.data = git_odb_object_data(blob);
+		obj.len = git_odb_object_size(blob);
+	}
+	b->bytes[pp->i] = (uint64_t)obj.len;
+	ret = lex_buffer_with((const char *)obj.data, obj.len,
+			      &b->results[pp->i], &w->scratch);
+	git_odb_object_free(blob);
+	return ret;
+}
+
+static void *pool_worker(void *arg)
+{
+	struct worker *w = arg;
+	struct scan_pool *p = w->pool;
+
+	pthread_mutex_lock(&p->lock);
 	for (;;) {
-		git_odb_object *blob = NULL;
-		size_t i;
+		struct scan_batch *b;
+		size_t i, first, end;
+		bool failed = false;
 
-		pthread_mutex_lock(&job->lock);
-		if (job->ret || job->next >= job->n) {
-			pthread_mutex_unlock(&job->lock);
-			break;
+		while (!p->stop && !p->head)
+			pthread_cond_wait(&p->work, &p->lock);
+		if (!p->head)
+			break;		/* stopping, nothing queued */
+		b = p->head;
+		first = b->next;
+		end = first + CHUNK < b->n ? first + CHUNK : b->n;
+		b->next = end;
+		if (end == b->n) {	/* every blob taken: off the queue */
+			p->head = b->queue_next;
+			if (!p->head)
+				p->tail = NULL;
 		}
-		i = job->order[job->next++];
-		pthread_mutex_unlock(&job->lock);
+		pthread_mutex_unlock(&p->lock);
 
-		/* straight from the object database: no object cache, no copy */
-		if (git_odb_read(&blob, odb, &job->oids[i]) < 0) {
-			kmig_err("cannot read blob %s: %s",
-				 repo_oid_str(&job->oids[i]),
-				 git_error_last() ? git_error_last()->message :
-						    "unknown error");
-			job_fail(job);
-			break;
+		for (i = first; i < end && !failed; i++)
+			if (lex_one(w, b, &b->order[i])) {
+				batch_fail(p, b);
+				failed = true;
+			}
+
+		pthread_mutex_lock(&p->lock);
+		b->done += end - first;
+		if (failed && b->next < b->n) {
+			/* still at the head: nobody lexes the rest */
+			b->done += b->n - b->next;
+			b->next = b->n;
+			p->head = b->queue_next;
+			if (!p->head)
+				p->tail = NULL;
 		}
-		job->bytes[i] = (uint64_t)git_odb_object_size(blob);
-		if (lex_buffer_with(git_odb_object_data(blob),
-				    git_odb_object_size(blob), &job->results[i],
-				    &scratch)) {
-			git_odb_object_free(blob);
-			job_fail(job);
-			break;
-		}
-		git_odb_object_free(blob);
-		pthread_mutex_lock(&job->lock);
-		job->done++;
-		if ((job->done & 255) == 0)
-			progress_update(job->prog, job->done, NULL);
-		pthread_mutex_unlock(&job->lock);
+		if (b->done >= b->n)
+			pthread_cond_broadcast(&p->done);
 	}
-	lex_scratch_release(&scratch);
-	git_odb_free(odb);
-	git_repository_free(repo);
+	pthread_mutex_unlock(&p->lock);
+	lex_scratch_release(&w->scratch);
+	pack_reader_free(w->rd);
+	git_odb_free(w->odb);
+	free(w);
 	return NULL;
+}
+
+int scan_pool_start(struct scan_pool **out, const char *repo_path, int jobs)
+{
+	struct scan_pool *p = xcalloc(1, sizeof(*p));
+	struct worker *w;
+	int i, ret;
+
+	*out = NULL;
+	scan_tune_libgit2();
+	ret = packset_open(&p->ps, repo_path);
+	if (ret) {
+		free(p);
+		return ret;
+	}
+	p->repo_path = xstrdup(repo_path);
+	if (jobs < 1)
+		jobs = 1;
+	pthread_mutex_init(&p->lock, NULL);
+	pthread_cond_init(&p->work, NULL);
+	pthread_cond_init(&p->done, NULL);
+	p->tids = xcalloc((size_t)jobs, sizeof(*p->tids));
+	for (i = 0; i < jobs; i++) {
+		w = xcalloc(1, sizeof(*w));
+		w->pool = p;
+		w->rd = pack_reader_new(p->ps, READER_CACHE);
+		w->scratch = (struct lex_scratch)LEX_SCRATCH_INIT;
+		if (!w->rd || pthread_create(&p->tids[i], NULL, pool_worker, w)) {
+			pack_reader_free(w->rd);
+			free(w);
+			ret = kmig_err("cannot start the lexing threads");
+			break;
+		}
+		p->nthreads++;
+	}
+	*out = p;
+	if (ret) {
+		scan_pool_stop(p);
+		*out = NULL;
+	}
+	return ret;
+}
+
+struct scan_batch *scan_pool_submit(struct scan_pool *p, const git_oid *oids,
+				    size_t n, struct site_list *results,
+				    uint64_t *bytes)
+{
+	struct scan_batch *b = xcalloc(1, sizeof(*b));
+
+	b->oids = oids;
+	b->n = n;
+	b->results = results;
+	b->bytes = bytes;
+	b->order = pack_order(p->ps, oids, n);
+	if (!n)
+		return b;
+	pthread_mutex_lock(&p->lock);
+	if (p->tail)
+		p->tail->queue_next = b;
+	else
+		p->head = b;
+	p->tail = b;
+	pthread_cond_broadcast(&p->work);
+	pthread_mutex_unlock(&p->lock);
+	return b;
+}
+
+int scan_pool_wait(struct scan_pool *p, struct scan_batch *b,
+		   struct progress *prog)
+{
+	int ret;
+
+	pthread_mutex_lock(&p->lock);
+	while (b->done < b->n) {
+		struct timespec ts;
+
+		if (!prog) {
+			pthread_cond_wait(&p->done, &p->lock);
+			continue;
+		}
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_nsec += 200 * 1000 * 1000;
+		if (ts.tv_nsec >= 1000000000L) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000L;
+		}
+		pthread_cond_timedwait(&p->done, &p->lock, &ts);
+		progress_update(prog, b->done, NULL);
+	}
+	pthread_mutex_unlock(&p->lock);
+	if (prog)
+		progress_update(prog, b->n, NULL);
+	ret = b->ret ? kmig_err("%s", b->err) : 0;
+	free(b->order);
+	free(b);
+	return ret;
+}
+
+void scan_pool_stop(struct scan_pool *p)
+{
+	int i;
+
+	if (!p)
+		return;
+	pthread_mutex_lock(&p->lock);
+	p->stop = true;
+	pthread_cond_broadcast(&p->work);
+	pthread_mutex_unlock(&p->lock);
+	for (i = 0; i < p->nthreads; i++)
+		pthread_join(p->tids[i], NULL);
+	free(p->tids);
+	pthread_cond_destroy(&p->work);
+	pthread_cond_destroy(&p->done);
+	pthread_mutex_destroy(&p->lock);
+	packset_free(p->ps);
+	free(p->repo_path);
+	free(p);
 }
 
 void scan_tune_libgit2(void)
@@ -282,7 +389,7 @@ void scan_tune_libgit2(void)
 	/*
 	 * Pack windows count in the resident set: map 16 MB at a time and
 	 * at most 64 MB of them (libgit2 maps 1 GB windows, up to 8 GB, by
-	 * default).  Read in pack order, windows are rarely mapped twice.
+	 * default).  Loose blobs and trees still come through libgit2.
 	 */
 	git_libgit2_opts(GIT_OPT_SET_MWINDOW_SIZE, (size_t)16 << 20);
 	git_libgit2_opts(GIT_OPT_SET_MWINDOW_MAPPED_LIMIT, (size_t)64 << 20);
@@ -292,34 +399,18 @@ int scan_lex_blobs(const char *repo_path, const git_oid *oids, size_t n,
 		   int jobs, struct site_list *results, uint64_t *bytes,
 		   struct progress *prog)
 {
-	struct lex_job job = { 0 };
-	pthread_t *tids;
-	int i;
+	struct scan_pool *p;
+	int ret;
 
 	if (!n)
 		return 0;
-	if (jobs < 1)
-		jobs = 1;
-	if ((size_t)jobs > n)
-		jobs = (int)n;
-	job.repo_path = repo_path;
-	job.oids = oids;
-	job.n = n;
-	job.results = results;
-	job.bytes = bytes;
-	job.prog = prog;
-	scan_tune_libgit2();
-	job.order = pack_order(repo_path, oids, n);
-	pthread_mutex_init(&job.lock, NULL);
-	tids = xcalloc((size_t)jobs, sizeof(*tids));
-	for (i = 0; i < jobs; i++)
-		pthread_create(&tids[i], NULL, lex_worker, &job);
-	for (i = 0; i < jobs; i++)
-		pthread_join(tids[i], NULL);
-	free(tids);
-	free((void *)job.order);
-	pthread_mutex_destroy(&job.lock);
-	if (job.ret)
-		return kmig_err("%s", job.err);
-	return 0;
+	if ((size_t)jobs > (n + CHUNK - 1) / CHUNK)
+		jobs = (int)((n + CHUNK - 1) / CHUNK);
+	ret = scan_pool_start(&p, repo_path, jobs);
+	if (ret)
+		return ret;
+	ret = scan_pool_wait(p, scan_pool_submit(p, oids, n, results, bytes),
+			     prog);
+	scan_pool_stop(p);
+	return ret;
 }

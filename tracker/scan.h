@@ -39,8 +39,35 @@ int scan_tree_files(struct scan_files *out, git_oid *maintainers,
 void scan_tune_libgit2(void);
 
 /*
+ * A pool of lexing threads, for callers that lex batch after batch and
+ * have other work meanwhile ("kmig scan" walks the next release's tree and
+ * writes the last one while the workers lex):
+ *
+ *	scan_pool_start(&pool, git_repository_path(repo), jobs);
+ *	b = scan_pool_submit(pool, oids, n, results, bytes);	// returns at once
+ *	...
+ *	ret = scan_pool_wait(pool, b, prog);	// results[] complete; frees b
+ *	scan_pool_stop(pool);
+ *
+ * Batches are lexed in the order they are submitted; @oids, @results and
+ * @bytes must stay valid until scan_pool_wait().  Blobs are read from the
+ * packs (packread.h), loose ones through libgit2.  Every submitted batch
+ * must be waited for before scan_pool_stop().
+ */
+struct scan_pool;
+struct scan_batch;
+int scan_pool_start(struct scan_pool **out, const char *repo_path, int jobs);
+struct scan_batch *scan_pool_submit(struct scan_pool *p, const git_oid *oids,
+				    size_t n, struct site_list *results,
+				    uint64_t *bytes);
+/* scan_pool_wait - @prog, when non-NULL, is updated while waiting. */
+int scan_pool_wait(struct scan_pool *p, struct scan_batch *b,
+		   struct progress *prog);
+void scan_pool_stop(struct scan_pool *p);
+
+/*
  * scan_lex_blobs - lex blobs @oids[0..n) of the repository at @repo_path
- * with @jobs threads (each opens its own repository); results[i] receives
+ * with @jobs threads (a pool for this one batch); results[i] receives
  * the sites of oids[i], bytes[i] its size.  @prog, when non-NULL, is
  * updated with the number done.
  */

@@ -1,0 +1,624 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * packread.c - version-2 pack indexes, libdeflate inflation, delta chains
+ * through a per-reader LRU cache.  See packread.h.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <libdeflate.h>
+
+#include "packread.h"
+#include "util.h"
+
+#define PACK_OFS_BITS	40
+#define PACK_OFS_MASK	((UINT64_C(1) << PACK_OFS_BITS) - 1)
+#define PACK_MAX	(1u << 23)
+#define CHAIN_MAX	10000		/* deeper than any git repack makes */
+
+enum {
+	OBJ_OFS_DELTA = 6,
+	OBJ_REF_DELTA = 7,
+};
+
+struct pack {
+	char *path;			/* the .pack, for messages */
+	int fd;
+	uint64_t size;
+	const unsigned char *idx;	/* the mapped .idx */
+	size_t idx_size;
+	uint32_t n;
+	const unsigned char *fan, *sha, *off32, *off64;
+	uint64_t *ends;			/* sorted offsets, then size - 20 */
+};
+
+struct packset {
+	struct pack *v;
+	size_t n, alloc;
+};
+
+static uint32_t be32(const unsigned char *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+	       (uint32_t)p[2] << 8 | p[3];
+}
+
+/* The offset of the @i-th object of the index, or PACK_POS_NONE. */
+static uint64_t idx_offset(const struct pack *p, uint32_t i)
+{
+	uint64_t o = be32(p->off32 + (size_t)i * 4);
+	const unsigned char *q;
+
+	if (!(o & 0x80000000u))
+		return o;
+	q = p->off64 + (size_t)(o & 0x7fffffffu) * 8;
+	if (q < p->off64 || (size_t)(q + 8 - p->idx) > p->idx_size)
+		return PACK_POS_NONE;
+	return (uint64_t)be32(q) << 32 | be32(q + 4);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void pack_release(struct pack *p)
+{
+	if (p->idx)
+		munmap((void *)p->idx, p->idx_size);
+	if (p->fd >= 0)
+		close(p->fd);
+	free(p->ends);
+	free(p->path);
+}
+
+/* Load one index and open its pack; 1 when the pair is not usable. */
+static int pack_load(struct pack *p, const char *idx_path)
+{
+	unsigned char hdr[12];
+	struct stat st;
+	size_t len = strlen(idx_path);
+	uint32_t i;
+	int fd;
+
+	memset(p, 0, sizeof(*p));
+	p->fd = -1;
+	p->path = xasprintf("%.*s.pack", (int)(len - 4), idx_path);
+	fd = open(idx_path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 1;
+	if (fstat(fd, &st) < 0 || st.st_size < 8 + 1024 + 40) {
+		close(fd);
+		return 1;
+	}
+	p->idx_size = (size_t)st.st_size;
+	p->idx = mmap(NULL, p->idx_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (p->idx == MAP_FAILED) {
+		p->idx = NULL;
+		return 1;
+	}
+	if (memcmp(p->idx, "\377tOc", 4) || be32(p->idx + 4) != 2)
+		return 1;
+	p->fan = p->idx + 8;
+	p->n = be32(p->fan + 255 * 4);
+	p->sha = p->fan + 1024;
+	p->off32 = p->sha + (size_t)p->n * (GIT_OID_RAWSZ + 4);
+	p->off64 = p->off32 + (size_t)p->n * 4;
+	if ((size_t)(p->off64 - p->idx) + 40 > p->idx_size)
+		return 1;
+
+	p->fd = open(p->path, O_RDONLY | O_CLOEXEC);
+	if (p->fd < 0 || fstat(p->fd, &st) < 0 || st.st_size < 32 ||
+	    pread(p->fd, hdr, sizeof(hdr), 0) != (ssize_t)sizeof(hdr) ||
+	    memcmp(hdr, "PACK", 4) || (be32(hdr + 4) != 2 && be32(hdr + 4) != 3) ||
+	    be32(hdr + 8) != p->n)
+		return 1;
+	p->size = (uint64_t)st.st_size;
+
+	p->ends = xmalloc(((size_t)p->n + 1) * sizeof(*p->ends));
+	for (i = 0; i < p->n; i++) {
+		p->ends[i] = idx_offset(p, i);
+		if (p->ends[i] < 12 || p->ends[i] >= p->size - 20)
+			return 1;
+	}
+	qsort(p->ends, p->n, sizeof(*p->ends), cmp_u64);
+	p->ends[p->n] = p->size - 20;
+	return 0;
+}
+
+int packset_open(struct packset **out, const char *repo_path)
+{
+	struct packset *ps = xcalloc(1, sizeof(*ps));
+	char *dir = xasprintf("%sobjects/pack", repo_path);
+	DIR *d = opendir(dir);
+	struct dirent *de;
+
+	*out = ps;
+	while (d && (de = readdir(d)) && ps->n < PACK_MAX) {
+		size_t len = strlen(de->d_name);
+		char *path;
+
+		if (len < 5 || strcmp(de->d_name + len - 4, ".idx"))
+			continue;
+		ALLOC_GROW(ps->v, ps->n + 1, ps->alloc);
+		path = xasprintf("%s/%s", dir, de->d_name);
+		if (pack_load(&ps->v[ps->n], path))
+			pack_release(&ps->v[ps->n]);
+		else
+			ps->n++;
+		free(path);
+	}
+	if (d)
+		closedir(d);
+	free(dir);
+	return 0;
+}
+
+void packset_free(struct packset *ps)
+{
+	size_t i;
+
+	if (!ps)
+		return;
+	for (i = 0; i < ps->n; i++)
+		pack_release(&ps->v[i]);
+	free(ps->v);
+	free(ps);
+}
+
+size_t packset_count(const struct packset *ps)
+{
+	return ps ? ps->n : 0;
+}
+
+int packset_find(const struct packset *ps, const git_oid *oid, uint64_t *pos)
+{
+	const unsigned char *id = oid->id;
+	size_t k;
+
+	for (k = 0; ps && k < ps->n; k++) {
+		const struct pack *p = &ps->v[k];
+		uint32_t lo = id[0] ? be32(p->fan + (id[0] - 1) * 4) : 0;
+		uint32_t hi = be32(p->fan + id[0] * 4);
+
+		if (hi > p->n || lo > hi)
+			continue;
+		while (lo < hi) {
+			uint32_t mid = lo + (hi - lo) / 2;
+			int c = memcmp(p->sha + (size_t)mid * GIT_OID_RAWSZ, id,
+				       GIT_OID_RAWSZ);
+
+			if (c < 0) {
+				lo = mid + 1;
+			} else if (c > 0) {
+				hi = mid;
+			} else {
+				uint64_t o = idx_offset(p, mid);
+
+				if (o == PACK_POS_NONE || o > PACK_OFS_MASK)
+					break;
+				*pos = (uint64_t)k << PACK_OFS_BITS | o;
+				return 0;
+			}
+		}
+	}
+	return KMIG_ENOTFOUND;
+}
+
+/* ------------------------------------------------------------------ */
+/* The reader's cache: chained hash on the position, LRU list.         */
+
+struct centry {
+	uint64_t pos;
+	unsigned char *data;
+	size_t len;
+	int type;
+	struct centry *hnext, *prev, *next;
+};
+
+#define CACHE_BUCKETS 4096
+
+struct pack_reader {
+	const struct packset *ps;
+	struct libdeflate_decompressor *dd;
+	struct centry *bucket[CACHE_BUCKETS];
+	struct centry *head, *tail;	/* most, least recently used */
+	size_t bytes, limit;
+	unsigned char *in;		/* the compressed extent */
+	size_t in_alloc;
+	unsigned char *delta;		/* an inflated delta */
+	size_t delta_alloc;
+	uint64_t *chain;
+	size_t chain_alloc;
+};
+
+static size_t bucket_of(uint64_t pos)
+{
+	return (size_t)((pos * UINT64_C(0x9e3779b97f4a7c15)) >> 52) &
+	       (CACHE_BUCKETS - 1);
+}
+
+static void lru_unlink(struct pack_reader *r, struct centry *e)
+{
+	if (e->prev)
+		e->prev->next = e->next;
+	else
+		r->head = e->next;
+	if (e->next)
+		e->next->prev = e->prev;
+	else
+		r->tail = e->prev;
+	e->prev = e->next = NULL;
+}
+
+static void lru_push_front(struct pack_reader *r, struct centry *e)
+{
+	e->prev = NULL;
+	e->next = r->head;
+	if (r->head)
+		r->head->prev = e;
+	r->head = e;
+	if (!r->tail)
+		r->tail = e;
+}
+
+static struct centry *cache_get(struct pack_reader *r, uint64_t pos)
+{
+	struct centry *e;
+
+	for (e = r->bucket[bucket_of(pos)]; e; e = e->hnext)
+		if (e->pos == pos) {
+			lru_unlink(r, e);
+			lru_push_front(r, e);
+			return e;
+		}
+	return NULL;
+}
+
+static void cache_drop(struct pack_reader *r, struct centry *e)
+{
+	struct centry **pp = &r->bucket[bucket_of(e->pos)];
+
+	while (*pp != e)
+		pp = &(*pp)->hnext;
+	*pp = e->hnext;
+	lru_unlink(r, e);
+	r->bytes -= e->len;
+	free(e->data);
+	free(e);
+}
+
+/* Take ownership of @data; evicts the oldest entries but this one. */
+static struct centry *cache_put(struct pack_reader *r, uint64_t pos,
+				unsigned char *data, size_t len, int type)
+{
+	struct centry *e = xcalloc(1, sizeof(*e));
+	size_t b = bucket_of(pos);
+
+	e->pos = pos;
+	e->data = data;
+	e->len = len;
+	e->type = type;
+	e->hnext = r->bucket[b];
+	r->bucket[b] = e;
+	lru_push_front(r, e);
+	r->bytes += len;
+	while (r->bytes > r->limit && r->tail != e)
+		cache_drop(r, r->tail);
+	return e;
+}
+
+struct pack_reader *pack_reader_new(const struct packset *ps,
+				    size_t cache_bytes)
+{
+	struct pack_reader *r = xcalloc(1, sizeof(*r));
+
+	r->ps = ps;
+	r->limit = cache_bytes;
+	r->dd = libdeflate_alloc_decompressor();
+	if (!r->dd) {
+		free(r);
+		return NULL;
+	}
+	return r;
+}
+
+void pack_reader_free(struct pack_reader *r)
+{
+	if (!r)
+		return;
+	while (r->tail)
+		cache_drop(r, r->tail);
+	libdeflate_free_decompressor(r->dd);
+	free(r->in);
+	free(r->delta);
+	free(r->chain);
+	free(r);
+}
+
+/* ------------------------------------------------------------------ */
+/* Reading one entry.                                                  */
+
+struct entry {
+	int type;
+	uint64_t size;			/* inflated size */
+	uint64_t base;			/* deltas: the base's position */
+	const unsigned char *z;		/* the compressed stream */
+	size_t zlen;
+};
+
+static int corrupt(const struct pack *p, uint64_t off, const char *what)
+{
+	return kmig_err("corrupt pack %s at offset %llu: %s", p->path,
+			(unsigned long long)off, what);
+}
+
+/* Read the entry at @pos into r->in and parse its header. */
+static int entry_read(struct pack_reader *r, uint64_t pos, struct entry *en)
+{
+	size_t k = (size_t)(pos >> PACK_OFS_BITS);
+	uint64_t off = pos & PACK_OFS_MASK, end;
+	const struct pack *p;
+	const unsigned char *c, *e;
+	size_t lo, hi, len;
+	unsigned int shift;
+	ssize_t got;
+
+	if (k >= r->ps->n)
+		return kmig_err("no pack number %zu", k);
+	p = &r->ps->v[k];
+	/* the entry ends where the next one starts */
+	lo = 0;
+	hi = p->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (p->ends[mid] < off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo >= p->n || p->ends[lo] != off)
+		return corrupt(p, off, "no object starts there");
+	end = p->ends[lo + 1];
+	if (end <= off || end - off > SIZE_MAX / 2)
+		return corrupt(p, off, "bad entry length");
+	len = (size_t)(end - off);
+	if (len > r->in_alloc) {
+		free(r->in);
+		r->in_alloc = len + len / 4;
+		r->in = xmalloc(r->in_alloc);
+	}
+	got = pread(p->fd, r->in, len, (off_t)off);
+	if (got != (ssize_t)len)
+		return kmig_err("cannot read %s at offset %llu: %s", p->path,
+				(unsigned long long)off,
+				got < 0 ? strerror(errno) : "short read");
+
+	c = r->in;
+	e = r->in + len;
+	en->type = (*c >> 4) & 7;
+	en->size = *c & 15;
+	shift = 4;
+	while (*c & 0x80) {
+		if (++c >= e || shift > 57)
+			return corrupt(p, off, "bad header");
+		en->size |= (uint64_t)(*c & 0x7f) << shift;
+		shift += 7;
+	}
+	c++;
+	en->base = PACK_POS_NONE;
+	if (en->type == OBJ_OFS_DELTA) {
+		uint64_t back;
+
+		if (c >= e)
+			return corrupt(p, off, "bad delta offset");
+		back = *c & 0x7f;
+		while (*c & 0x80) {
+			if (++c >= e || back >= (UINT64_C(1) << 56))
+				return corrupt(p, off, "bad delta offset");
+			back = ((back + 1) << 7) | (*c & 0x7f);
+		}
+		c++;
+		if (!back || back > off)
+			return corrupt(p, off, "delta base outside the pack");
+		en->base = (uint64_t)k << PACK_OFS_BITS | (off - back);
+	} else if (en->type == OBJ_REF_DELTA) {
+		git_oid base;
+
+		if (e - c < GIT_OID_RAWSZ)
+			return corrupt(p, off, "bad delta base");
+		memcpy(base.id, c, GIT_OID_RAWSZ);
+		c += GIT_OID_RAWSZ;
+		if (packset_find(r->ps, &base, &en->base))
+			return kmig_errcode(KMIG_ENOTFOUND,
+				"pack %s at offset %llu: delta base %s is in no pack",
+				p->path, (unsigned long long)off,
+				git_oid_tostr_s(&base));
+	} else if (en->type < GIT_OBJECT_COMMIT || en->type > GIT_OBJECT_TAG ||
+		   en->type == 5) {
+		return corrupt(p, off, "unknown object type");
+	}
+	if (en->size > SIZE_MAX / 2)
+		return corrupt(p, off, "object too large");
+	en->z = c;
+	en->zlen = (size_t)(e - c);
+	return 0;
+}
+
+static int inflate_to(struct pack_reader *r, uint64_t pos,
+		      const struct entry *en, unsigned char *out)
+{
+	size_t got_in = 0;
+	enum libdeflate_result res;
+
+	res = libdeflate_zlib_decompress_ex(r->dd, en->z, en->zlen, out,
+					    (size_t)en->size, &got_in, NULL);
+	if (res != LIBDEFLATE_SUCCESS)
+		return corrupt(&r->ps->v[pos >> PACK_OFS_BITS],
+			       pos & PACK_OFS_MASK,
+			       res == LIBDEFLATE_SHORT_OUTPUT ?
+			       "inflated size differs from the header" :
+			       "bad zlib stream");
+	return 0;
+}
+
+static uint64_t delta_size(const unsigned char **pp, const unsigned char *e,
+			   bool *ok)
+{
+	const unsigned char *p = *pp;
+	uint64_t v = 0;
+	unsigned int shift = 0;
+
+	do {
+		if (p >= e || shift > 63) {
+			*ok = false;
+			return 0;
+		}
+		v |= (uint64_t)(*p & 0x7f) << shift;
+		shift += 7;
+	} while (*p++ & 0x80);
+	*pp = p;
+	return v;
+}
+
+/* Apply the delta in r->delta (@dlen bytes) to @base; a new buffer. */
+static int delta_apply(struct pack_reader *r, uint64_t pos,
+		       const unsigned char *base, size_t blen, size_t dlen,
+		       unsigned char **out, size_t *olen)
+{
+	const struct pack *pk = &r->ps->v[pos >> PACK_OFS_BITS];
+	uint64_t off = pos & PACK_OFS_MASK;
+	const unsigned char *p = r->delta, *e = r->delta + dlen;
+	unsigned char *dst, *d, *de;
+	uint64_t src_size, dst_size;
+	bool ok = true;
+
+	src_size = delta_size(&p, e, &ok);
+	dst_size = delta_size(&p, e, &ok);
+	if (!ok || src_size != blen || dst_size > SIZE_MAX / 2)
+		return corrupt(pk, off, "delta does not fit its base");
+	dst = xmalloc((size_t)dst_size + 1);
+	d = dst;
+	de = dst + dst_size;
+	while (p < e) {
+		unsigned char cmd = *p++;
+
+		if (cmd & 0x80) {
+			uint64_t co = 0, cs = 0;
+			int i;
+
+			for (i = 0; i < 4; i++)
+				if (cmd & (1u << i)) {
+					if (p >= e)
+						goto bad;
+					co |= (uint64_t)*p++ << (8 * i);
+				}
+			for (i = 0; i < 3; i++)
+				if (cmd & (0x10u << i)) {
+					if (p >= e)
+						goto bad;
+					cs |= (uint64_t)*p++ << (8 * i);
+				}
+			if (!cs)
+				cs = 0x10000;
+			if (co + cs > blen || cs > (uint64_t)(de - d))
+				goto bad;
+			memcpy(d, base + co, (size_t)cs);
+			d += cs;
+		} else if (cmd) {
+			if (cmd > e - p || cmd > de - d)
+				goto bad;
+			memcpy(d, p, cmd);
+			d += cmd;
+			p += cmd;
+		} else {
+			goto bad;
+		}
+	}
+	if (d != de)
+		goto bad;
+	*d = '\0';
+	*out = dst;
+	*olen = (size_t)dst_size;
+	return 0;
+bad:
+	free(dst);
+	return corrupt(pk, off, "bad delta");
+}
+
+int pack_reader_read(struct pack_reader *r, uint64_t pos,
+		     struct pack_object *obj)
+{
+	struct centry *c = NULL;
+	struct entry en;
+	size_t depth = 0;
+	uint64_t cur = pos;
+	int ret;
+
+	/* down the chain to a cached object or a whole one */
+	for (;;) {
+		unsigned char *data;
+
+		c = cache_get(r, cur);
+		if (c)
+			break;
+		ret = entry_read(r, cur, &en);
+		if (ret)
+			return ret;
+		if (en.base == PACK_POS_NONE) {
+			data = xmalloc((size_t)en.size + 1);
+			ret = inflate_to(r, cur, &en, data);
+			if (ret) {
+				free(data);
+				return ret;
+			}
+			data[en.size] = '\0';
+			c = cache_put(r, cur, data, (size_t)en.size, en.type);
+			break;
+		}
+		if (depth >= CHAIN_MAX)
+			return corrupt(&r->ps->v[cur >> PACK_OFS_BITS],
+				       cur & PACK_OFS_MASK, "delta chain too long");
+		ALLOC_GROW(r->chain, depth + 1, r->chain_alloc);
+		r->chain[depth++] = cur;
+		cur = en.base;
+	}
+
+	/* back up, applying each delta to the object below it */
+	while (depth--) {
+		unsigned char *data = NULL;
+		size_t len = 0;
+
+		cur = r->chain[depth];
+		ret = entry_read(r, cur, &en);
+		if (ret)
+			return ret;
+		if (en.size + 1 > r->delta_alloc) {
+			free(r->delta);
+			r->delta_alloc = (size_t)en.size + 1;
+			r->delta = xmalloc(r->delta_alloc);
+		}
+		ret = inflate_to(r, cur, &en, r->delta);
+		if (ret)
+			return ret;
+		ret = delta_apply(r, cur, c->data, c->len, (size_t)en.size,
+				  &data, &len);
+		if (ret)
+			return ret;
+		c = cache_put(r, cur, data, len, c->type);
+	}
+	obj->data = c->data;
+	obj->len = c->len;
+	obj->type = c->type;
+	return 0;
+}

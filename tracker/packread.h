@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * packread.h - read objects straight from a repository's pack files.
+ *
+ * The scan's hot path reads every in-scope blob of a release.  libgit2
+ * inflates with zlib's streaming interface and keeps a 16 MB delta-base
+ * cache, so a kernel pack's long delta chains inflate the same bases
+ * again.  This module reads the version-2 pack indexes once, inflates
+ * with libdeflate (whole-buffer: the pack header gives the size) and
+ * resolves delta chains through a per-reader cache of recent objects.
+ * It only reads: objects that are in no pack (loose objects, alternates)
+ * are not found, and callers fall back to libgit2 for them.
+ *
+ *	struct packset *ps;
+ *	struct pack_reader *r;
+ *	struct pack_object obj;
+ *	uint64_t pos;
+ *
+ *	packset_open(&ps, git_repository_path(repo));
+ *	if (!packset_find(ps, &oid, &pos)) {		// sort by pos: pack order
+ *		r = pack_reader_new(ps, 32 << 20);	// one per thread
+ *		pack_reader_read(r, pos, &obj);		// obj.data until the next read
+ *		pack_reader_free(r);
+ *	}
+ *	packset_free(ps);
+ *
+ * Data integrity is zlib's: every inflated stream's Adler-32 is checked,
+ * and a delta's declared sizes must match (as "git cat-file" and libgit2
+ * without strict hash verification).  A corrupt pack is an error naming
+ * the pack and the offset, never a crash.
+ */
+#ifndef KMIG_PACKREAD_H
+#define KMIG_PACKREAD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <git2.h>
+
+struct packset;
+struct pack_reader;
+
+/* A position: the pack's number << 40 | the object's offset in it. */
+#define PACK_POS_NONE (~(uint64_t)0)
+
+struct pack_object {
+	const unsigned char *data;	/* NUL-terminated, owned by the reader */
+	size_t len;
+	int type;			/* GIT_OBJECT_BLOB, ... */
+};
+
+/*
+ * packset_open - load the indexes of @repo_path's objects/pack (the
+ * path ends with '/', as git_repository_path() gives it).  Packs without
+ * a usable version-2 index are skipped; no pack at all is not an error.
+ */
+int packset_open(struct packset **out, const char *repo_path);
+void packset_free(struct packset *ps);
+/* packset_count - the number of packs loaded. */
+size_t packset_count(const struct packset *ps);
+
+/* packset_find - the position of @oid: 0, or KMIG_ENOTFOUND. */
+int packset_find(const struct packset *ps, const git_oid *oid, uint64_t *pos);
+
+/*
+ * pack_reader_new - a reader with a cache of at most @cache_bytes of
+ * inflated objects (the last object read is kept even when larger).
+ * A reader is for one thread; any number share a packset.
+ */
+struct pack_reader *pack_reader_new(const struct packset *ps,
+				    size_t cache_bytes);
+void pack_reader_free(struct pack_reader *r);
+
+/* pack_reader_read - the object at @pos, its deltas applied. */
+int pack_reader_read(struct pack_reader *r, uint64_t pos,
+		     struct pack_object *obj);
+
+#endif

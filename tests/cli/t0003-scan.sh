@@ -195,4 +195,19 @@ t_is "only the matching tag" "v1.9: up to date" "$(cat "$TRASH/.stdout")"
 t_exit "report on an unscanned tag" 2 k report v9.9
 t_ok "unscanned tag named" grep -q "release 'v9.9' is not scanned" "$TRASH/.stderr"
 t_exit "report on an unknown subsystem" 2 k report --subsystem 'NO SUCH'
+
+# The same history from a pack (deltas, as git gc leaves a kernel tree)
+# instead of loose objects: the same database, whatever the thread count.
+db_canonical "$DB" > "$TRASH/loose.canon"
+git -C "$W" repack -q -a -d -f --window=50 --depth=50
+t_is "repacked: no loose objects left" "0 objects" \
+	"$(git -C "$W" count-objects | cut -d, -f1)"
+for j in 1 3; do
+	rm -f "$TRASH/packed.db"
+	t_exit "scan from the pack, --jobs $j" 0 \
+		"$KMIG" --repo "$W" --db "$TRASH/packed.db" scan --include-rc --jobs $j
+	db_canonical "$TRASH/packed.db" > "$TRASH/packed.canon"
+	t_ok "the database equals the one from loose objects (--jobs $j)" \
+		cmp -s "$TRASH/loose.canon" "$TRASH/packed.canon"
+done
 t_done

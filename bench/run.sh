@@ -227,7 +227,7 @@ else
 		BOOT_PARENT=$(git -C "$BOOT_HOME/linux" rev-parse "$BOOT_REV^")
 		say "bench: kmig boot step $(git -C "$BOOT_HOME/linux" log -1 --format='%h %s' "$BOOT_REV")"
 		say "bench: building its parent first (not timed; a full build when cold)"
-		KMIG_HOME=$BOOT_HOME "$KMIG" boot "$BOOT_PARENT" > "$TMP/boot0" 2>&1 ||
+		KMIG_HOME=$BOOT_HOME "$KMIG" boot --rebuild "$BOOT_PARENT" > "$TMP/boot0" 2>&1 ||
 			say "bench: WARNING: boot of the parent failed: $(tail -n 1 "$TMP/boot0")"
 	else
 		say "bench: NOTE: no conversion branch in $BOOT_HOME/linux (make demo): kmig boot not measured"
@@ -296,7 +296,7 @@ while [ "$r" -le "$ROUNDS" ]; do
 	if [ -n "$BOOT_REV" ] && [ "$r" -le "${KMIG_BENCH_BOOT_ROUNDS:-$ROUNDS}" ]; then
 		# both directions are one-file steps after the other was built
 		for rev in "$BOOT_REV" "$BOOT_PARENT"; do
-			run boot "$r" 0 env KMIG_HOME="$BOOT_HOME" "$KMIG" boot "$rev"
+			run boot "$r" 0 env KMIG_HOME="$BOOT_HOME" "$KMIG" boot --rebuild "$rev"
 		done
 	fi
 	r=$((r + 1))

@@ -20,6 +20,7 @@
  * Every table is either constant or built once under pthread_once(), so
  * lex_buffer() can run in several threads at once.
  */
+#define _GNU_SOURCE	/* memmem */
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -682,6 +683,16 @@ static int directive_cond(const char *q, const char *e)
 	return 0;
 }
 
+/* The newlines in [p, e): a loop the compiler vectorises. */
+static unsigned int count_nl(const char *p, const char *e)
+{
+	unsigned int n = 0;
+
+	for (; p < e; p++)
+		n += *p == '\n';
+	return n;
+}
+
 static void tokenize(struct lexer *lx)
 {
 	const char *const b = lx->buf, *const e = b + lx->len;
@@ -704,11 +715,18 @@ static void tokenize(struct lexer *lx)
 					 line - 1);
 			dir = DIR_NONE;
 			continue;
-		case C_WS:
+		case C_WS:	/* runs of indentation and alignment */
 			p++;
+			while (p < e && cclass[(unsigned char)*p] == C_WS)
+				p++;
 			continue;
 		case C_ID:
 			q = p + 1;
+			while (e - q >= 4 && is_idch((unsigned char)q[0]) &&
+			       is_idch((unsigned char)q[1]) &&
+			       is_idch((unsigned char)q[2]) &&
+			       is_idch((unsigned char)q[3]))
+				q += 4;
 			while (q < e && is_idch((unsigned char)*q))
 				q++;
 			if (dir != DIR_SKIP) {
@@ -754,21 +772,11 @@ number:
 			const char *text = p + 2, *tend;
 
 			if (p[1] == '*') {
-				for (q = text; q + 1 < e; q++) {
-					if (*q == '\n')
-						line++;
-					else if (*q == '*' && q[1] == '/')
-						break;
-				}
-				if (q + 1 >= e) {	/* unterminated */
-					if (q < e && *q == '\n')
-						line++;
-					tend = e;
-					q = e;
-				} else {
-					tend = q;
-					q += 2;
-				}
+				/* the end with memmem, then its lines */
+				q = memmem(text, (size_t)(e - text), "*/", 2);
+				tend = q ? q : e;
+				line += count_nl(text, tend);
+				q = q ? q + 2 : e;
 			} else {
 				for (q = text; q < e; q++) {
 					if (*q != '\n')

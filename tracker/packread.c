@@ -237,8 +237,13 @@ struct pack_reader {
 	size_t in_alloc;
 	unsigned char *delta;		/* an inflated delta */
 	size_t delta_alloc;
-	uint64_t *chain;
+	struct link {			/* the deltas being resolved */
+		uint64_t pos, size;
+		size_t zoff, zlen;	/* compressed data, in kept */
+	} *chain;
 	size_t chain_alloc;
+	unsigned char *kept;
+	size_t kept_alloc;
 };
 
 static size_t bucket_of(uint64_t pos)
@@ -342,6 +347,7 @@ void pack_reader_free(struct pack_reader *r)
 	free(r->in);
 	free(r->delta);
 	free(r->chain);
+	free(r->kept);
 	free(r);
 }
 
@@ -561,13 +567,17 @@ int pack_reader_read(struct pack_reader *r, uint64_t pos,
 {
 	struct centry *c = NULL;
 	struct entry en;
-	size_t depth = 0;
+	size_t depth = 0, used = 0;
 	uint64_t cur = pos;
 	int ret;
 
-	/* down the chain to a cached object or a whole one */
+	/*
+	 * Down the chain to a cached object or a whole one, keeping each
+	 * delta's compressed data (r->kept) for the way back up.
+	 */
 	for (;;) {
 		unsigned char *data;
+		struct link *l;
 
 		c = cache_get(r, cur);
 		if (c)
@@ -590,32 +600,39 @@ int pack_reader_read(struct pack_reader *r, uint64_t pos,
 			return corrupt(&r->ps->v[cur >> PACK_OFS_BITS],
 				       cur & PACK_OFS_MASK, "delta chain too long");
 		ALLOC_GROW(r->chain, depth + 1, r->chain_alloc);
-		r->chain[depth++] = cur;
+		l = &r->chain[depth++];
+		l->pos = cur;
+		l->size = en.size;
+		l->zoff = used;
+		l->zlen = en.zlen;
+		ALLOC_GROW(r->kept, used + en.zlen, r->kept_alloc);
+		memcpy(r->kept + used, en.z, en.zlen);
+		used += en.zlen;
 		cur = en.base;
 	}
 
 	/* back up, applying each delta to the object below it */
 	while (depth--) {
+		const struct link *l = &r->chain[depth];
 		unsigned char *data = NULL;
 		size_t len = 0;
 
-		cur = r->chain[depth];
-		ret = entry_read(r, cur, &en);
-		if (ret)
-			return ret;
+		en.size = l->size;
+		en.z = r->kept + l->zoff;
+		en.zlen = l->zlen;
 		if (en.size + 1 > r->delta_alloc) {
 			free(r->delta);
 			r->delta_alloc = (size_t)en.size + 1;
 			r->delta = xmalloc(r->delta_alloc);
 		}
-		ret = inflate_to(r, cur, &en, r->delta);
+		ret = inflate_to(r, l->pos, &en, r->delta);
 		if (ret)
 			return ret;
-		ret = delta_apply(r, cur, c->data, c->len, (size_t)en.size,
+		ret = delta_apply(r, l->pos, c->data, c->len, (size_t)en.size,
 				  &data, &len);
 		if (ret)
 			return ret;
-		c = cache_put(r, cur, data, len, c->type);
+		c = cache_put(r, l->pos, data, len, c->type);
 	}
 	obj->data = c->data;
 	obj->len = c->len;

@@ -80,7 +80,7 @@ int scan_tree_files(struct scan_files *out, git_oid *maintainers,
  * index.
  */
 #define CHUNK		64
-#define READER_CACHE	((size_t)16 << 20)
+#define READER_CACHE	((size_t)8 << 20)
 
 struct pack_pos {
 	uint64_t pos;		/* packread position; PACK_POS_NONE: loose */

@@ -21,6 +21,16 @@ t_is "build recorded with the v6.1.192 commit" \
 	"$(git --git-dir="$E2E_REPO" rev-parse 'v6.1.192^{commit}')" \
 	"$(db "SELECT commit_id FROM builds ORDER BY id DESC LIMIT 1")"
 
+t_exit "kmig boot v6.1.192 again: the image is reused" 0 "$KMIG" boot v6.1.192
+t_ok "image reused, not rebuilt" grep -q '^build ok (image reused)$' "$TRASH/.stdout"
+t_exit "kmig boot --rebuild v6.1.192 builds it again" 0 \
+	"$KMIG" boot --rebuild v6.1.192 --test boot
+t_ok "rebuilt: a build line with its time and log" \
+	grep -q '^build ok [0-9.]*s log ' "$TRASH/.stdout"
+t_ok "the rebuilt kernel boots" grep -q '^boot pass ' "$TRASH/.stdout"
+t_is "the rebuild recorded as a build of its own" "2" \
+	"$(db "SELECT count(*) FROM builds WHERE commit_id = '$(git --git-dir="$E2E_REPO" rev-parse 'v6.1.192^{commit}')'")"
+
 t_exit "a guest that never finishes: timeout, exit 1" 1 \
 	"$KMIG" boot v6.1.192 --test hang --timeout 15
 t_ok "status timeout printed" grep -q '^boot timeout ' "$TRASH/.stdout"

@@ -772,6 +772,42 @@ static void test_path_in_scope(void **state)
 	assert_false(path_in_scope(NULL));
 }
 
+/*
+ * Identifiers of every length around the 16-byte blocks of the vector
+ * scan: '$' and bytes >= 0x80 are identifier characters, so no rule word
+ * is found inside a longer name; a name may end the buffer exactly.
+ */
+static void test_long_identifiers(void **state)
+{
+	struct sbuf sb = SBUF_INIT;
+	char name[64];
+	int n;
+
+	(void)state;
+	sbuf_addstr(&sb, "void f(int a)\n{\n");
+	for (n = 1; n <= 40; n++) {
+		memset(name, 'x', (size_t)n);
+		name[n] = '\0';
+		sbuf_addf(&sb, "\t%s = %s_BUG_ON(a) + %s$BUG_ON(a);\n", name,
+			  name, name);
+		sbuf_addf(&sb, "\tBUG_ON(%s);\n", name);
+		sbuf_addf(&sb, "\t\xc3\xa9%sBUG_ON(a); %s\xc3\xa9 = 1;\n", name,
+			  name);
+	}
+	sbuf_addstr(&sb, "}\n");
+	assert_int_equal(count(sb.buf, "bug-on"), 40);
+	sbuf_release(&sb);
+
+	/* the buffer ends inside an identifier, at and around 16 and 32 */
+	for (n = 10; n <= 40; n++) {
+		sbuf_addstr(&sb, "void f(int a)\n{\n\tBUG_ON(a);\n}\n");
+		while (sb.len % 64 != (size_t)n)
+			sbuf_addch(&sb, 'y');
+		assert_int_equal(count(sb.buf, "bug-on"), 1);
+		sbuf_release(&sb);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -791,6 +827,7 @@ int main(void)
 		cmocka_unit_test(test_crlf),
 		cmocka_unit_test(test_threads),
 		cmocka_unit_test(test_path_in_scope),
+		cmocka_unit_test(test_long_identifiers),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -461,6 +461,20 @@ static int entry_read(struct pack_reader *r, uint64_t pos, struct entry *en)
 	return 0;
 }
 
+/*
+ * Deflate expands at most 1032:1: a header claiming more than that of its
+ * compressed data is corrupt (and must not make us allocate it).
+ */
+static int check_size(struct pack_reader *r, uint64_t pos,
+		      const struct entry *en)
+{
+	if (en->size > (uint64_t)en->zlen * 1032 + 1024)
+		return corrupt(&r->ps->v[pos >> PACK_OFS_BITS],
+			       pos & PACK_OFS_MASK,
+			       "size larger than its data can inflate to");
+	return 0;
+}
+
 static int inflate_to(struct pack_reader *r, uint64_t pos,
 		      const struct entry *en, unsigned char *out)
 {
@@ -497,69 +511,86 @@ static uint64_t delta_size(const unsigned char **pp, const unsigned char *e,
 	return v;
 }
 
-/* Apply the delta in r->delta (@dlen bytes) to @base; a new buffer. */
+/*
+ * Apply the delta in r->delta (@dlen bytes) to @base; a new buffer.  The
+ * instructions are checked in a first pass (every copy inside the base,
+ * every insert inside the delta, the sizes adding up to the declared
+ * result), so the buffer is only allocated for a delta that is sound.
+ */
 static int delta_apply(struct pack_reader *r, uint64_t pos,
 		       const unsigned char *base, size_t blen, size_t dlen,
 		       unsigned char **out, size_t *olen)
 {
 	const struct pack *pk = &r->ps->v[pos >> PACK_OFS_BITS];
-	uint64_t off = pos & PACK_OFS_MASK;
-	const unsigned char *p = r->delta, *e = r->delta + dlen;
-	unsigned char *dst, *d, *de;
-	uint64_t src_size, dst_size;
+	const unsigned char *start = r->delta, *e = r->delta + dlen, *p;
+	unsigned char *dst, *d;
+	uint64_t src_size, dst_size, total = 0;
 	bool ok = true;
+	int pass;
 
+	p = start;
 	src_size = delta_size(&p, e, &ok);
 	dst_size = delta_size(&p, e, &ok);
 	if (!ok || src_size != blen || dst_size > SIZE_MAX / 2)
-		return corrupt(pk, off, "delta does not fit its base");
-	dst = xmalloc((size_t)dst_size + 1);
-	d = dst;
-	de = dst + dst_size;
-	while (p < e) {
-		unsigned char cmd = *p++;
+		return corrupt(pk, pos & PACK_OFS_MASK,
+			       "delta does not fit its base");
+	start = p;
+	dst = NULL;
+	for (pass = 0; pass < 2; pass++) {
+		d = dst;
+		for (p = start; p < e;) {
+			unsigned char cmd = *p++;
 
-		if (cmd & 0x80) {
-			uint64_t co = 0, cs = 0;
-			int i;
+			if (cmd & 0x80) {
+				uint64_t co = 0, cs = 0;
+				int i;
 
-			for (i = 0; i < 4; i++)
-				if (cmd & (1u << i)) {
-					if (p >= e)
-						goto bad;
-					co |= (uint64_t)*p++ << (8 * i);
+				for (i = 0; i < 4; i++)
+					if (cmd & (1u << i)) {
+						if (p >= e)
+							goto bad;
+						co |= (uint64_t)*p++ << (8 * i);
+					}
+				for (i = 0; i < 3; i++)
+					if (cmd & (0x10u << i)) {
+						if (p >= e)
+							goto bad;
+						cs |= (uint64_t)*p++ << (8 * i);
+					}
+				if (!cs)
+					cs = 0x10000;
+				if (pass) {
+					memcpy(d, base + co, (size_t)cs);
+					d += cs;
+				} else if (co + cs > blen ||
+					   (total += cs) > dst_size) {
+					goto bad;
 				}
-			for (i = 0; i < 3; i++)
-				if (cmd & (0x10u << i)) {
-					if (p >= e)
-						goto bad;
-					cs |= (uint64_t)*p++ << (8 * i);
+			} else if (cmd) {
+				if (pass) {
+					memcpy(d, p, cmd);
+					d += cmd;
+				} else if (cmd > e - p ||
+					   (total += cmd) > dst_size) {
+					goto bad;
 				}
-			if (!cs)
-				cs = 0x10000;
-			if (co + cs > blen || cs > (uint64_t)(de - d))
+				p += cmd;
+			} else {
 				goto bad;
-			memcpy(d, base + co, (size_t)cs);
-			d += cs;
-		} else if (cmd) {
-			if (cmd > e - p || cmd > de - d)
+			}
+		}
+		if (!pass) {
+			if (total != dst_size)
 				goto bad;
-			memcpy(d, p, cmd);
-			d += cmd;
-			p += cmd;
-		} else {
-			goto bad;
+			dst = xmalloc((size_t)dst_size + 1);
 		}
 	}
-	if (d != de)
-		goto bad;
-	*d = '\0';
+	dst[dst_size] = '\0';
 	*out = dst;
 	*olen = (size_t)dst_size;
 	return 0;
 bad:
-	free(dst);
-	return corrupt(pk, off, "bad delta");
+	return corrupt(pk, pos & PACK_OFS_MASK, "bad delta");
 }
 
 int pack_reader_read(struct pack_reader *r, uint64_t pos,
@@ -583,6 +614,9 @@ int pack_reader_read(struct pack_reader *r, uint64_t pos,
 		if (c)
 			break;
 		ret = entry_read(r, cur, &en);
+		if (ret)
+			return ret;
+		ret = check_size(r, cur, &en);
 		if (ret)
 			return ret;
 		if (en.base == PACK_POS_NONE) {

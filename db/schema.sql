@@ -60,7 +60,7 @@ CREATE TABLE release_files (
 	subsystem_id INTEGER NOT NULL REFERENCES subsystems(id),
 	PRIMARY KEY (release_id, path)
 ) WITHOUT ROWID;
-CREATE INDEX release_files_oid ON release_files(oid);
+CREATE INDEX release_files_oid ON release_files(oid);	-- dropped in 2
 
 -- Per release totals, materialised at scan time.
 CREATE TABLE counts (
@@ -148,3 +148,10 @@ CREATE TABLE bisect_steps (
 	verdict TEXT NOT NULL,		-- good/bad/skip
 	PRIMARY KEY (bisect_id, seq)
 );
+
+-- migration: 2
+-- No query looks release files up by blob: every one goes by release (the
+-- primary key).  The index cost a second B-tree insert per file of every
+-- scanned release (~55 000 per kernel release) and a third of the table's
+-- size.
+DROP INDEX release_files_oid;

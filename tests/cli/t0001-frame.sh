@@ -52,8 +52,22 @@ KMIG_DB="$TRASH/env.db" "$KMIG" --db "$TRASH/opt.db" report > /dev/null 2>&1
 t_ok "--db wins over KMIG_DB" test -f "$TRASH/opt.db"
 "$KMIG" report > /dev/null 2>&1
 t_ok "default database under KMIG_HOME" test -f "$KMIG_HOME/kmig.db"
-t_is "schema version recorded" 1 "$(sqlite3 "$KMIG_HOME/kmig.db" 'SELECT version FROM schema_version')"
+t_is "schema version recorded" 2 "$(sqlite3 "$KMIG_HOME/kmig.db" 'SELECT version FROM schema_version')"
 t_is "WAL mode" wal "$(sqlite3 "$KMIG_HOME/kmig.db" 'PRAGMA journal_mode')"
+
+t_is "no index of release files by blob (dropped in migration 2)" "" \
+	"$(sqlite3 "$KMIG_HOME/kmig.db" "SELECT name FROM sqlite_master WHERE name = 'release_files_oid'")"
+
+# a version-1 database (before migration 2) is upgraded on open
+{ sed -n '/^-- migration: 1$/,/^-- migration: 2$/p' "$TOP/db/schema.sql"
+  echo 'UPDATE schema_version SET version = 1;'; } | sqlite3 "$TRASH/v1.db"
+t_is "a version-1 database" "1|release_files_oid" \
+	"$(sqlite3 "$TRASH/v1.db" "SELECT version, (SELECT name FROM sqlite_master WHERE name = 'release_files_oid') FROM schema_version")"
+t_exit "a version-1 database opens (report: nothing scanned yet)" 2 \
+	"$KMIG" --db "$TRASH/v1.db" report
+t_ok "... and only says so" grep -q 'no release is scanned' "$TRASH/.stderr"
+t_is "... and is migrated to 2, its index dropped" "2|" \
+	"$(sqlite3 "$TRASH/v1.db" "SELECT version, (SELECT name FROM sqlite_master WHERE name = 'release_files_oid') FROM schema_version")"
 
 # a database newer than this kmig is refused
 sqlite3 "$TRASH/env.db" 'UPDATE schema_version SET version = 999'

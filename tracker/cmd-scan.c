@@ -125,10 +125,12 @@ static bool tag_names_tree(git_repository *repo, const char *tag)
 /*
  * One release, in two halves: plan_release() (resolve, walk the tree, find
  * the blobs to lex, queue them on the pool) and write_release() (wait for
- * them, one transaction, the result line).  cmd_scan_fn() plans release
- * i + 1 before writing release i, so the tree walk and the database work
- * run while the workers lex.
+ * them, one transaction, the result line).  cmd_scan_fn() plans releases
+ * i + 1 .. i + PLAN_AHEAD before writing release i, so the tree walks and
+ * the database work run while the workers lex.
  */
+#define PLAN_AHEAD 3	/* releases planned beyond the one being written */
+
 struct release_plan {
 	const char *tag;
 	bool skip;			/* nothing to write */
@@ -330,9 +332,9 @@ static int cmd_scan_fn(struct kmig_ctx *ctx, int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct scan_state s = { 0 };
-	struct release_plan plan[2] = { 0 };
+	struct release_plan plan[PLAN_AHEAD + 1] = { 0 };
 	char **globs = NULL, **tags = NULL;
-	size_t nglobs = 0, aglobs = 0, ntags = 0, i;
+	size_t nglobs = 0, aglobs = 0, ntags = 0, planned = 0, i;
 	bool include_rc = false;
 	int opt, status = KMIG_EXIT_ERROR;
 
@@ -381,24 +383,24 @@ static int cmd_scan_fn(struct kmig_ctx *ctx, int argc, char **argv)
 			 ctx->repo_path);
 		goto out;
 	}
-	/* plan release i + 1 while release i is lexed, then write i */
-	progress_note("[1/%zu] scanning %s\n", ntags, tags[0]);
-	if (plan_release(&s, tags[0], &plan[0])) {
-		cmd_fail(KMIG_EXIT_ERROR, "scan of %s failed: %s", tags[0],
-			 kmig_errmsg());
-		goto out_plans;
-	}
+	/*
+	 * Plan up to PLAN_AHEAD releases beyond the one being written: the
+	 * writes of releases with few new blobs then overlap the lexing of
+	 * the next large one.
+	 */
 	for (i = 0; i < ntags; i++) {
-		struct release_plan *cur = &plan[i & 1], *next = &plan[!(i & 1)];
+		struct release_plan *cur = &plan[i % ARRAY_SIZE(plan)];
 
-		if (i + 1 < ntags) {
-			progress_note("[%zu/%zu] scanning %s\n", i + 2, ntags,
-				tags[i + 1]);
-			if (plan_release(&s, tags[i + 1], next)) {
+		while (planned < ntags && planned <= i + PLAN_AHEAD) {
+			progress_note("[%zu/%zu] scanning %s\n", planned + 1,
+				ntags, tags[planned]);
+			if (plan_release(&s, tags[planned],
+					 &plan[planned % ARRAY_SIZE(plan)])) {
 				cmd_fail(KMIG_EXIT_ERROR, "scan of %s failed: %s",
-					 tags[i + 1], kmig_errmsg());
+					 tags[planned], kmig_errmsg());
 				goto out_plans;
 			}
+			planned++;
 		}
 		if (write_release(&s, cur)) {
 			cmd_fail(KMIG_EXIT_ERROR, "scan of %s failed: %s", tags[i],
@@ -423,8 +425,8 @@ static int cmd_scan_fn(struct kmig_ctx *ctx, int argc, char **argv)
 		(unsigned long long)s.lexed, s.lexed_bytes / 1e6);
 	status = finish_stdout(KMIG_EXIT_OK);
 out_plans:
-	plan_clear(&s, &plan[0]);
-	plan_clear(&s, &plan[1]);
+	for (i = 0; i < ARRAY_SIZE(plan); i++)
+		plan_clear(&s, &plan[i]);
 out:
 	scan_pool_stop(s.pool);
 	maint_cache_release(&s.maint);

@@ -18,6 +18,13 @@ struct store {
 	char *path;
 	struct store_cached *cache;
 	size_t ncache, acache;
+	/*
+	 * The last subsystem name looked up and its id: files come in path
+	 * order, and neighbours share their MAINTAINERS section.  Cleared
+	 * on rollback (the id may be of a row rolled back).
+	 */
+	char *last_sub;
+	long long last_sub_id;
 };
 
 /* store_dberr - record "<what>: <sqlite message>" and return -1. */

@@ -217,9 +217,14 @@ static int subsystem_id(struct store *st, const char *name, long long *id)
 {
 	static const char ins_sql[] = "INSERT OR IGNORE INTO subsystems(name) VALUES (?)";
 	static const char sel_sql[] = "SELECT id FROM subsystems WHERE name = ?";
-	sqlite3_stmt *s = store_stmt(st, sel_sql);
+	sqlite3_stmt *s;
 	int rc;
 
+	if (st->last_sub && !strcmp(st->last_sub, name)) {
+		*id = st->last_sub_id;
+		return 0;
+	}
+	s = store_stmt(st, sel_sql);
 	if (!s)
 		return KMIG_EGENERIC;
 	sqlite3_bind_text(s, 1, name, -1, SQLITE_TRANSIENT);
@@ -227,7 +232,7 @@ static int subsystem_id(struct store *st, const char *name, long long *id)
 	if (rc == SQLITE_ROW) {
 		*id = sqlite3_column_int64(s, 0);
 		sqlite3_reset(s);
-		return 0;
+		goto remember;
 	}
 	sqlite3_reset(s);
 	s = store_stmt(st, ins_sql);
@@ -237,6 +242,10 @@ static int subsystem_id(struct store *st, const char *name, long long *id)
 	if (store_done(st, s))
 		return KMIG_EGENERIC;
 	*id = sqlite3_last_insert_rowid(st->db);
+remember:
+	free(st->last_sub);
+	st->last_sub = xstrdup(name);
+	st->last_sub_id = *id;
 	return 0;
 }
 

@@ -256,6 +256,7 @@ void store_close(struct store *st)
 	for (i = 0; i < st->ncache; i++)
 		sqlite3_finalize(st->cache[i].stmt);
 	free(st->cache);
+	free(st->last_sub);
 	sqlite3_close(st->db);
 	free(st->path);
 	free(st);
@@ -273,5 +274,7 @@ int store_commit(struct store *st)
 
 void store_rollback(struct store *st)
 {
+	free(st->last_sub);
+	st->last_sub = NULL;
 	sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
 }

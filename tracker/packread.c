@@ -445,11 +445,14 @@ static int entry_read(struct pack_reader *r, uint64_t pos, struct entry *en)
 			return corrupt(p, off, "bad delta base");
 		memcpy(base.id, c, GIT_OID_RAWSZ);
 		c += GIT_OID_RAWSZ;
-		if (packset_find(r->ps, &base, &en->base))
+		if (packset_find(r->ps, &base, &en->base)) {
+			char hex[GIT_OID_HEXSZ + 1];
+
+			git_oid_tostr(hex, sizeof(hex), &base);
 			return kmig_errcode(KMIG_ENOTFOUND,
 				"pack %s at offset %llu: delta base %s is in no pack",
-				p->path, (unsigned long long)off,
-				git_oid_tostr_s(&base));
+				p->path, (unsigned long long)off, hex);
+		}
 	} else if (en->type < GIT_OBJECT_COMMIT || en->type > GIT_OBJECT_TAG ||
 		   en->type == 5) {
 		return corrupt(p, off, "unknown object type");
@@ -639,9 +642,11 @@ int pack_reader_read(struct pack_reader *r, uint64_t pos,
 		l->size = en.size;
 		l->zoff = used;
 		l->zlen = en.zlen;
-		ALLOC_GROW(r->kept, used + en.zlen, r->kept_alloc);
-		memcpy(r->kept + used, en.z, en.zlen);
-		used += en.zlen;
+		if (en.zlen) {
+			ALLOC_GROW(r->kept, used + en.zlen, r->kept_alloc);
+			memcpy(r->kept + used, en.z, en.zlen);
+			used += en.zlen;
+		}
 		cur = en.base;
 	}
 
@@ -652,7 +657,7 @@ int pack_reader_read(struct pack_reader *r, uint64_t pos,
 		size_t len = 0;
 
 		en.size = l->size;
-		en.z = r->kept + l->zoff;
+		en.z = l->zlen ? r->kept + l->zoff : NULL;
 		en.zlen = l->zlen;
 		if (en.size + 1 > r->delta_alloc) {
 			free(r->delta);

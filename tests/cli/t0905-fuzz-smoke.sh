@@ -7,7 +7,7 @@
 . "$(dirname "$0")/../lib.sh"
 
 secs=${KMIG_FUZZ_SECONDS:-20}
-harnesses="lexer maintainers patch console"
+harnesses="lexer maintainers patch console packread"
 
 if [ "$KMIG" != "$TOP/kmig" ]; then
 	for h in $harnesses; do

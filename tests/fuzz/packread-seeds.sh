@@ -6,6 +6,7 @@
 set -e
 out=${1:?usage: packread-seeds.sh OUTDIR}
 mkdir -p "$out"
+out=$(cd "$out" && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 git init -q -b main "$tmp/r"

@@ -1,15 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * scan.c - walk trees for in-scope files; lex blobs in worker threads.
+ * scan.c - walk trees for in-scope files; lex blobs in a pool of worker
+ * threads reading them from the packs (packread.h).
  */
-#include <dirent.h>
-#include <fcntl.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
+#include <time.h>
 
 #include "packread.h"
 #include "repo.h"

@@ -20,7 +20,6 @@
  * Every table is either constant or built once under pthread_once(), so
  * lex_buffer() can run in several threads at once.
  */
-#define _GNU_SOURCE	/* memmem */
 #include <pthread.h>
 #include <stdint.h>
 #ifdef __SSE2__
@@ -804,8 +803,20 @@ number:
 			const char *text = p + 2, *tend;
 
 			if (p[1] == '*') {
-				/* the end with memmem, then its lines */
-				q = memmem(text, (size_t)(e - text), "*/", 2);
+				/*
+				 * The end: memchr for each '*' (not memmem,
+				 * which sanitizers check to the buffer's end
+				 * on every call), then the comment's lines.
+				 */
+				for (q = text;; q++) {
+					q = memchr(q, '*', (size_t)(e - q));
+					if (!q || q + 1 >= e) {
+						q = NULL;
+						break;
+					}
+					if (q[1] == '/')
+						break;
+				}
 				tend = q ? q : e;
 				line += count_nl(text, tend);
 				q = q ? q + 2 : e;

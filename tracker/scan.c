@@ -6,7 +6,10 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "packread.h"
 #include "repo.h"
@@ -77,6 +80,7 @@ int scan_tree_files(struct scan_files *out, git_oid *maintainers,
  * index.
  */
 #define CHUNK		64
+#define WORKER_NICE	5
 #define READER_CACHE	((size_t)8 << 20)
 
 struct pack_pos {
@@ -209,6 +213,12 @@ static void *pool_worker(void *arg)
 {
 	struct worker *w = arg;
 	struct scan_pool *p = w->pool;
+
+	/*
+	 * Below the submitting thread: its tree walks and database writes
+	 * are the scan's critical path, the lexing fills the rest.
+	 */
+	setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), WORKER_NICE);
 
 	pthread_mutex_lock(&p->lock);
 	for (;;) {

@@ -137,7 +137,10 @@ static int test_step(struct kbuild *kb, struct store *st, git_repository *repo,
 			  cr.log_path ? cr.log_path : "-");
 	} else {
 		sbuf_addf(detail, ", %zu file%s compiled (W=1, allmodconfig)",
-			  nfiles, nfiles == 1 ? "" : "s");
+			  cr.compiled, cr.compiled == 1 ? "" : "s");
+		if (cr.inherited)
+			sbuf_addf(detail, "; not compilable at its parent either: %s",
+				  cr.inherited);
 	}
 	kbuild_result_release(&cr);
 out:

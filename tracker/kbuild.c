@@ -797,6 +797,43 @@ out_free:
 	return ret;
 }
 
+/*
+ * @file failed at res->commit: compile it at the first parent.  If it
+ * fails there too, it is inherited (0, listed); if it compiles, the
+ * step broke it (1).  src/ is back at res->commit either way.
+ */
+static int compile_at_parent(struct kbuild *kb, struct make_env *me,
+			     struct kbuild_result *res, char **one,
+			     const char *file)
+{
+	char *rev = xasprintf("%s^", res->commit), parent[41];
+	bool kconfig;
+	int ret, back;
+
+	ret = kbuild_resolve(kb, rev, parent, NULL);
+	free(rev);
+	if (ret)
+		return 1;	/* a root commit: the step's failure */
+	note("%s failed: compiling it at the parent %.12s", file, parent);
+	ret = checkout(kb, parent, &kconfig);
+	if (!ret)
+		ret = step(kb, me, res->log_path, one);
+	back = checkout(kb, res->commit, &kconfig);
+	if (ret < 0 || back)
+		return -1;
+	if (ret == 0)
+		return 1;	/* compiles at the parent: the step broke it */
+	if (res->inherited) {
+		char *more = xasprintf("%s %s", res->inherited, file);
+
+		free(res->inherited);
+		res->inherited = more;
+	} else {
+		res->inherited = xstrdup(file);
+	}
+	return 0;
+}
+
 int kbuild_compile_check(struct kbuild *kb, const char *base, const char *rev,
 			 const char *const *files, size_t nfiles,
 			 struct kbuild_result *res)
@@ -858,6 +895,10 @@ int kbuild_compile_check(struct kbuild *kb, const char *base, const char *rev,
 		one[5] = obj;
 		note("compile-checking %s", files[i]);
 		ret = step(kb, &me, res->log_path, one);
+		if (ret == 1)
+			ret = compile_at_parent(kb, &me, res, one, files[i]);
+		else if (ret == 0)
+			res->compiled++;
 		free(obj);
 	}
 	if (ret < 0)
@@ -883,5 +924,6 @@ void kbuild_result_release(struct kbuild_result *res)
 	free(res->image);
 	free(res->missing);
 	free(res->error);
+	free(res->inherited);
 	memset(res, 0, sizeof(*res));
 }

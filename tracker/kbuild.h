@@ -63,6 +63,11 @@ struct kbuild_result {
 					 * all did (or nothing configured) */
 	char *error;			/* first compiler error line of the
 					 * log (KBUILD_FAILED), or NULL */
+	char *inherited;		/* kbuild_compile_check(): files that
+					 * fail at the parent too, space-
+					 * separated, or NULL */
+	size_t compiled;		/* kbuild_compile_check(): files
+					 * that compiled */
 };
 
 /*
@@ -109,6 +114,9 @@ int kbuild_checkout(struct kbuild *kb, const char *commit);
  * src/ moved to @rev, "make W=1 <file>.o" for each of @files (paths of
  * .c files in the tree).  res->status is KBUILD_FAILED when one does not
  * compile (res->error: the first compiler error), res->log_path the log.
+ * A file that does not compile at @rev's first parent either (a driver
+ * whose header stubs clash under this configuration, say) is not the
+ * step's doing: it is listed in res->inherited, not a failure.
  * No image is produced.  For "kmig branch test": drivers the QEMU kernel
  * does not build are still compiled.
  */

@@ -799,12 +799,12 @@ out_free:
 
 /*
  * @file failed at res->commit: compile it at the first parent.  If it
- * fails there too, it is inherited (0, listed); if it compiles, the
- * step broke it (1).  src/ is back at res->commit either way.
+ * fails there too, it is inherited (0, added to @inherited); if it
+ * compiles, the step broke it (1).  src/ is back at res->commit either way.
  */
 static int compile_at_parent(struct kbuild *kb, struct make_env *me,
 			     struct kbuild_result *res, char **one,
-			     const char *file)
+			     const char *file, struct sbuf *inherited)
 {
 	char *rev = xasprintf("%s^", res->commit), parent[41];
 	bool kconfig;
@@ -823,14 +823,7 @@ static int compile_at_parent(struct kbuild *kb, struct make_env *me,
 		return -1;
 	if (ret == 0)
 		return 1;	/* compiles at the parent: the step broke it */
-	if (res->inherited) {
-		char *more = xasprintf("%s %s", res->inherited, file);
-
-		free(res->inherited);
-		res->inherited = more;
-	} else {
-		res->inherited = xstrdup(file);
-	}
+	sbuf_addf(inherited, "%s%s", inherited->len ? " " : "", file);
 	return 0;
 }
 
@@ -842,6 +835,7 @@ int kbuild_compile_check(struct kbuild *kb, const char *base, const char *rev,
 	char base_id[41], *wide, *stamp, *outdir;
 	char *all[] = { "make", NULL, NULL, "allmodconfig", NULL };
 	char *one[] = { "make", NULL, NULL, NULL, "W=1", NULL, NULL };
+	struct sbuf inherited = SBUF_INIT;
 	double start = child_now();
 	bool kconfig;
 	size_t i;
@@ -896,13 +890,16 @@ int kbuild_compile_check(struct kbuild *kb, const char *base, const char *rev,
 		note("compile-checking %s", files[i]);
 		ret = step(kb, &me, res->log_path, one);
 		if (ret == 1)
-			ret = compile_at_parent(kb, &me, res, one, files[i]);
+			ret = compile_at_parent(kb, &me, res, one, files[i],
+						&inherited);
 		else if (ret == 0)
 			res->compiled++;
 		free(obj);
 	}
 	if (ret < 0)
 		goto out_free;
+	if (inherited.len)
+		res->inherited = sbuf_detach(&inherited);
 out_failed:
 	res->status = ret ? KBUILD_FAILED : KBUILD_OK;
 	if (ret)
@@ -910,6 +907,7 @@ out_failed:
 	res->seconds = child_now() - start;
 	ret = 0;
 out_free:
+	sbuf_release(&inherited);
 	make_env_release(&me);
 	free(wide);
 	free(stamp);

@@ -209,6 +209,23 @@ static int lex_one(struct worker *w, struct scan_batch *b,
 	return ret;
 }
 
+/* The queue of batches with blobs not taken yet; under p->lock. */
+static void queue_push(struct scan_pool *p, struct scan_batch *b)
+{
+	if (p->tail)
+		p->tail->queue_next = b;
+	else
+		p->head = b;
+	p->tail = b;
+}
+
+static void queue_pop(struct scan_pool *p)
+{
+	p->head = p->head->queue_next;
+	if (!p->head)
+		p->tail = NULL;
+}
+
 static void *pool_worker(void *arg)
 {
 	struct worker *w = arg;
@@ -234,11 +251,8 @@ static void *pool_worker(void *arg)
 		first = b->next;
 		end = first + CHUNK < b->n ? first + CHUNK : b->n;
 		b->next = end;
-		if (end == b->n) {	/* every blob taken: off the queue */
-			p->head = b->queue_next;
-			if (!p->head)
-				p->tail = NULL;
-		}
+		if (end == b->n)	/* every blob taken: off the queue */
+			queue_pop(p);
 		pthread_mutex_unlock(&p->lock);
 
 		for (i = first; i < end && !failed; i++)
@@ -253,9 +267,7 @@ static void *pool_worker(void *arg)
 			/* still at the head: nobody lexes the rest */
 			b->done += b->n - b->next;
 			b->next = b->n;
-			p->head = b->queue_next;
-			if (!p->head)
-				p->tail = NULL;
+			queue_pop(p);
 		}
 		if (b->done >= b->n)
 			pthread_cond_broadcast(&p->done);
@@ -323,11 +335,7 @@ struct scan_batch *scan_pool_submit(struct scan_pool *p, const git_oid *oids,
 	if (!n)
 		return b;
 	pthread_mutex_lock(&p->lock);
-	if (p->tail)
-		p->tail->queue_next = b;
-	else
-		p->head = b;
-	p->tail = b;
+	queue_push(p, b);
 	pthread_cond_broadcast(&p->work);
 	pthread_mutex_unlock(&p->lock);
 	return b;

@@ -56,9 +56,15 @@ $(BUILD)/matcher-hash.h: $(MATCHER_SRC) | $(BUILD)
 
 $(BUILD)/rules.o: $(BUILD)/matcher-hash.h
 
-$(BUILD)/tests/%: tests/unit/%.c $(LIBOBJS) | $(BUILD)
+# Each tests/unit/test-*.c is a binary, linked with the helpers of
+# tests/unit/unit-util.c and the library objects.
+$(BUILD)/tests/unit-util.o: tests/unit/unit-util.c tests/unit/unit-util.h tracker/util.h | $(BUILD)
 	@mkdir -p $(BUILD)/tests
-	$(CC) $(CFLAGS) -o $@ $< $(LIBOBJS) $(LDLIBS) -lcmocka
+	$(CC) $(CFLAGS) -c -o $@ $<
+
+$(BUILD)/tests/%: tests/unit/%.c tests/unit/unit-util.h $(BUILD)/tests/unit-util.o $(LIBOBJS) | $(BUILD)
+	@mkdir -p $(BUILD)/tests
+	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/tests/unit-util.o $(LIBOBJS) $(LDLIBS) -lcmocka
 
 $(BUILD):
 	mkdir -p $(BUILD)

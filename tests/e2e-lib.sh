@@ -1,19 +1,118 @@
-# e2e-lib.sh - shared by the end-to-end tests on the real kernel.
-# Source after lib.sh.  Uses a persistent cache so the download, the
-# imported repository and build directories survive between runs:
-#   KMIG_E2E_HOME (default $HOME/.cache/kmig, the real HOME, as tests/qemu/lib-e2e.sh)
-# and makes sure the default history (v6.1.192 and v6.12.118) is imported.
-E2E_HOME=${KMIG_E2E_HOME:-${_t_real_home:-/root}/.cache/kmig}
+# e2e-lib.sh - setup shared by the end-to-end tests on the real kernel
+# (tests/qemu/t*.sh, and tests/cli tests that borrow its repository).
+# Source it instead of tests/lib.sh, which it sources:
+#	. "$(dirname "$0")/../e2e-lib.sh"
+#
+# The kernel repository, kmig's work area (worktree, build directory,
+# images) and the ccache persist between runs in one shared KMIG_HOME,
+# found the way kmig finds its default home, with the real HOME (lib.sh
+# points HOME at the trash directory):
+#	E2E_HOME=${KMIG_E2E_HOME:-${XDG_CACHE_HOME:-$HOME/.cache}/kmig}
+# Set here:
+#	KMIG_HOME   exported, $E2E_HOME
+#	E2E_LINUX   $E2E_HOME/linux, the repository "kmig import" makes
+#	E2E_BASE, E2E_NEXT   v6.1.192 and v6.12.118, the default history
+#	E2E_REPO    the repository the test runs kmig on: $E2E_LINUX, or
+#	            the fixture clone after e2e_use_fixture
+# The database is per run, in the trash directory.
+. "$(dirname "$0")/../lib.sh"
+E2E_HOME=${KMIG_E2E_HOME:-${XDG_CACHE_HOME:-${_t_real_home:-/tmp}/.cache}/kmig}
 export KMIG_HOME="$E2E_HOME"
-E2E_REPO="$E2E_HOME/linux"
+E2E_LINUX="$E2E_HOME/linux"
 E2E_BASE=v6.1.192
 E2E_NEXT=v6.12.118
+E2E_REPO="$E2E_LINUX"
+FIXTURE_DIR="$TOP/tests/qemu"
 
+# e2e_has TAG... - $E2E_LINUX has every TAG.
+e2e_has() {
+	for _e2e_tag in "$@"; do
+		git --git-dir="$E2E_LINUX" rev-parse -q --verify \
+			"$_e2e_tag^{commit}" > /dev/null 2>&1 || return 1
+	done
+}
+
+# e2e_import TAG... - import the TAGs into $E2E_LINUX unless it has them
+# all (a fresh machine: minutes); fails unless it has them afterwards.
+e2e_import() {
+	e2e_has "$@" && return 0
+	_e2e_vers=$(for _e2e_tag in "$@"; do echo "${_e2e_tag#v}"; done)
+	echo "# importing" $_e2e_vers "into $E2E_LINUX (first run: minutes)" >&2
+	# shellcheck disable=SC2086
+	"$KMIG" --repo "$E2E_LINUX" --db "$TRASH/import.db" import $_e2e_vers >&2 &&
+		e2e_has "$@"
+}
+
+# e2e_ensure_history - $E2E_LINUX has the default history.
 e2e_ensure_history() {
-	if git -C "$E2E_REPO" rev-parse -q --verify "refs/tags/$E2E_BASE" > /dev/null 2>&1 &&
-	   git -C "$E2E_REPO" rev-parse -q --verify "refs/tags/$E2E_NEXT" > /dev/null 2>&1; then
-		return 0
+	e2e_import "$E2E_BASE" "$E2E_NEXT"
+}
+
+# e2e_use_fixture - kmig runs on the fixture clone $E2E_HOME/e2e/linux.git
+# (KMIG_REPO), with the run's database (KMIG_DB, see db()) and progress
+# lines on stderr (KMIG_PROGRESS).  Call it right after sourcing.
+e2e_use_fixture() {
+	E2E_REPO="$E2E_HOME/e2e/linux.git"
+	export KMIG_REPO="$E2E_REPO"
+	export KMIG_DB="$TRASH/kmig.db"
+	export KMIG_PROGRESS=1
+}
+
+# e2e_fixture - (re)make the fixture commits (tests/qemu/000*.patch) on
+# v6.1.192 in $E2E_REPO, a bare clone sharing the objects of $E2E_LINUX,
+# with fixed dates so the commit ids are the same on every run and every
+# machine with the same v6.1.192; sets C1..C4.  After e2e_use_fixture.
+e2e_fixture() {
+	if [ "$E2E_REPO" = "$E2E_LINUX" ]; then
+		echo "# e2e_fixture: call e2e_use_fixture first" >&2
+		return 1
 	fi
-	echo "# importing ${E2E_BASE#v} and ${E2E_NEXT#v} into $E2E_REPO (first run)" >&2
-	"$KMIG" --repo "$E2E_REPO" --db "$TRASH/import.db" import "${E2E_BASE#v}" "${E2E_NEXT#v}" >&2
+	e2e_import "$E2E_BASE" || return 1
+	if [ ! -d "$E2E_REPO" ]; then
+		mkdir -p "$(dirname "$E2E_REPO")" &&
+		git clone -q --bare --shared "$E2E_LINUX" "$E2E_REPO" ||
+			return 1
+	fi
+	git --git-dir="$E2E_REPO" fetch -q "$E2E_LINUX" \
+		'+refs/tags/v6.1.192:refs/tags/v6.1.192' || return 1
+	(
+		export GIT_DIR="$E2E_REPO" GIT_INDEX_FILE="$TRASH/fixture.index"
+		git read-tree 'v6.1.192^{tree}' || exit 1
+		parent=$(git rev-parse 'v6.1.192^{commit}') || exit 1
+		for p in "$FIXTURE_DIR"/000*.patch; do
+			git mailinfo "$TRASH/msg" "$TRASH/patch" < "$p" > "$TRASH/info" || exit 1
+			git apply --cached "$TRASH/patch" || exit 1
+			tree=$(git write-tree) || exit 1
+			subject=$(sed -n 's/^Subject: //p' "$TRASH/info")
+			GIT_AUTHOR_NAME=$(sed -n 's/^Author: //p' "$TRASH/info")
+			GIT_AUTHOR_EMAIL=$(sed -n 's/^Email: //p' "$TRASH/info")
+			GIT_AUTHOR_DATE=$(sed -n 's/^Date: //p' "$TRASH/info")
+			GIT_COMMITTER_NAME="Kmig Fixture"
+			GIT_COMMITTER_EMAIL="fixture@kmig.invalid"
+			GIT_COMMITTER_DATE="$GIT_AUTHOR_DATE"
+			export GIT_AUTHOR_NAME GIT_AUTHOR_EMAIL GIT_AUTHOR_DATE \
+				GIT_COMMITTER_NAME GIT_COMMITTER_EMAIL \
+				GIT_COMMITTER_DATE
+			parent=$( { printf '%s\n\n' "$subject"; cat "$TRASH/msg"; } |
+				git commit-tree "$tree" -p "$parent") || exit 1
+			echo "$parent"
+		done > "$TRASH/fixture.ids"
+		git update-ref refs/heads/fixture "$parent"
+	) || return 1
+	C1=$(sed -n 1p "$TRASH/fixture.ids")
+	C2=$(sed -n 2p "$TRASH/fixture.ids")
+	C3=$(sed -n 3p "$TRASH/fixture.ids")
+	C4=$(sed -n 4p "$TRASH/fixture.ids")
+	[ -n "$C4" ]
+}
+
+# qemu_left - QEMU processes booting kernels of this KMIG_HOME.
+qemu_left() {
+	ps -eo args= | grep "^qemu-system-x86_64 .*-kernel $KMIG_HOME/" |
+		grep -v grep
+}
+
+# db QUERY - run QUERY on the run's database ($KMIG_DB).
+db() {
+	sqlite3 "$KMIG_DB" "$1"
 }

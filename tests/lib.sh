@@ -7,7 +7,7 @@
 #         t_done                           (prints the plan; exit status)
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 KMIG=${KMIG_BIN:-$TOP/kmig}
-_t_real_home=$HOME
+_t_real_home=$HOME	# HOME is the trash directory below; e2e-lib.sh needs the real one
 TRASH=$(mktemp -d "${TMPDIR:-/tmp}/kmig-test.XXXXXX")
 export KMIG_HOME="$TRASH/home"
 unset KMIG_REPO KMIG_DB

@@ -4,7 +4,7 @@
 # no crash, leak, sanitizer report, timeout or out-of-memory.  Skipped
 # when clang or its fuzzer runtime is missing, and under the ASan pass of
 # make test (the harnesses carry their own sanitizers).
-. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../e2e-lib.sh"
 
 secs=${KMIG_FUZZ_SECONDS:-20}
 harnesses="lexer maintainers patch console packread"
@@ -31,7 +31,7 @@ fi
 
 t_ok "make fuzz builds the harnesses" make -s -C "$TOP" fuzz
 # Extra seeds from the imported kernel, when the cache has it (not committed).
-krepo=${KMIG_E2E_HOME:-$_t_real_home/.cache/kmig}/linux
+krepo=$E2E_LINUX
 for h in $harnesses; do
 	mkdir -p "$TRASH/corpus-$h"
 done

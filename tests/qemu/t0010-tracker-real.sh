@@ -1,8 +1,7 @@
 #!/bin/sh
 # The tracker on the real Debian kernel history (v6.1.192, v6.12.118):
 # subsystem mapping, recorded totals per rule, consistency of the counts.
-. "$(dirname "$0")/../lib.sh"
-. "$TOP/tests/e2e-lib.sh"
+. "$(dirname "$0")/../e2e-lib.sh"
 
 DB="$TRASH/kmig.db"
 k() { "$KMIG" --repo "$E2E_REPO" --db "$DB" "$@"; }

@@ -5,32 +5,21 @@
 # superseded on v6.12.118 (strlcpy is gone there), git am takes the
 # generated patches too, and kmig convert regenerates them.
 #
-# The kernel repository is shared between runs:
-#   KMIG_HOME=${KMIG_E2E_HOME:-$HOME/.cache/kmig}, repository $KMIG_HOME/linux
-# and is imported ("kmig import 6.1.192 6.12.118") when a tag is missing.
-# The branches made here are named kmig/e2e/<tag>; the database is per run.
-_e2e_home=${KMIG_E2E_HOME:-${HOME:-/root}/.cache/kmig}
-. "$(dirname "$0")/../lib.sh"
-export KMIG_HOME="$_e2e_home"
-REPO="$KMIG_HOME/linux"
+# The kernel repository is shared between runs (tests/e2e-lib.sh:
+# $E2E_LINUX) and is imported ("kmig import 6.1.192 6.12.118") when a tag
+# is missing.  The branches made here are named kmig/e2e/<tag>; the
+# database is per run.
+. "$(dirname "$0")/../e2e-lib.sh"
+REPO="$E2E_LINUX"
 DB="$TRASH/kmig.db"
 SERIES="$TOP/branch-patches"
 RDS=0001-net-rds-remove-user-triggered-WARN_ON-in-rds_sendmsg.patch
 k() { "$KMIG" --repo "$REPO" --db "$DB" "$@"; }
 
-have_tags() {
-	git --git-dir="$REPO" rev-parse -q --verify 'v6.1.192^{commit}' > /dev/null 2>&1 &&
-	git --git-dir="$REPO" rev-parse -q --verify 'v6.12.118^{commit}' > /dev/null 2>&1
-}
-get_repo() {
-	have_tags && return 0
-	echo "# importing 6.1.192 and 6.12.118 into $REPO (first run: minutes)" >&2
-	"$KMIG" --repo "$REPO" import 6.1.192 6.12.118 >&2 && have_tags
-}
 # statuses FILE - the status words of an apply output, one line
 statuses() { grep -v '^ ' "$1" | sed '$d' | cut -d' ' -f1 | tr '\n' ' ' | sed 's/ $//'; }
 
-t_ok "the kernel repository has v6.1.192 and v6.12.118" get_repo
+t_ok "the kernel repository has v6.1.192 and v6.12.118" e2e_ensure_history
 NPATCH=$(grep -c '^[^#]' "$SERIES/series")
 t_ok "the series has the RDS fix and at least 10 generated patches" \
 	test "$(sed -n '2p' "$SERIES/series")" = "$RDS" -a "$NPATCH" -ge 11

@@ -3,8 +3,7 @@
 # site is written in well under a minute, its page count stays sane, the
 # tables and use sites add up to the database, every link resolves, and
 # the heaviest pages load in headless Chromium without errors.
-. "$(dirname "$0")/../lib.sh"
-. "$TOP/tests/e2e-lib.sh"
+. "$(dirname "$0")/../e2e-lib.sh"
 S() { python3 "$TOP/tests/web/site.py" "$@"; }
 
 DB="$TRASH/kmig.db"

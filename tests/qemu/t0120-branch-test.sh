@@ -6,7 +6,8 @@
 # second boots but fails the compile check; a third (the series' own
 # qcom_sysmon conversion) touches a file that allmodconfig cannot compile
 # at its parent either: that is not the step's doing, and it passes.
-. "$(dirname "$0")/lib-e2e.sh"
+. "$(dirname "$0")/../e2e-lib.sh"
+e2e_use_fixture
 
 S="$TRASH/series"
 t_ok "fixture repository on v6.1.192" e2e_fixture

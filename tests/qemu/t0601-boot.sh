@@ -3,7 +3,8 @@
 # machine: about 4 minutes with -j2, then cached), passes boot and rds;
 # a guest that never finishes ends as timeout and leaves no QEMU behind,
 # also when kmig itself is killed.
-. "$(dirname "$0")/lib-e2e.sh"
+. "$(dirname "$0")/../e2e-lib.sh"
+e2e_use_fixture
 
 t_ok "fixture repository on v6.1.192" e2e_fixture
 

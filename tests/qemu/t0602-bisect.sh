@@ -5,7 +5,8 @@
 # kmig boot of 3 exits 1 with a WARNING in net/rds/rdma.c, of 1 exits
 # 125; kmig bisect names 3 and skips 1.  Incremental builds only, after
 # t0601 built v6.1.192.
-. "$(dirname "$0")/lib-e2e.sh"
+. "$(dirname "$0")/../e2e-lib.sh"
+e2e_use_fixture
 
 t_ok "fixture commits" e2e_fixture
 

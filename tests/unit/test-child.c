@@ -19,8 +19,9 @@
 
 #include "child.h"
 #include "util.h"
+#include "unit-util.h"
 
-static char dir[] = "/tmp/kmig-test-child.XXXXXX";
+static char *dir;
 
 /* The pid written to @name by the child, waiting up to 10 s for it. */
 static pid_t read_pid(const char *name)
@@ -173,15 +174,11 @@ int main(void)
 	};
 	int ret;
 
-	if (!mkdtemp(dir))
+	dir = test_tmpdir();
+	if (!dir)
 		return 1;
 	ret = cmocka_run_group_tests(tests, NULL, NULL);
-	if (!ret) {
-		char *cmd = xasprintf("rm -rf '%s'", dir);
-
-		if (system(cmd))
-			ret = 1;
-		free(cmd);
-	}
+	if (!ret && test_tmpdir_remove(dir))
+		ret = 1;
 	return ret;
 }

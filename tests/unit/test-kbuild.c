@@ -21,20 +21,9 @@
 
 #include "kbuild.h"
 #include "util.h"
+#include "unit-util.h"
 
 static char *tmp;
-
-static void sh(const char *fmt, ...)
-{
-	struct sbuf sb = SBUF_INIT;
-	va_list ap;
-
-	va_start(ap, fmt);
-	sbuf_vaddf(&sb, fmt, ap);
-	va_end(ap);
-	assert_int_equal(system(sb.buf), 0);
-	sbuf_release(&sb);
-}
 
 static char *rev(const char *r)
 {
@@ -54,12 +43,11 @@ static char *rev(const char *r)
 
 static int setup(void **state)
 {
-	char tmpl[] = "/tmp/kmig-kbuild.XXXXXX";
-
 	(void)state;
 	git_libgit2_init();
-	tmp = xstrdup(mkdtemp(tmpl));
-	sh("cd %s && git init -q repo && cd repo && "
+	tmp = test_tmpdir();
+	assert_non_null(tmp);
+	test_sh("cd %s && git init -q repo && cd repo && "
 	   "mkdir -p dir sub && echo a > a.c && echo b > dir/b.c && "
 	   "echo same > sub/same.c && printf '#!/bin/sh\\n' > run.sh && "
 	   "chmod +x run.sh && ln -s a.c link && git add . && "
@@ -73,8 +61,8 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	(void)state;
-	sh("rm -rf %s", tmp);
-	free(tmp);
+	assert_int_equal(test_tmpdir_remove(tmp), 0);
+	tmp = NULL;
 	git_libgit2_shutdown();
 	return 0;
 }

@@ -20,8 +20,9 @@
 
 #include "packread.h"
 #include "util.h"
+#include "unit-util.h"
 
-static char dir[] = "/tmp/kmig-test-packread-XXXXXX";
+static char *dir;
 
 /* A repository of 12 files, each in 40 versions, one commit each. */
 static const char make_repo[] =
@@ -42,7 +43,8 @@ static int setup(void **state)
 	int ret;
 
 	(void)state;
-	if (!mkdtemp(dir))
+	dir = test_tmpdir();
+	if (!dir)
 		return -1;
 	cmd = xasprintf("D=%s; %s", dir, make_repo);
 	ret = system(cmd);
@@ -53,12 +55,11 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
-	char *cmd = xasprintf("rm -rf %s", dir);
 	int ret;
 
 	(void)state;
-	ret = system(cmd);
-	free(cmd);
+	ret = test_tmpdir_remove(dir);
+	dir = NULL;
 	git_libgit2_shutdown();
 	return ret ? -1 : 0;
 }

@@ -18,8 +18,9 @@
 
 #include "qemu.h"
 #include "util.h"
+#include "unit-util.h"
 
-static char dir[] = "/tmp/kmig-test-qemu-boot.XXXXXX";
+static char *dir;
 
 static const char console[] =
 	"printf 'Run /init as init process\\r\\nKMIG-START\\r\\n"
@@ -108,10 +109,11 @@ int main(void)
 		cmocka_unit_test(test_crash_is_reported),
 		cmocka_unit_test(test_hang_times_out),
 	};
-	char *bin, *path, *cmd;
+	char *bin, *path;
 	int ret;
 
-	if (!mkdtemp(dir))
+	dir = test_tmpdir();
+	if (!dir)
 		return 1;
 	bin = xasprintf("%s/bin", dir);
 	if (mkdir(bin, 0755))
@@ -119,10 +121,8 @@ int main(void)
 	path = xasprintf("%s:%s", bin, getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin");
 	setenv("PATH", path, 1);
 	ret = cmocka_run_group_tests(tests, NULL, NULL);
-	cmd = xasprintf("rm -rf '%s'", dir);
-	if (!ret && system(cmd))
+	if (!ret && test_tmpdir_remove(dir))
 		ret = 1;
-	free(cmd);
 	free(path);
 	free(bin);
 	return ret;

@@ -14,6 +14,7 @@
 
 #include "store.h"
 #include "util.h"
+#include "unit-util.h"
 
 static void put(struct store *st, const char *branch, int pos, const char *status,
 		long long when)
@@ -29,13 +30,13 @@ static void put(struct store *st, const char *branch, int pos, const char *statu
 
 static void test_steps(void **state)
 {
-	char dir[] = "/tmp/kmig-unit.XXXXXX";
+	char *dir = test_tmpdir();
 	struct branch_steps steps = { 0 };
 	struct store *st = NULL;
 	char *path, *latest = NULL;
 
 	(void)state;
-	assert_non_null(mkdtemp(dir));
+	assert_non_null(dir);
 	path = xasprintf("%s/kmig.db", dir);
 	assert_int_equal(store_open(&st, path), 0);
 	assert_int_equal(store_branch_latest(st, &latest), KMIG_ENOTFOUND);
@@ -73,7 +74,7 @@ static void test_steps(void **state)
 	branch_steps_clear(&steps);
 
 	store_close(st);
-	rm_rf(dir);
+	assert_int_equal(test_tmpdir_remove(dir), 0);
 	free(path);
 }
 

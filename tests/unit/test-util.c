@@ -15,6 +15,7 @@
 
 #include "store.h"
 #include "util.h"
+#include "unit-util.h"
 
 static void test_version_order(void **state)
 {
@@ -94,12 +95,12 @@ static void test_sbuf(void **state)
 
 static void test_store_schema(void **state)
 {
-	char dir[] = "/tmp/kmig-unit.XXXXXX";
+	char *dir = test_tmpdir();
 	struct store *st = NULL;
 	char *db;
 
 	(void)state;
-	assert_non_null(mkdtemp(dir));
+	assert_non_null(dir);
 	db = xasprintf("%s/sub/dir/kmig.db", dir);
 	assert_int_equal(store_open(&st, db), 0);	/* creates parents */
 	assert_non_null(st);
@@ -108,7 +109,7 @@ static void test_store_schema(void **state)
 	assert_int_equal(store_open(&st, db), 0);	/* reopen: no migration */
 	store_close(st);
 	free(db);
-	rm_rf(dir);
+	assert_int_equal(test_tmpdir_remove(dir), 0);
 }
 
 int main(void)

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * unit-util.h - helpers shared by the unit tests (tests/unit/test-*.c).
+ * The Makefile's unit rule links unit-util.o into every test binary.
+ */
+#ifndef KMIG_UNIT_UTIL_H
+#define KMIG_UNIT_UTIL_H
+
+/*
+ * test_tmpdir - create a fresh directory ${TMPDIR:-/tmp}/kmig-unit.XXXXXX.
+ * Returns its path (malloc'd; the caller frees it with
+ * test_tmpdir_remove()), or NULL with errno set when it cannot be made.
+ */
+char *test_tmpdir(void);
+
+/*
+ * test_tmpdir_remove - remove @dir and everything under it, without
+ * following symbolic links, then free @dir (NULL is a no-op).  Returns 0,
+ * or negative when something could not be removed.
+ */
+int test_tmpdir_remove(char *dir);
+
+/*
+ * test_sh - run the shell command made from @fmt with /bin/sh and fail
+ * the current cmocka test unless it exits with status 0.
+ */
+void test_sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif

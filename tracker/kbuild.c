@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "child.h"
+#include "datadir.h"
 #include "kbuild.h"
 #include "repo.h"
 
@@ -47,42 +48,6 @@ static void note(const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);
 	va_end(ap);
-}
-
-const char *kbuild_data_dir(void)
-{
-	static char *dir;
-	char exe[PATH_MAX], *slash;
-	const char *env = getenv("KMIG_QEMU_DIR");
-	ssize_t n;
-	struct stat st;
-
-	if (dir)
-		return dir;
-	if (env && *env) {
-		dir = xstrdup(env);
-		return dir;
-	}
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n > 0) {
-		exe[n] = '\0';
-		slash = strrchr(exe, '/');
-		if (slash) {
-			*slash = '\0';
-			dir = xasprintf("%s/qemu", exe);
-			if (!stat(dir, &st) && S_ISDIR(st.st_mode))
-				return dir;
-			free(dir);
-			/* build/tests/test-* and build-asan/tests/test-*. */
-			dir = xasprintf("%s/../../qemu", exe);
-			if (!stat(dir, &st) && S_ISDIR(st.st_mode))
-				return dir;
-			free(dir);
-			dir = NULL;
-		}
-	}
-	kmig_err("cannot find kmig's qemu/ directory (set KMIG_QEMU_DIR)");
-	return NULL;
 }
 
 /* hash_hex - SHA-1 of @len bytes, as git would name a blob of them. */
@@ -719,7 +684,7 @@ int kbuild_commit(struct kbuild *kb, const char *rev, unsigned int flags,
 		  struct kbuild_result *res)
 {
 	struct make_env me;
-	const char *data = kbuild_data_dir();
+	const char *data = datadir_find(DATADIR_QEMU);
 	char *frag = NULL, *built = NULL;
 	char *make[] = { "make", NULL, NULL, NULL, "bzImage", NULL };
 	double start = child_now();

@@ -127,11 +127,4 @@ int kbuild_compile_check(struct kbuild *kb, const char *base, const char *rev,
 /* kbuild_src_dir - the worktree (valid after kbuild_checkout()). */
 const char *kbuild_src_dir(const struct kbuild *kb);
 
-/*
- * kbuild_data_dir - kmig's qemu/ directory (config fragment, guest
- * sources): $KMIG_QEMU_DIR, else qemu/ next to the kmig executable.
- * Returns a static string, or NULL with the error recorded.
- */
-const char *kbuild_data_dir(void);
-
 #endif

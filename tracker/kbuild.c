@@ -32,23 +32,30 @@ struct kbuild {
 	char *state_path;
 	char *ccache_dir;
 	int lock_fd;
+	kbuild_note_fn *note;	/* progress, or NULL */
+	void *note_data;
 	char state_commit[41];	/* "" when src/ is unknown */
 	char state_config[41];	/* recipe hash of build/.config, or "" */
 };
 
-static void note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void note(const char *fmt, ...)
+/* note - format a progress line and hand it to the caller's callback. */
+static void note_kind(struct kbuild *kb, enum kbuild_note kind,
+		      const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void note_kind(struct kbuild *kb, enum kbuild_note kind,
+		      const char *fmt, ...)
 {
+	struct sbuf sb = SBUF_INIT;
 	va_list ap;
 
-	if (!isatty(2) && !getenv("KMIG_PROGRESS"))
+	if (!kb->note)
 		return;
 	va_start(ap, fmt);
-	fputs("kmig: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	sbuf_vaddf(&sb, fmt, ap);
 	va_end(ap);
+	kb->note(kb->note_data, kind, sb.buf);
+	sbuf_release(&sb);
 }
+#define note(kb, ...) note_kind(kb, KBUILD_NOTE_PROGRESS, __VA_ARGS__)
 
 /* hash_hex - SHA-1 of @len bytes, as git would name a blob of them. */
 static void hash_hex(char out[41], const void *data, size_t len)
@@ -113,8 +120,8 @@ static int take_lock(struct kbuild *kb)
 		goto out_free;
 	}
 	if (flock(kb->lock_fd, LOCK_EX | LOCK_NB)) {
-		fprintf(stderr, "kmig: waiting for another kmig using '%s'\n",
-			kb->dir);
+		note_kind(kb, KBUILD_NOTE_WAIT,
+			  "waiting for another kmig using '%s'", kb->dir);
 		if (flock(kb->lock_fd, LOCK_EX))
 			ret = kmig_err("cannot lock '%s': %s", path,
 				       strerror(errno));
@@ -124,7 +131,8 @@ out_free:
 	return ret;
 }
 
-int kbuild_open(struct kbuild **out, const char *home, const char *repo_path)
+int kbuild_open(struct kbuild **out, const char *home, const char *repo_path,
+		kbuild_note_fn *note, void *note_data)
 {
 	struct kbuild *kb = xcalloc(1, sizeof(*kb));
 	char real[PATH_MAX], id[41];
@@ -132,6 +140,8 @@ int kbuild_open(struct kbuild **out, const char *home, const char *repo_path)
 
 	*out = NULL;
 	kb->lock_fd = -1;
+	kb->note = note;
+	kb->note_data = note_data;
 	if (!realpath(repo_path, real)) {
 		kmig_err("cannot open repository '%s': %s", repo_path,
 			 strerror(errno));
@@ -329,13 +339,13 @@ static int full_checkout(struct kbuild *kb, git_tree *tree)
 	struct walk_ctx w = { kb, 0, 0 };
 	double start = child_now();
 
-	note("writing the worktree '%s'", kb->src);
+	note(kb, "writing the worktree '%s'", kb->src);
 	if (rm_rf(kb->src) || mkdir_p(kb->src))
 		return -1;
 	if (git_tree_walk(tree, GIT_TREEWALK_PRE, walk_cb, &w) && !w.ret)
 		w.ret = kmig_err_git("cannot walk the tree");
 	if (!w.ret)
-		note("wrote %zu files in %.1fs", w.files, child_now() - start);
+		note(kb, "wrote %zu files in %.1fs", w.files, child_now() - start);
 	return w.ret;
 }
 
@@ -387,7 +397,7 @@ static int incremental_checkout(struct kbuild *kb, git_tree *old,
 	}
 	git_diff_free(diff);
 	if (!ret)
-		note("worktree moved: %zu files written, %zu deltas", changed, n);
+		note(kb, "worktree moved: %zu files written, %zu deltas", changed, n);
 	return ret;
 }
 
@@ -661,7 +671,7 @@ static int configure(struct kbuild *kb, struct make_env *me, const char *log,
 	char *old[] = { "make", me->outdir, me->cc, "olddefconfig", NULL };
 	int ret;
 
-	note("configuring: tinyconfig + %s", frag);
+	note(kb, "configuring: tinyconfig + %s", frag);
 	kb->state_config[0] = '\0';
 	ret = write_state(kb);
 	if (!ret)
@@ -707,7 +717,7 @@ int kbuild_commit(struct kbuild *kb, const char *rev, unsigned int flags,
 	if (!(flags & KBUILD_REBUILD) && !stat(res->image, &st)) {
 		res->status = KBUILD_OK;
 		res->cached = true;
-		note("reusing the image of %.12s %s", res->commit, res->subject);
+		note(kb, "reusing the image of %.12s %s", res->commit, res->subject);
 		ret = 0;
 		goto out_free;
 	}
@@ -715,7 +725,7 @@ int kbuild_commit(struct kbuild *kb, const char *rev, unsigned int flags,
 	make_env_init(&me, kb);
 	res->log_path = xasprintf("%s/build-%.12s.log", kb->logs, res->commit);
 	unlink(res->log_path);
-	note("building %.12s %s (log: %s)", res->commit, res->subject,
+	note(kb, "building %.12s %s (log: %s)", res->commit, res->subject,
 	     res->log_path);
 	ret = checkout(kb, res->commit, &kconfig);
 	if (ret)
@@ -748,7 +758,7 @@ int kbuild_commit(struct kbuild *kb, const char *rev, unsigned int flags,
 		ret = 0;
 	}
 	res->seconds = child_now() - start;
-	note("build %s in %.1fs", res->status == KBUILD_OK ? "ok" : "failed",
+	note(kb, "build %s in %.1fs", res->status == KBUILD_OK ? "ok" : "failed",
 	     res->seconds);
 out_env:
 	make_env_release(&me);
@@ -779,7 +789,7 @@ static int compile_at_parent(struct kbuild *kb, struct make_env *me,
 	free(rev);
 	if (ret)
 		return 1;	/* a root commit: the step's failure */
-	note("%s failed: compiling it at the parent %.12s", file, parent);
+	note(kb, "%s failed: compiling it at the parent %.12s", file, parent);
 	ret = checkout(kb, parent, &kconfig);
 	if (!ret)
 		ret = step(kb, me, res->log_path, one);
@@ -821,7 +831,7 @@ int kbuild_compile_check(struct kbuild *kb, const char *base, const char *rev,
 	one[3] = me.jobs;
 
 	if (access(stamp, F_OK)) {
-		note("preparing allmodconfig for %.12s in '%s'", base_id, wide);
+		note(kb, "preparing allmodconfig for %.12s in '%s'", base_id, wide);
 		ret = checkout(kb, base_id, &kconfig);
 		if (!ret)
 			ret = mkdir_p(wide);
@@ -852,7 +862,7 @@ int kbuild_compile_check(struct kbuild *kb, const char *base, const char *rev,
 			continue;
 		obj = xasprintf("%.*s.o", (int)(len - 2), files[i]);
 		one[5] = obj;
-		note("compile-checking %s", files[i]);
+		note(kb, "compile-checking %s", files[i]);
 		ret = step(kb, &me, res->log_path, one);
 		if (ret == 1)
 			ret = compile_at_parent(kb, &me, res, one, files[i],

@@ -72,6 +72,7 @@ static bool take_dir(char **out, char *path)
 static char *lookup(enum datadir_kind kind)
 {
 	const char *env = getenv(kinds[kind].env), *exe = exe_dir();
+	const char *slash = exe ? strrchr(exe, '/') : NULL;
 	char *dir;
 
 	if (env && *env)
@@ -79,9 +80,12 @@ static char *lookup(enum datadir_kind kind)
 	if (exe &&
 	    (take_dir(&dir, xasprintf("%s/%s", exe, kinds[kind].src)) ||
 	     /* build/tests/test-* and build-asan/tests/test-* */
-	     take_dir(&dir, xasprintf("%s/../../%s", exe, kinds[kind].src)) ||
-	     take_dir(&dir, xasprintf("%s/../share/kmig/%s", exe,
-				      kinds[kind].inst))))
+	     take_dir(&dir, xasprintf("%s/../../%s", exe, kinds[kind].src))))
+		return dir;
+	/* PREFIX/bin/kmig: PREFIX/share/kmig */
+	if (slash && take_dir(&dir, xasprintf("%.*s/share/kmig/%s",
+					      (int)(slash - exe), exe,
+					      kinds[kind].inst)))
 		return dir;
 	if (take_dir(&dir, xasprintf("%s/%s", KMIG_DATADIR, kinds[kind].inst)))
 		return dir;

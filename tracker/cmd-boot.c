@@ -109,7 +109,8 @@ void boot_print_result(const struct boottest_result *r)
 void boot_note(void *data, enum kbuild_note kind, const char *msg)
 {
 	(void)data;
-	if (kind == KBUILD_NOTE_PROGRESS && !isatty(2) && !getenv("KMIG_PROGRESS"))
+	if (kind == KBUILD_NOTE_PROGRESS && !isatty(2) &&
+	    !getenv("KMIG_PROGRESS"))
 		return;
 	fprintf(stderr, "kmig: %s\n", msg);
 }

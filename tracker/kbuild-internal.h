@@ -43,7 +43,7 @@ void kbuild_note(struct kbuild *kb, const char *fmt, ...)
 /* kbuild_hash_hex - SHA-1 of @len bytes, as git would name a blob of them. */
 void kbuild_hash_hex(char out[41], const void *data, size_t len);
 
-/* kbuild_write_state - write state_commit and state_config to kb->state_path. */
+/* kbuild_write_state - write kb->state_commit and state_config to disk. */
 int kbuild_write_state(struct kbuild *kb);
 
 /*

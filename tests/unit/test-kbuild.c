@@ -127,7 +127,8 @@ static void test_checkout_moves(void **state)
 	assert_int_equal(same1.st_mtim.tv_sec, same2.st_mtim.tv_sec);
 	assert_int_equal(same1.st_mtim.tv_nsec, same2.st_mtim.tv_nsec);
 	free(p);
-	assert_string_equal(notes.buf, "worktree moved: 3 files written, 4 deltas\n");
+	assert_string_equal(notes.buf,
+			    "worktree moved: 3 files written, 4 deltas\n");
 
 	sbuf_reset(&sb);
 	p = xasprintf("%s/a.c", kbuild_src_dir(kb));

@@ -7,6 +7,8 @@
 #   make asan     build and run the unit and CLI tests under ASan/UBSan
 #   make bench    benchmarks
 #   make fuzz     build the libFuzzer harnesses (clang) into build-fuzz/
+#   make install  install kmig, its data, man page and bash completion under
+#                 $(DESTDIR)$(PREFIX) (PREFIX=/usr/local); make uninstall
 
 PKGS     := libgit2 sqlite3 zlib libdeflate
 CC       ?= cc
@@ -17,6 +19,14 @@ LDLIBS   += $(shell pkg-config --libs $(PKGS) 2>/dev/null) -pthread -lm
 BUILD    ?= build
 KMIG     ?= kmig
 
+# make install: PREFIX is compiled in (datadir.h); DESTDIR only stages.
+PREFIX   ?= /usr/local
+BINDIR   := $(PREFIX)/bin
+DATADIR  := $(PREFIX)/share/kmig
+MANDIR   := $(PREFIX)/share/man
+BASHCOMPDIR := $(PREFIX)/share/bash-completion/completions
+INSTALL  ?= install
+
 SRCS     := $(wildcard tracker/*.c)
 OBJS     := $(patsubst tracker/%.c,$(BUILD)/%.o,$(SRCS)) $(BUILD)/schema.o \
 	    $(BUILD)/web-assets.o
@@ -24,7 +34,7 @@ LIBOBJS  := $(filter-out $(BUILD)/kmig.o $(BUILD)/cmd-%.o,$(OBJS))
 UNIT_SRC := $(wildcard tests/unit/test-*.c)
 UNIT_BIN := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 
-all: $(KMIG)
+all: $(KMIG) $(BUILD)/guest-init
 
 $(KMIG): $(OBJS)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
@@ -55,6 +65,18 @@ $(BUILD)/matcher-hash.h: $(MATCHER_SRC) | $(BUILD)
 		"$$(cat $(MATCHER_SRC) | sha1sum | cut -c1-16)" > $@
 
 $(BUILD)/rules.o: $(BUILD)/matcher-hash.h
+
+# The installed data directory, compiled into datadir.o; the stamp changes
+# (and datadir.o is rebuilt) only when PREFIX does.
+$(BUILD)/datadir.stamp: FORCE | $(BUILD)
+	@echo '$(DATADIR)' | cmp -s - $@ || echo '$(DATADIR)' > $@
+$(BUILD)/datadir.o: CFLAGS += -DKMIG_DATADIR='"$(DATADIR)"'
+$(BUILD)/datadir.o: $(BUILD)/datadir.stamp
+
+# The QEMU guest's /init is compiled at boot time (qemu.c, gcc -static);
+# compile it here too, warnings as errors, so that make catches a mistake.
+$(BUILD)/guest-init: qemu/init.c | $(BUILD)
+	$(CC) -std=gnu11 -static -O2 -Wall -Wextra -Werror -o $@ $<
 
 # Each tests/unit/test-*.c is a binary, linked with the helpers of
 # tests/unit/unit-util.c and the library objects.
@@ -114,7 +136,28 @@ bench: deps
 	$(MAKE) all
 	sh bench/run.sh
 
+# The data kmig reads at run time goes to $(DATADIR): qemu/ (the guest's
+# source and the kernel configuration fragment) and cocci/ (the semantic
+# patches of kmig convert); see tracker/datadir.h for the lookup.
+install: all
+	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/qemu \
+		$(DESTDIR)$(DATADIR)/cocci $(DESTDIR)$(MANDIR)/man1 \
+		$(DESTDIR)$(BASHCOMPDIR)
+	$(INSTALL) -m 755 $(KMIG) $(DESTDIR)$(BINDIR)/kmig
+	$(INSTALL) -m 644 qemu/init.c qemu/kmig.config $(DESTDIR)$(DATADIR)/qemu
+	$(INSTALL) -m 644 tracker/cocci/*.cocci $(DESTDIR)$(DATADIR)/cocci
+	$(INSTALL) -m 644 doc/kmig.1 $(DESTDIR)$(MANDIR)/man1/kmig.1
+	$(INSTALL) -m 644 doc/kmig.bash-completion $(DESTDIR)$(BASHCOMPDIR)/kmig
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/kmig $(DESTDIR)$(MANDIR)/man1/kmig.1 \
+		$(DESTDIR)$(BASHCOMPDIR)/kmig
+	rm -rf $(DESTDIR)$(DATADIR)
+
 clean:
 	rm -rf build build-asan build-fuzz kmig kmig-asan
 
-.PHONY: all unit deps test check asan fuzz fuzz-bin demo bench clean
+FORCE:
+
+.PHONY: all unit deps test check asan fuzz fuzz-bin demo bench install \
+	uninstall clean FORCE

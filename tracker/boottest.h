@@ -13,7 +13,8 @@
  * The build is recorded in the builds table (a reused image reuses its
  * row), the boot in the boots table.  The console log is kept under the
  * work area's logs/ when the boot did not pass, or always with keep_log.
- * Nothing is printed but progress (kbuild.h); returns 0 or negative with
+ * Nothing is printed (progress goes to the note callback of
+ * kbuild_open(), see kbuild.h); returns 0 or negative with
  * kmig_err() recorded (a kernel that does not build or boot is not an
  * error).
  */

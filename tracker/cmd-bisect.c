@@ -161,7 +161,7 @@ static int cmd_bisect_fn(struct kmig_ctx *ctx, int argc, char **argv)
 		status = cmd_usage_error("bisect", "needs GOOD and BAD");
 		goto out_args;
 	}
-	if (kbuild_open(&kb, ctx->home, ctx->repo_path) ||
+	if (kbuild_open(&kb, ctx->home, ctx->repo_path, boot_note, NULL) ||
 	    repo_open(&repo, ctx->repo_path) ||
 	    kbuild_resolve(kb, argv[optind], good, NULL) ||
 	    kbuild_resolve(kb, argv[optind + 1], bad, NULL) ||

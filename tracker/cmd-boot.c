@@ -6,6 +6,7 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "boottest.h"
 #include "cmd-boot.h"
@@ -105,6 +106,15 @@ void boot_print_result(const struct boottest_result *r)
 		printf("console: %s\n", r->console_path);
 }
 
+void boot_note(void *data, enum kbuild_note kind, const char *msg)
+{
+	(void)data;
+	if (kind == KBUILD_NOTE_PROGRESS && !isatty(2) &&
+	    !getenv("KMIG_PROGRESS"))
+		return;
+	fprintf(stderr, "kmig: %s\n", msg);
+}
+
 void boot_warn_missing(const struct boottest_result *r)
 {
 	if (r->build.missing)
@@ -146,7 +156,7 @@ static int cmd_boot_fn(struct kmig_ctx *ctx, int argc, char **argv)
 	if (optind < argc)
 		rev = argv[optind];
 
-	if (kbuild_open(&kb, ctx->home, ctx->repo_path)) {
+	if (kbuild_open(&kb, ctx->home, ctx->repo_path, boot_note, NULL)) {
 		status = cmd_fail_last(KMIG_EXIT_ERROR);
 		goto out_args;
 	}

@@ -34,6 +34,12 @@ int boot_parse_common(const char *cmd, int c, const char *arg,
 
 /* boot_print_result - the "kmig boot" result lines on stdout. */
 void boot_print_result(const struct boottest_result *r);
+/*
+ * boot_note - the kbuild_note_fn of these commands: "kmig: MSG" on
+ * stderr; progress lines only when stderr is a terminal or
+ * $KMIG_PROGRESS is set, the lock wait always.
+ */
+void boot_note(void *data, enum kbuild_note kind, const char *msg);
 /* boot_warn_missing - warn on stderr about fragment options that did
  * not survive the configuration. */
 void boot_warn_missing(const struct boottest_result *r);

@@ -224,7 +224,7 @@ int branch_test(struct kmig_ctx *ctx, int argc, char **argv)
 		goto out_store;
 	}
 	if (repo_open(&repo, ctx->repo_path) ||
-	    kbuild_open(&kb, ctx->home, ctx->repo_path)) {
+	    kbuild_open(&kb, ctx->home, ctx->repo_path, boot_note, NULL)) {
 		status = cmd_fail_last(KMIG_EXIT_ERROR);
 		goto out_repo;
 	}

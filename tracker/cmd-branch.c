@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "branch.h"
+#include "datadir.h"
 #include "kmig.h"
 #include "repo.h"
 #include "series.h"
@@ -61,28 +62,6 @@ struct branch_opts {
 	int fmt;
 	bool stop_on_conflict;
 };
-
-/* default_series_dir - ./branch-patches, else next to the binary. */
-static char *default_series_dir(void)
-{
-	char exe[PATH_MAX];
-	struct stat st;
-	ssize_t n;
-	char *slash;
-
-	if (!stat("branch-patches", &st) && S_ISDIR(st.st_mode))
-		return xstrdup("branch-patches");
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n > 0) {
-		exe[n] = '\0';
-		slash = strrchr(exe, '/');
-		if (slash) {
-			*slash = '\0';
-			return xasprintf("%s/branch-patches", exe);
-		}
-	}
-	return xstrdup("branch-patches");
-}
 
 static int parse_opts(struct branch_opts *o, const char *sub, int argc,
 		      char **argv)
@@ -249,7 +228,7 @@ static int do_apply(struct kmig_ctx *ctx, const struct branch_opts *o,
 	struct progress *prog = NULL;
 	git_reference *ref = NULL;
 	char *name = branch_name(o, base), *refname = xasprintf("refs/heads/%s", name);
-	char *dir = o->series ? xstrdup(o->series) : default_series_dir();
+	char *dir = o->series ? xstrdup(o->series) : datadir_series();
 	char *reflog = NULL;
 	int status = KMIG_EXIT_ERROR, valid = 0;
 	size_t i;
@@ -655,7 +634,7 @@ static int branch_export(struct kmig_ctx *ctx, int argc, char **argv)
 	ret = parse_opts(&o, "export", argc, argv);
 	if (ret)
 		return ret;
-	dir = o.series ? xstrdup(o.series) : default_series_dir();
+	dir = o.series ? xstrdup(o.series) : datadir_series();
 	if (store_open(&st, ctx->db_path) || repo_open(&repo, ctx->repo_path)) {
 		cmd_fail_last(KMIG_EXIT_ERROR);
 		goto out;

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "branch.h"
+#include "datadir.h"
 #include "kmig.h"
 #include "lexer.h"
 #include "maintainers.h"
@@ -94,57 +95,13 @@ struct convert_opts {
 	bool dry_run;
 };
 
-static char *exe_dir(void)
-{
-	char exe[PATH_MAX], *slash;
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-
-	if (n <= 0)
-		return xstrdup(".");
-	exe[n] = '\0';
-	slash = strrchr(exe, '/');
-	if (slash)
-		*slash = '\0';
-	return xstrdup(exe);
-}
-
 static char *cocci_file(const char *rule)
 {
-	const char *env = getenv("KMIG_COCCI_DIR");
-	char *dir = env && *env ? xstrdup(env) : NULL, *path;
+	char *name = xasprintf("%s.cocci", rule), *path;
 
-	if (!dir) {
-		char *exe = exe_dir();
-
-		dir = xasprintf("%s/tracker/cocci", exe);
-		free(exe);
-	}
-	path = xasprintf("%s/%s.cocci", dir, rule);
-	free(dir);
-	if (access(path, R_OK)) {
-		free(path);
-		path = xasprintf("tracker/cocci/%s.cocci", rule);
-		if (access(path, R_OK)) {
-			free(path);
-			return NULL;
-		}
-	}
+	path = datadir_file(DATADIR_COCCI, name);
+	free(name);
 	return path;
-}
-
-static char *series_dir(const char *opt)
-{
-	struct stat st;
-	char *exe, *dir;
-
-	if (opt)
-		return xstrdup(opt);
-	if (!stat("branch-patches", &st) && S_ISDIR(st.st_mode))
-		return xstrdup("branch-patches");
-	exe = exe_dir();
-	dir = xasprintf("%s/branch-patches", exe);
-	free(exe);
-	return dir;
 }
 
 static int read_blob(git_repository *repo, const git_oid *oid, struct sbuf *out)
@@ -807,7 +764,7 @@ static int cmd_convert_fn(struct kmig_ctx *ctx, int argc, char **argv)
 			 c.o.rule);
 		goto out;
 	}
-	c.dir = series_dir(c.o.series);
+	c.dir = c.o.series ? xstrdup(c.o.series) : datadir_series();
 	kmig_identity(&c.idname, &c.idemail);
 	c.when = sde && *sde ? atoll(sde) : (long long)time(NULL);
 

@@ -26,12 +26,17 @@
  *	struct kbuild *kb;
  *	struct kbuild_result res;
  *
- *	kbuild_open(&kb, kmig_home(), repo_path);
+ *	kbuild_open(&kb, kmig_home(), repo_path, show_note, NULL);
  *	kbuild_commit(kb, "v6.1.192", &res);	// any revspec
  *	if (res.status == KBUILD_OK)
  *		qemu_boot(..., res.image, ...);	// see qemu.h
  *	kbuild_result_release(&res);
  *	kbuild_close(kb);
+ *
+ * kbuild prints nothing.  What it is doing (writing the worktree,
+ * configuring, building, compile-checking, waiting for the lock) is
+ * reported as one line of text, without a newline, to the caller's
+ * kbuild_note_fn, which decides whether and how to show it.
  *
  * Return convention: 0 or negative with kmig_err() recorded.  A kernel
  * that does not build is not an error: kbuild_commit() returns 0 with
@@ -71,11 +76,28 @@ struct kbuild_result {
 };
 
 /*
- * kbuild_open - open the work area for the repository at @repo_path
- * under @home, creating it if needed, and take its lock (waits, with a
- * message on stderr, while another kmig holds it).
+ * The progress of a work area: KBUILD_NOTE_WAIT is "waiting for another
+ * kmig using DIR" (sent once, before blocking on the lock), every other
+ * line is KBUILD_NOTE_PROGRESS.  @msg is valid during the call only.
  */
-int kbuild_open(struct kbuild **out, const char *home, const char *repo_path);
+enum kbuild_note {
+	KBUILD_NOTE_PROGRESS,
+	KBUILD_NOTE_WAIT,
+};
+typedef void kbuild_note_fn(void *data, enum kbuild_note kind,
+			    const char *msg);
+
+/*
+ * kbuild_open - open the work area for the repository at @repo_path
+ * under @home, creating it if needed, and take its lock (waits, after a
+ * KBUILD_NOTE_WAIT note, while another kmig holds it).  @note (may be
+ * NULL: no progress) gets every progress line of the work area, with
+ * @note_data.  Returns 0 with *@out set (free with kbuild_close()), or
+ * negative with the error recorded.
+ */
+int kbuild_open(struct kbuild **out, const char *home, const char *repo_path,
+		kbuild_note_fn *note, void *note_data);
+/* kbuild_close - release the lock and free @kb (NULL is fine). */
 void kbuild_close(struct kbuild *kb);
 
 /* kbuild_dir - the work area's directory (logs/ lives below it). */
@@ -93,7 +115,7 @@ int kbuild_resolve(struct kbuild *kb, const char *rev, char out[41],
  * the QEMU configuration.  The image is reused when this commit was
  * already built with the same configuration recipe, unless @flags has
  * KBUILD_REBUILD (build again and replace the image).  Progress goes to
- * stderr; the build's output goes to res->log_path.
+ * the note callback; the build's output goes to res->log_path.
  */
 #define KBUILD_REBUILD	0x1u
 int kbuild_commit(struct kbuild *kb, const char *rev, unsigned int flags,
@@ -126,12 +148,5 @@ int kbuild_compile_check(struct kbuild *kb, const char *base, const char *rev,
 
 /* kbuild_src_dir - the worktree (valid after kbuild_checkout()). */
 const char *kbuild_src_dir(const struct kbuild *kb);
-
-/*
- * kbuild_data_dir - kmig's qemu/ directory (config fragment, guest
- * sources): $KMIG_QEMU_DIR, else qemu/ next to the kmig executable.
- * Returns a static string, or NULL with the error recorded.
- */
-const char *kbuild_data_dir(void);
 
 #endif

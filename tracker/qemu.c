@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "child.h"
-#include "kbuild.h"
+#include "datadir.h"
 #include "qemu.h"
 #include "util.h"
 
@@ -199,7 +199,7 @@ void qemu_verdict_release(struct qemu_verdict *v)
 /* Build (or reuse) the static /init; *@out is the caller's to free. */
 static int guest_init(const char *home, char **out)
 {
-	const char *data = kbuild_data_dir();
+	const char *data = datadir_find(DATADIR_QEMU);
 	struct sbuf src = SBUF_INIT;
 	char *src_path = NULL, *dir = NULL, *bin = NULL, *tmp = NULL, *log;
 	char hex[41];

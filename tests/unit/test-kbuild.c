@@ -4,7 +4,8 @@
  * tree, and moving to another commit rewrites only the files that differ
  * (unchanged files keep their mtime, so the kernel's make rebuilds only
  * what changed), deletes what is gone, and handles a directory that
- * becomes a file, executables and symlinks.
+ * becomes a file, executables and symlinks.  Progress comes back to the
+ * caller's note callback, kbuild prints nothing.
  */
 #define _GNU_SOURCE
 #include <setjmp.h>
@@ -41,6 +42,13 @@ static char *rev(const char *r)
 	return sbuf_detach(&out);
 }
 
+/* A kbuild_note_fn collecting the progress lines, one a line. */
+static void collect(void *data, enum kbuild_note kind, const char *msg)
+{
+	assert_int_equal(kind, KBUILD_NOTE_PROGRESS);
+	sbuf_addf(data, "%s\n", msg);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -72,12 +80,18 @@ static void test_checkout_moves(void **state)
 	struct kbuild *kb = NULL;
 	char *home = xasprintf("%s/home", tmp), *repo = xasprintf("%s/repo", tmp);
 	char *a = rev("HEAD~1"), *b = rev("HEAD"), *p;
-	struct sbuf sb = SBUF_INIT;
+	struct sbuf sb = SBUF_INIT, notes = SBUF_INIT;
 	struct stat st, same1, same2;
 
 	(void)state;
-	assert_int_equal(kbuild_open(&kb, home, repo), 0);
+	assert_int_equal(kbuild_open(&kb, home, repo, collect, &notes), 0);
 	assert_int_equal(kbuild_checkout(kb, a), 0);
+	p = xasprintf("writing the worktree '%s'\nwrote 5 files in ",
+		      kbuild_src_dir(kb));
+	assert_non_null(notes.buf);
+	assert_memory_equal(notes.buf, p, strlen(p));
+	free(p);
+	sbuf_reset(&notes);
 
 	p = xasprintf("%s/a.c", kbuild_src_dir(kb));
 	assert_int_equal(sbuf_read_file(&sb, p), 0);
@@ -101,6 +115,8 @@ static void test_checkout_moves(void **state)
 	assert_int_equal(same1.st_mtim.tv_sec, same2.st_mtim.tv_sec);
 	assert_int_equal(same1.st_mtim.tv_nsec, same2.st_mtim.tv_nsec);
 	free(p);
+	assert_string_equal(notes.buf,
+			    "worktree moved: 3 files written, 4 deltas\n");
 
 	sbuf_reset(&sb);
 	p = xasprintf("%s/a.c", kbuild_src_dir(kb));
@@ -129,11 +145,12 @@ static void test_checkout_moves(void **state)
 
 	kbuild_close(kb);
 	/* The state survives: a new kbuild knows where src/ is. */
-	assert_int_equal(kbuild_open(&kb, home, repo), 0);
+	assert_int_equal(kbuild_open(&kb, home, repo, NULL, NULL), 0);
 	assert_int_equal(kbuild_checkout(kb, a), 0);
 	kbuild_close(kb);
 
 	sbuf_release(&sb);
+	sbuf_release(&notes);
 	free(a);
 	free(b);
 	free(home);

@@ -1,0 +1,259 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kbuild-checkout.c - move the worktree src/ from commit to commit,
+ * rewriting only the files that differ; see kbuild.h.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "child.h"
+#include "kbuild-internal.h"
+
+static int write_blob(struct kbuild *kb, const char *path,
+		      const git_oid *oid, git_filemode_t mode)
+{
+	char *full = xasprintf("%s/%s", kb->src, path);
+	git_blob *blob = NULL;
+	const void *data;
+	size_t len;
+	int fd, ret = 0;
+
+	if (mode == GIT_FILEMODE_COMMIT)	/* submodule: nothing to write */
+		goto out_free;
+	if (git_blob_lookup(&blob, kb->repo, oid)) {
+		ret = kmig_err_git(path);
+		goto out_free;
+	}
+	data = git_blob_rawcontent(blob);
+	len = (size_t)git_blob_rawsize(blob);
+	if (unlink(full) && errno != ENOENT) {
+		ret = kmig_err("cannot remove '%s': %s", full, strerror(errno));
+		goto out_blob;
+	}
+	if (mode == GIT_FILEMODE_LINK) {
+		char *target = xstrndup(data, len);
+
+		if (symlink(target, full))
+			ret = kmig_err("cannot create '%s': %s", full,
+				       strerror(errno));
+		free(target);
+		goto out_blob;
+	}
+	fd = open(full, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+		  mode == GIT_FILEMODE_BLOB_EXECUTABLE ? 0755 : 0644);
+	if (fd < 0 && errno == ENOENT) {
+		char *dir = xstrdup(full);
+
+		*strrchr(dir, '/') = '\0';
+		if (!mkdir_p(dir))
+			fd = open(full, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+				  mode == GIT_FILEMODE_BLOB_EXECUTABLE ?
+				  0755 : 0644);
+		free(dir);
+	}
+	if (fd < 0) {
+		ret = kmig_err("cannot create '%s': %s", full, strerror(errno));
+		goto out_blob;
+	}
+	while (len) {
+		ssize_t n = write(fd, data, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			ret = kmig_err("cannot write '%s': %s", full,
+				       strerror(errno));
+			break;
+		}
+		data = (const char *)data + n;
+		len -= (size_t)n;
+	}
+	if (close(fd) && !ret)
+		ret = kmig_err("cannot write '%s': %s", full, strerror(errno));
+out_blob:
+	git_blob_free(blob);
+out_free:
+	free(full);
+	return ret;
+}
+
+/* Remove @path and then its parent directories while they are empty. */
+static int remove_path(struct kbuild *kb, const char *path)
+{
+	char *full = xasprintf("%s/%s", kb->src, path);
+	size_t top = strlen(kb->src);
+	char *slash;
+	int ret = 0;
+
+	if (unlink(full) && errno != ENOENT)
+		ret = kmig_err("cannot remove '%s': %s", full, strerror(errno));
+	while ((slash = strrchr(full, '/')) && (size_t)(slash - full) > top) {
+		*slash = '\0';
+		if (rmdir(full))
+			break;
+	}
+	free(full);
+	return ret;
+}
+
+struct walk_ctx {
+	struct kbuild *kb;
+	int ret;
+	size_t files;
+};
+
+static int walk_cb(const char *root, const git_tree_entry *e, void *payload)
+{
+	struct walk_ctx *w = payload;
+	char *path;
+
+	if (git_tree_entry_type(e) == GIT_OBJECT_TREE) {
+		path = xasprintf("%s/%s%s", w->kb->src, root,
+				 git_tree_entry_name(e));
+		if (mkdir(path, 0755) && errno != EEXIST)
+			w->ret = kmig_err("cannot create '%s': %s", path,
+					  strerror(errno));
+		free(path);
+		return w->ret ? -1 : 0;
+	}
+	path = xasprintf("%s%s", root, git_tree_entry_name(e));
+	w->ret = write_blob(w->kb, path, git_tree_entry_id(e),
+			    git_tree_entry_filemode(e));
+	free(path);
+	w->files++;
+	return w->ret ? -1 : 0;
+}
+
+static int full_checkout(struct kbuild *kb, git_tree *tree)
+{
+	struct walk_ctx w = { kb, 0, 0 };
+	double start = child_now();
+
+	kbuild_note(kb, "writing the worktree '%s'", kb->src);
+	if (rm_rf(kb->src) || mkdir_p(kb->src))
+		return -1;
+	if (git_tree_walk(tree, GIT_TREEWALK_PRE, walk_cb, &w) && !w.ret)
+		w.ret = kmig_err_git("cannot walk the tree");
+	if (!w.ret)
+		kbuild_note(kb, "wrote %zu files in %.1fs", w.files,
+			    child_now() - start);
+	return w.ret;
+}
+
+static bool is_config_path(const char *path)
+{
+	const char *base = strrchr(path, '/');
+
+	base = base ? base + 1 : path;
+	return !strncmp(base, "Kconfig", 7) ||
+	       !strncmp(path, "kernel/configs/", 15) ||
+	       !strncmp(path, "arch/x86/configs/", 17) ||
+	       !strncmp(path, "scripts/kconfig/", 16);
+}
+
+/*
+ * Apply the old→new tree diff to src/: deletions first (a directory may
+ * become a file), then additions and modifications.  Sets *@kconfig when
+ * a file that can change the configuration differs.
+ */
+static int incremental_checkout(struct kbuild *kb, git_tree *old,
+				git_tree *new, bool *kconfig)
+{
+	git_diff_options opts;
+	git_diff *diff = NULL;
+	size_t i, n, changed = 0;
+	int pass, ret = 0;
+
+	git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION);
+	if (git_diff_tree_to_tree(&diff, kb->repo, old, new, &opts))
+		return kmig_err_git("cannot diff the trees");
+	n = git_diff_num_deltas(diff);
+	for (pass = 0; pass < 2 && !ret; pass++) {
+		for (i = 0; i < n && !ret; i++) {
+			const git_diff_delta *d = git_diff_get_delta(diff, i);
+
+			if (is_config_path(d->old_file.path) ||
+			    is_config_path(d->new_file.path))
+				*kconfig = true;
+			if (pass == 0 && (d->status == GIT_DELTA_DELETED ||
+					  d->status == GIT_DELTA_TYPECHANGE))
+				ret = remove_path(kb, d->old_file.path);
+			if (pass == 1 && d->status != GIT_DELTA_DELETED) {
+				ret = write_blob(kb, d->new_file.path,
+						 &d->new_file.id,
+						 d->new_file.mode);
+				changed++;
+			}
+		}
+	}
+	git_diff_free(diff);
+	if (!ret)
+		kbuild_note(kb, "worktree moved: %zu files written, %zu deltas",
+			    changed, n);
+	return ret;
+}
+
+static int tree_of(git_tree **out, struct kbuild *kb, const char *hex)
+{
+	git_oid oid;
+	git_commit *c;
+	int ret;
+
+	if (git_oid_fromstr(&oid, hex) || git_commit_lookup(&c, kb->repo, &oid))
+		return kmig_err_git(hex);
+	ret = git_commit_tree(out, c);
+	git_commit_free(c);
+	return ret ? kmig_err_git(hex) : 0;
+}
+
+int kbuild_move(struct kbuild *kb, const char *commit, bool *kconfig)
+{
+	git_tree *old = NULL, *new = NULL;
+	struct stat st;
+	int ret;
+
+	*kconfig = false;
+	if (!strcmp(kb->state_commit, commit) && !stat(kb->src, &st))
+		return 0;
+	if (tree_of(&new, kb, commit))
+		return -1;
+	if (kb->state_commit[0] && !stat(kb->src, &st) &&
+	    !tree_of(&old, kb, kb->state_commit)) {
+		/* Forget the state first: an interrupted move is redone in full. */
+		kb->state_commit[0] = '\0';
+		ret = kbuild_write_state(kb);
+		if (!ret)
+			ret = incremental_checkout(kb, old, new, kconfig);
+	} else {
+		kb->state_commit[0] = '\0';
+		ret = kbuild_write_state(kb);
+		if (!ret)
+			ret = full_checkout(kb, new);
+		*kconfig = true;
+	}
+	if (!ret) {
+		memcpy(kb->state_commit, commit, 41);
+		ret = kbuild_write_state(kb);
+	}
+	git_tree_free(old);
+	git_tree_free(new);
+	return ret;
+}
+
+int kbuild_checkout(struct kbuild *kb, const char *commit)
+{
+	bool kconfig;
+
+	if (kbuild_move(kb, commit, &kconfig))
+		return -1;
+	if (kconfig) {
+		/* build/.config is stale now for kbuild_commit(). */
+		kb->state_config[0] = '\0';
+		return kbuild_write_state(kb);
+	}
+	return 0;
+}

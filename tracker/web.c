@@ -460,34 +460,65 @@ struct rel_id {
 	size_t index;
 };
 
+/*
+ * The site being written, in parts: what is loaded from the store once
+ * (releases, rules and subsystems with their totals), the files of the
+ * release whose pages are being written, and the output.
+ */
+
+/* The releases in scan order, with their totals over every rule. */
+struct web_releases {
+	struct release_info *v;
+	size_t n;
+	struct rel_id *ids;	/* sorted by id, for rel_index() */
+	const char **tags;	/* [release], borrowed from v */
+	char **pages;		/* [release] page names */
+	long long *tot;		/* [release] */
+	long long *added;	/* [release], release >= 1 */
+	long long *removed;
+};
+
+/* The rules, with their totals per release. */
+struct web_rules {
+	char *pages[RULE__COUNT];
+	long long *tot;		/* [rule * nrel + release] */
+	long long *added;	/* [rule * nrel + release], release >= 1 */
+	long long *removed;
+};
+
+/* The subsystems with uses, sorted by name. */
+struct web_subs {
+	struct sub *v;
+	size_t n, alloc;
+};
+
+/* One release's files and their drill-down pages. */
+struct web_files {
+	struct rel_file *v;
+	size_t n, alloc;
+	struct rel_page *pages;
+	size_t npages, apages;
+	char *base;		/* "files-<slug>-<hash>" of the release */
+};
+
+/* Where and how the pages are written. */
+struct web_output {
+	const char *dir;
+	const struct web_opts *opts;
+	size_t per_page;	/* use sites per drill-down page */
+	char *stamp;		/* generation time in the footer */
+	struct sbuf page;	/* the page being built */
+	size_t written;		/* pages written so far */
+};
+
 struct web {
 	struct store *st;
-	const char *dir;
-	const struct web_opts *o;
-	size_t per_page;
-	struct release_info *rels;
-	size_t nrel;
-	struct rel_id *ids;
-	const char **tags;
-	char **rel_pages;
-	char *rule_pages[RULE__COUNT];
-	long long *rule_tot;	/* [rule * nrel + release] */
-	long long *rule_added;	/* [rule * nrel + release], release >= 1 */
-	long long *rule_removed;
-	long long *rel_tot;	/* [release] */
-	long long *rel_added;
-	long long *rel_removed;
-	struct sub *subs;
-	size_t nsub, asub;
-	/* the newest release's files, kept for the subsystem pages */
-	struct rel_file *files;
-	size_t nfiles, afiles;
-	struct rel_page *fpages;
-	size_t nfpages, afpages;
-	char *files_base;	/* "files-<slug>-<hash>" of the newest release */
-	char *stamp;
-	struct sbuf page;
-	size_t pages;		/* written so far */
+	struct web_releases rel;
+	struct web_rules rule;
+	struct web_subs sub;
+	/* the newest release's files are kept for the subsystem pages */
+	struct web_files files;
+	struct web_output out;
 };
 
 static int write_file(const char *dir, const char *name, const char *buf,
@@ -524,7 +555,7 @@ static int copy_log(struct web *w, const char *src, const char *name)
 	in = open(src, O_RDONLY | O_CLOEXEC);
 	if (in < 0)
 		return 0;
-	logs = xasprintf("%s/logs", w->dir);
+	logs = xasprintf("%s/logs", w->out.dir);
 	dst = xasprintf("%s/%s", logs, name);
 	if (mkdir(logs, 0777) < 0 && errno != EEXIST) {
 		ret = kmig_err("cannot create directory '%s': %s", logs, strerror(errno));
@@ -565,7 +596,7 @@ static long rel_index(struct web *w, long long id)
 {
 	struct rel_id k = { id, 0 }, *hit;
 
-	hit = bsearch(&k, w->ids, w->nrel, sizeof(k), cmp_rel_id);
+	hit = bsearch(&k, w->rel.ids, w->rel.n, sizeof(k), cmp_rel_id);
 	return hit ? (long)hit->index : -1;
 }
 
@@ -578,7 +609,7 @@ static struct sub *find_sub(struct web *w, const char *name)
 {
 	if (!name)
 		return NULL;
-	return bsearch(name, w->subs, w->nsub, sizeof(*w->subs), cmp_sub_name);
+	return bsearch(name, w->sub.v, w->sub.n, sizeof(*w->sub.v), cmp_sub_name);
 }
 
 static int load_count(void *data, const struct web_count *c)
@@ -590,19 +621,19 @@ static int load_count(void *data, const struct web_count *c)
 
 	if (ri < 0 || r < 0 || !c->subsystem)
 		return 0;
-	if (!w->nsub || strcmp(w->subs[w->nsub - 1].name, c->subsystem)) {
-		ALLOC_GROW(w->subs, w->nsub + 1, w->asub);
-		s = &w->subs[w->nsub++];
+	if (!w->sub.n || strcmp(w->sub.v[w->sub.n - 1].name, c->subsystem)) {
+		ALLOC_GROW(w->sub.v, w->sub.n + 1, w->sub.alloc);
+		s = &w->sub.v[w->sub.n++];
 		memset(s, 0, sizeof(*s));
 		s->name = xstrdup(c->subsystem);
-		s->cnt = xcalloc(RULE__COUNT * w->nrel, sizeof(*s->cnt));
-		s->tot = xcalloc(w->nrel, sizeof(*s->tot));
+		s->cnt = xcalloc(RULE__COUNT * w->rel.n, sizeof(*s->cnt));
+		s->tot = xcalloc(w->rel.n, sizeof(*s->tot));
 	}
-	s = &w->subs[w->nsub - 1];
-	s->cnt[r * w->nrel + ri] += c->count;
+	s = &w->sub.v[w->sub.n - 1];
+	s->cnt[r * w->rel.n + ri] += c->count;
 	s->tot[ri] += c->count;
-	w->rule_tot[r * w->nrel + ri] += c->count;
-	w->rel_tot[ri] += c->count;
+	w->rule.tot[r * w->rel.n + ri] += c->count;
+	w->rel.tot[ri] += c->count;
 	return 0;
 }
 
@@ -627,42 +658,42 @@ static int load(struct web *w)
 	char **names;
 	int ret;
 
-	ret = store_releases(w->st, &w->rels, &w->nrel);
+	ret = store_releases(w->st, &w->rel.v, &w->rel.n);
 	if (ret)
 		return ret;
-	n = w->nrel;
+	n = w->rel.n;
 	if (!n)
 		return kmig_errcode(KMIG_ENOTFOUND, "no release is scanned (run 'kmig scan')");
-	w->ids = xcalloc(n, sizeof(*w->ids));
-	w->tags = xcalloc(n, sizeof(*w->tags));
-	w->rel_pages = xcalloc(n, sizeof(*w->rel_pages));
+	w->rel.ids = xcalloc(n, sizeof(*w->rel.ids));
+	w->rel.tags = xcalloc(n, sizeof(*w->rel.tags));
+	w->rel.pages = xcalloc(n, sizeof(*w->rel.pages));
 	for (i = 0; i < n; i++) {
-		w->ids[i].id = w->rels[i].id;
-		w->ids[i].index = i;
-		w->tags[i] = w->rels[i].tag;
-		w->rel_pages[i] = web_page_name("release", w->rels[i].tag);
+		w->rel.ids[i].id = w->rel.v[i].id;
+		w->rel.ids[i].index = i;
+		w->rel.tags[i] = w->rel.v[i].tag;
+		w->rel.pages[i] = web_page_name("release", w->rel.v[i].tag);
 	}
-	web_names_unique(w->rel_pages, n);
-	qsort(w->ids, n, sizeof(*w->ids), cmp_rel_id);
+	web_names_unique(w->rel.pages, n);
+	qsort(w->rel.ids, n, sizeof(*w->rel.ids), cmp_rel_id);
 	for (r = 0; r < RULE__COUNT; r++)
-		w->rule_pages[r] = web_page_name("rule", rules[r].id);
-	web_names_unique(w->rule_pages, RULE__COUNT);
-	w->rule_tot = xcalloc(RULE__COUNT * n, sizeof(*w->rule_tot));
-	w->rule_added = xcalloc(RULE__COUNT * n, sizeof(*w->rule_added));
-	w->rule_removed = xcalloc(RULE__COUNT * n, sizeof(*w->rule_removed));
-	w->rel_tot = xcalloc(n, sizeof(*w->rel_tot));
-	w->rel_added = xcalloc(n, sizeof(*w->rel_added));
-	w->rel_removed = xcalloc(n, sizeof(*w->rel_removed));
+		w->rule.pages[r] = web_page_name("rule", rules[r].id);
+	web_names_unique(w->rule.pages, RULE__COUNT);
+	w->rule.tot = xcalloc(RULE__COUNT * n, sizeof(*w->rule.tot));
+	w->rule.added = xcalloc(RULE__COUNT * n, sizeof(*w->rule.added));
+	w->rule.removed = xcalloc(RULE__COUNT * n, sizeof(*w->rule.removed));
+	w->rel.tot = xcalloc(n, sizeof(*w->rel.tot));
+	w->rel.added = xcalloc(n, sizeof(*w->rel.added));
+	w->rel.removed = xcalloc(n, sizeof(*w->rel.removed));
 
 	ret = store_web_counts(w->st, load_count, w);
 	if (ret)
 		return ret;
-	names = xcalloc(w->nsub ? w->nsub : 1, sizeof(*names));
-	for (i = 0; i < w->nsub; i++)
-		names[i] = web_page_name("sub", w->subs[i].name);
-	web_names_unique(names, w->nsub);
-	for (i = 0; i < w->nsub; i++)
-		w->subs[i].page = names[i];
+	names = xcalloc(w->sub.n ? w->sub.n : 1, sizeof(*names));
+	for (i = 0; i < w->sub.n; i++)
+		names[i] = web_page_name("sub", w->sub.v[i].name);
+	web_names_unique(names, w->sub.n);
+	for (i = 0; i < w->sub.n; i++)
+		w->sub.v[i].page = names[i];
 	free(names);
 
 	/* added and removed per rule for every release, as kmig report --trend */
@@ -670,17 +701,17 @@ static int load(struct web *w)
 		struct count_rows add = { 0 }, rem = { 0 };
 		size_t j;
 
-		ret = store_site_changes(w->st, w->rels[i - 1].id, w->rels[i].id,
+		ret = store_site_changes(w->st, w->rel.v[i - 1].id, w->rel.v[i].id,
 					 NULL, NULL, &add, &rem);
 		for (j = 0; !ret && j < add.n; j++) {
 			int rr = rule_lookup(add.v[j].rule);
 
 			if (rr < 0)
 				continue;
-			w->rule_added[rr * n + i] += add.v[j].count;
-			w->rule_removed[rr * n + i] += rem.v[j].count;
-			w->rel_added[i] += add.v[j].count;
-			w->rel_removed[i] += rem.v[j].count;
+			w->rule.added[rr * n + i] += add.v[j].count;
+			w->rule.removed[rr * n + i] += rem.v[j].count;
+			w->rel.added[i] += add.v[j].count;
+			w->rel.removed[i] += rem.v[j].count;
 		}
 		count_rows_clear(&add);
 		count_rows_clear(&rem);
@@ -689,7 +720,7 @@ static int load(struct web *w)
 	}
 	/* per subsystem, for the newest release only */
 	if (n > 1)
-		return store_web_changes(w->st, w->rels[n - 2].id, w->rels[n - 1].id,
+		return store_web_changes(w->st, w->rel.v[n - 2].id, w->rel.v[n - 1].id,
 					 load_change, w);
 	return 0;
 }
@@ -698,7 +729,7 @@ static int load(struct web *w)
 
 static void page_begin(struct web *w, const char *title)
 {
-	struct sbuf *sb = &w->page;
+	struct sbuf *sb = &w->out.page;
 
 	sbuf_reset(sb);
 	sbuf_addstr(sb,
@@ -713,8 +744,8 @@ static void page_begin(struct web *w, const char *title)
 	sbuf_addstr(sb, " - kmig</title>\n</head>\n<body>\n<header><nav>"
 		    "<a class=\"home\" href=\"index.html\">kmig</a>"
 		    "<a href=\"subsystems.html\">Subsystems</a>");
-	sbuf_addf(sb, "<a href=\"%s\">Release ", w->rel_pages[w->nrel - 1]);
-	html_escape(sb, w->tags[w->nrel - 1]);
+	sbuf_addf(sb, "<a href=\"%s\">Release ", w->rel.pages[w->rel.n - 1]);
+	html_escape(sb, w->rel.tags[w->rel.n - 1]);
 	sbuf_addstr(sb, "</a><a href=\"branch.html\">Branch</a>"
 		    "<a href=\"log.html\">Log</a></nav></header>\n<main>\n<h1>");
 	html_escape(sb, title);
@@ -723,16 +754,16 @@ static void page_begin(struct web *w, const char *title)
 
 static int page_end(struct web *w, const char *name)
 {
-	struct sbuf *sb = &w->page;
+	struct sbuf *sb = &w->out.page;
 
 	int ret;
 
 	sbuf_addf(sb, "</main>\n<footer>Generated by kmig %s on %s from its database; "
 		  "the dashboard is a pure function of it.</footer>\n</body>\n</html>\n",
-		  KMIG_VERSION, w->stamp);
-	ret = write_file(w->dir, name, sb->buf, sb->len);
-	if (!ret && w->o->page_written)
-		w->o->page_written(w->o->data, ++w->pages);
+		  KMIG_VERSION, w->out.stamp);
+	ret = write_file(w->out.dir, name, sb->buf, sb->len);
+	if (!ret && w->out.opts->page_written)
+		w->out.opts->page_written(w->out.opts->data, ++w->out.written);
 	return ret;
 }
 
@@ -813,7 +844,7 @@ static void format_date(char *buf, size_t len, long long t, const char *fmt)
 static void td_forecast(struct web *w, struct sbuf *sb, const long long *v)
 {
 	struct forecast f;
-	size_t n = w->nrel, i;
+	size_t n = w->rel.n, i;
 
 	forecast_fit(v, n, &f);
 	switch (f.kind) {
@@ -873,12 +904,12 @@ static void card(struct sbuf *sb, const char *label, const char *fmt, ...)
 /* Header cells for the last MAX_RELEASE_COLUMNS releases; the first index. */
 static size_t release_columns(struct web *w, struct sbuf *sb)
 {
-	size_t first = w->nrel > MAX_RELEASE_COLUMNS ? w->nrel - MAX_RELEASE_COLUMNS : 0;
+	size_t first = w->rel.n > MAX_RELEASE_COLUMNS ? w->rel.n - MAX_RELEASE_COLUMNS : 0;
 	size_t i;
 
-	for (i = first; i < w->nrel; i++) {
+	for (i = first; i < w->rel.n; i++) {
 		sbuf_addstr(sb, "<th class=\"num\">");
-		html_escape(sb, w->tags[i]);
+		html_escape(sb, w->rel.tags[i]);
 		sbuf_addstr(sb, "</th>");
 	}
 	return first;
@@ -886,46 +917,46 @@ static size_t release_columns(struct web *w, struct sbuf *sb)
 
 static void release_columns_note(struct web *w, struct sbuf *sb)
 {
-	if (w->nrel > MAX_RELEASE_COLUMNS)
+	if (w->rel.n > MAX_RELEASE_COLUMNS)
 		sbuf_addf(sb, "<p class=\"note\">The table shows the last %d of %zu releases; the chart shows them all.</p>\n",
-			  MAX_RELEASE_COLUMNS, w->nrel);
+			  MAX_RELEASE_COLUMNS, w->rel.n);
 }
 
 /* ---- index ---- */
 
 static int page_index(struct web *w)
 {
-	struct sbuf *sb = &w->page;
+	struct sbuf *sb = &w->out.page;
 	struct chart_series series[RULE__COUNT];
-	size_t n = w->nrel, last = n - 1, i, r, nsubs;
+	size_t n = w->rel.n, last = n - 1, i, r, nsubs;
 	bool prev = n > 1;
 	char date[32];
 
 	page_begin(w, "Deprecated kernel API uses");
 	sbuf_addstr(sb, "<p>Uses of the deprecated kernel interfaces that kmig tracks, per scanned release. ");
-	sbuf_addf(sb, "Newest release: <a href=\"%s\">", w->rel_pages[last]);
-	html_escape(sb, w->tags[last]);
+	sbuf_addf(sb, "Newest release: <a href=\"%s\">", w->rel.pages[last]);
+	html_escape(sb, w->rel.tags[last]);
 	sbuf_addf(sb, "</a>; %zu release%s scanned.</p>\n<div class=\"cards\">", n, n == 1 ? "" : "s");
-	card(sb, "uses in the newest release", "%lld", w->rel_tot[last]);
+	card(sb, "uses in the newest release", "%lld", w->rel.tot[last]);
 	if (prev) {
-		card(sb, "since the previous release", "%+lld", w->rel_tot[last] - w->rel_tot[last - 1]);
-		card(sb, "uses added", "%lld", w->rel_added[last]);
-		card(sb, "uses removed", "%lld", w->rel_removed[last]);
+		card(sb, "since the previous release", "%+lld", w->rel.tot[last] - w->rel.tot[last - 1]);
+		card(sb, "uses added", "%lld", w->rel.added[last]);
+		card(sb, "uses removed", "%lld", w->rel.removed[last]);
 	}
-	for (i = 0, nsubs = 0; i < w->nsub; i++)
-		nsubs += w->subs[i].tot[last] != 0;
+	for (i = 0, nsubs = 0; i < w->sub.n; i++)
+		nsubs += w->sub.v[i].tot[last] != 0;
 	card(sb, "subsystems with uses", "%zu", nsubs);
 	sbuf_addstr(sb, "</div>\n<h2>All rules across releases</h2>\n<div class=\"scroll\">");
 	for (r = 0; r < RULE__COUNT; r++) {
 		series[r].name = rules[r].id;
-		series[r].v = &w->rule_tot[r * n];
+		series[r].v = &w->rule.tot[r * n];
 	}
 	svg_line_chart(sb, "chart-rules", "Uses per rule and release (log scale)",
-		       w->tags, n, series, RULE__COUNT, true);
+		       w->rel.tags, n, series, RULE__COUNT, true);
 	sbuf_addstr(sb, "</div>\n<ul class=\"legend\">");
 	for (r = 0; r < RULE__COUNT; r++) {
 		sbuf_addf(sb, "<li class=\"s%zu\">", r % NSERIES_COLOURS);
-		add_link(sb, w->rule_pages[r], rules[r].id);
+		add_link(sb, w->rule.pages[r], rules[r].id);
 		sbuf_addstr(sb, "</li>");
 	}
 	sbuf_addstr(sb, "</ul>\n<h2>Rules</h2>\n<div class=\"scroll\"><table class=\"sortable\" id=\"rules\">\n"
@@ -933,31 +964,31 @@ static int page_index(struct web *w)
 		    "<th class=\"num\">Delta</th><th class=\"num\">Added</th><th class=\"num\">Removed</th>"
 		    "<th>Forecast</th></tr></thead>\n<tbody>\n");
 	for (r = 0; r < RULE__COUNT; r++) {
-		const long long *v = &w->rule_tot[r * n];
+		const long long *v = &w->rule.tot[r * n];
 
 		sbuf_addf(sb, "<tr data-rule=\"%s\"><td>", rules[r].id);
-		add_link(sb, w->rule_pages[r], rules[r].id);
+		add_link(sb, w->rule.pages[r], rules[r].id);
 		sbuf_addstr(sb, "</td>");
 		td_text(sb, rules[r].title);
 		td_num(sb, v[last]);
 		sbuf_addf(sb, "<td data-v=\"%lld\">", prev ? v[last] - v[last - 1] : 0);
-		svg_sparkline(sb, v, w->tags, n);
+		svg_sparkline(sb, v, w->rel.tags, n);
 		sbuf_addstr(sb, "</td>");
 		td_delta(sb, prev ? v[last] - v[last - 1] : 0, prev);
-		td_change(sb, w->rule_added[r * n + last], true, prev);
-		td_change(sb, w->rule_removed[r * n + last], false, prev);
+		td_change(sb, w->rule.added[r * n + last], true, prev);
+		td_change(sb, w->rule.removed[r * n + last], false, prev);
 		td_forecast(w, sb, v);
 		sbuf_addstr(sb, "</tr>\n");
 	}
 	sbuf_addstr(sb, "</tbody>\n<tfoot><tr><td>total</td><td></td>");
-	td_num(sb, w->rel_tot[last]);
+	td_num(sb, w->rel.tot[last]);
 	sbuf_addstr(sb, "<td>");
-	svg_sparkline(sb, w->rel_tot, w->tags, n);
+	svg_sparkline(sb, w->rel.tot, w->rel.tags, n);
 	sbuf_addstr(sb, "</td>");
-	td_delta(sb, prev ? w->rel_tot[last] - w->rel_tot[last - 1] : 0, prev);
-	td_change(sb, w->rel_added[last], true, prev);
-	td_change(sb, w->rel_removed[last], false, prev);
-	td_forecast(w, sb, w->rel_tot);
+	td_delta(sb, prev ? w->rel.tot[last] - w->rel.tot[last - 1] : 0, prev);
+	td_change(sb, w->rel.added[last], true, prev);
+	td_change(sb, w->rel.removed[last], false, prev);
+	td_forecast(w, sb, w->rel.tot);
 	sbuf_addstr(sb, "</tr></tfoot>\n</table></div>\n");
 	warn_on_user_note(sb);
 
@@ -966,18 +997,18 @@ static int page_index(struct web *w)
 		    "<th class=\"num\">Uses</th><th class=\"num\">Delta</th><th class=\"num\">Added</th>"
 		    "<th class=\"num\">Removed</th></tr></thead>\n<tbody>\n");
 	for (i = 0; i < n; i++) {
-		const struct release_info *rel = &w->rels[i];
+		const struct release_info *rel = &w->rel.v[i];
 
 		format_date(date, sizeof(date), rel->date, "%Y-%m-%d");
 		sbuf_addstr(sb, "<tr><td>");
-		add_link(sb, w->rel_pages[i], rel->tag);
+		add_link(sb, w->rel.pages[i], rel->tag);
 		sbuf_addf(sb, "</td><td>%s</td><td><code>%.12s</code></td>", date,
 			  rel->commit ? rel->commit : "");
 		td_num(sb, rel->files);
-		td_num(sb, w->rel_tot[i]);
-		td_delta(sb, i ? w->rel_tot[i] - w->rel_tot[i - 1] : 0, i > 0);
-		td_change(sb, w->rel_added[i], true, i > 0);
-		td_change(sb, w->rel_removed[i], false, i > 0);
+		td_num(sb, w->rel.tot[i]);
+		td_delta(sb, i ? w->rel.tot[i] - w->rel.tot[i - 1] : 0, i > 0);
+		td_change(sb, w->rel.added[i], true, i > 0);
+		td_change(sb, w->rel.removed[i], false, i > 0);
 		sbuf_addstr(sb, "</tr>\n");
 	}
 	sbuf_addstr(sb, "</tbody>\n</table></div>\n"
@@ -1007,9 +1038,9 @@ static int cmp_ranked(const void *a, const void *b)
 
 static int page_rule(struct web *w, size_t r)
 {
-	struct sbuf *sb = &w->page;
-	size_t n = w->nrel, last = n - 1, i, first, nr = 0;
-	const long long *v = &w->rule_tot[r * n];
+	struct sbuf *sb = &w->out.page;
+	size_t n = w->rel.n, last = n - 1, i, first, nr = 0;
+	const long long *v = &w->rule.tot[r * n];
 	struct chart_series series = { rules[r].id, v };
 	struct ranked *rank;
 	bool prev = n > 1;
@@ -1027,18 +1058,18 @@ static int page_rule(struct web *w, size_t r)
 	if (r == RULE_WARN_ON_USER)
 		warn_on_user_note(sb);
 	sbuf_addstr(sb, "<h2>Uses per release</h2>\n<div class=\"scroll\">");
-	svg_line_chart(sb, "chart-rule", "Uses per release", w->tags, n, &series, 1, false);
+	svg_line_chart(sb, "chart-rule", "Uses per release", w->rel.tags, n, &series, 1, false);
 	sbuf_addstr(sb, "</div>\n<div class=\"scroll\"><table class=\"sortable\" id=\"trend\">\n"
 		    "<thead><tr><th>Release</th><th class=\"num\">Uses</th><th class=\"num\">Delta</th>"
 		    "<th class=\"num\">Added</th><th class=\"num\">Removed</th></tr></thead>\n<tbody>\n");
 	for (i = 0; i < n; i++) {
 		sbuf_addstr(sb, "<tr><td>");
-		add_link(sb, w->rel_pages[i], w->tags[i]);
+		add_link(sb, w->rel.pages[i], w->rel.tags[i]);
 		sbuf_addstr(sb, "</td>");
 		td_num(sb, v[i]);
 		td_delta(sb, i ? v[i] - v[i - 1] : 0, i > 0);
-		td_change(sb, w->rule_added[r * n + i], true, i > 0);
-		td_change(sb, w->rule_removed[r * n + i], false, i > 0);
+		td_change(sb, w->rule.added[r * n + i], true, i > 0);
+		td_change(sb, w->rule.removed[r * n + i], false, i > 0);
 		sbuf_addstr(sb, "</tr>\n");
 	}
 	sbuf_addstr(sb, "</tbody>\n</table></div>\n<h2>Forecast</h2>\n<table id=\"forecast\"><tbody><tr><th>");
@@ -1047,9 +1078,9 @@ static int page_rule(struct web *w, size_t r)
 	td_forecast(w, sb, v);
 	sbuf_addstr(sb, "</tr></tbody></table>\n");
 
-	rank = xcalloc(w->nsub ? w->nsub : 1, sizeof(*rank));
-	for (i = 0; i < w->nsub; i++) {
-		const long long *c = &w->subs[i].cnt[r * n];
+	rank = xcalloc(w->sub.n ? w->sub.n : 1, sizeof(*rank));
+	for (i = 0; i < w->sub.n; i++) {
+		const long long *c = &w->sub.v[i].cnt[r * n];
 		size_t k;
 
 		for (k = 0; k < n && !c[k]; k++)
@@ -1058,13 +1089,13 @@ static int page_rule(struct web *w, size_t r)
 			continue;
 		rank[nr].index = i;
 		rank[nr].key = c[last];
-		rank[nr].name = w->subs[i].name;
+		rank[nr].name = w->sub.v[i].name;
 		nr++;
 	}
 	qsort(rank, nr, sizeof(*rank), cmp_ranked);
 	sbuf_addf(sb, "<h2>Subsystems</h2>\n<p>%zu subsystem%s with uses in a scanned release, most uses in ",
 		  nr, nr == 1 ? "" : "s");
-	html_escape(sb, w->tags[last]);
+	html_escape(sb, w->rel.tags[last]);
 	sbuf_addstr(sb, " first; added and removed since the previous release.</p>\n");
 	if (nr) {
 		sbuf_addstr(sb, "<div class=\"scroll\"><table class=\"sortable\" id=\"subsystems\">\n<thead><tr><th>Subsystem</th>");
@@ -1072,7 +1103,7 @@ static int page_rule(struct web *w, size_t r)
 		sbuf_addstr(sb, "<th class=\"num\">Delta</th><th class=\"num\">Added</th>"
 			    "<th class=\"num\">Removed</th><th>Forecast</th></tr></thead>\n<tbody>\n");
 		for (i = 0; i < nr; i++) {
-			struct sub *s = &w->subs[rank[i].index];
+			struct sub *s = &w->sub.v[rank[i].index];
 			const long long *c = &s->cnt[r * n];
 			size_t k;
 
@@ -1094,46 +1125,46 @@ static int page_rule(struct web *w, size_t r)
 	}
 	free(rank);
 	forecast_method(sb);
-	return page_end(w, w->rule_pages[r]);
+	return page_end(w, w->rule.pages[r]);
 }
 
 /* ---- subsystems ---- */
 
 static int page_subsystems(struct web *w)
 {
-	struct sbuf *sb = &w->page;
-	size_t n = w->nrel, last = n - 1, i;
-	struct ranked *rank = xcalloc(w->nsub ? w->nsub : 1, sizeof(*rank));
+	struct sbuf *sb = &w->out.page;
+	size_t n = w->rel.n, last = n - 1, i;
+	struct ranked *rank = xcalloc(w->sub.n ? w->sub.n : 1, sizeof(*rank));
 	bool prev = n > 1;
 
 	page_begin(w, "Subsystems");
 	sbuf_addf(sb, "<p>%zu MAINTAINERS section%s with uses in a scanned release (a file belongs to "
 		  "the section of its own release&rsquo;s MAINTAINERS file), most uses in ",
-		  w->nsub, w->nsub == 1 ? "" : "s");
-	html_escape(sb, w->tags[last]);
+		  w->sub.n, w->sub.n == 1 ? "" : "s");
+	html_escape(sb, w->rel.tags[last]);
 	sbuf_addstr(sb, " first.</p>\n");
-	for (i = 0; i < w->nsub; i++) {
+	for (i = 0; i < w->sub.n; i++) {
 		rank[i].index = i;
-		rank[i].key = w->subs[i].tot[last];
-		rank[i].name = w->subs[i].name;
+		rank[i].key = w->sub.v[i].tot[last];
+		rank[i].name = w->sub.v[i].name;
 	}
-	qsort(rank, w->nsub, sizeof(*rank), cmp_ranked);
-	if (!w->nsub) {
+	qsort(rank, w->sub.n, sizeof(*rank), cmp_ranked);
+	if (!w->sub.n) {
 		sbuf_addstr(sb, "<p class=\"nodata\">No uses in any scanned release.</p>\n");
 		goto out;
 	}
 	sbuf_addstr(sb, "<div class=\"scroll\"><table class=\"sortable\" id=\"subsystems\">\n<thead><tr><th>Subsystem</th>"
 		    "<th class=\"num\">Uses</th><th>Releases</th><th class=\"num\">Delta</th><th class=\"num\">Added</th>"
 		    "<th class=\"num\">Removed</th><th>Forecast</th></tr></thead>\n<tbody>\n");
-	for (i = 0; i < w->nsub; i++) {
-		struct sub *s = &w->subs[rank[i].index];
+	for (i = 0; i < w->sub.n; i++) {
+		struct sub *s = &w->sub.v[rank[i].index];
 
 		sbuf_addstr(sb, "<tr><td>");
 		add_link(sb, s->page, s->name);
 		sbuf_addstr(sb, "</td>");
 		td_num(sb, s->tot[last]);
 		sbuf_addf(sb, "<td data-v=\"%lld\">", prev ? s->tot[last] - s->tot[last - 1] : 0);
-		svg_sparkline(sb, s->tot, w->tags, n);
+		svg_sparkline(sb, s->tot, w->rel.tags, n);
 		sbuf_addstr(sb, "</td>");
 		td_delta(sb, prev ? s->tot[last] - s->tot[last - 1] : 0, prev);
 		td_change(sb, s->added_tot, true, prev);
@@ -1164,8 +1195,8 @@ static char *files_page_name(const char *base, size_t page)
 
 static int page_sub(struct web *w, struct sub *s, const size_t *by_sub, size_t *cursor)
 {
-	struct sbuf *sb = &w->page;
-	size_t n = w->nrel, last = n - 1, r, k, first, nfiles = 0;
+	struct sbuf *sb = &w->out.page;
+	size_t n = w->rel.n, last = n - 1, r, k, first, nfiles = 0;
 	struct chart_series series = { "all rules", s->tot };
 	bool prev = n > 1;
 	char *title = xasprintf("Subsystem %s", s->name);
@@ -1180,7 +1211,7 @@ static int page_sub(struct web *w, struct sub *s, const size_t *by_sub, size_t *
 		card(sb, "uses removed", "%lld", s->removed_tot);
 	}
 	sbuf_addstr(sb, "</div>\n<h2>Uses per release</h2>\n<div class=\"scroll\">");
-	svg_line_chart(sb, "chart-sub", "Uses per release, all rules", w->tags, n, &series, 1, false);
+	svg_line_chart(sb, "chart-sub", "Uses per release, all rules", w->rel.tags, n, &series, 1, false);
 	sbuf_addstr(sb, "</div>\n<h2>Rules &times; releases</h2>\n<div class=\"scroll\"><table class=\"sortable\" id=\"rules\">\n<thead><tr><th>Rule</th>");
 	first = release_columns(w, sb);
 	sbuf_addstr(sb, "<th class=\"num\">Delta</th><th class=\"num\">Added</th>"
@@ -1193,7 +1224,7 @@ static int page_sub(struct web *w, struct sub *s, const size_t *by_sub, size_t *
 		if (k == n)
 			continue;
 		sbuf_addstr(sb, "<tr><td>");
-		add_link(sb, w->rule_pages[r], rules[r].id);
+		add_link(sb, w->rule.pages[r], rules[r].id);
 		sbuf_addstr(sb, "</td>");
 		for (k = first; k < n; k++)
 			td_num(sb, c[k]);
@@ -1207,13 +1238,13 @@ static int page_sub(struct web *w, struct sub *s, const size_t *by_sub, size_t *
 	release_columns_note(w, sb);
 
 	sbuf_addstr(sb, "<h2>Files with uses in ");
-	html_escape(sb, w->tags[last]);
+	html_escape(sb, w->rel.tags[last]);
 	sbuf_addstr(sb, "</h2>\n");
-	while (*cursor < w->nfiles && strcmp(w->files[by_sub[*cursor]].subsystem, s->name) < 0)
+	while (*cursor < w->files.n && strcmp(w->files.v[by_sub[*cursor]].subsystem, s->name) < 0)
 		(*cursor)++;
-	for (k = *cursor; k < w->nfiles && !strcmp(w->files[by_sub[k]].subsystem, s->name); k++) {
-		const struct rel_file *f = &w->files[by_sub[k]];
-		char *page = files_page_name(w->files_base, f->page);
+	for (k = *cursor; k < w->files.n && !strcmp(w->files.v[by_sub[k]].subsystem, s->name); k++) {
+		const struct rel_file *f = &w->files.v[by_sub[k]];
+		char *page = files_page_name(w->files.base, f->page);
 
 		if (!nfiles++)
 			sbuf_addstr(sb, "<div class=\"scroll\"><table class=\"sortable\" id=\"files\">\n"
@@ -1239,15 +1270,15 @@ static int page_sub(struct web *w, struct sub *s, const size_t *by_sub, size_t *
 
 static int pages_subs(struct web *w)
 {
-	size_t *by_sub = xcalloc(w->nfiles ? w->nfiles : 1, sizeof(*by_sub));
+	size_t *by_sub = xcalloc(w->files.n ? w->files.n : 1, sizeof(*by_sub));
 	size_t i, cursor = 0;
 	int ret = 0;
 
-	for (i = 0; i < w->nfiles; i++)
+	for (i = 0; i < w->files.n; i++)
 		by_sub[i] = i;
-	qsort_r(by_sub, w->nfiles, sizeof(*by_sub), cmp_file_sub, w->files);
-	for (i = 0; !ret && i < w->nsub; i++)
-		ret = page_sub(w, &w->subs[i], by_sub, &cursor);
+	qsort_r(by_sub, w->files.n, sizeof(*by_sub), cmp_file_sub, w->files.v);
+	for (i = 0; !ret && i < w->sub.n; i++)
+		ret = page_sub(w, &w->sub.v[i], by_sub, &cursor);
 	free(by_sub);
 	return ret;
 }
@@ -1258,20 +1289,20 @@ static void rel_files_free(struct web *w)
 {
 	size_t i;
 
-	for (i = 0; i < w->nfiles; i++) {
-		free(w->files[i].path);
-		free(w->files[i].subsystem);
-		sbuf_release(&w->files[i].rules);
+	for (i = 0; i < w->files.n; i++) {
+		free(w->files.v[i].path);
+		free(w->files.v[i].subsystem);
+		sbuf_release(&w->files.v[i].rules);
 	}
-	for (i = 0; i < w->nfpages; i++)
-		free(w->fpages[i].dir);
-	free(w->files);
-	free(w->fpages);
-	free(w->files_base);
-	w->files = NULL;
-	w->fpages = NULL;
-	w->files_base = NULL;
-	w->nfiles = w->afiles = w->nfpages = w->afpages = 0;
+	for (i = 0; i < w->files.npages; i++)
+		free(w->files.pages[i].dir);
+	free(w->files.v);
+	free(w->files.pages);
+	free(w->files.base);
+	w->files.v = NULL;
+	w->files.pages = NULL;
+	w->files.base = NULL;
+	w->files.n = w->files.alloc = w->files.npages = w->files.apages = 0;
 }
 
 static int load_file_count(void *data, const struct web_file_count *c)
@@ -1279,14 +1310,14 @@ static int load_file_count(void *data, const struct web_file_count *c)
 	struct web *w = data;
 	struct rel_file *f;
 
-	if (!w->nfiles || strcmp(w->files[w->nfiles - 1].path, c->path)) {
-		ALLOC_GROW(w->files, w->nfiles + 1, w->afiles);
-		f = &w->files[w->nfiles++];
+	if (!w->files.n || strcmp(w->files.v[w->files.n - 1].path, c->path)) {
+		ALLOC_GROW(w->files.v, w->files.n + 1, w->files.alloc);
+		f = &w->files.v[w->files.n++];
 		memset(f, 0, sizeof(*f));
 		f->path = xstrdup(c->path);
 		f->subsystem = xstrdup(c->subsystem ? c->subsystem : "");
 	}
-	f = &w->files[w->nfiles - 1];
+	f = &w->files.v[w->files.n - 1];
 	sbuf_addf(&f->rules, "%s%s %lld", f->rules.len ? ", " : "", c->rule, c->count);
 	f->uses += c->count;
 	return 0;
@@ -1305,19 +1336,19 @@ static void plan_pages(struct web *w)
 	struct rel_page *p = NULL;
 	size_t i;
 
-	for (i = 0; i < w->nfiles; i++) {
-		struct rel_file *f = &w->files[i];
+	for (i = 0; i < w->files.n; i++) {
+		struct rel_file *f = &w->files.v[i];
 		size_t dl = top_dir_len(f->path);
 
 		if (!p || strlen(p->dir) != dl || strncmp(p->dir, f->path, dl) ||
-		    (p->sites && p->sites + f->uses > (long long)w->per_page)) {
-			ALLOC_GROW(w->fpages, w->nfpages + 1, w->afpages);
-			p = &w->fpages[w->nfpages++];
+		    (p->sites && p->sites + f->uses > (long long)w->out.per_page)) {
+			ALLOC_GROW(w->files.pages, w->files.npages + 1, w->files.apages);
+			p = &w->files.pages[w->files.npages++];
 			memset(p, 0, sizeof(*p));
 			p->dir = xstrndup(f->path, dl);
 			p->first = i;
 		}
-		f->page = w->nfpages - 1;
+		f->page = w->files.npages - 1;
 		p->n++;
 		p->sites += f->uses;
 	}
@@ -1343,53 +1374,53 @@ static void dir_label(struct sbuf *sb, const char *dir)
 
 static void files_page_begin(struct web *w, size_t rel, size_t k)
 {
-	struct sbuf *sb = &w->page;
-	struct rel_page *p = &w->fpages[k];
+	struct sbuf *sb = &w->out.page;
+	struct rel_page *p = &w->files.pages[k];
 	size_t i, part = 1, parts = 0;
 	struct sbuf title = SBUF_INIT;
 
-	for (i = 0; i < w->nfpages; i++) {
-		if (strcmp(w->fpages[i].dir, p->dir))
+	for (i = 0; i < w->files.npages; i++) {
+		if (strcmp(w->files.pages[i].dir, p->dir))
 			continue;
 		parts++;
 		if (i < k)
 			part++;
 	}
-	sbuf_addf(&title, "%s: %s%s", w->tags[rel], *p->dir ? p->dir : "(top level)",
+	sbuf_addf(&title, "%s: %s%s", w->rel.tags[rel], *p->dir ? p->dir : "(top level)",
 		  *p->dir ? "/" : "");
 	if (parts > 1)
 		sbuf_addf(&title, " (part %zu of %zu)", part, parts);
 	page_begin(w, title.buf);
 	sbuf_release(&title);
 	sbuf_addstr(sb, "<p><a href=\"");
-	html_escape(sb, w->rel_pages[rel]);
+	html_escape(sb, w->rel.pages[rel]);
 	sbuf_addstr(sb, "\">Release ");
-	html_escape(sb, w->tags[rel]);
+	html_escape(sb, w->rel.tags[rel]);
 	sbuf_addstr(sb, "</a>");
 	if (k > 0) {
-		char *prev = files_page_name(w->files_base, k - 1);
+		char *prev = files_page_name(w->files.base, k - 1);
 
 		sbuf_addf(sb, " &middot; <a href=\"%s\" rel=\"prev\">previous page</a>", prev);
 		free(prev);
 	}
-	if (k + 1 < w->nfpages) {
-		char *next = files_page_name(w->files_base, k + 1);
+	if (k + 1 < w->files.npages) {
+		char *next = files_page_name(w->files.base, k + 1);
 
 		sbuf_addf(sb, " &middot; <a href=\"%s\" rel=\"next\">next page</a>", next);
 		free(next);
 	}
 	sbuf_addf(sb, "</p>\n<p>%zu file%s with %lld use%s: ", p->n, p->n == 1 ? "" : "s",
 		  p->sites, p->sites == 1 ? "" : "s");
-	html_escape(sb, w->files[p->first].path);
+	html_escape(sb, w->files.v[p->first].path);
 	if (p->n > 1) {
 		sbuf_addstr(sb, " to ");
-		html_escape(sb, w->files[p->first + p->n - 1].path);
+		html_escape(sb, w->files.v[p->first + p->n - 1].path);
 	}
 	sbuf_addstr(sb, ".</p>\n");
 	sbuf_addstr(sb, "<div class=\"scroll\"><table class=\"sortable\" id=\"files\">\n<thead><tr><th>File</th>"
 		    "<th>Subsystem</th><th class=\"num\">Uses</th><th>Rules</th></tr></thead>\n<tbody>\n");
 	for (i = p->first; i < p->first + p->n; i++) {
-		const struct rel_file *f = &w->files[i];
+		const struct rel_file *f = &w->files.v[i];
 
 		sbuf_addf(sb, "<tr><td class=\"path\"><a href=\"#f%zu\">", i);
 		html_escape(sb, f->path);
@@ -1405,19 +1436,19 @@ static void files_page_begin(struct web *w, size_t rel, size_t k)
 
 static int files_page_end(struct web *w, size_t k)
 {
-	char *name = files_page_name(w->files_base, k);
+	char *name = files_page_name(w->files.base, k);
 	int ret = page_end(w, name);
 
-	w->fpages[k].written = true;
+	w->files.pages[k].written = true;
 	free(name);
 	return ret;
 }
 
 static void file_section_begin(struct web *w, size_t rel, size_t i)
 {
-	struct sbuf *sb = &w->page;
-	const struct rel_file *f = &w->files[i];
-	char *url = source_link(w->o->source_url, w->tags[rel], f->path, 1);
+	struct sbuf *sb = &w->out.page;
+	const struct rel_file *f = &w->files.v[i];
+	char *url = source_link(w->out.opts->source_url, w->rel.tags[rel], f->path, 1);
 
 	sbuf_addf(sb, "<section id=\"f%zu\"><h3>", i);
 	if (url)
@@ -1435,16 +1466,16 @@ static int add_site(void *data, const struct web_site *s)
 {
 	struct sites_state *ss = data;
 	struct web *w = ss->w;
-	struct sbuf *sb = &w->page;
+	struct sbuf *sb = &w->out.page;
 	struct rel_file *f;
 	char *url;
 	int ret;
 
-	while (ss->cur < w->nfiles && strcmp(w->files[ss->cur].path, s->path) < 0)
+	while (ss->cur < w->files.n && strcmp(w->files.v[ss->cur].path, s->path) < 0)
 		ss->cur++;
-	if (ss->cur == w->nfiles || strcmp(w->files[ss->cur].path, s->path))
+	if (ss->cur == w->files.n || strcmp(w->files.v[ss->cur].path, s->path))
 		return 0;
-	f = &w->files[ss->cur];
+	f = &w->files.v[ss->cur];
 	if (f->page != ss->open_page) {
 		if (ss->open_page != SIZE_MAX) {
 			sbuf_addstr(sb, file_section_end);
@@ -1462,7 +1493,7 @@ static int add_site(void *data, const struct web_site *s)
 		file_section_begin(w, ss->rel, ss->cur);
 		ss->open_file = ss->cur;
 	}
-	url = source_link(w->o->source_url, w->tags[ss->rel], s->path, s->line);
+	url = source_link(w->out.opts->source_url, w->rel.tags[ss->rel], s->path, s->line);
 	sbuf_addf(sb, "<tr><td class=\"path\" data-v=\"%lld\">", s->line);
 	sbuf_addstr(sb, url ? "<a href=\"" : "");
 	if (url) {
@@ -1487,18 +1518,18 @@ static int pages_files(struct web *w, size_t rel)
 	size_t k;
 	int ret;
 
-	ret = store_web_sites(w->st, w->rels[rel].id, add_site, &ss);
+	ret = store_web_sites(w->st, w->rel.v[rel].id, add_site, &ss);
 	if (ret)
 		return ret;
 	if (ss.open_page != SIZE_MAX) {
-		sbuf_addstr(&w->page, file_section_end);
+		sbuf_addstr(&w->out.page, file_section_end);
 		ret = files_page_end(w, ss.open_page);
 		if (ret)
 			return ret;
 	}
 	/* a page whose files lost their sites would leave dangling links */
-	for (k = 0; !ret && k < w->nfpages; k++) {
-		if (w->fpages[k].written)
+	for (k = 0; !ret && k < w->files.npages; k++) {
+		if (w->files.pages[k].written)
 			continue;
 		files_page_begin(w, rel, k);
 		ret = files_page_end(w, k);
@@ -1508,18 +1539,18 @@ static int pages_files(struct web *w, size_t rel)
 
 static int page_release(struct web *w, size_t i)
 {
-	struct sbuf *sb = &w->page;
-	const struct release_info *rel = &w->rels[i];
-	size_t n = w->nrel, r, k, nsubs = 0;
+	struct sbuf *sb = &w->out.page;
+	const struct release_info *rel = &w->rel.v[i];
+	size_t n = w->rel.n, r, k, nsubs = 0;
 	struct ranked *rank;
 	bool prev = i > 0, drill = i + MAX_DRILL_RELEASES >= n;
 	char date[32], *base, *title;
 	int ret;
 
 	/* "release-<slug>-<hash>[-N].html" -> "files-<slug>-<hash>[-N]": unique too */
-	base = xasprintf("files-%s", w->rel_pages[i] + strlen("release-"));
+	base = xasprintf("files-%s", w->rel.pages[i] + strlen("release-"));
 	base[strlen(base) - strlen(".html")] = '\0';
-	w->files_base = base;
+	w->files.base = base;
 	ret = store_web_file_counts(w->st, rel->id, load_file_count, w);
 	if (ret)
 		return ret;
@@ -1538,39 +1569,39 @@ static int page_release(struct web *w, size_t i)
 		  rel->commit ? rel->commit : "", date, rel->files);
 	if (prev) {
 		sbuf_addstr(sb, "; deltas against <a href=\"");
-		html_escape(sb, w->rel_pages[i - 1]);
+		html_escape(sb, w->rel.pages[i - 1]);
 		sbuf_addstr(sb, "\">");
-		html_escape(sb, w->tags[i - 1]);
+		html_escape(sb, w->rel.tags[i - 1]);
 		sbuf_addstr(sb, "</a>");
 	}
 	sbuf_addstr(sb, ".</p>\n<div class=\"cards\">");
-	card(sb, "uses", "%lld", w->rel_tot[i]);
+	card(sb, "uses", "%lld", w->rel.tot[i]);
 	if (prev) {
-		card(sb, "since the previous release", "%+lld", w->rel_tot[i] - w->rel_tot[i - 1]);
-		card(sb, "uses added", "%lld", w->rel_added[i]);
-		card(sb, "uses removed", "%lld", w->rel_removed[i]);
+		card(sb, "since the previous release", "%+lld", w->rel.tot[i] - w->rel.tot[i - 1]);
+		card(sb, "uses added", "%lld", w->rel.added[i]);
+		card(sb, "uses removed", "%lld", w->rel.removed[i]);
 	}
-	card(sb, "files with uses", "%zu", w->nfiles);
+	card(sb, "files with uses", "%zu", w->files.n);
 	sbuf_addstr(sb, "</div>\n<h2>Rules</h2>\n<div class=\"scroll\"><table class=\"sortable\" id=\"rules\">\n"
 		    "<thead><tr><th>Rule</th><th class=\"num\">Uses</th><th class=\"num\">Delta</th>"
 		    "<th class=\"num\">Added</th><th class=\"num\">Removed</th></tr></thead>\n<tbody>\n");
 	for (r = 0; r < RULE__COUNT; r++) {
-		const long long *v = &w->rule_tot[r * n];
+		const long long *v = &w->rule.tot[r * n];
 
 		sbuf_addstr(sb, "<tr><td>");
-		add_link(sb, w->rule_pages[r], rules[r].id);
+		add_link(sb, w->rule.pages[r], rules[r].id);
 		sbuf_addstr(sb, "</td>");
 		td_num(sb, v[i]);
 		td_delta(sb, prev ? v[i] - v[i - 1] : 0, prev);
-		td_change(sb, w->rule_added[r * n + i], true, prev);
-		td_change(sb, w->rule_removed[r * n + i], false, prev);
+		td_change(sb, w->rule.added[r * n + i], true, prev);
+		td_change(sb, w->rule.removed[r * n + i], false, prev);
 		sbuf_addstr(sb, "</tr>\n");
 	}
 	sbuf_addstr(sb, "</tbody>\n<tfoot><tr><td>total</td>");
-	td_num(sb, w->rel_tot[i]);
-	td_delta(sb, prev ? w->rel_tot[i] - w->rel_tot[i - 1] : 0, prev);
-	td_change(sb, w->rel_added[i], true, prev);
-	td_change(sb, w->rel_removed[i], false, prev);
+	td_num(sb, w->rel.tot[i]);
+	td_delta(sb, prev ? w->rel.tot[i] - w->rel.tot[i - 1] : 0, prev);
+	td_change(sb, w->rel.added[i], true, prev);
+	td_change(sb, w->rel.removed[i], false, prev);
 	sbuf_addstr(sb, "</tr></tfoot>\n</table></div>\n");
 	warn_on_user_note(sb);
 
@@ -1578,37 +1609,37 @@ static int page_release(struct web *w, size_t i)
 	if (!drill)
 		sbuf_addf(sb, "<p class=\"note\">Use sites are listed for the newest %d releases only.</p>\n",
 			  MAX_DRILL_RELEASES);
-	if (!w->nfpages) {
+	if (!w->files.npages) {
 		sbuf_addstr(sb, "<p class=\"nodata\">No file has a use in this release.</p>\n");
 	} else {
 		sbuf_addstr(sb, "<div class=\"scroll\"><table class=\"sortable\" id=\"dirs\">\n"
 			    "<thead><tr><th>Directory</th><th class=\"num\">Files with uses</th>"
 			    "<th class=\"num\">Uses</th><th>Pages</th></tr></thead>\n<tbody>\n");
-		for (k = 0; k < w->nfpages; ) {
+		for (k = 0; k < w->files.npages; ) {
 			size_t j, files = 0;
 			long long uses = 0;
 
-			for (j = k; j < w->nfpages && !strcmp(w->fpages[j].dir, w->fpages[k].dir); j++) {
-				files += w->fpages[j].n;
-				uses += w->fpages[j].sites;
+			for (j = k; j < w->files.npages && !strcmp(w->files.pages[j].dir, w->files.pages[k].dir); j++) {
+				files += w->files.pages[j].n;
+				uses += w->files.pages[j].sites;
 			}
 			sbuf_addstr(sb, "<tr><td class=\"path\">");
 			if (drill)
-				sbuf_addf(sb, "<a href=\"%s-%zu.html\">", w->files_base, k + 1);
-			dir_label(sb, w->fpages[k].dir);
+				sbuf_addf(sb, "<a href=\"%s-%zu.html\">", w->files.base, k + 1);
+			dir_label(sb, w->files.pages[k].dir);
 			sbuf_addstr(sb, drill ? "</a></td>" : "</td>");
 			td_num(sb, (long long)files);
 			td_num(sb, uses);
 			sbuf_addstr(sb, "<td>");
 			for (; k < j; k++) {
-				const struct rel_page *p = &w->fpages[k];
+				const struct rel_page *p = &w->files.pages[k];
 
 				if (!drill)
 					continue;
-				sbuf_addf(sb, "<a href=\"%s-%zu.html\" title=\"", w->files_base, k + 1);
-				html_escape(sb, w->files[p->first].path);
+				sbuf_addf(sb, "<a href=\"%s-%zu.html\" title=\"", w->files.base, k + 1);
+				html_escape(sb, w->files.v[p->first].path);
 				sbuf_addstr(sb, " &hellip; ");
-				html_escape(sb, w->files[p->first + p->n - 1].path);
+				html_escape(sb, w->files.v[p->first + p->n - 1].path);
 				sbuf_addf(sb, "\">%zu</a> ", k + 1);
 			}
 			sbuf_addstr(sb, "</td></tr>\n");
@@ -1616,13 +1647,13 @@ static int page_release(struct web *w, size_t i)
 		sbuf_addstr(sb, "</tbody>\n</table></div>\n");
 	}
 
-	rank = xcalloc(w->nsub ? w->nsub : 1, sizeof(*rank));
-	for (k = 0; k < w->nsub; k++) {
-		if (!w->subs[k].tot[i])
+	rank = xcalloc(w->sub.n ? w->sub.n : 1, sizeof(*rank));
+	for (k = 0; k < w->sub.n; k++) {
+		if (!w->sub.v[k].tot[i])
 			continue;
 		rank[nsubs].index = k;
-		rank[nsubs].key = w->subs[k].tot[i];
-		rank[nsubs].name = w->subs[k].name;
+		rank[nsubs].key = w->sub.v[k].tot[i];
+		rank[nsubs].name = w->sub.v[k].name;
 		nsubs++;
 	}
 	qsort(rank, nsubs, sizeof(*rank), cmp_ranked);
@@ -1633,7 +1664,7 @@ static int page_release(struct web *w, size_t i)
 			    "<thead><tr><th>Subsystem</th><th class=\"num\">Uses</th>"
 			    "<th class=\"num\">Delta</th></tr></thead>\n<tbody>\n");
 		for (k = 0; k < nsubs; k++) {
-			struct sub *s = &w->subs[rank[k].index];
+			struct sub *s = &w->sub.v[rank[k].index];
 
 			sbuf_addstr(sb, "<tr><td>");
 			add_link(sb, s->page, s->name);
@@ -1646,7 +1677,7 @@ static int page_release(struct web *w, size_t i)
 	}
 	free(rank);
 
-	return page_end(w, w->rel_pages[i]);
+	return page_end(w, w->rel.pages[i]);
 }
 
 static int pages_releases(struct web *w)
@@ -1654,14 +1685,14 @@ static int pages_releases(struct web *w)
 	size_t i;
 	int ret = 0;
 
-	if (!w->o->sites_per_page)
-		w->per_page = DEFAULT_SITES_PER_PAGE;
+	if (!w->out.opts->sites_per_page)
+		w->out.per_page = DEFAULT_SITES_PER_PAGE;
 	else
-		w->per_page = w->o->sites_per_page;
-	for (i = 0; !ret && i < w->nrel; i++) {
+		w->out.per_page = w->out.opts->sites_per_page;
+	for (i = 0; !ret && i < w->rel.n; i++) {
 		ret = page_release(w, i);
 		/* keep the newest release's files for the subsystem pages */
-		if (ret || i + 1 < w->nrel)
+		if (ret || i + 1 < w->rel.n)
 			rel_files_free(w);
 	}
 	return ret;
@@ -1787,7 +1818,7 @@ static bool same(const char *a, const char *b)
 
 static void branch_matrix(struct web *w, const struct step_list *l)
 {
-	struct sbuf *sb = &w->page;
+	struct sbuf *sb = &w->out.page;
 	size_t *cols = xcalloc(l->n, sizeof(*cols)), ncols = 0;
 	size_t *rows = xcalloc(l->n, sizeof(*rows)), nrows = 0;
 	size_t i, j, k;
@@ -1849,7 +1880,7 @@ static void branch_matrix(struct web *w, const struct step_list *l)
 
 static void branch_steps(struct web *w, const struct step_list *l)
 {
-	struct sbuf *sb = &w->page;
+	struct sbuf *sb = &w->out.page;
 	size_t i, nb = 0;
 
 	for (i = 0; i < l->n; i++) {
@@ -1918,7 +1949,7 @@ struct rows_state {
 /* A link to the copied log, or why there is none. */
 static int add_log_link(struct web *w, const char *src, const char *name)
 {
-	struct sbuf *sb = &w->page;
+	struct sbuf *sb = &w->out.page;
 	int ret;
 
 	if (!src || !*src) {
@@ -1946,7 +1977,7 @@ static const char builds_head[] =
 static int add_build(void *data, const struct web_build *b)
 {
 	struct rows_state *rs = data;
-	struct sbuf *sb = &rs->w->page;
+	struct sbuf *sb = &rs->w->out.page;
 	char date[32], *name;
 	int ret;
 
@@ -1976,7 +2007,7 @@ static const char boots_head[] =
 static int add_boot(void *data, const struct web_boot *b)
 {
 	struct rows_state *rs = data;
-	struct sbuf *sb = &rs->w->page;
+	struct sbuf *sb = &rs->w->out.page;
 	char date[32], *name;
 	int ret;
 
@@ -2004,7 +2035,7 @@ static int add_boot(void *data, const struct web_boot *b)
 static int add_bisect(void *data, const struct web_bisect *b)
 {
 	struct rows_state *rs = data;
-	struct sbuf *sb = &rs->w->page;
+	struct sbuf *sb = &rs->w->out.page;
 	char date[32];
 
 	if (b->seq >= 0) {
@@ -2050,7 +2081,7 @@ static void no_data(struct sbuf *sb, const char *what)
 
 static int page_branch(struct web *w)
 {
-	struct sbuf *sb = &w->page;
+	struct sbuf *sb = &w->out.page;
 	struct step_list steps = { 0 };
 	struct rows_state rs = { w, 0 };
 	int ret;
@@ -2161,7 +2192,7 @@ static int add_commit_change(void *data, const struct web_commit_change *c)
 	if (ls->changes.len)
 		sbuf_addstr(&ls->changes, "<br>");
 	if (r >= 0)
-		add_link(&ls->changes, ls->w->rule_pages[r], c->rule);
+		add_link(&ls->changes, ls->w->rule.pages[r], c->rule);
 	else
 		html_escape(&ls->changes, c->rule);
 	sbuf_addstr(&ls->changes, " (");
@@ -2172,7 +2203,7 @@ static int add_commit_change(void *data, const struct web_commit_change *c)
 
 static int page_log(struct web *w)
 {
-	struct sbuf *sb = &w->page;
+	struct sbuf *sb = &w->out.page;
 	struct log_state ls = { .w = w };
 	size_t r;
 	int ret;
@@ -2195,7 +2226,7 @@ static int page_log(struct web *w)
 		if (!ls.rule_commits[r])
 			continue;
 		sbuf_addstr(sb, "<tr><td>");
-		add_link(sb, w->rule_pages[r], rules[r].id);
+		add_link(sb, w->rule.pages[r], rules[r].id);
 		sbuf_addstr(sb, "</td>");
 		td_num(sb, (long long)ls.rule_commits[r]);
 		td_change(sb, ls.rule_added[r], true, true);
@@ -2226,29 +2257,29 @@ static void web_free(struct web *w)
 	size_t i;
 
 	rel_files_free(w);
-	for (i = 0; i < w->nsub; i++) {
-		free(w->subs[i].name);
-		free(w->subs[i].page);
-		free(w->subs[i].cnt);
-		free(w->subs[i].tot);
+	for (i = 0; i < w->sub.n; i++) {
+		free(w->sub.v[i].name);
+		free(w->sub.v[i].page);
+		free(w->sub.v[i].cnt);
+		free(w->sub.v[i].tot);
 	}
-	free(w->subs);
-	for (i = 0; w->rel_pages && i < w->nrel; i++)
-		free(w->rel_pages[i]);
-	free(w->rel_pages);
+	free(w->sub.v);
+	for (i = 0; w->rel.pages && i < w->rel.n; i++)
+		free(w->rel.pages[i]);
+	free(w->rel.pages);
 	for (i = 0; i < RULE__COUNT; i++)
-		free(w->rule_pages[i]);
-	free(w->rule_tot);
-	free(w->rule_added);
-	free(w->rule_removed);
-	free(w->rel_tot);
-	free(w->rel_added);
-	free(w->rel_removed);
-	free(w->ids);
-	free(w->tags);
-	release_infos_free(w->rels, w->nrel);
-	free(w->stamp);
-	sbuf_release(&w->page);
+		free(w->rule.pages[i]);
+	free(w->rule.tot);
+	free(w->rule.added);
+	free(w->rule.removed);
+	free(w->rel.tot);
+	free(w->rel.added);
+	free(w->rel.removed);
+	free(w->rel.ids);
+	free(w->rel.tags);
+	release_infos_free(w->rel.v, w->rel.n);
+	free(w->out.stamp);
+	sbuf_release(&w->out.page);
 }
 
 static int write_assets(struct web *w)
@@ -2257,23 +2288,23 @@ static int write_assets(struct web *w)
 		"A site written by kmig web: kmig replaces this directory whenever it regenerates the site.\n";
 	int ret;
 
-	ret = write_file(w->dir, "style.css", kmig_web_css, strlen(kmig_web_css));
+	ret = write_file(w->out.dir, "style.css", kmig_web_css, strlen(kmig_web_css));
 	if (!ret)
-		ret = write_file(w->dir, "sort.js", kmig_web_js, strlen(kmig_web_js));
+		ret = write_file(w->out.dir, "sort.js", kmig_web_js, strlen(kmig_web_js));
 	if (!ret)
-		ret = write_file(w->dir, WEB_MARKER, marker, strlen(marker));
+		ret = write_file(w->out.dir, WEB_MARKER, marker, strlen(marker));
 	return ret;
 }
 
 int web_generate(struct store *st, const char *dir, const struct web_opts *o)
 {
-	struct web w = { .st = st, .dir = dir, .o = o };
+	struct web w = { .st = st, .out = { .dir = dir, .opts = o } };
 	char stamp[64];
 	size_t r;
 	int ret;
 
 	format_date(stamp, sizeof(stamp), (long long)time(NULL), "%Y-%m-%d %H:%M UTC");
-	w.stamp = xstrdup(stamp);
+	w.out.stamp = xstrdup(stamp);
 	ret = load(&w);
 	if (!ret)
 		ret = write_assets(&w);

@@ -244,18 +244,23 @@ static int cmp_ranked(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
+bool has_uses(const long long *v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n && !v[i]; i++)
+		;
+	return i < n;
+}
+
 static bool rank_picks(const long long *c, size_t n, size_t at,
 		       enum rank_filter filter)
 {
-	size_t k;
-
 	switch (filter) {
 	case RANK_ALL:
 		return true;
 	case RANK_EVER:
-		for (k = 0; k < n && !c[k]; k++)
-			;
-		return k < n;
+		return has_uses(c, n);
 	case RANK_AT:
 		return c[at] != 0;
 	}

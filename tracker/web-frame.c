@@ -146,22 +146,77 @@ void card(struct sbuf *sb, const char *label, const char *fmt, ...)
 	sbuf_addstr(sb, "</div>");
 }
 
-/* Header cells for the last MAX_RELEASE_COLUMNS releases; the first index. */
-size_t release_columns(struct web *w, struct sbuf *sb)
+void change_cards(struct sbuf *sb, const char *label, const long long *v,
+		  size_t i, long long added, long long removed)
 {
-	size_t first = w->rel.n > MAX_RELEASE_COLUMNS ? w->rel.n - MAX_RELEASE_COLUMNS : 0;
+	card(sb, label, "%lld", v[i]);
+	if (!i)
+		return;
+	card(sb, "since the previous release", "%+lld", v[i] - v[i - 1]);
+	card(sb, "uses added", "%lld", added);
+	card(sb, "uses removed", "%lld", removed);
+}
+
+void td_changes(struct sbuf *sb, const long long *v, size_t i, long long added,
+		long long removed)
+{
+	bool known = i > 0;
+
+	td_delta(sb, known ? v[i] - v[i - 1] : 0, known);
+	td_change(sb, added, true, known);
+	td_change(sb, removed, false, known);
+}
+
+void td_sparkline(struct web *w, struct sbuf *sb, const long long *v)
+{
+	size_t last = w->rel.n - 1;
+
+	sbuf_addf(sb, "<td data-v=\"%lld\">", last ? v[last] - v[last - 1] : 0);
+	svg_sparkline(sb, v, w->rel.tags, w->rel.n);
+	sbuf_addstr(sb, "</td>");
+}
+
+/* The first release with a column in a counts table. */
+static size_t first_column(const struct web *w)
+{
+	return w->rel.n > MAX_RELEASE_COLUMNS ? w->rel.n - MAX_RELEASE_COLUMNS : 0;
+}
+
+void counts_table_begin(struct web *w, struct sbuf *sb, const char *id,
+			const char *what)
+{
 	size_t i;
 
-	for (i = first; i < w->rel.n; i++) {
+	sbuf_addf(sb, "<div class=\"scroll\"><table class=\"sortable\" id=\"%s\">\n<thead><tr><th>%s</th>",
+		  id, what);
+	for (i = first_column(w); i < w->rel.n; i++) {
 		sbuf_addstr(sb, "<th class=\"num\">");
 		html_escape(sb, w->rel.tags[i]);
 		sbuf_addstr(sb, "</th>");
 	}
-	return first;
+	sbuf_addstr(sb, "<th class=\"num\">Delta</th><th class=\"num\">Added</th>"
+		    "<th class=\"num\">Removed</th><th>Forecast</th></tr></thead>\n<tbody>\n");
 }
 
-void release_columns_note(struct web *w, struct sbuf *sb)
+void counts_row(struct web *w, struct sbuf *sb, const char *href,
+		const char *name, const long long *c, long long added,
+		long long removed)
 {
+	size_t k;
+
+	sbuf_addstr(sb, "<tr><td>");
+	add_link(sb, href, name);
+	sbuf_addstr(sb, "</td>");
+	for (k = first_column(w); k < w->rel.n; k++)
+		td_num(sb, c[k]);
+	td_changes(sb, c, w->rel.n - 1, added, removed);
+	td_forecast(w, sb, c);
+	sbuf_addstr(sb, "</tr>\n");
+}
+
+void counts_table_end(struct web *w, struct sbuf *sb)
+{
+	sbuf_addstr(sb, "</tbody>\n</table></div>\n");
 	if (w->rel.n > MAX_RELEASE_COLUMNS)
 		sbuf_addf(sb, "<p class=\"note\">The table shows the last %d of %zu releases; the chart shows them all.</p>\n",
 			  MAX_RELEASE_COLUMNS, w->rel.n);

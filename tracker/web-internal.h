@@ -169,6 +169,8 @@ void web_data_free(struct web *w);
  */
 int web_files_load(struct web *w, size_t rel);
 void web_files_free(struct web *w);
+/* has_uses - whether one of the @n counts @v is not zero. */
+bool has_uses(const long long *v, size_t n);
 /* find_sub - the subsystem named @name, or NULL (also for a NULL @name). */
 struct sub *find_sub(struct web *w, const char *name);
 
@@ -213,6 +215,12 @@ void warn_on_user_note(struct sbuf *sb);
 void card(struct sbuf *sb, const char *label, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /*
+ * change_cards - the card @label with @v at release @i and, after the
+ * first release, the cards of its change: delta, uses @added and @removed.
+ */
+void change_cards(struct sbuf *sb, const char *label, const long long *v,
+		  size_t i, long long added, long long removed);
+/*
  * format_date - @t (seconds since the epoch) in UTC as @fmt into @buf;
  * "-" for 0.
  */
@@ -224,10 +232,30 @@ void td_num(struct sbuf *sb, long long v);
 void td_delta(struct sbuf *sb, long long d, bool known);
 /* td_change - uses added (shown +N) or removed (shown -N); a dash when not @known. */
 void td_change(struct sbuf *sb, long long v, bool added, bool known);
-/* Header cells for the last MAX_RELEASE_COLUMNS releases; the first index. */
-size_t release_columns(struct web *w, struct sbuf *sb);
-/* release_columns_note - says when release_columns() left releases out. */
-void release_columns_note(struct web *w, struct sbuf *sb);
+/*
+ * td_changes - the cells delta, added and removed of the per-release
+ * counts @v at release @i, with the uses @added and @removed there; dashes
+ * for the first release.
+ */
+void td_changes(struct sbuf *sb, const long long *v, size_t i, long long added,
+		long long removed);
+/* td_sparkline - a cell with the sparkline of @v, sorted by the newest delta. */
+void td_sparkline(struct web *w, struct sbuf *sb, const long long *v);
+
+/*
+ * A counts table: a row per rule or subsystem (@what heads the first
+ * column, @id is the table's), a column for each of the newest
+ * MAX_RELEASE_COLUMNS releases, then delta, added, removed and forecast.
+ * counts_row() adds a row linking @name to @href with the per-release
+ * counts @c; counts_table_end() closes the table with a note when releases
+ * were left out.
+ */
+void counts_table_begin(struct web *w, struct sbuf *sb, const char *id,
+			const char *what);
+void counts_row(struct web *w, struct sbuf *sb, const char *href,
+		const char *name, const long long *c, long long added,
+		long long removed);
+void counts_table_end(struct web *w, struct sbuf *sb);
 
 /* ---- web-forecast.c ---- */
 

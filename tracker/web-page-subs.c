@@ -12,9 +12,8 @@
 int page_subsystems(struct web *w)
 {
 	struct sbuf *sb = &w->out.page;
-	size_t n = w->rel.n, last = n - 1, i, nr;
+	size_t last = w->rel.n - 1, i, nr;
 	struct ranked *rank;
-	bool prev = n > 1;
 
 	page_begin(w, "Subsystems");
 	sbuf_addf(sb, "<p>%zu MAINTAINERS section%s with uses in a scanned release (a file belongs to "
@@ -23,7 +22,7 @@ int page_subsystems(struct web *w)
 	html_escape(sb, w->rel.tags[last]);
 	sbuf_addstr(sb, " first.</p>\n");
 	rank = rank_subs(w, RULE__COUNT, last, RANK_ALL, &nr);
-	if (!w->sub.n) {
+	if (!nr) {
 		sbuf_addstr(sb, "<p class=\"nodata\">No uses in any scanned release.</p>\n");
 		goto out;
 	}
@@ -31,18 +30,14 @@ int page_subsystems(struct web *w)
 		    "<th class=\"num\">Uses</th><th>Releases</th><th class=\"num\">Delta</th><th class=\"num\">Added</th>"
 		    "<th class=\"num\">Removed</th><th>Forecast</th></tr></thead>\n<tbody>\n");
 	for (i = 0; i < nr; i++) {
-		struct sub *s = &w->sub.v[rank[i].index];
+		const struct sub *s = &w->sub.v[rank[i].index];
 
 		sbuf_addstr(sb, "<tr><td>");
 		add_link(sb, s->page, s->name);
 		sbuf_addstr(sb, "</td>");
 		td_num(sb, s->tot[last]);
-		sbuf_addf(sb, "<td data-v=\"%lld\">", prev ? s->tot[last] - s->tot[last - 1] : 0);
-		svg_sparkline(sb, s->tot, w->rel.tags, n);
-		sbuf_addstr(sb, "</td>");
-		td_delta(sb, prev ? s->tot[last] - s->tot[last - 1] : 0, prev);
-		td_change(sb, s->added_tot, true, prev);
-		td_change(sb, s->removed_tot, false, prev);
+		td_sparkline(w, sb, s->tot);
+		td_changes(sb, s->tot, last, s->added_tot, s->removed_tot);
 		td_forecast(w, sb, s->tot);
 		sbuf_addstr(sb, "</tr>\n");
 	}
@@ -62,52 +57,17 @@ static int cmp_file_sub(const void *a, const void *b, void *arg)
 	return c ? c : strcmp(x->path, y->path);
 }
 
-static int page_sub(struct web *w, struct sub *s, const size_t *by_sub, size_t *cursor)
+/*
+ * The newest release's files in subsystem @s: @by_sub lists the files by
+ * subsystem, *@cursor is where the previous subsystem's stopped.
+ */
+static void sub_files(struct web *w, struct sbuf *sb, const struct sub *s,
+		      const size_t *by_sub, size_t *cursor)
 {
-	struct sbuf *sb = &w->out.page;
-	size_t n = w->rel.n, last = n - 1, r, k, first, nfiles = 0;
-	struct chart_series series = { "all rules", s->tot };
-	bool prev = n > 1;
-	char *title = xasprintf("Subsystem %s", s->name);
-
-	page_begin(w, title);
-	free(title);
-	sbuf_addstr(sb, "<div class=\"cards\">");
-	card(sb, "uses in the newest release", "%lld", s->tot[last]);
-	if (prev) {
-		card(sb, "since the previous release", "%+lld", s->tot[last] - s->tot[last - 1]);
-		card(sb, "uses added", "%lld", s->added_tot);
-		card(sb, "uses removed", "%lld", s->removed_tot);
-	}
-	sbuf_addstr(sb, "</div>\n<h2>Uses per release</h2>\n<div class=\"scroll\">");
-	svg_line_chart(sb, "chart-sub", "Uses per release, all rules", w->rel.tags, n, &series, 1, false);
-	sbuf_addstr(sb, "</div>\n<h2>Rules &times; releases</h2>\n<div class=\"scroll\"><table class=\"sortable\" id=\"rules\">\n<thead><tr><th>Rule</th>");
-	first = release_columns(w, sb);
-	sbuf_addstr(sb, "<th class=\"num\">Delta</th><th class=\"num\">Added</th>"
-		    "<th class=\"num\">Removed</th><th>Forecast</th></tr></thead>\n<tbody>\n");
-	for (r = 0; r < RULE__COUNT; r++) {
-		const long long *c = &s->cnt[r * n];
-
-		for (k = 0; k < n && !c[k]; k++)
-			;
-		if (k == n)
-			continue;
-		sbuf_addstr(sb, "<tr><td>");
-		add_link(sb, w->rule.pages[r], rules[r].id);
-		sbuf_addstr(sb, "</td>");
-		for (k = first; k < n; k++)
-			td_num(sb, c[k]);
-		td_delta(sb, prev ? c[last] - c[last - 1] : 0, prev);
-		td_change(sb, s->added[r], true, prev);
-		td_change(sb, s->removed[r], false, prev);
-		td_forecast(w, sb, c);
-		sbuf_addstr(sb, "</tr>\n");
-	}
-	sbuf_addstr(sb, "</tbody>\n</table></div>\n");
-	release_columns_note(w, sb);
+	size_t k, nfiles = 0;
 
 	sbuf_addstr(sb, "<h2>Files with uses in ");
-	html_escape(sb, w->rel.tags[last]);
+	html_escape(sb, w->rel.tags[w->rel.n - 1]);
 	sbuf_addstr(sb, "</h2>\n");
 	while (*cursor < w->files.n && strcmp(w->files.v[by_sub[*cursor]].subsystem, s->name) < 0)
 		(*cursor)++;
@@ -133,6 +93,32 @@ static int page_sub(struct web *w, struct sub *s, const size_t *by_sub, size_t *
 		sbuf_addstr(sb, "</tbody>\n</table></div>\n");
 	else
 		sbuf_addstr(sb, "<p class=\"nodata\">No files with uses in this release.</p>\n");
+}
+
+static int page_sub(struct web *w, const struct sub *s, const size_t *by_sub,
+		    size_t *cursor)
+{
+	struct sbuf *sb = &w->out.page;
+	size_t n = w->rel.n, last = n - 1, r;
+	struct chart_series series = { "all rules", s->tot };
+	char *title = xasprintf("Subsystem %s", s->name);
+
+	page_begin(w, title);
+	free(title);
+	sbuf_addstr(sb, "<div class=\"cards\">");
+	change_cards(sb, "uses in the newest release", s->tot, last, s->added_tot, s->removed_tot);
+	sbuf_addstr(sb, "</div>\n<h2>Uses per release</h2>\n<div class=\"scroll\">");
+	svg_line_chart(sb, "chart-sub", "Uses per release, all rules", w->rel.tags, n, &series, 1, false);
+	sbuf_addstr(sb, "</div>\n<h2>Rules &times; releases</h2>\n");
+	counts_table_begin(w, sb, "rules", "Rule");
+	for (r = 0; r < RULE__COUNT; r++) {
+		const long long *c = &s->cnt[r * n];
+
+		if (has_uses(c, n))
+			counts_row(w, sb, w->rule.pages[r], rules[r].id, c, s->added[r], s->removed[r]);
+	}
+	counts_table_end(w, sb);
+	sub_files(w, sb, s, by_sub, cursor);
 	forecast_method(sb);
 	return page_end(w, s->page);
 }

@@ -193,14 +193,141 @@ static int pages_files(struct web *w, size_t rel)
 	return ret;
 }
 
+/* The commit, the release compared against and the cards of release @i. */
+static void release_summary(struct web *w, struct sbuf *sb, size_t i)
+{
+	const struct release_info *rel = &w->rel.v[i];
+	char date[32];
+
+	format_date(date, sizeof(date), rel->date, "%Y-%m-%d");
+	sbuf_addf(sb, "<p>Commit <code>%s</code>, %s; %lld files scanned",
+		  rel->commit ? rel->commit : "", date, rel->files);
+	if (i) {
+		sbuf_addstr(sb, "; deltas against <a href=\"");
+		html_escape(sb, w->rel.pages[i - 1]);
+		sbuf_addstr(sb, "\">");
+		html_escape(sb, w->rel.tags[i - 1]);
+		sbuf_addstr(sb, "</a>");
+	}
+	sbuf_addstr(sb, ".</p>\n<div class=\"cards\">");
+	change_cards(sb, "uses", w->rel.tot, i, w->rel.added[i], w->rel.removed[i]);
+	card(sb, "files with uses", "%zu", w->files.n);
+	sbuf_addstr(sb, "</div>\n");
+}
+
+/* A row per rule at release @i, and the total. */
+static void release_rules(struct web *w, struct sbuf *sb, size_t i)
+{
+	size_t n = w->rel.n, r;
+
+	sbuf_addstr(sb, "<h2>Rules</h2>\n<div class=\"scroll\"><table class=\"sortable\" id=\"rules\">\n"
+		    "<thead><tr><th>Rule</th><th class=\"num\">Uses</th><th class=\"num\">Delta</th>"
+		    "<th class=\"num\">Added</th><th class=\"num\">Removed</th></tr></thead>\n<tbody>\n");
+	for (r = 0; r < RULE__COUNT; r++) {
+		const long long *v = &w->rule.tot[r * n];
+
+		sbuf_addstr(sb, "<tr><td>");
+		add_link(sb, w->rule.pages[r], rules[r].id);
+		sbuf_addstr(sb, "</td>");
+		td_num(sb, v[i]);
+		td_changes(sb, v, i, w->rule.added[r * n + i], w->rule.removed[r * n + i]);
+		sbuf_addstr(sb, "</tr>\n");
+	}
+	sbuf_addstr(sb, "</tbody>\n<tfoot><tr><td>total</td>");
+	td_num(sb, w->rel.tot[i]);
+	td_changes(sb, w->rel.tot, i, w->rel.added[i], w->rel.removed[i]);
+	sbuf_addstr(sb, "</tr></tfoot>\n</table></div>\n");
+}
+
+/*
+ * The row of the top directory of drill-down page @k, with links to its
+ * pages when @drill; returns the first page of the next directory.
+ */
+static size_t release_dir_row(struct web *w, struct sbuf *sb, size_t k, bool drill)
+{
+	const struct web_files *fl = &w->files;
+	size_t j, files = 0;
+	long long uses = 0;
+
+	for (j = k; j < fl->npages && !strcmp(fl->pages[j].dir, fl->pages[k].dir); j++) {
+		files += fl->pages[j].n;
+		uses += fl->pages[j].sites;
+	}
+	sbuf_addstr(sb, "<tr><td class=\"path\">");
+	if (drill)
+		sbuf_addf(sb, "<a href=\"%s-%zu.html\">", fl->base, k + 1);
+	dir_label(sb, fl->pages[k].dir);
+	sbuf_addstr(sb, drill ? "</a></td>" : "</td>");
+	td_num(sb, (long long)files);
+	td_num(sb, uses);
+	sbuf_addstr(sb, "<td>");
+	for (; drill && k < j; k++) {
+		const struct rel_page *p = &fl->pages[k];
+
+		sbuf_addf(sb, "<a href=\"%s-%zu.html\" title=\"", fl->base, k + 1);
+		html_escape(sb, fl->v[p->first].path);
+		sbuf_addstr(sb, " &hellip; ");
+		html_escape(sb, fl->v[p->first + p->n - 1].path);
+		sbuf_addf(sb, "\">%zu</a> ", k + 1);
+	}
+	sbuf_addstr(sb, "</td></tr>\n");
+	return j;
+}
+
+/* The top directories of the release's files; links to their pages when @drill. */
+static void release_dirs(struct web *w, struct sbuf *sb, bool drill)
+{
+	size_t k;
+
+	sbuf_addstr(sb, "<h2>Files and use sites</h2>\n");
+	if (!drill)
+		sbuf_addf(sb, "<p class=\"note\">Use sites are listed for the newest %d releases only.</p>\n",
+			  MAX_DRILL_RELEASES);
+	if (!w->files.npages) {
+		sbuf_addstr(sb, "<p class=\"nodata\">No file has a use in this release.</p>\n");
+		return;
+	}
+	sbuf_addstr(sb, "<div class=\"scroll\"><table class=\"sortable\" id=\"dirs\">\n"
+		    "<thead><tr><th>Directory</th><th class=\"num\">Files with uses</th>"
+		    "<th class=\"num\">Uses</th><th>Pages</th></tr></thead>\n<tbody>\n");
+	for (k = 0; k < w->files.npages; )
+		k = release_dir_row(w, sb, k, drill);
+	sbuf_addstr(sb, "</tbody>\n</table></div>\n");
+}
+
+/* The subsystems with uses at release @i, most first. */
+static void release_subs(struct web *w, struct sbuf *sb, size_t i)
+{
+	size_t k, nsubs;
+	struct ranked *rank = rank_subs(w, RULE__COUNT, i, RANK_AT, &nsubs);
+
+	sbuf_addf(sb, "<h2>Subsystems</h2>\n<p>%zu subsystem%s with uses.</p>\n", nsubs,
+		  nsubs == 1 ? "" : "s");
+	if (nsubs) {
+		sbuf_addstr(sb, "<div class=\"scroll\"><table class=\"sortable\" id=\"subsystems\">\n"
+			    "<thead><tr><th>Subsystem</th><th class=\"num\">Uses</th>"
+			    "<th class=\"num\">Delta</th></tr></thead>\n<tbody>\n");
+		for (k = 0; k < nsubs; k++) {
+			const struct sub *s = &w->sub.v[rank[k].index];
+
+			sbuf_addstr(sb, "<tr><td>");
+			add_link(sb, s->page, s->name);
+			sbuf_addstr(sb, "</td>");
+			td_num(sb, s->tot[i]);
+			td_delta(sb, i ? s->tot[i] - s->tot[i - 1] : 0, i > 0);
+			sbuf_addstr(sb, "</tr>\n");
+		}
+		sbuf_addstr(sb, "</tbody>\n</table></div>\n");
+	}
+	free(rank);
+}
+
+/* The page of release @i, after its drill-down pages for the newest releases. */
 static int page_release(struct web *w, size_t i)
 {
 	struct sbuf *sb = &w->out.page;
-	const struct release_info *rel = &w->rel.v[i];
-	size_t n = w->rel.n, r, k, nsubs;
-	struct ranked *rank;
-	bool prev = i > 0, drill = i + MAX_DRILL_RELEASES >= n;
-	char date[32], *title;
+	bool drill = i + MAX_DRILL_RELEASES >= w->rel.n;
+	char *title;
 	int ret;
 
 	ret = web_files_load(w, i);
@@ -211,114 +338,14 @@ static int page_release(struct web *w, size_t i)
 		if (ret)
 			return ret;
 	}
-
-	title = xasprintf("Release %s", rel->tag);
+	title = xasprintf("Release %s", w->rel.v[i].tag);
 	page_begin(w, title);
 	free(title);
-	format_date(date, sizeof(date), rel->date, "%Y-%m-%d");
-	sbuf_addf(sb, "<p>Commit <code>%s</code>, %s; %lld files scanned",
-		  rel->commit ? rel->commit : "", date, rel->files);
-	if (prev) {
-		sbuf_addstr(sb, "; deltas against <a href=\"");
-		html_escape(sb, w->rel.pages[i - 1]);
-		sbuf_addstr(sb, "\">");
-		html_escape(sb, w->rel.tags[i - 1]);
-		sbuf_addstr(sb, "</a>");
-	}
-	sbuf_addstr(sb, ".</p>\n<div class=\"cards\">");
-	card(sb, "uses", "%lld", w->rel.tot[i]);
-	if (prev) {
-		card(sb, "since the previous release", "%+lld", w->rel.tot[i] - w->rel.tot[i - 1]);
-		card(sb, "uses added", "%lld", w->rel.added[i]);
-		card(sb, "uses removed", "%lld", w->rel.removed[i]);
-	}
-	card(sb, "files with uses", "%zu", w->files.n);
-	sbuf_addstr(sb, "</div>\n<h2>Rules</h2>\n<div class=\"scroll\"><table class=\"sortable\" id=\"rules\">\n"
-		    "<thead><tr><th>Rule</th><th class=\"num\">Uses</th><th class=\"num\">Delta</th>"
-		    "<th class=\"num\">Added</th><th class=\"num\">Removed</th></tr></thead>\n<tbody>\n");
-	for (r = 0; r < RULE__COUNT; r++) {
-		const long long *v = &w->rule.tot[r * n];
-
-		sbuf_addstr(sb, "<tr><td>");
-		add_link(sb, w->rule.pages[r], rules[r].id);
-		sbuf_addstr(sb, "</td>");
-		td_num(sb, v[i]);
-		td_delta(sb, prev ? v[i] - v[i - 1] : 0, prev);
-		td_change(sb, w->rule.added[r * n + i], true, prev);
-		td_change(sb, w->rule.removed[r * n + i], false, prev);
-		sbuf_addstr(sb, "</tr>\n");
-	}
-	sbuf_addstr(sb, "</tbody>\n<tfoot><tr><td>total</td>");
-	td_num(sb, w->rel.tot[i]);
-	td_delta(sb, prev ? w->rel.tot[i] - w->rel.tot[i - 1] : 0, prev);
-	td_change(sb, w->rel.added[i], true, prev);
-	td_change(sb, w->rel.removed[i], false, prev);
-	sbuf_addstr(sb, "</tr></tfoot>\n</table></div>\n");
+	release_summary(w, sb, i);
+	release_rules(w, sb, i);
 	warn_on_user_note(sb);
-
-	sbuf_addstr(sb, "<h2>Files and use sites</h2>\n");
-	if (!drill)
-		sbuf_addf(sb, "<p class=\"note\">Use sites are listed for the newest %d releases only.</p>\n",
-			  MAX_DRILL_RELEASES);
-	if (!w->files.npages) {
-		sbuf_addstr(sb, "<p class=\"nodata\">No file has a use in this release.</p>\n");
-	} else {
-		sbuf_addstr(sb, "<div class=\"scroll\"><table class=\"sortable\" id=\"dirs\">\n"
-			    "<thead><tr><th>Directory</th><th class=\"num\">Files with uses</th>"
-			    "<th class=\"num\">Uses</th><th>Pages</th></tr></thead>\n<tbody>\n");
-		for (k = 0; k < w->files.npages; ) {
-			size_t j, files = 0;
-			long long uses = 0;
-
-			for (j = k; j < w->files.npages && !strcmp(w->files.pages[j].dir, w->files.pages[k].dir); j++) {
-				files += w->files.pages[j].n;
-				uses += w->files.pages[j].sites;
-			}
-			sbuf_addstr(sb, "<tr><td class=\"path\">");
-			if (drill)
-				sbuf_addf(sb, "<a href=\"%s-%zu.html\">", w->files.base, k + 1);
-			dir_label(sb, w->files.pages[k].dir);
-			sbuf_addstr(sb, drill ? "</a></td>" : "</td>");
-			td_num(sb, (long long)files);
-			td_num(sb, uses);
-			sbuf_addstr(sb, "<td>");
-			for (; k < j; k++) {
-				const struct rel_page *p = &w->files.pages[k];
-
-				if (!drill)
-					continue;
-				sbuf_addf(sb, "<a href=\"%s-%zu.html\" title=\"", w->files.base, k + 1);
-				html_escape(sb, w->files.v[p->first].path);
-				sbuf_addstr(sb, " &hellip; ");
-				html_escape(sb, w->files.v[p->first + p->n - 1].path);
-				sbuf_addf(sb, "\">%zu</a> ", k + 1);
-			}
-			sbuf_addstr(sb, "</td></tr>\n");
-		}
-		sbuf_addstr(sb, "</tbody>\n</table></div>\n");
-	}
-
-	rank = rank_subs(w, RULE__COUNT, i, RANK_AT, &nsubs);
-	sbuf_addf(sb, "<h2>Subsystems</h2>\n<p>%zu subsystem%s with uses.</p>\n", nsubs,
-		  nsubs == 1 ? "" : "s");
-	if (nsubs) {
-		sbuf_addstr(sb, "<div class=\"scroll\"><table class=\"sortable\" id=\"subsystems\">\n"
-			    "<thead><tr><th>Subsystem</th><th class=\"num\">Uses</th>"
-			    "<th class=\"num\">Delta</th></tr></thead>\n<tbody>\n");
-		for (k = 0; k < nsubs; k++) {
-			struct sub *s = &w->sub.v[rank[k].index];
-
-			sbuf_addstr(sb, "<tr><td>");
-			add_link(sb, s->page, s->name);
-			sbuf_addstr(sb, "</td>");
-			td_num(sb, s->tot[i]);
-			td_delta(sb, prev ? s->tot[i] - s->tot[i - 1] : 0, prev);
-			sbuf_addstr(sb, "</tr>\n");
-		}
-		sbuf_addstr(sb, "</tbody>\n</table></div>\n");
-	}
-	free(rank);
-
+	release_dirs(w, sb, drill);
+	release_subs(w, sb, i);
 	return page_end(w, w->rel.pages[i]);
 }
 

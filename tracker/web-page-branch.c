@@ -116,6 +116,18 @@ static bool same(const char *a, const char *b)
 	return !strcmp(a ? a : "", b ? b : "");
 }
 
+/* A link to build or boot (@kind) @id on this page and its @status; a dash for none. */
+static void add_run(struct sbuf *sb, const char *kind, long long id,
+		    const char *status)
+{
+	if (!id) {
+		sbuf_addstr(sb, "&mdash;");
+		return;
+	}
+	sbuf_addf(sb, "<a href=\"#%s-%lld\">#%lld</a> ", kind, id, id);
+	add_status(sb, status);
+}
+
 static void branch_matrix(struct web *w, const struct step_list *l)
 {
 	struct sbuf *sb = &w->out.page;
@@ -222,19 +234,9 @@ static void branch_steps(struct web *w, const struct step_list *l)
 		sbuf_addstr(sb, "</td><td>");
 		add_status(sb, c->test_status);
 		sbuf_addstr(sb, "</td><td>");
-		if (c->build_id) {
-			sbuf_addf(sb, "<a href=\"#build-%lld\">#%lld</a> ", c->build_id, c->build_id);
-			add_status(sb, c->build_status);
-		} else {
-			sbuf_addstr(sb, "&mdash;");
-		}
+		add_run(sb, "build", c->build_id, c->build_status);
 		sbuf_addstr(sb, "</td><td>");
-		if (c->boot_id) {
-			sbuf_addf(sb, "<a href=\"#boot-%lld\">#%lld</a> ", c->boot_id, c->boot_id);
-			add_status(sb, c->boot_status);
-		} else {
-			sbuf_addstr(sb, "&mdash;");
-		}
+		add_run(sb, "boot", c->boot_id, c->boot_status);
 		sbuf_addstr(sb, "</td></tr>\n");
 	}
 	if (l->n)
@@ -313,6 +315,23 @@ static int add_log_link(struct web *w, const char *src, const char *name)
 	return 0;
 }
 
+/*
+ * The log cell (a link to @src copied as logs/@kind-@id.txt) and the date
+ * cell that end a build's or a boot's row.
+ */
+static int add_log_and_date(struct web *w, const char *kind, long long id,
+			    const char *src, long long created_at)
+{
+	char date[32], *name = xasprintf("%s-%lld.txt", kind, id);
+	int ret;
+
+	ret = add_log_link(w, src, name);
+	free(name);
+	format_date(date, sizeof(date), created_at, "%Y-%m-%d %H:%M");
+	sbuf_addf(&w->out.page, "</td><td>%s</td></tr>\n", date);
+	return ret;
+}
+
 static const char builds_head[] =
 	"<div class=\"scroll\"><table class=\"sortable\" id=\"builds\">\n<thead><tr>"
 	"<th class=\"num\">Build</th><th>Commit</th><th>Config</th><th>Status</th>"
@@ -322,8 +341,6 @@ static int add_build(void *data, const struct web_build *b)
 {
 	struct rows_state *rs = data;
 	struct sbuf *sb = &rs->w->out.page;
-	char date[32], *name;
-	int ret;
 
 	if (!rs->n++)
 		sbuf_addstr(sb, builds_head);
@@ -334,12 +351,7 @@ static int add_build(void *data, const struct web_build *b)
 	sbuf_addstr(sb, "</code></td><td>");
 	add_status(sb, b->status);
 	sbuf_addf(sb, "</td><td class=\"num\">%.1f</td><td>", b->seconds);
-	name = xasprintf("build-%lld.txt", b->id);
-	ret = add_log_link(rs->w, b->log_path, name);
-	free(name);
-	format_date(date, sizeof(date), b->created_at, "%Y-%m-%d %H:%M");
-	sbuf_addf(sb, "</td><td>%s</td></tr>\n", date);
-	return ret;
+	return add_log_and_date(rs->w, "build", b->id, b->log_path, b->created_at);
 }
 
 static const char boots_head[] =
@@ -352,8 +364,6 @@ static int add_boot(void *data, const struct web_boot *b)
 {
 	struct rows_state *rs = data;
 	struct sbuf *sb = &rs->w->out.page;
-	char date[32], *name;
-	int ret;
 
 	if (!rs->n++)
 		sbuf_addstr(sb, boots_head);
@@ -368,12 +378,7 @@ static int add_boot(void *data, const struct web_boot *b)
 	sbuf_addf(sb, "</td><td class=\"num\">%.1f</td><td class=\"src\">", b->seconds);
 	html_escape(sb, b->findings);
 	sbuf_addstr(sb, "</td><td>");
-	name = xasprintf("boot-%lld.txt", b->id);
-	ret = add_log_link(rs->w, b->console_path, name);
-	free(name);
-	format_date(date, sizeof(date), b->created_at, "%Y-%m-%d %H:%M");
-	sbuf_addf(sb, "</td><td>%s</td></tr>\n", date);
-	return ret;
+	return add_log_and_date(rs->w, "boot", b->id, b->console_path, b->created_at);
 }
 
 static int add_bisect(void *data, const struct web_bisect *b)
@@ -416,11 +421,63 @@ static int add_bisect(void *data, const struct web_bisect *b)
 	return 0;
 }
 
+static int rows_builds(struct web *w, struct rows_state *rs)
+{
+	return store_web_builds(w->st, add_build, rs);
+}
+
+static int rows_boots(struct web *w, struct rows_state *rs)
+{
+	return store_web_boots(w->st, add_boot, rs);
+}
+
+static int rows_bisects(struct web *w, struct rows_state *rs)
+{
+	return store_web_bisects(w->st, add_bisect, rs);
+}
+
+/*
+ * A section of rows from the store: the rows callback opens its table at
+ * the first row, the section closes it with @close, or says @none.
+ */
+struct row_section {
+	const char *heading;
+	int (*rows)(struct web *w, struct rows_state *rs);
+	const char *close;
+	const char *none;
+};
+
+static const struct row_section row_sections[] = {
+	{ "Builds", rows_builds, "</tbody>\n</table></div>\n",
+	  "no kernel has been built (kmig boot)" },
+	{ "Boots", rows_boots, "</tbody>\n</table></div>\n",
+	  "no kernel has been booted (kmig boot)" },
+	{ "Bisections", rows_bisects, "</tbody>\n</table>\n",
+	  "no bisection has run (kmig bisect)" },
+};
+
+static int add_row_section(struct web *w, const struct row_section *s)
+{
+	struct sbuf *sb = &w->out.page;
+	struct rows_state rs = { w, 0 };
+	int ret;
+
+	sbuf_addf(sb, "<h2>%s</h2>\n", s->heading);
+	ret = s->rows(w, &rs);
+	if (ret)
+		return ret;
+	if (rs.n)
+		sbuf_addstr(sb, s->close);
+	else
+		no_data(sb, s->none);
+	return 0;
+}
+
 int page_branch(struct web *w)
 {
 	struct sbuf *sb = &w->out.page;
 	struct step_list steps = { 0 };
-	struct rows_state rs = { w, 0 };
+	size_t i;
 	int ret;
 
 	page_begin(w, "Conversion branch, builds and boots");
@@ -435,32 +492,11 @@ int page_branch(struct web *w)
 	} else {
 		no_data(sb, "no conversion branch has been applied (kmig branch)");
 	}
-	sbuf_addstr(sb, "<h2>Builds</h2>\n");
-	ret = store_web_builds(w->st, add_build, &rs);
-	if (ret)
-		goto out_clear_steps;
-	if (rs.n)
-		sbuf_addstr(sb, "</tbody>\n</table></div>\n");
-	else
-		no_data(sb, "no kernel has been built (kmig boot)");
-	sbuf_addstr(sb, "<h2>Boots</h2>\n");
-	rs.n = 0;
-	ret = store_web_boots(w->st, add_boot, &rs);
-	if (ret)
-		goto out_clear_steps;
-	if (rs.n)
-		sbuf_addstr(sb, "</tbody>\n</table></div>\n");
-	else
-		no_data(sb, "no kernel has been booted (kmig boot)");
-	sbuf_addstr(sb, "<h2>Bisections</h2>\n");
-	rs.n = 0;
-	ret = store_web_bisects(w->st, add_bisect, &rs);
-	if (ret)
-		goto out_clear_steps;
-	if (rs.n)
-		sbuf_addstr(sb, "</tbody>\n</table>\n");
-	else
-		no_data(sb, "no bisection has run (kmig bisect)");
+	for (i = 0; i < ARRAY_SIZE(row_sections); i++) {
+		ret = add_row_section(w, &row_sections[i]);
+		if (ret)
+			goto out_clear_steps;
+	}
 	ret = page_end(w, "branch.html");
 out_clear_steps:
 	step_list_clear(&steps);

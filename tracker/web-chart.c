@@ -61,34 +61,34 @@ static size_t chart_ticks(long long max, bool log_scale, long long *ticks,
 	return n;
 }
 
-void svg_line_chart(struct sbuf *sb, const char *id, const char *caption,
-		    const char *const *xlabels, size_t nx,
-		    const struct chart_series *s, size_t ns, bool log_scale)
+/* The plot area of a line chart: nx points from 0 to top (scaled). */
+struct chart_frame {
+	double pw, ph, top;
+	size_t nx;
+	bool log_scale;
+};
+
+static double chart_x(const struct chart_frame *cf, size_t i)
 {
-	const double pw = CHART_W - CHART_ML - CHART_MR;
-	const double ph = CHART_H - CHART_MT - CHART_MB;
-	long long max = 0, ticks[24];
-	size_t i, j, nticks, label_step;
-	double top;
+	if (cf->nx > 1)
+		return CHART_ML + cf->pw * (double)i / (double)(cf->nx - 1);
+	return CHART_ML + cf->pw / 2;
+}
 
-	for (j = 0; j < ns; j++)
-		for (i = 0; i < nx; i++)
-			if (s[j].v[i] > max)
-				max = s[j].v[i];
-	nticks = chart_ticks(max, log_scale, ticks, ARRAY_SIZE(ticks));
-	top = chart_f(ticks[nticks - 1], log_scale);
-	if (top <= 0)
-		top = 1;
+static double chart_y(const struct chart_frame *cf, long long v)
+{
+	return CHART_MT + cf->ph - cf->ph * chart_f(v, cf->log_scale) / cf->top;
+}
 
-#define X(i) (nx > 1 ? CHART_ML + pw * (double)(i) / (double)(nx - 1) : CHART_ML + pw / 2)
-#define Y(v) (CHART_MT + ph - ph * chart_f((v), log_scale) / top)
+/* Grid lines at @ticks, the axes and the x labels (at most 24 shown). */
+static void chart_axes(struct sbuf *sb, const struct chart_frame *cf,
+		       const long long *ticks, size_t nticks,
+		       const char *const *xlabels)
+{
+	size_t i, nx = cf->nx, label_step;
 
-	sbuf_addf(sb, "<svg class=\"chart\" id=\"%s\" viewBox=\"0 0 %d %d\" width=\"%d\" height=\"%d\" role=\"img\" aria-labelledby=\"%s-t\" data-points=\"%zu\" data-series=\"%zu\">\n<title id=\"%s-t\">",
-		  id, CHART_W, CHART_H, CHART_W, CHART_H, id, nx, ns, id);
-	html_escape(sb, caption);
-	sbuf_addstr(sb, "</title>\n");
 	for (i = 0; i < nticks; i++) {
-		double y = Y(ticks[i]);
+		double y = chart_y(cf, ticks[i]);
 
 		sbuf_addf(sb, "<line class=\"grid\" x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\"/>"
 			  "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%lld</text>\n",
@@ -96,10 +96,10 @@ void svg_line_chart(struct sbuf *sb, const char *id, const char *caption,
 			  ticks[i]);
 	}
 	sbuf_addf(sb, "<line class=\"axis\" x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\"/>\n",
-		  CHART_ML, CHART_W - CHART_MR, CHART_MT + ph, CHART_MT + ph);
+		  CHART_ML, CHART_W - CHART_MR, CHART_MT + cf->ph, CHART_MT + cf->ph);
 	sbuf_addf(sb, "<line class=\"axis\" x1=\"%d\" x2=\"%d\" y1=\"%d\" y2=\"%.1f\"/>\n",
-		  CHART_ML, CHART_ML, CHART_MT, CHART_MT + ph);
-	if (log_scale)
+		  CHART_ML, CHART_ML, CHART_MT, CHART_MT + cf->ph);
+	if (cf->log_scale)
 		sbuf_addf(sb, "<text x=\"%d\" y=\"%d\">log scale</text>\n",
 			  CHART_ML + 6, CHART_MT + 10);
 	label_step = nx > 24 ? (nx + 23) / 24 : 1;
@@ -107,30 +107,66 @@ void svg_line_chart(struct sbuf *sb, const char *id, const char *caption,
 		if (i % label_step && i != nx - 1)
 			continue;
 		sbuf_addf(sb, "<text class=\"xl\" text-anchor=\"end\" transform=\"translate(%.1f %.1f) rotate(-35)\">",
-			  X(i), CHART_MT + ph + 14);
+			  chart_x(cf, i), CHART_MT + cf->ph + 14);
 		html_escape(sb, xlabels[i]);
 		sbuf_addstr(sb, "</text>\n");
 	}
-	for (j = 0; j < ns; j++) {
-		sbuf_addf(sb, "<g class=\"series s%zu\" data-name=\"", j % NSERIES_COLOURS);
-		html_escape(sb, s[j].name);
-		sbuf_addstr(sb, "\"><polyline points=\"");
-		for (i = 0; i < nx; i++)
-			sbuf_addf(sb, "%s%.1f,%.1f", i ? " " : "", X(i), Y(s[j].v[i]));
-		sbuf_addstr(sb, "\"/>\n");
-		for (i = 0; i < nx; i++) {
-			sbuf_addf(sb, "<circle class=\"pt\" cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\"><title>",
-				  X(i), Y(s[j].v[i]));
-			html_escape(sb, s[j].name);
-			sbuf_addstr(sb, " in ");
-			html_escape(sb, xlabels[i]);
-			sbuf_addf(sb, ": %lld</title></circle>\n", s[j].v[i]);
-		}
-		sbuf_addstr(sb, "</g>\n");
+}
+
+/* Series @j: its line and a point with a <title> per x label. */
+static void chart_series(struct sbuf *sb, const struct chart_frame *cf,
+			 const struct chart_series *s, size_t j,
+			 const char *const *xlabels)
+{
+	size_t i;
+
+	sbuf_addf(sb, "<g class=\"series s%zu\" data-name=\"", j % NSERIES_COLOURS);
+	html_escape(sb, s->name);
+	sbuf_addstr(sb, "\"><polyline points=\"");
+	for (i = 0; i < cf->nx; i++)
+		sbuf_addf(sb, "%s%.1f,%.1f", i ? " " : "", chart_x(cf, i), chart_y(cf, s->v[i]));
+	sbuf_addstr(sb, "\"/>\n");
+	for (i = 0; i < cf->nx; i++) {
+		sbuf_addf(sb, "<circle class=\"pt\" cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\"><title>",
+			  chart_x(cf, i), chart_y(cf, s->v[i]));
+		html_escape(sb, s->name);
+		sbuf_addstr(sb, " in ");
+		html_escape(sb, xlabels[i]);
+		sbuf_addf(sb, ": %lld</title></circle>\n", s->v[i]);
 	}
+	sbuf_addstr(sb, "</g>\n");
+}
+
+void svg_line_chart(struct sbuf *sb, const char *id, const char *caption,
+		    const char *const *xlabels, size_t nx,
+		    const struct chart_series *s, size_t ns, bool log_scale)
+{
+	struct chart_frame cf = {
+		.pw = CHART_W - CHART_ML - CHART_MR,
+		.ph = CHART_H - CHART_MT - CHART_MB,
+		.nx = nx,
+		.log_scale = log_scale,
+	};
+	long long max = 0, ticks[24];
+	size_t i, j, nticks;
+
+	for (j = 0; j < ns; j++)
+		for (i = 0; i < nx; i++)
+			if (s[j].v[i] > max)
+				max = s[j].v[i];
+	nticks = chart_ticks(max, log_scale, ticks, ARRAY_SIZE(ticks));
+	cf.top = chart_f(ticks[nticks - 1], log_scale);
+	if (cf.top <= 0)
+		cf.top = 1;
+
+	sbuf_addf(sb, "<svg class=\"chart\" id=\"%s\" viewBox=\"0 0 %d %d\" width=\"%d\" height=\"%d\" role=\"img\" aria-labelledby=\"%s-t\" data-points=\"%zu\" data-series=\"%zu\">\n<title id=\"%s-t\">",
+		  id, CHART_W, CHART_H, CHART_W, CHART_H, id, nx, ns, id);
+	html_escape(sb, caption);
+	sbuf_addstr(sb, "</title>\n");
+	chart_axes(sb, &cf, ticks, nticks, xlabels);
+	for (j = 0; j < ns; j++)
+		chart_series(sb, &cf, &s[j], j, xlabels);
 	sbuf_addstr(sb, "</svg>\n");
-#undef X
-#undef Y
 }
 
 void svg_sparkline(struct sbuf *sb, const long long *v, const char *const *xlabels,

@@ -77,18 +77,11 @@ static int load_change(void *data, const struct web_change *c)
 	return 0;
 }
 
-int web_load(struct web *w)
+/* The release axis: ids, tags, page names, and the rule and release totals. */
+static void alloc_releases(struct web *w)
 {
-	size_t i, n, r;
-	char **names;
-	int ret;
+	size_t i, r, n = w->rel.n;
 
-	ret = store_releases(w->st, &w->rel.v, &w->rel.n);
-	if (ret)
-		return ret;
-	n = w->rel.n;
-	if (!n)
-		return kmig_errcode(KMIG_ENOTFOUND, "no release is scanned (run 'kmig scan')");
 	w->rel.ids = xcalloc(n, sizeof(*w->rel.ids));
 	w->rel.tags = xcalloc(n, sizeof(*w->rel.tags));
 	w->rel.pages = xcalloc(n, sizeof(*w->rel.pages));
@@ -109,37 +102,63 @@ int web_load(struct web *w)
 	w->rel.tot = xcalloc(n, sizeof(*w->rel.tot));
 	w->rel.added = xcalloc(n, sizeof(*w->rel.added));
 	w->rel.removed = xcalloc(n, sizeof(*w->rel.removed));
+}
 
-	ret = store_web_counts(w->st, load_count, w);
-	if (ret)
-		return ret;
-	names = xcalloc(w->sub.n ? w->sub.n : 1, sizeof(*names));
+static void name_sub_pages(struct web *w)
+{
+	char **names = xcalloc(w->sub.n ? w->sub.n : 1, sizeof(*names));
+	size_t i;
+
 	for (i = 0; i < w->sub.n; i++)
 		names[i] = web_page_name("sub", w->sub.v[i].name);
 	web_names_unique(names, w->sub.n);
 	for (i = 0; i < w->sub.n; i++)
 		w->sub.v[i].page = names[i];
 	free(names);
+}
 
-	/* added and removed per rule for every release, as kmig report --trend */
+/* Uses added and removed per rule at release @i, as kmig report --trend. */
+static int load_release_changes(struct web *w, size_t i)
+{
+	struct count_rows add = { 0 }, rem = { 0 };
+	size_t n = w->rel.n, j;
+	int ret;
+
+	ret = store_site_changes(w->st, w->rel.v[i - 1].id, w->rel.v[i].id,
+				 NULL, NULL, &add, &rem);
+	for (j = 0; !ret && j < add.n; j++) {
+		int r = rule_lookup(add.v[j].rule);
+
+		if (r < 0)
+			continue;
+		w->rule.added[r * n + i] += add.v[j].count;
+		w->rule.removed[r * n + i] += rem.v[j].count;
+		w->rel.added[i] += add.v[j].count;
+		w->rel.removed[i] += rem.v[j].count;
+	}
+	count_rows_clear(&add);
+	count_rows_clear(&rem);
+	return ret;
+}
+
+int web_load(struct web *w)
+{
+	size_t i, n;
+	int ret;
+
+	ret = store_releases(w->st, &w->rel.v, &w->rel.n);
+	if (ret)
+		return ret;
+	n = w->rel.n;
+	if (!n)
+		return kmig_errcode(KMIG_ENOTFOUND, "no release is scanned (run 'kmig scan')");
+	alloc_releases(w);
+	ret = store_web_counts(w->st, load_count, w);
+	if (ret)
+		return ret;
+	name_sub_pages(w);
 	for (i = 1; i < n; i++) {
-		struct count_rows add = { 0 }, rem = { 0 };
-		size_t j;
-
-		ret = store_site_changes(w->st, w->rel.v[i - 1].id, w->rel.v[i].id,
-					 NULL, NULL, &add, &rem);
-		for (j = 0; !ret && j < add.n; j++) {
-			int rr = rule_lookup(add.v[j].rule);
-
-			if (rr < 0)
-				continue;
-			w->rule.added[rr * n + i] += add.v[j].count;
-			w->rule.removed[rr * n + i] += rem.v[j].count;
-			w->rel.added[i] += add.v[j].count;
-			w->rel.removed[i] += rem.v[j].count;
-		}
-		count_rows_clear(&add);
-		count_rows_clear(&rem);
+		ret = load_release_changes(w, i);
 		if (ret)
 			return ret;
 	}

@@ -272,7 +272,8 @@ void forecast_method(struct sbuf *sb);
  */
 int pages_releases(struct web *w);
 int page_index(struct web *w);
-int page_rule(struct web *w, size_t r);
+/* pages_rules - a page per rule. */
+int pages_rules(struct web *w);
 int page_subsystems(struct web *w);
 /* pages_subs - a page per subsystem (needs the newest release's files). */
 int pages_subs(struct web *w);

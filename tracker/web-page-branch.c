@@ -243,10 +243,22 @@ static void branch_steps(struct web *w, const struct step_list *l)
 		sbuf_addstr(sb, "</tbody>\n</table></div>\n");
 }
 
+/* The rows of one section of branch.html. */
 struct rows_state {
 	struct web *w;
-	size_t n;
+	size_t n;		/* rows (bisections: runs) so far */
+	const char *head;	/* the table's opening, before the first row */
 };
+
+/* row_begin - count a row, opening the table at the first; the page. */
+static struct sbuf *row_begin(struct rows_state *rs)
+{
+	struct sbuf *sb = &rs->w->out.page;
+
+	if (!rs->n++)
+		sbuf_addstr(sb, rs->head);
+	return sb;
+}
 
 /*
  * copy_log - copy the log at @src into the site as logs/@name: 1 when
@@ -340,10 +352,8 @@ static const char builds_head[] =
 static int add_build(void *data, const struct web_build *b)
 {
 	struct rows_state *rs = data;
-	struct sbuf *sb = &rs->w->out.page;
+	struct sbuf *sb = row_begin(rs);
 
-	if (!rs->n++)
-		sbuf_addstr(sb, builds_head);
 	sbuf_addf(sb, "<tr id=\"build-%lld\"><td class=\"num\">%lld</td><td>", b->id, b->id);
 	add_commit(sb, b->commit);
 	sbuf_addstr(sb, "</td><td><code>");
@@ -363,10 +373,8 @@ static const char boots_head[] =
 static int add_boot(void *data, const struct web_boot *b)
 {
 	struct rows_state *rs = data;
-	struct sbuf *sb = &rs->w->out.page;
+	struct sbuf *sb = row_begin(rs);
 
-	if (!rs->n++)
-		sbuf_addstr(sb, boots_head);
 	sbuf_addf(sb, "<tr id=\"boot-%lld\"><td class=\"num\">%lld</td>"
 		  "<td class=\"num\"><a href=\"#build-%lld\">%lld</a></td><td>",
 		  b->id, b->id, b->build_id, b->build_id);
@@ -438,28 +446,30 @@ static int rows_bisects(struct web *w, struct rows_state *rs)
 
 /*
  * A section of rows from the store: the rows callback opens its table at
- * the first row, the section closes it with @close, or says @none.
+ * the first row (with @head, or per bisection), the section closes it with
+ * @close, or says @none.
  */
 struct row_section {
 	const char *heading;
+	const char *head;
 	int (*rows)(struct web *w, struct rows_state *rs);
 	const char *close;
 	const char *none;
 };
 
 static const struct row_section row_sections[] = {
-	{ "Builds", rows_builds, "</tbody>\n</table></div>\n",
+	{ "Builds", builds_head, rows_builds, "</tbody>\n</table></div>\n",
 	  "no kernel has been built (kmig boot)" },
-	{ "Boots", rows_boots, "</tbody>\n</table></div>\n",
+	{ "Boots", boots_head, rows_boots, "</tbody>\n</table></div>\n",
 	  "no kernel has been booted (kmig boot)" },
-	{ "Bisections", rows_bisects, "</tbody>\n</table>\n",
+	{ "Bisections", NULL, rows_bisects, "</tbody>\n</table>\n",
 	  "no bisection has run (kmig bisect)" },
 };
 
 static int add_row_section(struct web *w, const struct row_section *s)
 {
 	struct sbuf *sb = &w->out.page;
-	struct rows_state rs = { w, 0 };
+	struct rows_state rs = { w, 0, s->head };
 	int ret;
 
 	sbuf_addf(sb, "<h2>%s</h2>\n", s->heading);

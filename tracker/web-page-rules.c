@@ -167,7 +167,7 @@ out:
 	free(rank);
 }
 
-int page_rule(struct web *w, size_t r)
+static int page_rule(struct web *w, size_t r)
 {
 	struct sbuf *sb = &w->out.page;
 	char *title = xasprintf("Rule %s", rules[r].id);
@@ -187,4 +187,14 @@ int page_rule(struct web *w, size_t r)
 	rule_subs(w, sb, r);
 	forecast_method(sb);
 	return page_end(w, w->rule.pages[r]);
+}
+
+int pages_rules(struct web *w)
+{
+	size_t r;
+	int ret = 0;
+
+	for (r = 0; !ret && r < RULE__COUNT; r++)
+		ret = page_rule(w, r);
+	return ret;
 }

@@ -66,32 +66,33 @@ static int write_assets(struct web *w)
 	return ret;
 }
 
+/*
+ * The steps of web_generate(), in order: the release pages first, as they
+ * leave the newest release's files for the subsystem pages.
+ */
+static int (*const generate_steps[])(struct web *w) = {
+	web_load,
+	write_assets,
+	pages_releases,
+	page_index,
+	pages_rules,
+	page_subsystems,
+	pages_subs,
+	page_branch,
+	page_log,
+};
+
 int web_generate(struct store *st, const char *dir, const struct web_opts *o)
 {
 	struct web w = { .st = st, .out = { .dir = dir, .opts = o } };
 	char stamp[64];
-	size_t r;
-	int ret;
+	size_t i;
+	int ret = 0;
 
 	format_date(stamp, sizeof(stamp), (long long)time(NULL), "%Y-%m-%d %H:%M UTC");
 	w.out.stamp = xstrdup(stamp);
-	ret = web_load(&w);
-	if (!ret)
-		ret = write_assets(&w);
-	if (!ret)
-		ret = pages_releases(&w);
-	if (!ret)
-		ret = page_index(&w);
-	for (r = 0; !ret && r < RULE__COUNT; r++)
-		ret = page_rule(&w, r);
-	if (!ret)
-		ret = page_subsystems(&w);
-	if (!ret)
-		ret = pages_subs(&w);
-	if (!ret)
-		ret = page_branch(&w);
-	if (!ret)
-		ret = page_log(&w);
+	for (i = 0; !ret && i < ARRAY_SIZE(generate_steps); i++)
+		ret = generate_steps[i](&w);
 	web_free(&w);
 	return ret;
 }

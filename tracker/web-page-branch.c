@@ -128,12 +128,38 @@ static void add_run(struct sbuf *sb, const char *kind, long long id,
 	add_status(sb, status);
 }
 
+/* The cell of @patch on @branch: the step's status, test status and evidence. */
+static void matrix_cell(struct sbuf *sb, const struct step_list *l,
+			const char *branch, const char *patch)
+{
+	const struct step_copy *c = NULL;
+	size_t k;
+
+	for (k = 0; k < l->n; k++)
+		if (same(l->v[k].branch, branch) && same(l->v[k].patch, patch)) {
+			c = &l->v[k];
+			break;
+		}
+	if (!c) {
+		sbuf_addstr(sb, "<td class=\"muted\">&mdash;</td>");
+		return;
+	}
+	sbuf_addstr(sb, "<td>");
+	add_status(sb, c->status);
+	if (c->test_status) {
+		sbuf_addstr(sb, " &middot; ");
+		add_status(sb, c->test_status);
+	}
+	add_evidence(sb, c->evidence);
+	sbuf_addstr(sb, "</td>");
+}
+
 static void branch_matrix(struct web *w, const struct step_list *l)
 {
 	struct sbuf *sb = &w->out.page;
 	size_t *cols = xcalloc(l->n, sizeof(*cols)), ncols = 0;
 	size_t *rows = xcalloc(l->n, sizeof(*rows)), nrows = 0;
-	size_t i, j, k;
+	size_t i, j;
 
 	/* columns: the first step of each branch; rows: the first step of each patch */
 	for (i = 0; i < l->n; i++) {
@@ -161,28 +187,8 @@ static void branch_matrix(struct web *w, const struct step_list *l)
 		sbuf_addstr(sb, "</code><br>");
 		html_escape(sb, p->subject);
 		sbuf_addstr(sb, "</td>");
-		for (j = 0; j < ncols; j++) {
-			const struct step_copy *c = NULL;
-
-			for (k = 0; k < l->n; k++)
-				if (same(l->v[k].branch, l->v[cols[j]].branch) &&
-				    same(l->v[k].patch, p->patch)) {
-					c = &l->v[k];
-					break;
-				}
-			if (!c) {
-				sbuf_addstr(sb, "<td class=\"muted\">&mdash;</td>");
-				continue;
-			}
-			sbuf_addstr(sb, "<td>");
-			add_status(sb, c->status);
-			if (c->test_status) {
-				sbuf_addstr(sb, " &middot; ");
-				add_status(sb, c->test_status);
-			}
-			add_evidence(sb, c->evidence);
-			sbuf_addstr(sb, "</td>");
-		}
+		for (j = 0; j < ncols; j++)
+			matrix_cell(sb, l, l->v[cols[j]].branch, p->patch);
 		sbuf_addstr(sb, "</tr>\n");
 	}
 	sbuf_addstr(sb, "</tbody>\n</table></div>\n");

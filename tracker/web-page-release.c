@@ -28,12 +28,12 @@ static void dir_label(struct sbuf *sb, const char *dir)
 	}
 }
 
-static void files_page_begin(struct web *w, size_t rel, size_t k)
+/* "<tag>: <dir>/ (part N of M)": the title of drill-down page @k. */
+static char *files_page_title(struct web *w, size_t rel, size_t k)
 {
-	struct sbuf *sb = &w->out.page;
-	struct rel_page *p = &w->files.pages[k];
-	size_t i, part = 1, parts = 0;
+	const struct rel_page *p = &w->files.pages[k];
 	struct sbuf title = SBUF_INIT;
+	size_t i, part = 1, parts = 0;
 
 	for (i = 0; i < w->files.npages; i++) {
 		if (strcmp(w->files.pages[i].dir, p->dir))
@@ -46,8 +46,12 @@ static void files_page_begin(struct web *w, size_t rel, size_t k)
 		  *p->dir ? "/" : "");
 	if (parts > 1)
 		sbuf_addf(&title, " (part %zu of %zu)", part, parts);
-	page_begin(w, title.buf);
-	sbuf_release(&title);
+	return sbuf_detach(&title);
+}
+
+/* Links to the release, the previous and the next drill-down page. */
+static void files_page_nav(struct web *w, struct sbuf *sb, size_t rel, size_t k)
+{
 	sbuf_addstr(sb, "<p><a href=\"");
 	html_escape(sb, w->rel.pages[rel]);
 	sbuf_addstr(sb, "\">Release ");
@@ -65,7 +69,21 @@ static void files_page_begin(struct web *w, size_t rel, size_t k)
 		sbuf_addf(sb, " &middot; <a href=\"%s\" rel=\"next\">next page</a>", next);
 		free(next);
 	}
-	sbuf_addf(sb, "</p>\n<p>%zu file%s with %lld use%s: ", p->n, p->n == 1 ? "" : "s",
+	sbuf_addstr(sb, "</p>\n");
+}
+
+/* Start drill-down page @k of release @rel: its files, then its use sites. */
+static void files_page_begin(struct web *w, size_t rel, size_t k)
+{
+	struct sbuf *sb = &w->out.page;
+	const struct rel_page *p = &w->files.pages[k];
+	char *title = files_page_title(w, rel, k);
+	size_t i;
+
+	page_begin(w, title);
+	free(title);
+	files_page_nav(w, sb, rel, k);
+	sbuf_addf(sb, "<p>%zu file%s with %lld use%s: ", p->n, p->n == 1 ? "" : "s",
 		  p->sites, p->sites == 1 ? "" : "s");
 	html_escape(sb, w->files.v[p->first].path);
 	if (p->n > 1) {

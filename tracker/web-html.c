@@ -89,6 +89,11 @@ char *source_link(const char *tmpl, const char *tag, const char *path,
 	return sbuf_detach(&sb);
 }
 
+/*
+ * 32-bit FNV-1a, the hash in page names (so the names depend on it bit for
+ * bit).  kmig web's only copy; it is to give way to the shared one in
+ * util.h once that exists (issue 13, point 6).
+ */
 static uint32_t fnv1a(const char *s)
 {
 	uint32_t h = 2166136261u;

@@ -168,6 +168,7 @@ void web_data_free(struct web *w);
  * and split them into drill-down pages (web_files_free() frees them).
  */
 int web_files_load(struct web *w, size_t rel);
+/* web_files_free - free w->files and empty it for the next release. */
 void web_files_free(struct web *w);
 /* has_uses - whether one of the @n counts @v is not zero. */
 bool has_uses(const long long *v, size_t n);
@@ -203,6 +204,7 @@ void page_begin(struct web *w, const char *title);
 /* page_end - add the footer and write w->out.page as @name in the site. */
 int page_end(struct web *w, const char *name);
 
+/* add_link - <a href="@href">@text</a>, both escaped. */
 void add_link(struct sbuf *sb, const char *href, const char *text);
 /* add_sub_link - a link to subsystem @name's page, or its name when it has none. */
 void add_sub_link(struct web *w, struct sbuf *sb, const char *name);
@@ -210,6 +212,7 @@ void add_sub_link(struct web *w, struct sbuf *sb, const char *name);
 void add_commit(struct sbuf *sb, const char *commit);
 /* no_data - the paragraph "No data yet: @what." */
 void no_data(struct sbuf *sb, const char *what);
+/* warn_on_user_note - the paragraph on what the warn-on-user heuristic counts. */
 void warn_on_user_note(struct sbuf *sb);
 /* card - a summary card: the number formatted from @fmt over @label. */
 void card(struct sbuf *sb, const char *label, const char *fmt, ...)
@@ -226,6 +229,7 @@ void change_cards(struct sbuf *sb, const char *label, const long long *v,
  */
 void format_date(char *buf, size_t len, long long t, const char *fmt);
 
+/* td_text, td_num - a cell with escaped text, a right-aligned number. */
 void td_text(struct sbuf *sb, const char *s);
 void td_num(struct sbuf *sb, long long v);
 /* td_delta - a signed change; a dash when not @known. */
@@ -264,19 +268,25 @@ void td_forecast(struct web *w, struct sbuf *sb, const long long *v);
 /* forecast_method - the paragraph that explains the forecast. */
 void forecast_method(struct sbuf *sb);
 
-/* ---- the page builders, in the order web_generate() calls them ---- */
+/*
+ * ---- the page builders, in the order web_generate() calls them ----
+ * Each writes its page or pages into the site: 0 or negative.
+ */
 
 /*
  * pages_releases - a page per release, drill-down pages for the newest
  * MAX_DRILL_RELEASES; leaves the newest release's files in w->files.
  */
 int pages_releases(struct web *w);
+/* page_index - index.html: every rule and release. */
 int page_index(struct web *w);
 /* pages_rules - a page per rule. */
 int pages_rules(struct web *w);
+/* page_subsystems - subsystems.html. */
 int page_subsystems(struct web *w);
 /* pages_subs - a page per subsystem (needs the newest release's files). */
 int pages_subs(struct web *w);
+/* page_branch, page_log - branch.html (copies build and console logs), log.html. */
 int page_branch(struct web *w);
 int page_log(struct web *w);
 

@@ -196,6 +196,24 @@ static void branch_matrix(struct web *w, const struct step_list *l)
 	free(rows);
 }
 
+/* A step's evidence: its start as the summary of a <details> element when long. */
+static void add_step_evidence(struct sbuf *sb, const char *evidence)
+{
+	char *head;
+
+	if (!evidence || strlen(evidence) <= EVIDENCE_INLINE) {
+		html_escape(sb, evidence);
+		return;
+	}
+	head = xstrndup(evidence, EVIDENCE_INLINE);
+	sbuf_addstr(sb, "<details><summary>");
+	html_escape(sb, head);
+	sbuf_addstr(sb, "&hellip;</summary>");
+	html_escape(sb, evidence);
+	sbuf_addstr(sb, "</details>");
+	free(head);
+}
+
 static void branch_steps(struct web *w, const struct step_list *l)
 {
 	struct sbuf *sb = &w->out.page;
@@ -223,18 +241,7 @@ static void branch_steps(struct web *w, const struct step_list *l)
 		sbuf_addstr(sb, "</td><td>");
 		add_status(sb, c->status);
 		sbuf_addstr(sb, "</td><td>");
-		if (c->evidence && strlen(c->evidence) > EVIDENCE_INLINE) {
-			char *head = xstrndup(c->evidence, EVIDENCE_INLINE);
-
-			sbuf_addstr(sb, "<details><summary>");
-			html_escape(sb, head);
-			sbuf_addstr(sb, "&hellip;</summary>");
-			html_escape(sb, c->evidence);
-			sbuf_addstr(sb, "</details>");
-			free(head);
-		} else {
-			html_escape(sb, c->evidence);
-		}
+		add_step_evidence(sb, c->evidence);
 		sbuf_addstr(sb, "</td><td>");
 		add_commit(sb, c->commit);
 		sbuf_addstr(sb, "</td><td>");

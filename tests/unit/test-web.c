@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * test-web.c - the dashboard's building blocks: HTML and URL escaping,
- * source links, safe page names, the forecast and the SVG charts.
+ * source links, safe page names, the forecast and the SVG charts; and,
+ * from web-internal.h, the table cells and the subsystem ranking.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -13,6 +14,7 @@
 #include <cmocka.h>
 
 #include "util.h"
+#include "web-internal.h"
 #include "web.h"
 
 static char *escaped(const char *s)
@@ -183,6 +185,84 @@ static void test_charts(void **state)
 	sbuf_release(&sb);
 }
 
+static void test_cells(void **state)
+{
+	static const long long v[] = { 5, 3, 3 };
+	struct sbuf sb = SBUF_INIT;
+
+	(void)state;
+	td_changes(&sb, v, 0, 0, 0);
+	assert_string_equal(sb.buf, "<td class=\"num\" data-v=\"\">&mdash;</td>"
+			    "<td class=\"num\" data-v=\"\">&mdash;</td>"
+			    "<td class=\"num\" data-v=\"\">&mdash;</td>");
+	sbuf_reset(&sb);
+	td_changes(&sb, v, 1, 1, 3);
+	assert_string_equal(sb.buf, "<td class=\"num down\" data-v=\"-2\">-2</td>"
+			    "<td class=\"num up\" data-v=\"1\">+1</td>"
+			    "<td class=\"num down\" data-v=\"3\">-3</td>");
+	sbuf_reset(&sb);
+	td_changes(&sb, v, 2, 0, 0);
+	assert_int_equal(count(sb.buf, "data-v=\"0\">0</td>"), 3);
+	sbuf_reset(&sb);
+	change_cards(&sb, "uses <all>", v, 0, 9, 9);
+	assert_string_equal(sb.buf, "<div class=\"card\"><b>5</b>uses &lt;all&gt;</div>");
+	sbuf_reset(&sb);
+	change_cards(&sb, "uses", v, 1, 1, 3);
+	assert_int_equal(count(sb.buf, "<div class=\"card\">"), 4);
+	assert_non_null(strstr(sb.buf, "<b>-2</b>since the previous release"));
+	assert_non_null(strstr(sb.buf, "<b>1</b>uses added"));
+	assert_non_null(strstr(sb.buf, "<b>3</b>uses removed"));
+	sbuf_release(&sb);
+}
+
+static void test_rank_subs(void **state)
+{
+	/* two releases: totals and, for rule 0, counts per release */
+	long long tot[4][2] = { { 1, 0 }, { 0, 4 }, { 0, 0 }, { 2, 4 } };
+	long long cnt[4][RULE__COUNT * 2];
+	struct sub subs[4];
+	const char *names[] = { "d", "c", "b", "a" };
+	struct web w;
+	struct ranked *r;
+	size_t i, n;
+
+	(void)state;
+	memset(&w, 0, sizeof(w));
+	memset(subs, 0, sizeof(subs));
+	memset(cnt, 0, sizeof(cnt));
+	for (i = 0; i < 4; i++) {
+		subs[i].name = (char *)names[i];
+		subs[i].tot = tot[i];
+		subs[i].cnt = cnt[i];
+		cnt[i][0] = tot[i][0];
+		cnt[i][1] = tot[i][1];
+	}
+	w.rel.n = 2;
+	w.sub.v = subs;
+	w.sub.n = 4;
+
+	r = rank_subs(&w, RULE__COUNT, 1, RANK_ALL, &n);
+	assert_int_equal(n, 4);		/* most first, ties by name */
+	assert_string_equal(r[0].name, "a");
+	assert_string_equal(r[1].name, "c");
+	assert_string_equal(r[2].name, "b");
+	assert_string_equal(r[3].name, "d");
+	assert_int_equal(r[0].index, 3);
+	free(r);
+	r = rank_subs(&w, RULE__COUNT, 1, RANK_AT, &n);
+	assert_int_equal(n, 2);
+	assert_string_equal(r[0].name, "a");
+	assert_string_equal(r[1].name, "c");
+	free(r);
+	r = rank_subs(&w, 0, 1, RANK_EVER, &n);
+	assert_int_equal(n, 3);		/* "b" never had a use */
+	assert_string_equal(r[2].name, "d");
+	assert_int_equal(r[2].key, 0);
+	free(r);
+	assert_true(has_uses(tot[0], 2));
+	assert_false(has_uses(tot[2], 2));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -192,6 +272,8 @@ int main(void)
 		cmocka_unit_test(test_names_unique),
 		cmocka_unit_test(test_forecast),
 		cmocka_unit_test(test_charts),
+		cmocka_unit_test(test_cells),
+		cmocka_unit_test(test_rank_subs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,337 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * web-data.c - what the pages show, loaded from the store: releases, rules
+ * and subsystems with their totals and changes, and one release's files
+ * split into drill-down pages; lookups and rankings over them.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "kmig.h"
+#include "web-internal.h"
+
+static int cmp_rel_id(const void *a, const void *b)
+{
+	const struct rel_id *x = a, *y = b;
+
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+static long rel_index(struct web *w, long long id)
+{
+	struct rel_id k = { id, 0 }, *hit;
+
+	hit = bsearch(&k, w->rel.ids, w->rel.n, sizeof(k), cmp_rel_id);
+	return hit ? (long)hit->index : -1;
+}
+
+static int cmp_sub_name(const void *key, const void *elem)
+{
+	return strcmp(key, ((const struct sub *)elem)->name);
+}
+
+struct sub *find_sub(struct web *w, const char *name)
+{
+	if (!name)
+		return NULL;
+	return bsearch(name, w->sub.v, w->sub.n, sizeof(*w->sub.v), cmp_sub_name);
+}
+
+static int load_count(void *data, const struct web_count *c)
+{
+	struct web *w = data;
+	long ri = rel_index(w, c->release);
+	int r = rule_lookup(c->rule);
+	struct sub *s;
+
+	if (ri < 0 || r < 0 || !c->subsystem)
+		return 0;
+	if (!w->sub.n || strcmp(w->sub.v[w->sub.n - 1].name, c->subsystem)) {
+		ALLOC_GROW(w->sub.v, w->sub.n + 1, w->sub.alloc);
+		s = &w->sub.v[w->sub.n++];
+		memset(s, 0, sizeof(*s));
+		s->name = xstrdup(c->subsystem);
+		s->cnt = xcalloc(RULE__COUNT * w->rel.n, sizeof(*s->cnt));
+		s->tot = xcalloc(w->rel.n, sizeof(*s->tot));
+	}
+	s = &w->sub.v[w->sub.n - 1];
+	s->cnt[r * w->rel.n + ri] += c->count;
+	s->tot[ri] += c->count;
+	w->rule.tot[r * w->rel.n + ri] += c->count;
+	w->rel.tot[ri] += c->count;
+	return 0;
+}
+
+static int load_change(void *data, const struct web_change *c)
+{
+	struct web *w = data;
+	struct sub *s = find_sub(w, c->subsystem);
+	int r = rule_lookup(c->rule);
+
+	if (!s || r < 0)
+		return 0;
+	s->added[r] += c->added;
+	s->removed[r] += c->removed;
+	s->added_tot += c->added;
+	s->removed_tot += c->removed;
+	return 0;
+}
+
+/* The release axis: ids, tags, page names, and the rule and release totals. */
+static void alloc_releases(struct web *w)
+{
+	size_t i, r, n = w->rel.n;
+
+	w->rel.ids = xcalloc(n, sizeof(*w->rel.ids));
+	w->rel.tags = xcalloc(n, sizeof(*w->rel.tags));
+	w->rel.pages = xcalloc(n, sizeof(*w->rel.pages));
+	for (i = 0; i < n; i++) {
+		w->rel.ids[i].id = w->rel.v[i].id;
+		w->rel.ids[i].index = i;
+		w->rel.tags[i] = w->rel.v[i].tag;
+		w->rel.pages[i] = web_page_name("release", w->rel.v[i].tag);
+	}
+	web_names_unique(w->rel.pages, n);
+	qsort(w->rel.ids, n, sizeof(*w->rel.ids), cmp_rel_id);
+	for (r = 0; r < RULE__COUNT; r++)
+		w->rule.pages[r] = web_page_name("rule", rules[r].id);
+	web_names_unique(w->rule.pages, RULE__COUNT);
+	w->rule.tot = xcalloc(RULE__COUNT * n, sizeof(*w->rule.tot));
+	w->rule.added = xcalloc(RULE__COUNT * n, sizeof(*w->rule.added));
+	w->rule.removed = xcalloc(RULE__COUNT * n, sizeof(*w->rule.removed));
+	w->rel.tot = xcalloc(n, sizeof(*w->rel.tot));
+	w->rel.added = xcalloc(n, sizeof(*w->rel.added));
+	w->rel.removed = xcalloc(n, sizeof(*w->rel.removed));
+}
+
+static void name_sub_pages(struct web *w)
+{
+	char **names = xcalloc(w->sub.n ? w->sub.n : 1, sizeof(*names));
+	size_t i;
+
+	for (i = 0; i < w->sub.n; i++)
+		names[i] = web_page_name("sub", w->sub.v[i].name);
+	web_names_unique(names, w->sub.n);
+	for (i = 0; i < w->sub.n; i++)
+		w->sub.v[i].page = names[i];
+	free(names);
+}
+
+/* Uses added and removed per rule at release @i, as kmig report --trend. */
+static int load_release_changes(struct web *w, size_t i)
+{
+	struct count_rows add = { 0 }, rem = { 0 };
+	size_t n = w->rel.n, j;
+	int ret;
+
+	ret = store_site_changes(w->st, w->rel.v[i - 1].id, w->rel.v[i].id,
+				 NULL, NULL, &add, &rem);
+	for (j = 0; !ret && j < add.n; j++) {
+		int r = rule_lookup(add.v[j].rule);
+
+		if (r < 0)
+			continue;
+		w->rule.added[r * n + i] += add.v[j].count;
+		w->rule.removed[r * n + i] += rem.v[j].count;
+		w->rel.added[i] += add.v[j].count;
+		w->rel.removed[i] += rem.v[j].count;
+	}
+	count_rows_clear(&add);
+	count_rows_clear(&rem);
+	return ret;
+}
+
+int web_load(struct web *w)
+{
+	size_t i, n;
+	int ret;
+
+	ret = store_releases(w->st, &w->rel.v, &w->rel.n);
+	if (ret)
+		return ret;
+	n = w->rel.n;
+	if (!n)
+		return kmig_errcode(KMIG_ENOTFOUND, "no release is scanned (run 'kmig scan')");
+	alloc_releases(w);
+	ret = store_web_counts(w->st, load_count, w);
+	if (ret)
+		return ret;
+	name_sub_pages(w);
+	for (i = 1; i < n; i++) {
+		ret = load_release_changes(w, i);
+		if (ret)
+			return ret;
+	}
+	/* per subsystem, for the newest release only */
+	if (n > 1)
+		return store_web_changes(w->st, w->rel.v[n - 2].id, w->rel.v[n - 1].id,
+					 load_change, w);
+	return 0;
+}
+
+void web_files_free(struct web *w)
+{
+	size_t i;
+
+	for (i = 0; i < w->files.n; i++) {
+		free(w->files.v[i].path);
+		free(w->files.v[i].subsystem);
+		sbuf_release(&w->files.v[i].rules);
+	}
+	for (i = 0; i < w->files.npages; i++)
+		free(w->files.pages[i].dir);
+	free(w->files.v);
+	free(w->files.pages);
+	free(w->files.base);
+	w->files.v = NULL;
+	w->files.pages = NULL;
+	w->files.base = NULL;
+	w->files.n = w->files.alloc = w->files.npages = w->files.apages = 0;
+}
+
+static int load_file_count(void *data, const struct web_file_count *c)
+{
+	struct web *w = data;
+	struct rel_file *f;
+
+	if (!w->files.n || strcmp(w->files.v[w->files.n - 1].path, c->path)) {
+		ALLOC_GROW(w->files.v, w->files.n + 1, w->files.alloc);
+		f = &w->files.v[w->files.n++];
+		memset(f, 0, sizeof(*f));
+		f->path = xstrdup(c->path);
+		f->subsystem = xstrdup(c->subsystem ? c->subsystem : "");
+	}
+	f = &w->files.v[w->files.n - 1];
+	sbuf_addf(&f->rules, "%s%s %lld", f->rules.len ? ", " : "", c->rule, c->count);
+	f->uses += c->count;
+	return 0;
+}
+
+static size_t top_dir_len(const char *path)
+{
+	const char *slash = strchr(path, '/');
+
+	return slash ? (size_t)(slash - path) : 0;
+}
+
+/* Split the files into pages: one top directory each, sites_per_page at most. */
+static void plan_pages(struct web *w)
+{
+	struct rel_page *p = NULL;
+	size_t i;
+
+	for (i = 0; i < w->files.n; i++) {
+		struct rel_file *f = &w->files.v[i];
+		size_t dl = top_dir_len(f->path);
+
+		if (!p || strlen(p->dir) != dl || strncmp(p->dir, f->path, dl) ||
+		    (p->sites && p->sites + f->uses > (long long)w->out.per_page)) {
+			ALLOC_GROW(w->files.pages, w->files.npages + 1, w->files.apages);
+			p = &w->files.pages[w->files.npages++];
+			memset(p, 0, sizeof(*p));
+			p->dir = xstrndup(f->path, dl);
+			p->first = i;
+		}
+		f->page = w->files.npages - 1;
+		p->n++;
+		p->sites += f->uses;
+	}
+}
+
+int web_files_load(struct web *w, size_t rel)
+{
+	char *base;
+	int ret;
+
+	/* "release-<slug>-<hash>[-N].html" -> "files-<slug>-<hash>[-N]": unique too */
+	base = xasprintf("files-%s", w->rel.pages[rel] + strlen("release-"));
+	base[strlen(base) - strlen(".html")] = '\0';
+	w->files.base = base;
+	ret = store_web_file_counts(w->st, w->rel.v[rel].id, load_file_count, w);
+	if (ret)
+		return ret;
+	plan_pages(w);
+	return 0;
+}
+
+static int cmp_ranked(const void *a, const void *b)
+{
+	const struct ranked *x = a, *y = b;
+
+	if (x->key != y->key)
+		return x->key < y->key ? 1 : -1;
+	return strcmp(x->name, y->name);
+}
+
+bool has_uses(const long long *v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n && !v[i]; i++)
+		;
+	return i < n;
+}
+
+static bool rank_picks(const long long *c, size_t n, size_t at,
+		       enum rank_filter filter)
+{
+	switch (filter) {
+	case RANK_ALL:
+		return true;
+	case RANK_EVER:
+		return has_uses(c, n);
+	case RANK_AT:
+		return c[at] != 0;
+	}
+	return false;
+}
+
+struct ranked *rank_subs(struct web *w, size_t rule, size_t at,
+			 enum rank_filter filter, size_t *n)
+{
+	struct ranked *rank = xcalloc(w->sub.n ? w->sub.n : 1, sizeof(*rank));
+	size_t i, nr = 0;
+
+	for (i = 0; i < w->sub.n; i++) {
+		const struct sub *s = &w->sub.v[i];
+		const long long *c = rule < RULE__COUNT ? &s->cnt[rule * w->rel.n] : s->tot;
+
+		if (!rank_picks(c, w->rel.n, at, filter))
+			continue;
+		rank[nr].index = i;
+		rank[nr].key = c[at];
+		rank[nr].name = s->name;
+		nr++;
+	}
+	qsort(rank, nr, sizeof(*rank), cmp_ranked);
+	*n = nr;
+	return rank;
+}
+
+void web_data_free(struct web *w)
+{
+	size_t i;
+
+	web_files_free(w);
+	for (i = 0; i < w->sub.n; i++) {
+		free(w->sub.v[i].name);
+		free(w->sub.v[i].page);
+		free(w->sub.v[i].cnt);
+		free(w->sub.v[i].tot);
+	}
+	free(w->sub.v);
+	for (i = 0; w->rel.pages && i < w->rel.n; i++)
+		free(w->rel.pages[i]);
+	free(w->rel.pages);
+	for (i = 0; i < RULE__COUNT; i++)
+		free(w->rule.pages[i]);
+	free(w->rule.tot);
+	free(w->rule.added);
+	free(w->rule.removed);
+	free(w->rel.tot);
+	free(w->rel.added);
+	free(w->rel.removed);
+	free(w->rel.ids);
+	free(w->rel.tags);
+	release_infos_free(w->rel.v, w->rel.n);
+}

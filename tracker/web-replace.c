@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * web-replace.c - web_replace(): move a freshly written site over the old
+ * one atomically, refusing to replace a directory kmig web did not write.
+ * Generic but for the marker check; it stays here until util.c has a
+ * directory helper it could become.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "kmig.h"
+#include "web.h"
+
+static bool dir_is_empty(const char *path)
+{
+	DIR *d = opendir(path);
+	struct dirent *e;
+	bool empty = true;
+
+	if (!d)
+		return false;
+	while (empty && (e = readdir(d)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+			empty = false;
+	closedir(d);
+	return empty;
+}
+
+int web_replace(const char *tmp, const char *dir)
+{
+	struct stat sb;
+	char *marker, *old = NULL;
+	int ret = 0;
+
+	if (lstat(dir, &sb) < 0) {
+		if (errno != ENOENT)
+			return kmig_err("cannot access '%s': %s", dir, strerror(errno));
+		if (rename(tmp, dir) < 0)
+			return kmig_err("cannot rename '%s' to '%s': %s", tmp, dir,
+					strerror(errno));
+		return 0;
+	}
+	if (!S_ISDIR(sb.st_mode))
+		return kmig_err("'%s' exists and is not a directory", dir);
+	marker = xasprintf("%s/%s", dir, WEB_MARKER);
+	if (access(marker, F_OK) < 0 && !dir_is_empty(dir)) {
+		ret = kmig_err("'%s' is not a site written by kmig web (no %s in it); refusing to replace it",
+			       dir, WEB_MARKER);
+		goto out_free_marker;
+	}
+	/* swap atomically where the file system can; tmp then holds the old site */
+	if (renameat2(AT_FDCWD, tmp, AT_FDCWD, dir, RENAME_EXCHANGE) == 0) {
+		ret = rm_rf(tmp);
+		goto out_free_marker;
+	}
+	old = xasprintf("%s.old-%ld", dir, (long)getpid());
+	if (rename(dir, old) < 0) {
+		ret = kmig_err("cannot rename '%s' to '%s': %s", dir, old, strerror(errno));
+		goto out_free_old;
+	}
+	if (rename(tmp, dir) < 0) {
+		ret = kmig_err("cannot rename '%s' to '%s': %s", tmp, dir, strerror(errno));
+		rename(old, dir);	/* put the old site back */
+		goto out_free_old;
+	}
+	ret = rm_rf(old);
+out_free_old:
+	free(old);
+out_free_marker:
+	free(marker);
+	return ret;
+}

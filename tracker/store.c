@@ -19,7 +19,8 @@ int store_dberr(struct store *st, const char *what)
 			sqlite3_errmsg(st->db));
 }
 
-int store_prepare(struct store *st, sqlite3_stmt **out, const char *sql)
+/* store_prepare - prepare @sql; on failure records the error, *out NULL. */
+static int store_prepare(struct store *st, sqlite3_stmt **out, const char *sql)
 {
 	*out = NULL;
 	if (sqlite3_prepare_v2(st->db, sql, -1, out, NULL) != SQLITE_OK)
@@ -49,33 +50,21 @@ sqlite3_stmt *store_stmt(struct store *st, const char *sql)
 	return c->stmt;
 }
 
-int store_done(struct store *st, sqlite3_stmt *s)
+int store_done(struct store *st, sqlite3_stmt *s, const char *what)
 {
 	int rc = sqlite3_step(s);
 
 	sqlite3_reset(s);
 	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
-		return store_dberr(st, "write");
+		return store_dberr(st, what);
 	return 0;
 }
 
-int store_row_exists(struct store *st, const char *sql, const char *a,
-		     const char *b, const char *what)
+int store_need_txn(struct store *st, const char *fn)
 {
-	sqlite3_stmt *s = store_stmt(st, sql);
-	int rc;
-
-	if (!s)
-		return KMIG_EGENERIC;
-	sqlite3_bind_text(s, 1, a, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(s, 2, b, -1, SQLITE_TRANSIENT);
-	rc = sqlite3_step(s);
-	sqlite3_reset(s);
-	if (rc == SQLITE_ROW)
-		return 1;
-	if (rc != SQLITE_DONE)
-		return store_dberr(st, what);
-	return 0;
+	if (!sqlite3_get_autocommit(st->db))
+		return 0;
+	return kmig_err("database '%s': %s outside a transaction", st->path, fn);
 }
 
 int store_exec(struct store *st, const char *sql)

@@ -130,32 +130,51 @@ static char *migration_sql(int n)
 	return end ? xstrndup(start, (size_t)(end - start)) : xstrdup(start);
 }
 
-static int current_version(struct store *st, int *out)
+/*
+ * query_int - run the cached one-row @sql and store its first column in
+ * *@out (0 when it returns no row); 0 or negative with the error recorded.
+ */
+static int query_int(struct store *st, const char *sql, int *out)
 {
-	sqlite3_stmt *s;
+	sqlite3_stmt *s = store_stmt(st, sql);
 	int rc;
 
 	*out = 0;
-	if (store_prepare(st, &s,
-			  "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'"))
+	if (!s)
 		return KMIG_EGENERIC;
 	rc = sqlite3_step(s);
-	if (rc != SQLITE_ROW) {
-		sqlite3_finalize(s);
-		return store_dberr(st, "read schema");
-	}
-	rc = sqlite3_column_int(s, 0);
-	sqlite3_finalize(s);
-	if (!rc)
-		return 0;
-	if (store_prepare(st, &s, "SELECT version FROM schema_version"))
-		return KMIG_EGENERIC;
-	if (sqlite3_step(s) == SQLITE_ROW)
+	if (rc == SQLITE_ROW)
 		*out = sqlite3_column_int(s, 0);
-	sqlite3_finalize(s);
+	sqlite3_reset(s);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return store_dberr(st, "read schema");
 	return 0;
 }
 
+/*
+ * current_version - the schema version of the database: PRAGMA
+ * user_version since migration 3; before it, the row of the table
+ * schema_version (which migration 3 drops).  0 for an empty database.
+ */
+static int current_version(struct store *st, int *out)
+{
+	static const char table_sql[] =
+		"SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'";
+	static const char legacy_sql[] = "SELECT version FROM schema_version";
+	static const char pragma_sql[] = "PRAGMA user_version";
+	int legacy, ret;
+
+	ret = query_int(st, table_sql, &legacy);
+	if (ret)
+		return ret;
+	return query_int(st, legacy ? legacy_sql : pragma_sql, out);
+}
+
+/*
+ * migrate - apply, in one transaction, every migration above the
+ * database's version, each followed by PRAGMA user_version; refuse a
+ * database newer than this kmig.
+ */
 static int migrate(struct store *st)
 {
 	int have, want = store_schema_version(), n;
@@ -181,7 +200,7 @@ static int migrate(struct store *st)
 		free(sql);
 		if (ret)
 			goto out_rollback;
-		upd = xasprintf("UPDATE schema_version SET version = %d", n);
+		upd = xasprintf("PRAGMA user_version = %d", n);
 		ret = store_exec(st, upd);
 		free(upd);
 		if (ret)

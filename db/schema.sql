@@ -1,9 +1,12 @@
 -- kmig database schema.
 --
 -- The schema is a sequence of numbered migrations; each starts with a line
--- "-- migration: N".  kmig applies, in one transaction each, the migrations
--- above the version recorded in schema_version, and refuses a database whose
--- version is newer than the newest migration it knows.
+-- "-- migration: N".  kmig applies, in one transaction, the migrations above
+-- the database's version and sets PRAGMA user_version to the last applied;
+-- it refuses a database whose version is newer than the newest migration it
+-- knows.  Before migration 3 the version was the row of table schema_version
+-- (read from there when the table exists; migration 3 drops it).  Never edit
+-- a migration once released: add one.
 --
 -- Conventions: commit and blob ids are 40-hex text; times are Unix seconds;
 -- "ruleset" is rules_hash() of the rule table that produced a cached result.
@@ -155,3 +158,8 @@ CREATE TABLE bisect_steps (
 -- scanned release (~55 000 per kernel release) and a third of the table's
 -- size.
 DROP INDEX release_files_oid;
+
+-- migration: 3
+-- The schema version is PRAGMA user_version (in the database header, set by
+-- kmig after each migration) instead of a one-row table.
+DROP TABLE schema_version;

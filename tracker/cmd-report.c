@@ -485,9 +485,15 @@ static int cmd_report_fn(struct kmig_ctx *ctx, int argc, char **argv)
 		o.by = o.fmt == FMT_CSV ? BY_SUBSYSTEM : BY_RULE;
 	if (store_open(&st, ctx->db_path))
 		return cmd_fail_last(KMIG_EXIT_ERROR);
-	if (o.subsystem && !store_subsystem_exists(st, o.subsystem)) {
-		store_close(st);
-		return cmd_fail(KMIG_EXIT_ERROR, "unknown subsystem '%s'", o.subsystem);
+	if (o.subsystem) {
+		int known = store_subsystem_exists(st, o.subsystem);
+
+		if (known <= 0) {
+			store_close(st);
+			return known < 0 ? cmd_fail_last(KMIG_EXIT_ERROR) :
+			       cmd_fail(KMIG_EXIT_ERROR, "unknown subsystem '%s'",
+					o.subsystem);
+		}
 	}
 	status = trend ? do_trend(st, &o) :
 		 do_report(st, optind < argc ? argv[optind] : NULL, &o);

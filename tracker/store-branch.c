@@ -39,7 +39,7 @@ int store_branch_reset(struct store *st, const char *branch)
 	if (!s)
 		return KMIG_EGENERIC;
 	sqlite3_bind_text(s, 1, branch, -1, SQLITE_TRANSIENT);
-	return store_done(st, s);
+	return store_done(st, s, "write");
 }
 
 int store_branch_step_put(struct store *st, const struct branch_step *b)
@@ -62,7 +62,7 @@ int store_branch_step_put(struct store *st, const struct branch_step *b)
 	store_bind_text(s, 8, b->evidence);
 	store_bind_text(s, 9, b->test_status);
 	sqlite3_bind_int64(s, 10, b->updated_at ? b->updated_at : (long long)time(NULL));
-	return store_done(st, s);
+	return store_done(st, s, "write");
 }
 
 int store_branch_steps(struct store *st, const char *branch,
@@ -115,7 +115,7 @@ int store_branch_set_test(struct store *st, const char *branch, int position,
 	sqlite3_bind_int64(s, 2, (sqlite3_int64)time(NULL));
 	sqlite3_bind_text(s, 3, branch, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_int(s, 4, position);
-	if (store_done(st, s))
+	if (store_done(st, s, "write"))
 		return KMIG_EGENERIC;
 	if (!sqlite3_changes(st->db))
 		return kmig_errcode(KMIG_ENOTFOUND, "no step %d on branch '%s'",

@@ -4,6 +4,7 @@
  * removed uses (the commits and commit_changes tables, for "kmig log"
  * and the dashboard).
  */
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,13 +33,16 @@ int store_commit_put(struct store *st, const char *commit, const char *author,
 	static const char chg_sql[] =
 		"INSERT INTO commit_changes(commit_id, subsystem, rule, added, removed) "
 		"VALUES (?, ?, ?, ?, ?)";
-	sqlite3_stmt *s = store_stmt(st, del_sql);
+	sqlite3_stmt *s;
 	size_t i;
 
+	if (store_need_txn(st, "store_commit_put"))
+		return KMIG_EGENERIC;
+	s = store_stmt(st, del_sql);
 	if (!s)
 		return KMIG_EGENERIC;
 	sqlite3_bind_text(s, 1, commit, -1, SQLITE_TRANSIENT);
-	if (store_done(st, s))
+	if (store_done(st, s, "write"))
 		return KMIG_EGENERIC;
 	s = store_stmt(st, ins_sql);
 	if (!s)
@@ -48,7 +52,7 @@ int store_commit_put(struct store *st, const char *commit, const char *author,
 	sqlite3_bind_int64(s, 3, date);
 	sqlite3_bind_text(s, 4, subject, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_text(s, 5, ruleset, -1, SQLITE_TRANSIENT);
-	if (store_done(st, s))
+	if (store_done(st, s, "write"))
 		return KMIG_EGENERIC;
 	for (i = 0; i < changes->n; i++) {
 		const struct commit_change *c = &changes->v[i];
@@ -63,7 +67,7 @@ int store_commit_put(struct store *st, const char *commit, const char *author,
 		sqlite3_bind_text(s, 3, c->rule, -1, SQLITE_TRANSIENT);
 		sqlite3_bind_int64(s, 4, c->added);
 		sqlite3_bind_int64(s, 5, c->removed);
-		if (store_done(st, s))
+		if (store_done(st, s, "write"))
 			return KMIG_EGENERIC;
 	}
 	return 0;
@@ -72,24 +76,28 @@ int store_commit_put(struct store *st, const char *commit, const char *author,
 int store_commit_get(struct store *st, const char *commit, const char *ruleset,
 		     struct commit_changes *out)
 {
-	static const char commit_sql[] =
-		"SELECT 1 FROM commits WHERE commit_id = ? AND ruleset = ?";
+	/*
+	 * One statement, so one snapshot: no row when the commit is not
+	 * recorded under @ruleset, one row of NULLs when it changed nothing.
+	 */
 	static const char sql[] =
-		"SELECT subsystem, rule, added, removed FROM commit_changes "
-		"WHERE commit_id = ? ORDER BY subsystem, rule";
-	sqlite3_stmt *s;
+		"SELECT cc.subsystem, cc.rule, cc.added, cc.removed FROM commits c "
+		"LEFT JOIN commit_changes cc ON cc.commit_id = c.commit_id "
+		"WHERE c.commit_id = ? AND c.ruleset = ? ORDER BY cc.subsystem, cc.rule";
+	sqlite3_stmt *s = store_stmt(st, sql);
+	bool recorded = false;
 	int rc;
 
-	rc = store_row_exists(st, commit_sql, commit, ruleset, "read commit");
-	if (rc <= 0)
-		return rc < 0 ? rc : KMIG_ENOTFOUND;
-	s = store_stmt(st, sql);
 	if (!s)
 		return KMIG_EGENERIC;
 	sqlite3_bind_text(s, 1, commit, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(s, 2, ruleset, -1, SQLITE_TRANSIENT);
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
 		struct commit_change *c;
 
+		recorded = true;
+		if (sqlite3_column_type(s, 0) == SQLITE_NULL)
+			continue;
 		ALLOC_GROW(out->v, out->n + 1, out->alloc);
 		c = &out->v[out->n++];
 		c->subsystem = store_col_dup(s, 0);
@@ -100,5 +108,5 @@ int store_commit_get(struct store *st, const char *commit, const char *ruleset,
 	sqlite3_reset(s);
 	if (rc != SQLITE_DONE)
 		return store_dberr(st, "read commit changes");
-	return 0;
+	return recorded ? 0 : KMIG_ENOTFOUND;
 }

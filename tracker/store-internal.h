@@ -1,6 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * store-internal.h - shared by the store-*.c files only.
+ *
+ * One SQLite style for the whole store: every statement is a string
+ * literal run through store_stmt(), prepared once and cached for the life
+ * of the struct store; a failure is recorded once with store_dberr() (or
+ * kmig_err()) and the function returns a negative KMIG_E* code, which the
+ * command layer prints.  Writes that must be atomic with others call
+ * store_need_txn() first (see store.h for who holds the transaction).
  */
 #ifndef KMIG_STORE_INTERNAL_H
 #define KMIG_STORE_INTERNAL_H
@@ -27,26 +34,30 @@ struct store {
 	long long last_sub_id;
 };
 
-/* store_dberr - record "<what>: <sqlite message>" and return -1. */
+/*
+ * store_dberr - record "database '<path>': <what>: <sqlite message>";
+ * returns KMIG_EGENERIC.
+ */
 int store_dberr(struct store *st, const char *what);
-/* store_prepare - prepare @sql; on failure records the error, *out NULL. */
-int store_prepare(struct store *st, sqlite3_stmt **out, const char *sql);
 /*
  * store_stmt - a prepared statement for the string literal @sql, cached
  * for the life of @st (keyed by the literal's address) and reset with its
  * bindings cleared; NULL with the error recorded.  Do not finalize it.
  */
 sqlite3_stmt *store_stmt(struct store *st, const char *sql);
-/* store_done - step a statement that returns no rows; 0 or -1. */
-int store_done(struct store *st, sqlite3_stmt *s);
 /*
- * store_row_exists - run the cached @sql bound to the text values @a and
- * @b: 1 when it returns a row, 0 when none, negative on error (@what
- * names the read in the message).
+ * store_done - step @s, a statement that returns no rows, and reset it;
+ * 0, or KMIG_EGENERIC with "<what>: <sqlite message>" recorded.
  */
-int store_row_exists(struct store *st, const char *sql, const char *a,
-		     const char *b, const char *what);
-/* store_exec - run SQL without results. */
+int store_done(struct store *st, sqlite3_stmt *s, const char *what);
+/*
+ * store_need_txn - 0 when the caller holds a transaction (store_begin());
+ * else KMIG_EGENERIC with "<fn> outside a transaction" recorded: the
+ * functions documented "caller holds a transaction" write several rows
+ * that must commit together.
+ */
+int store_need_txn(struct store *st, const char *fn);
+/* store_exec - run SQL without results (no parameters, not cached). */
 int store_exec(struct store *st, const char *sql);
 /* Bind helpers that accept NULL as SQL NULL. */
 void store_bind_text(sqlite3_stmt *s, int i, const char *v);

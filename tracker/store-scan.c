@@ -2,6 +2,7 @@
 /*
  * store-scan.c - SQL of the tracker: blob cache, releases, counts, reports.
  */
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -112,15 +113,18 @@ int store_blob_put(struct store *st, const char *oid, const char *ruleset,
 		"INSERT OR REPLACE INTO blobs(oid, ruleset, bytes) VALUES (?, ?, ?)";
 	static const char site_sql[] =
 		"INSERT INTO blob_sites(oid, ruleset, rule, line, func, text) VALUES (?, ?, ?, ?, ?, ?)";
-	sqlite3_stmt *s = store_stmt(st, blob_sql);
+	sqlite3_stmt *s;
 	size_t i;
 
+	if (store_need_txn(st, "store_blob_put"))
+		return KMIG_EGENERIC;
+	s = store_stmt(st, blob_sql);
 	if (!s)
 		return KMIG_EGENERIC;
 	sqlite3_bind_text(s, 1, oid, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_text(s, 2, ruleset, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_int64(s, 3, (sqlite3_int64)bytes);
-	if (store_done(st, s))
+	if (store_done(st, s, "write"))
 		return KMIG_EGENERIC;
 	for (i = 0; i < sites->n; i++) {
 		const struct site *site = &sites->v[i];
@@ -134,7 +138,7 @@ int store_blob_put(struct store *st, const char *oid, const char *ruleset,
 		sqlite3_bind_int(s, 4, (int)site->line);
 		store_bind_text(s, 5, site->func);
 		store_bind_text(s, 6, site->text ? site->text : "");
-		if (store_done(st, s))
+		if (store_done(st, s, "write"))
 			return KMIG_EGENERIC;
 	}
 	return 0;
@@ -143,25 +147,31 @@ int store_blob_put(struct store *st, const char *oid, const char *ruleset,
 int store_blob_sites(struct store *st, const char *oid, const char *ruleset,
 		     struct site_list *out)
 {
-	static const char blob_sql[] =
-		"SELECT 1 FROM blobs WHERE oid = ? AND ruleset = ?";
+	/*
+	 * One statement, so one snapshot: no row when the blob is not
+	 * cached, one row of NULLs when it is cached without sites.
+	 */
 	static const char sql[] =
-		"SELECT rule, line, func, text FROM blob_sites WHERE oid = ? AND ruleset = ? ORDER BY rowid";
-	sqlite3_stmt *s;
+		"SELECT bs.rule, bs.line, bs.func, bs.text FROM blobs b "
+		"LEFT JOIN blob_sites bs ON bs.oid = b.oid AND bs.ruleset = b.ruleset "
+		"WHERE b.oid = ? AND b.ruleset = ? ORDER BY bs.rowid";
+	sqlite3_stmt *s = store_stmt(st, sql);
+	bool cached = false;
 	int rc;
 
-	rc = store_row_exists(st, blob_sql, oid, ruleset, "read blob cache");
-	if (rc <= 0)
-		return rc < 0 ? rc : KMIG_ENOTFOUND;
-	s = store_stmt(st, sql);
 	if (!s)
 		return KMIG_EGENERIC;
 	sqlite3_bind_text(s, 1, oid, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_text(s, 2, ruleset, -1, SQLITE_TRANSIENT);
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		const char *name = (const char *)sqlite3_column_text(s, 0);
 		struct site *site;
-		int r = rule_lookup((const char *)sqlite3_column_text(s, 0));
+		int r;
 
+		cached = true;
+		if (!name)
+			continue;
+		r = rule_lookup(name);
 		if (r < 0)
 			continue;
 		ALLOC_GROW(out->v, out->n + 1, out->alloc);
@@ -174,7 +184,7 @@ int store_blob_sites(struct store *st, const char *oid, const char *ruleset,
 	sqlite3_reset(s);
 	if (rc != SQLITE_DONE)
 		return store_dberr(st, "read blob sites");
-	return 0;
+	return cached ? 0 : KMIG_ENOTFOUND;
 }
 
 int store_release_start(struct store *st, long long *id, const char *tag,
@@ -185,14 +195,17 @@ int store_release_start(struct store *st, long long *id, const char *tag,
 	static const char ins_sql[] =
 		"INSERT INTO releases(tag, commit_id, sort_key, date, ruleset, maintainers_oid, scanned_at) "
 		"VALUES (?, ?, ?, ?, ?, ?, ?)";
-	sqlite3_stmt *s = store_stmt(st, del_sql);
+	sqlite3_stmt *s;
 	char *key;
 	int ret;
 
+	if (store_need_txn(st, "store_release_start"))
+		return KMIG_EGENERIC;
+	s = store_stmt(st, del_sql);
 	if (!s)
 		return KMIG_EGENERIC;
 	sqlite3_bind_text(s, 1, tag, -1, SQLITE_TRANSIENT);
-	if (store_done(st, s))
+	if (store_done(st, s, "write"))
 		return KMIG_EGENERIC;
 	s = store_stmt(st, ins_sql);
 	if (!s)
@@ -205,7 +218,7 @@ int store_release_start(struct store *st, long long *id, const char *tag,
 	sqlite3_bind_text(s, 5, ruleset, -1, SQLITE_TRANSIENT);
 	store_bind_text(s, 6, maintainers_oid);
 	sqlite3_bind_int64(s, 7, (sqlite3_int64)time(NULL));
-	ret = store_done(st, s);
+	ret = store_done(st, s, "write");
 	free(key);
 	if (ret)
 		return ret;
@@ -239,7 +252,7 @@ static int subsystem_id(struct store *st, const char *name, long long *id)
 	if (!s)
 		return KMIG_EGENERIC;
 	sqlite3_bind_text(s, 1, name, -1, SQLITE_TRANSIENT);
-	if (store_done(st, s))
+	if (store_done(st, s, "write"))
 		return KMIG_EGENERIC;
 	*id = sqlite3_last_insert_rowid(st->db);
 remember:
@@ -257,7 +270,8 @@ int store_release_file(struct store *st, long long release, const char *path,
 	sqlite3_stmt *s;
 	long long sid;
 
-	if (subsystem_id(st, subsystem, &sid))
+	if (store_need_txn(st, "store_release_file") ||
+	    subsystem_id(st, subsystem, &sid))
 		return KMIG_EGENERIC;
 	s = store_stmt(st, sql);
 	if (!s)
@@ -266,7 +280,7 @@ int store_release_file(struct store *st, long long release, const char *path,
 	sqlite3_bind_text(s, 2, path, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_text(s, 3, oid, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_int64(s, 4, sid);
-	return store_done(st, s);
+	return store_done(st, s, "write");
 }
 
 int store_release_finish(struct store *st, long long release, long long files)
@@ -287,6 +301,8 @@ int store_release_finish(struct store *st, long long release, long long files)
 	const char *const sqls[] = { file_sql, count_sql, upd_sql };
 	size_t i;
 
+	if (store_need_txn(st, "store_release_finish"))
+		return KMIG_EGENERIC;
 	for (i = 0; i < ARRAY_SIZE(sqls); i++) {
 		sqlite3_stmt *s = store_stmt(st, sqls[i]);
 
@@ -295,7 +311,7 @@ int store_release_finish(struct store *st, long long release, long long files)
 		sqlite3_bind_int64(s, 1, release);
 		if (sqls[i] == upd_sql)
 			sqlite3_bind_int64(s, 2, files);
-		if (store_done(st, s))
+		if (store_done(st, s, "write"))
 			return KMIG_EGENERIC;
 	}
 	return 0;
@@ -420,11 +436,15 @@ int store_subsystem_exists(struct store *st, const char *name)
 	int rc;
 
 	if (!s)
-		return 0;
+		return KMIG_EGENERIC;
 	sqlite3_bind_text(s, 1, name, -1, SQLITE_TRANSIENT);
 	rc = sqlite3_step(s);
 	sqlite3_reset(s);
-	return rc == SQLITE_ROW;
+	if (rc == SQLITE_ROW)
+		return 1;
+	if (rc != SQLITE_DONE)
+		return store_dberr(st, "read subsystems");
+	return 0;
 }
 
 int store_scan_tune(struct store *st)
@@ -454,13 +474,13 @@ int store_prune_blobs(struct store *st, long long *pruned)
 	if (!s)
 		goto out_rollback;
 	sqlite3_bind_text(s, 1, rules_hash(), -1, SQLITE_STATIC);
-	if (store_done(st, s))
+	if (store_done(st, s, "write"))
 		goto out_rollback;
 	s = store_stmt(st, blobs_sql);
 	if (!s)
 		goto out_rollback;
 	sqlite3_bind_text(s, 1, rules_hash(), -1, SQLITE_STATIC);
-	if (store_done(st, s))
+	if (store_done(st, s, "write"))
 		goto out_rollback;
 	*pruned = sqlite3_changes(st->db);
 	return store_commit(st);

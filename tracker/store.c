@@ -19,7 +19,8 @@ int store_dberr(struct store *st, const char *what)
 			sqlite3_errmsg(st->db));
 }
 
-int store_prepare(struct store *st, sqlite3_stmt **out, const char *sql)
+/* store_prepare - prepare @sql; on failure records the error, *out NULL. */
+static int store_prepare(struct store *st, sqlite3_stmt **out, const char *sql)
 {
 	*out = NULL;
 	if (sqlite3_prepare_v2(st->db, sql, -1, out, NULL) != SQLITE_OK)
@@ -49,33 +50,21 @@ sqlite3_stmt *store_stmt(struct store *st, const char *sql)
 	return c->stmt;
 }
 
-int store_done(struct store *st, sqlite3_stmt *s)
+int store_done(struct store *st, sqlite3_stmt *s, const char *what)
 {
 	int rc = sqlite3_step(s);
 
 	sqlite3_reset(s);
 	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
-		return store_dberr(st, "write");
+		return store_dberr(st, what);
 	return 0;
 }
 
-int store_row_exists(struct store *st, const char *sql, const char *a,
-		     const char *b, const char *what)
+int store_need_txn(struct store *st, const char *fn)
 {
-	sqlite3_stmt *s = store_stmt(st, sql);
-	int rc;
-
-	if (!s)
-		return KMIG_EGENERIC;
-	sqlite3_bind_text(s, 1, a, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(s, 2, b, -1, SQLITE_TRANSIENT);
-	rc = sqlite3_step(s);
-	sqlite3_reset(s);
-	if (rc == SQLITE_ROW)
-		return 1;
-	if (rc != SQLITE_DONE)
-		return store_dberr(st, what);
-	return 0;
+	if (!sqlite3_get_autocommit(st->db))
+		return 0;
+	return kmig_err("database '%s': %s outside a transaction", st->path, fn);
 }
 
 int store_exec(struct store *st, const char *sql)
@@ -141,32 +130,51 @@ static char *migration_sql(int n)
 	return end ? xstrndup(start, (size_t)(end - start)) : xstrdup(start);
 }
 
-static int current_version(struct store *st, int *out)
+/*
+ * query_int - run the cached one-row @sql and store its first column in
+ * *@out (0 when it returns no row); 0 or negative with the error recorded.
+ */
+static int query_int(struct store *st, const char *sql, int *out)
 {
-	sqlite3_stmt *s;
+	sqlite3_stmt *s = store_stmt(st, sql);
 	int rc;
 
 	*out = 0;
-	if (store_prepare(st, &s,
-			  "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'"))
+	if (!s)
 		return KMIG_EGENERIC;
 	rc = sqlite3_step(s);
-	if (rc != SQLITE_ROW) {
-		sqlite3_finalize(s);
-		return store_dberr(st, "read schema");
-	}
-	rc = sqlite3_column_int(s, 0);
-	sqlite3_finalize(s);
-	if (!rc)
-		return 0;
-	if (store_prepare(st, &s, "SELECT version FROM schema_version"))
-		return KMIG_EGENERIC;
-	if (sqlite3_step(s) == SQLITE_ROW)
+	if (rc == SQLITE_ROW)
 		*out = sqlite3_column_int(s, 0);
-	sqlite3_finalize(s);
+	sqlite3_reset(s);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return store_dberr(st, "read schema");
 	return 0;
 }
 
+/*
+ * current_version - the schema version of the database: PRAGMA
+ * user_version since migration 3; before it, the row of the table
+ * schema_version (which migration 3 drops).  0 for an empty database.
+ */
+static int current_version(struct store *st, int *out)
+{
+	static const char table_sql[] =
+		"SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'";
+	static const char legacy_sql[] = "SELECT version FROM schema_version";
+	static const char pragma_sql[] = "PRAGMA user_version";
+	int legacy, ret;
+
+	ret = query_int(st, table_sql, &legacy);
+	if (ret)
+		return ret;
+	return query_int(st, legacy ? legacy_sql : pragma_sql, out);
+}
+
+/*
+ * migrate - apply, in one transaction, every migration above the
+ * database's version, each followed by PRAGMA user_version; refuse a
+ * database newer than this kmig.
+ */
 static int migrate(struct store *st)
 {
 	int have, want = store_schema_version(), n;
@@ -192,7 +200,7 @@ static int migrate(struct store *st)
 		free(sql);
 		if (ret)
 			goto out_rollback;
-		upd = xasprintf("UPDATE schema_version SET version = %d", n);
+		upd = xasprintf("PRAGMA user_version = %d", n);
 		ret = store_exec(st, upd);
 		free(upd);
 		if (ret)

@@ -4,10 +4,22 @@
  * module (store.c and store-<area>.c); nothing else includes sqlite3.h.
  *
  * store_open() creates or migrates the database (schema from db/schema.sql,
- * embedded), sets WAL mode and foreign keys, and refuses a database newer
- * than this kmig.  All functions return 0 or a negative code with the
- * message recorded by kmig_err().  Strings returned through out-parameters
- * are the caller's to free.  A struct store is used by one thread at a time.
+ * embedded; the version is PRAGMA user_version), sets WAL mode and foreign
+ * keys, and refuses a database newer than this kmig.  All functions return
+ * 0 or a negative code with the message recorded by kmig_err(); none
+ * prints.  Strings returned through out-parameters are the caller's to
+ * free.  A struct store is used by one thread at a time.
+ *
+ * Transactions.  Each function below says which of three it is:
+ *   "Caller holds a transaction": it writes several rows that belong
+ *	together (a blob and its sites, a release's files); the caller
+ *	brackets a batch of calls with store_begin() and store_commit() (or
+ *	store_rollback() on error) and the function fails, recording
+ *	"<function> outside a transaction", when called without one.
+ *   "Opens its own transaction": the caller must not hold one (SQLite
+ *	transactions do not nest; store_begin() would fail).
+ *   "No transaction needed": one SQL statement, atomic and consistent by
+ *	itself; within a caller's transaction it is part of it.
  */
 #ifndef KMIG_STORE_H
 #define KMIG_STORE_H
@@ -17,14 +29,31 @@
 
 struct store;
 
+/*
+ * store_open - open (creating @path and its directory if needed) the
+ * database into *@out, applying the migrations it lacks; *@out is NULL on
+ * error.  Opens its own transaction (the migration, even when none is
+ * needed: BEGIN IMMEDIATE waits up to 30 s for another writer).
+ */
 int store_open(struct store **out, const char *path);
+/*
+ * store_close - finalize the cached statements and close; NULL is a no-op.
+ * A transaction still open is rolled back.
+ */
 void store_close(struct store *st);
-/* Version of the SQLite library in use. */
+/* Version of the SQLite library in use.  No database access. */
 const char *store_sqlite_version(void);
-/* Version of the schema this kmig creates. */
+/* Version of the schema this kmig creates.  No database access. */
 int store_schema_version(void);
+/*
+ * store_begin - start a write transaction (BEGIN IMMEDIATE: takes the
+ * write lock now, waiting up to 30 s for another writer).  Must not be
+ * nested.  Returns 0 or negative (e.g. the database is busy or read-only).
+ */
 int store_begin(struct store *st);
+/* store_commit - commit the transaction of store_begin(). */
 int store_commit(struct store *st);
+/* store_rollback - undo the transaction of store_begin(); cannot fail. */
 void store_rollback(struct store *st);
 
 /* ---- tracker (store-scan.c) ---- */
@@ -42,37 +71,65 @@ struct release_info {
 };
 void release_info_clear(struct release_info *r);
 
-/* store_release_get - the scanned release @tag, or KMIG_ENOTFOUND. */
+/*
+ * store_release_get - the scanned release @tag into @out (cleared first),
+ * or KMIG_ENOTFOUND.  No transaction needed.
+ */
 int store_release_get(struct store *st, const char *tag, struct release_info *out);
-/* store_releases - every scanned release in version order (caller frees). */
+/*
+ * store_releases - every scanned release in version order, *@n of them in
+ * *@out (free with release_infos_free()).  No transaction needed.
+ */
 int store_releases(struct store *st, struct release_info **out, size_t *n);
 void release_infos_free(struct release_info *v, size_t n);
-/* store_scan_tune - a page cache sized for scanning whole releases. */
+/*
+ * store_scan_tune - a page cache sized for scanning whole releases (for
+ * the life of @st).  No transaction needed.
+ */
 int store_scan_tune(struct store *st);
-/* store_cached_blobs - add every blob cached under @ruleset to @out. */
+/*
+ * store_cached_blobs - add every blob cached under @ruleset to @out.
+ * No transaction needed.
+ */
 int store_cached_blobs(struct store *st, const char *ruleset, struct oidset *out);
-/* store_blob_put - cache a lexed blob and its use sites. */
+/*
+ * store_blob_put - cache a lexed blob and its use sites (replacing the
+ * blob's row; call it once per blob).  Caller holds a transaction.
+ */
 int store_blob_put(struct store *st, const char *oid, const char *ruleset,
 		   uint64_t bytes, const struct site_list *sites);
 /*
  * store_blob_sites - append the cached sites of blob @oid to @out;
- * KMIG_ENOTFOUND when the blob is not cached under @ruleset.
+ * KMIG_ENOTFOUND when the blob is not cached under @ruleset.  No
+ * transaction needed.
  */
 int store_blob_sites(struct store *st, const char *oid, const char *ruleset,
 		     struct site_list *out);
 /*
  * store_prune_blobs - drop cached blobs of rule sets that neither the
  * current rules nor any release use any more; *pruned counts them.
+ * Opens its own transaction.
  */
 int store_prune_blobs(struct store *st, long long *pruned);
-/* store_release_start - (re)create release @tag, dropping an older scan. */
+/*
+ * store_release_start - (re)create release @tag, dropping an older scan
+ * of it; *@id is the new release.  Caller holds a transaction (the same
+ * one as the release's store_release_file() and store_release_finish()).
+ */
 int store_release_start(struct store *st, long long *id, const char *tag,
 			const char *commit, long long date, const char *ruleset,
 			const char *maintainers_oid);
-/* store_release_file - record an in-scope file of the release. */
+/*
+ * store_release_file - record an in-scope file of the release and its
+ * subsystem (created on first use).  Caller holds a transaction.
+ */
 int store_release_file(struct store *st, long long release, const char *path,
 		       const char *oid, const char *subsystem);
-/* store_release_finish - materialise the release's counts. */
+/*
+ * store_release_finish - materialise the release's counts and record its
+ * number of @files; after every store_release_file().  Caller holds a
+ * transaction.
+ */
 int store_release_finish(struct store *st, long long release, long long files);
 
 /* Report queries.  A count row: key is the subsystem or path, or NULL. */
@@ -89,7 +146,8 @@ struct count_rows {
 void count_rows_clear(struct count_rows *r);
 /*
  * store_counts - non-zero counts of @release grouped @by, optionally only
- * rule @rule and subsystem @subsystem (NULL: all), ordered by key, rule.
+ * rule @rule and subsystem @subsystem (NULL: all), ordered by key, rule;
+ * appended to @out.  No transaction needed.
  */
 int store_counts(struct store *st, long long release, enum count_by by,
 		 const char *rule, const char *subsystem, struct count_rows *out);
@@ -97,12 +155,16 @@ int store_counts(struct store *st, long long release, enum count_by by,
  * store_site_changes - uses added and removed from release @old to @new
  * per rule: a site is (rule, path, normalised line), compared as multisets
  * (only files whose blob differs are compared).  Rows: key NULL, rule,
- * count = added in @added and removed in @removed.
+ * count = added in @added and removed in @removed (appended).  No
+ * transaction needed.
  */
 int store_site_changes(struct store *st, long long old, long long new_,
 		       const char *rule, const char *subsystem,
 		       struct count_rows *added, struct count_rows *removed);
-/* store_subsystem_exists - true when @name is a known subsystem. */
+/*
+ * store_subsystem_exists - 1 when @name is a known subsystem, 0 when not,
+ * negative on error.  No transaction needed.
+ */
 int store_subsystem_exists(struct store *st, const char *name);
 
 /* ---- gate (store-gate.c) ---- */
@@ -121,14 +183,16 @@ void commit_changes_clear(struct commit_changes *c);
 /*
  * store_commit_put - record commit @commit (replacing an older record):
  * @author "Name <email>", @date Unix time, the rule set @ruleset used,
- * and its non-zero @changes per (subsystem, rule).
+ * and its non-zero @changes per (subsystem, rule).  Caller holds a
+ * transaction (kmig log commits one per batch of commits).
  */
 int store_commit_put(struct store *st, const char *commit, const char *author,
 		     long long date, const char *subject, const char *ruleset,
 		     const struct commit_changes *changes);
 /*
  * store_commit_get - the changes of @commit recorded under @ruleset,
- * ordered by subsystem and rule; KMIG_ENOTFOUND when not recorded.
+ * ordered by subsystem and rule, appended to @out; KMIG_ENOTFOUND when
+ * not recorded.  No transaction needed.
  */
 int store_commit_get(struct store *st, const char *commit, const char *ruleset,
 		     struct commit_changes *out);
@@ -153,31 +217,48 @@ struct branch_steps {
 	size_t n, alloc;
 };
 void branch_steps_clear(struct branch_steps *s);
-/* store_branch_reset - forget every step of @branch (a new apply). */
+/*
+ * store_branch_reset - forget every step of @branch (a new apply).  No
+ * transaction needed.
+ */
 int store_branch_reset(struct store *st, const char *branch);
-/* store_branch_step_put - record (insert or replace) step @s. */
+/*
+ * store_branch_step_put - record (insert or replace) step @s; updated_at
+ * 0 means now.  No transaction needed: each step is committed as it is
+ * applied, so an interrupted apply keeps the steps done.
+ */
 int store_branch_step_put(struct store *st, const struct branch_step *s);
-/* store_branch_steps - the steps of @branch in series order. */
+/*
+ * store_branch_steps - the steps of @branch in series order, into @out
+ * (cleared first).  No transaction needed.
+ */
 int store_branch_steps(struct store *st, const char *branch,
 		       struct branch_steps *out);
 /*
  * store_branch_set_test - record the "kmig branch test" result of step
  * @position of @branch ("pass", "compile-fail", "build-fail", "boot-fail");
- * KMIG_ENOTFOUND when there is no such step.
+ * KMIG_ENOTFOUND when there is no such step.  No transaction needed.
  */
 int store_branch_set_test(struct store *st, const char *branch, int position,
 			  const char *test_status);
 /*
  * store_branch_latest - the branch with the most recent step, in *@branch
- * (caller frees); KMIG_ENOTFOUND when no branch was ever applied.
+ * (caller frees); KMIG_ENOTFOUND when no branch was ever applied.  No
+ * transaction needed.
  */
 int store_branch_latest(struct store *st, char **branch);
 
-/* ---- builds, boots, bisects (store-boot.c) ---- */
+/*
+ * ---- builds, boots, bisects (store-boot.c) ----
+ *
+ * No transaction needed by any: each is one statement, committed at once
+ * so that a build, boot or bisection step interrupted later is kept.
+ */
 
 /*
  * store_build_add - record a kernel build: @status "ok" or "failed",
- * @config_hash the configuration recipe (kbuild.h); *@id the new row.
+ * @config_hash the configuration recipe (kbuild.h); *@id the new row,
+ * @log_path may be NULL.
  */
 int store_build_add(struct store *st, const char *commit,
 		    const char *config_hash, const char *status,
@@ -193,7 +274,7 @@ int store_build_find(struct store *st, const char *commit,
 int store_boot_add(struct store *st, int64_t build_id, const char *tests,
 		   const char *status, double seconds, const char *findings,
 		   const char *console_path, int64_t *id);
-/* store_bisect_start - a new bisection, status "running". */
+/* store_bisect_start - a new bisection, status "running"; *@id its row. */
 int store_bisect_start(struct store *st, const char *good, const char *bad,
 		       const char *tests, int64_t *id);
 /* store_bisect_step - step @seq tested @commit: "good", "bad" or "skip". */
@@ -212,7 +293,8 @@ int store_bisect_finish(struct store *st, int64_t bisect_id,
 /*
  * The dashboard's queries stream their rows to a callback; the strings of
  * a row are valid during the call only.  A callback returning non-zero
- * stops the query, which then returns that value.
+ * stops the query, which then returns that value.  No transaction needed:
+ * each is one statement, one snapshot of the database.
  */
 
 /* A per-release count of (subsystem, rule), ordered by subsystem name. */

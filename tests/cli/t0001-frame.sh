@@ -52,7 +52,9 @@ KMIG_DB="$TRASH/env.db" "$KMIG" --db "$TRASH/opt.db" report > /dev/null 2>&1
 t_ok "--db wins over KMIG_DB" test -f "$TRASH/opt.db"
 "$KMIG" report > /dev/null 2>&1
 t_ok "default database under KMIG_HOME" test -f "$KMIG_HOME/kmig.db"
-t_is "schema version recorded" 2 "$(sqlite3 "$KMIG_HOME/kmig.db" 'SELECT version FROM schema_version')"
+t_is "schema version recorded" 3 "$(sqlite3 "$KMIG_HOME/kmig.db" 'PRAGMA user_version')"
+t_is "no schema version table (dropped in migration 3)" "" \
+	"$(sqlite3 "$KMIG_HOME/kmig.db" "SELECT name FROM sqlite_master WHERE name = 'schema_version'")"
 t_is "WAL mode" wal "$(sqlite3 "$KMIG_HOME/kmig.db" 'PRAGMA journal_mode')"
 
 t_is "no index of release files by blob (dropped in migration 2)" "" \
@@ -66,13 +68,52 @@ t_is "a version-1 database" "1|release_files_oid" \
 t_exit "a version-1 database opens (report: nothing scanned yet)" 2 \
 	"$KMIG" --db "$TRASH/v1.db" report
 t_ok "... and only says so" grep -q 'no release is scanned' "$TRASH/.stderr"
-t_is "... and is migrated to 2, its index dropped" "2|" \
-	"$(sqlite3 "$TRASH/v1.db" "SELECT version, (SELECT name FROM sqlite_master WHERE name = 'release_files_oid') FROM schema_version")"
+t_is "... and is migrated to 3, its index and version table dropped" "3||" \
+	"$(sqlite3 "$TRASH/v1.db" "SELECT (SELECT user_version FROM pragma_user_version), (SELECT name FROM sqlite_master WHERE name = 'release_files_oid'), (SELECT name FROM sqlite_master WHERE name = 'schema_version')")"
 
-# a database newer than this kmig is refused
-sqlite3 "$TRASH/env.db" 'UPDATE schema_version SET version = 999'
+# a version-2 database (the version in table schema_version, before
+# migration 3), with a scanned release, is upgraded and keeps its data
+{ sed -n '/^-- migration: 1$/,/^-- migration: 3$/p' "$TOP/db/schema.sql"
+  cat <<-'EOF'
+	UPDATE schema_version SET version = 2;
+	INSERT INTO releases(id, tag, commit_id, sort_key, date, ruleset, files, scanned_at)
+		VALUES (1, 'v9.1', '0123456789012345678901234567890123456789', 'v9.1', 0, 'r', 2, 0);
+	INSERT INTO subsystems(id, name) VALUES (1, 'NETWORKING'), (2, 'SOUND');
+	INSERT INTO release_files(release_id, path, oid, subsystem_id)
+		VALUES (1, 'net/a.c', '1111111111111111111111111111111111111111', 1),
+		       (1, 'sound/b.c', '2222222222222222222222222222222222222222', 2);
+	INSERT INTO counts(release_id, subsystem_id, rule, count)
+		VALUES (1, 1, 'bug', 3), (1, 2, 'bug', 4);
+	INSERT INTO branch_steps(branch, base, position, patch, subject, status, updated_at)
+		VALUES ('kmig/v9.1', 'v9.1', 1, '0001-a.patch', 'a: b', 'applied', 0);
+	EOF
+} | sqlite3 "$TRASH/v2.db"
+t_is "a version-2 database" "2|0" \
+	"$(sqlite3 "$TRASH/v2.db" "SELECT version, (SELECT user_version FROM pragma_user_version) FROM schema_version")"
+t_exit "a version-2 database opens and reports its release" 0 \
+	"$KMIG" --db "$TRASH/v2.db" report --format csv --by subsystem v9.1
+t_is "... with its counts" "release,subsystem,rule,count
+v9.1,NETWORKING,bug,3
+v9.1,SOUND,bug,4" "$(cat "$TRASH/.stdout")"
+t_is "... migrated to 3, its version table dropped" "3|" \
+	"$(sqlite3 "$TRASH/v2.db" "SELECT (SELECT user_version FROM pragma_user_version), (SELECT name FROM sqlite_master WHERE name = 'schema_version')")"
+t_is "... its rows kept" "1|2|2|1" \
+	"$(sqlite3 "$TRASH/v2.db" "SELECT (SELECT count(*) FROM releases), (SELECT count(*) FROM release_files), (SELECT count(*) FROM counts), (SELECT count(*) FROM branch_steps)")"
+t_exit "... and opens again as it is" 0 \
+	"$KMIG" --db "$TRASH/v2.db" report --format csv --by subsystem v9.1
+t_is "... with the same counts" 3 "$(grep -c . "$TRASH/.stdout")"
+
+# a database newer than this kmig is refused, in one line
+sqlite3 "$TRASH/env.db" 'PRAGMA user_version = 999'
 t_exit "newer database refused" 2 "$KMIG" --db "$TRASH/env.db" report
 t_ok "newer database: clear message" grep -q "schema version 999, newer than this kmig" "$TRASH/.stderr"
+t_is "newer database: one line" 1 "$(wc -l < "$TRASH/.stderr")"
+t_is "newer database: left as it was" 999 "$(sqlite3 "$TRASH/env.db" 'PRAGMA user_version')"
+# ... and so is one whose version table (before migration 3) is newer
+sqlite3 "$TRASH/v1.db" 'CREATE TABLE schema_version (version INTEGER NOT NULL); INSERT INTO schema_version VALUES (998)'
+t_exit "newer database (version table) refused" 2 "$KMIG" --db "$TRASH/v1.db" report
+t_ok "newer database (version table): clear message" grep -q "schema version 998, newer than this kmig" "$TRASH/.stderr"
+t_is "newer database (version table): one line" 1 "$(wc -l < "$TRASH/.stderr")"
 
 # results to a closed stdout are an error, not a silent success
 t_exit "write error on stdout" 2 sh -c "'$KMIG' rules > /dev/full"

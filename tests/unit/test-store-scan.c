@@ -1,0 +1,329 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test-store-scan.c - the tracker's SQL (store-scan.c): releases, the blob
+ * cache, counts and comparisons, on a database in a temporary directory.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "lexer.h"
+#include "oidset.h"
+#include "rules.h"
+#include "store.h"
+#include "util.h"
+
+#define BLOB_A "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"	/* bug, warn-on */
+#define BLOB_B "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"	/* bug-on */
+#define BLOB_C "cccccccccccccccccccccccccccccccccccccccc"	/* no sites */
+#define BLOB_D "dddddddddddddddddddddddddddddddddddddddd"	/* no sites */
+#define BLOB_X "eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee"	/* never stored */
+
+struct fixture {
+	char dir[32];
+	char *path;
+	struct store *st;
+};
+
+static int setup(void **state)
+{
+	struct fixture *f = xcalloc(1, sizeof(*f));
+
+	strcpy(f->dir, "/tmp/kmig-unit.XXXXXX");
+	if (!mkdtemp(f->dir))
+		return -1;
+	f->path = xasprintf("%s/kmig.db", f->dir);
+	if (store_open(&f->st, f->path))
+		return -1;
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+
+	store_close(f->st);
+	rm_rf(f->dir);
+	free(f->path);
+	free(f);
+	return 0;
+}
+
+static void reopen(struct fixture *f)
+{
+	store_close(f->st);
+	f->st = NULL;
+	assert_int_equal(store_open(&f->st, f->path), 0);
+}
+
+static void put_blob(struct store *st, const char *oid, const char *ruleset,
+		     int nsites)
+{
+	struct site v[] = {
+		{ .rule = RULE_BUG, .line = 3, .func = "f", .text = "BUG();" },
+		{ .rule = RULE_WARN_ON, .line = 7, .func = NULL, .text = "WARN_ON(x);" },
+	};
+	struct site bug_on = { .rule = RULE_BUG_ON, .line = 9, .func = "g",
+			       .text = "BUG_ON(y);" };
+	struct site_list sites = { v, (size_t)nsites, 0 };
+
+	if (nsites < 0) {
+		sites.v = &bug_on;
+		sites.n = 1;
+	}
+	assert_int_equal(store_blob_put(st, oid, ruleset, 100, &sites), 0);
+}
+
+/*
+ * Release @tag: net/a.c and sound/d.c (blob A), net/b.c (blob @b),
+ * sound/c.c (blob C); @new_blob, if any, cached in the same transaction.
+ */
+static long long put_release(struct store *st, const char *tag, const char *b,
+			     const char *new_blob)
+{
+	const char *ruleset = rules_hash();
+	long long id = 0;
+
+	assert_int_equal(store_begin(st), 0);
+	assert_int_equal(store_release_start(st, &id, tag, BLOB_X, 1000, ruleset,
+					     NULL), 0);
+	assert_true(id > 0);
+	if (new_blob)
+		put_blob(st, new_blob, ruleset, 0);
+	assert_int_equal(store_release_file(st, id, "net/a.c", BLOB_A, "NET"), 0);
+	assert_int_equal(store_release_file(st, id, "net/b.c", b, "NET"), 0);
+	assert_int_equal(store_release_file(st, id, "sound/c.c", BLOB_C, "SOUND"), 0);
+	assert_int_equal(store_release_file(st, id, "sound/d.c", BLOB_A, "SOUND"), 0);
+	assert_int_equal(store_release_finish(st, id, 4), 0);
+	assert_int_equal(store_commit(st), 0);
+	return id;
+}
+
+/* v1.0: its three blobs cached, then the release. */
+static long long put_v1(struct store *st)
+{
+	const char *ruleset = rules_hash();
+
+	assert_int_equal(store_begin(st), 0);
+	put_blob(st, BLOB_A, ruleset, 2);
+	put_blob(st, BLOB_B, ruleset, -1);
+	put_blob(st, BLOB_C, ruleset, 0);
+	assert_int_equal(store_commit(st), 0);
+	return put_release(st, "v1.0", BLOB_B, NULL);
+}
+
+static void assert_row(const struct count_row *r, const char *key,
+		       const char *rule, long long count)
+{
+	if (key)
+		assert_string_equal(r->key, key);
+	else
+		assert_null(r->key);
+	assert_string_equal(r->rule, rule);
+	assert_int_equal(r->count, count);
+}
+
+static void test_release_round_trip(void **state)
+{
+	struct fixture *f = *state;
+	const char *ruleset = rules_hash();
+	struct release_info rel, *all = NULL;
+	struct count_rows rows = { 0 };
+	struct site_list sites = SITE_LIST_INIT;
+	size_t n = 0;
+	long long id;
+
+	assert_int_equal(store_release_get(f->st, "v1.0", &rel), KMIG_ENOTFOUND);
+	assert_int_equal(store_releases(f->st, &all, &n), 0);
+	assert_int_equal(n, 0);
+	release_infos_free(all, n);
+
+	id = put_v1(f->st);
+
+	assert_int_equal(store_release_get(f->st, "v1.0", &rel), 0);
+	assert_int_equal(rel.id, id);
+	assert_string_equal(rel.tag, "v1.0");
+	assert_string_equal(rel.commit, BLOB_X);
+	assert_string_equal(rel.ruleset, ruleset);
+	assert_int_equal(rel.date, 1000);
+	assert_int_equal(rel.files, 4);
+	release_info_clear(&rel);
+
+	/* blob A is in two files */
+	assert_int_equal(store_counts(f->st, id, BY_RULE, NULL, NULL, &rows), 0);
+	assert_int_equal(rows.n, 3);
+	assert_row(&rows.v[0], NULL, "bug", 2);
+	assert_row(&rows.v[1], NULL, "bug-on", 1);
+	assert_row(&rows.v[2], NULL, "warn-on", 2);
+	count_rows_clear(&rows);
+
+	assert_int_equal(store_counts(f->st, id, BY_SUBSYSTEM, NULL, NULL, &rows), 0);
+	assert_int_equal(rows.n, 5);
+	assert_row(&rows.v[0], "NET", "bug", 1);
+	assert_row(&rows.v[1], "NET", "bug-on", 1);
+	assert_row(&rows.v[2], "NET", "warn-on", 1);
+	assert_row(&rows.v[3], "SOUND", "bug", 1);
+	assert_row(&rows.v[4], "SOUND", "warn-on", 1);
+	count_rows_clear(&rows);
+
+	assert_int_equal(store_counts(f->st, id, BY_FILE, NULL, "SOUND", &rows), 0);
+	assert_int_equal(rows.n, 2);
+	assert_row(&rows.v[0], "sound/d.c", "bug", 1);
+	assert_row(&rows.v[1], "sound/d.c", "warn-on", 1);
+	count_rows_clear(&rows);
+
+	assert_int_equal(store_counts(f->st, id, BY_FILE, "bug-on", NULL, &rows), 0);
+	assert_int_equal(rows.n, 1);
+	assert_row(&rows.v[0], "net/b.c", "bug-on", 1);
+	count_rows_clear(&rows);
+
+	assert_int_equal(store_subsystem_exists(f->st, "NET"), 1);
+	assert_int_equal(store_subsystem_exists(f->st, "NOPE"), 0);
+
+	/* the cache returns the sites as stored, in order */
+	assert_int_equal(store_blob_sites(f->st, BLOB_A, ruleset, &sites), 0);
+	assert_int_equal(sites.n, 2);
+	assert_int_equal(sites.v[0].rule, RULE_BUG);
+	assert_int_equal(sites.v[0].line, 3);
+	assert_string_equal(sites.v[0].func, "f");
+	assert_string_equal(sites.v[0].text, "BUG();");
+	assert_int_equal(sites.v[1].rule, RULE_WARN_ON);
+	assert_null(sites.v[1].func);
+	site_list_clear(&sites);
+	assert_int_equal(store_blob_sites(f->st, BLOB_C, ruleset, &sites), 0);
+	assert_int_equal(sites.n, 0);
+	assert_int_equal(store_blob_sites(f->st, BLOB_X, ruleset, &sites),
+			 KMIG_ENOTFOUND);
+	assert_int_equal(store_blob_sites(f->st, BLOB_A, "other", &sites),
+			 KMIG_ENOTFOUND);
+	site_list_clear(&sites);
+}
+
+static void test_reopen_cache_hits(void **state)
+{
+	struct fixture *f = *state;
+	const char *ruleset = rules_hash();
+	struct oidset cached = OIDSET_INIT;
+	struct count_rows added = { 0 }, removed = { 0 };
+	struct release_info *all = NULL;
+	long long v1, v2;
+	git_oid oid;
+	size_t n = 0;
+
+	v1 = put_v1(f->st);
+	reopen(f);
+
+	/* every blob of v1.0 is a cache hit; the new one of v2.0 is not */
+	assert_int_equal(store_cached_blobs(f->st, ruleset, &cached), 0);
+	assert_int_equal(cached.n, 3);
+	assert_int_equal(git_oid_fromstr(&oid, BLOB_A), 0);
+	assert_false(oidset_add(&cached, &oid));
+	assert_int_equal(git_oid_fromstr(&oid, BLOB_C), 0);
+	assert_false(oidset_add(&cached, &oid));
+	assert_int_equal(git_oid_fromstr(&oid, BLOB_D), 0);
+	assert_true(oidset_add(&cached, &oid));
+	oidset_clear(&cached);
+	assert_int_equal(store_cached_blobs(f->st, "other", &cached), 0);
+	assert_int_equal(cached.n, 0);
+	oidset_clear(&cached);
+
+	/* v2.0: net/b.c's BUG_ON is gone */
+	v2 = put_release(f->st, "v2.0", BLOB_D, BLOB_D);
+	assert_int_equal(store_site_changes(f->st, v1, v2, NULL, NULL, &added,
+					    &removed), 0);
+	assert_int_equal(added.n, 1);
+	assert_int_equal(removed.n, 1);
+	assert_row(&added.v[0], NULL, "bug-on", 0);
+	assert_row(&removed.v[0], NULL, "bug-on", 1);
+	count_rows_clear(&added);
+	count_rows_clear(&removed);
+	assert_int_equal(store_site_changes(f->st, v1, v2, NULL, "SOUND", &added,
+					    &removed), 0);
+	assert_int_equal(added.n, 0);
+	count_rows_clear(&added);
+	count_rows_clear(&removed);
+
+	reopen(f);
+	assert_int_equal(store_releases(f->st, &all, &n), 0);
+	assert_int_equal(n, 2);
+	assert_string_equal(all[0].tag, "v1.0");
+	assert_string_equal(all[1].tag, "v2.0");
+	assert_int_equal(all[1].files, 4);
+	release_infos_free(all, n);
+	assert_int_equal(store_cached_blobs(f->st, ruleset, &cached), 0);
+	assert_int_equal(cached.n, 4);
+	oidset_clear(&cached);
+}
+
+static void test_transactions(void **state)
+{
+	struct fixture *f = *state;
+	const char *ruleset = rules_hash();
+	struct site_list none = SITE_LIST_INIT;
+	struct count_rows rows = { 0 };
+	struct release_info rel;
+	long long id = 0, pruned = -1;
+
+	/* the multi-row writers refuse to run outside a transaction */
+	assert_int_equal(store_blob_put(f->st, BLOB_A, ruleset, 1, &none),
+			 KMIG_EGENERIC);
+	assert_non_null(strstr(kmig_errmsg(), "store_blob_put outside a transaction"));
+	assert_int_equal(store_release_start(f->st, &id, "v1.0", BLOB_X, 0,
+					     ruleset, NULL), KMIG_EGENERIC);
+	assert_int_equal(store_release_file(f->st, 1, "a.c", BLOB_A, "NET"),
+			 KMIG_EGENERIC);
+	assert_int_equal(store_release_finish(f->st, 1, 1), KMIG_EGENERIC);
+
+	/* a rolled-back release leaves nothing, not even its subsystem id */
+	assert_int_equal(store_begin(f->st), 0);
+	put_blob(f->st, BLOB_A, ruleset, 2);
+	assert_int_equal(store_release_start(f->st, &id, "v3.0", BLOB_X, 0,
+					     ruleset, NULL), 0);
+	assert_int_equal(store_release_file(f->st, id, "new/a.c", BLOB_A, "NEW"), 0);
+	store_rollback(f->st);
+	assert_int_equal(store_release_get(f->st, "v3.0", &rel), KMIG_ENOTFOUND);
+	assert_int_equal(store_subsystem_exists(f->st, "NEW"), 0);
+	assert_int_equal(store_blob_sites(f->st, BLOB_A, ruleset, &none),
+			 KMIG_ENOTFOUND);
+
+	assert_int_equal(store_begin(f->st), 0);
+	put_blob(f->st, BLOB_A, ruleset, 2);
+	assert_int_equal(store_release_start(f->st, &id, "v3.0", BLOB_X, 0,
+					     ruleset, NULL), 0);
+	assert_int_equal(store_release_file(f->st, id, "new/a.c", BLOB_A, "NEW"), 0);
+	assert_int_equal(store_release_finish(f->st, id, 1), 0);
+	assert_int_equal(store_commit(f->st), 0);
+	assert_int_equal(store_counts(f->st, id, BY_SUBSYSTEM, NULL, NULL, &rows), 0);
+	assert_int_equal(rows.n, 2);
+	assert_row(&rows.v[0], "NEW", "bug", 1);
+	count_rows_clear(&rows);
+
+	/* prune opens its own: blobs of a rule set nothing uses go */
+	assert_int_equal(store_begin(f->st), 0);
+	put_blob(f->st, BLOB_B, "old-rules", -1);
+	assert_int_equal(store_commit(f->st), 0);
+	assert_int_equal(store_prune_blobs(f->st, &pruned), 0);
+	assert_int_equal(pruned, 1);
+	assert_int_equal(store_blob_sites(f->st, BLOB_B, "old-rules", &none),
+			 KMIG_ENOTFOUND);
+	assert_int_equal(store_blob_sites(f->st, BLOB_A, ruleset, &none), 0);
+	assert_int_equal(none.n, 2);
+	site_list_clear(&none);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_release_round_trip, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_reopen_cache_hits, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_transactions, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

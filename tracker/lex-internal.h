@@ -180,15 +180,21 @@ struct idset {
 	size_t n, cap;
 };
 
-/* The scan state a #define body saves and restores. */
-struct define_save {
-	size_t nfr;
+/*
+ * The walk's state where it is (struct lexer's st), which a #define body
+ * saves on entry and restores at its end.
+ */
+struct scan_state {
 	int paren;
-	uint32_t func_off, func_len;
-	bool real_func;
-	long cand, prev;
-	int tag, tag_paren;
-	bool stmt_start, stmt_const, stmt_rhs;
+	uint32_t func_off, func_len;	/* enclosing function, len 0: none */
+	bool real_func;			/* func is a function, not a macro */
+	long cand;			/* function name candidate, or -1 */
+	long prev;			/* previous significant token, or -1 */
+	int tag;			/* 0, W_STRUCT or W_ENUM pending */
+	int tag_paren;
+	bool stmt_start;
+	bool stmt_const;		/* "const" seen in this statement */
+	bool stmt_rhs;			/* after '=' in this statement */
 };
 
 struct lexer {
@@ -219,21 +225,12 @@ struct lexer {
 	struct frame *pool;	/* saved frame stacks, used as a stack */
 	size_t npool, apool;
 
-	/* scan state */
-	int paren;
-	uint32_t func_off, func_len;	/* enclosing function, len 0: none */
-	bool real_func;			/* func is a function, not a macro */
-	long cand;			/* function name candidate, or -1 */
-	long prev;			/* previous significant token, or -1 */
-	int tag;			/* 0, W_STRUCT or W_ENUM pending */
-	int tag_paren;
-	bool stmt_start;
-	bool stmt_const;		/* "const" seen in this statement */
-	bool stmt_rhs;			/* after '=' in this statement */
+	struct scan_state st;
 
-	/* #define body */
+	/* #define body: the state and frames outside it */
 	bool in_define;
-	struct define_save save;
+	struct scan_state save;
+	size_t save_nfr;
 };
 
 /* Token helpers, for every pass. */
@@ -259,7 +256,7 @@ static inline struct frame *lex_top(struct lexer *lx)
 /* lex_prev - the previous significant token, or NULL. */
 static inline const struct tok *lex_prev(const struct lexer *lx)
 {
-	return lx->prev >= 0 ? &lx->t[lx->prev] : NULL;
+	return lx->st.prev >= 0 ? &lx->t[lx->st.prev] : NULL;
 }
 
 /* ------------------------------------------------------------------ */

@@ -191,8 +191,8 @@ void lex_add_site(struct lexer *lx, int rule, size_t off, unsigned int line)
 	s->seq = lx->ns++;
 	s->rule = rule;
 	s->line = line;
-	s->func_off = lx->func_off;
-	s->func_len = lx->func_len;
+	s->func_off = lx->st.func_off;
+	s->func_len = lx->st.func_len;
 }
 
 static bool all_upper(const char *s, size_t len)
@@ -311,16 +311,17 @@ static bool ends_operand(const struct tok *t)
 }
 
 /*
- * alloc-arith: the call whose '(' is token @lp; the size is argument
- * @argno.  Split it at top-level binary '+'/'-' into terms; true if a
- * term is a product (top-level binary '*') with a non-constant factor.
+ * The tokens [*@a, *@b) of argument @argno (1-based) of the call whose
+ * '(' is token @lp.  False when the call has no such argument or is cut
+ * by the end of a #define.
  */
-static bool alloc_arith(const struct lexer *lx, size_t lp, int argno)
+static bool call_arg(const struct lexer *lx, size_t lp, int argno,
+		     size_t *a, size_t *b)
 {
-	size_t i, a = 0, b = 0, fs, prev;
+	size_t i;
 	int depth = 0, arg = 1;
-	bool found = false, product = false, nonconst = false;
 
+	*a = lp + 1;
 	for (i = lp + 1; i < lx->nt; i++) {
 		const struct tok *t = &lx->t[i];
 
@@ -334,28 +335,34 @@ static bool alloc_arith(const struct lexer *lx, size_t lp, int argno)
 		} else if (t->sub == P_RPAREN || t->sub == P_RBRACK ||
 			   t->sub == P_RBRACE) {
 			if (depth-- == 0) {
-				if (arg == argno) {
-					b = i;
-					found = true;
-				}
-				break;
+				*b = i;
+				return arg == argno;
 			}
 		} else if (t->sub == P_COMMA && depth == 0) {
 			if (arg == argno) {
-				b = i;
-				found = true;
-				break;
+				*b = i;
+				return true;
 			}
 			arg++;
-			a = i + 1;
+			*a = i + 1;
 		}
 	}
-	if (!found)
-		return false;
-	if (argno == 1)
-		a = lp + 1;
+	return false;
+}
 
-	depth = 0;
+/*
+ * alloc-arith: the call whose '(' is token @lp; the size is argument
+ * @argno.  Split it at top-level binary '+'/'-' into terms; true if a
+ * term is a product (top-level binary '*') with a non-constant factor.
+ */
+static bool alloc_arith(const struct lexer *lx, size_t lp, int argno)
+{
+	size_t i, a, b, fs, prev;
+	int depth = 0;
+	bool product = false, nonconst = false;
+
+	if (!call_arg(lx, lp, argno, &a, &b))
+		return false;
 	fs = a;
 	prev = SIZE_MAX;
 	for (i = a; i <= b; i++) {
@@ -475,15 +482,15 @@ static const char *const user_suffixes[] = {
 
 static bool user_func(const struct lexer *lx)
 {
-	const char *f = lx->buf + lx->func_off;
+	const char *f = lx->buf + lx->st.func_off;
 	size_t i, n;
 
-	if (!lx->real_func || !lx->func_len)
+	if (!lx->st.real_func || !lx->st.func_len)
 		return false;
 	for (i = 0; i < ARRAY_SIZE(user_suffixes); i++) {
 		n = strlen(user_suffixes[i]);
-		if (lx->func_len > n &&
-		    !memcmp(f + lx->func_len - n, user_suffixes[i], n))
+		if (lx->st.func_len > n &&
+		    !memcmp(f + lx->st.func_len - n, user_suffixes[i], n))
 			return true;
 	}
 	return false;
@@ -559,7 +566,7 @@ void lex_struct_token(struct lexer *lx, struct frame *f, size_t i)
 	const struct tok *t = &lx->t[i];
 	const struct tok *pv = lex_prev(lx);
 
-	if (lx->paren != f->paren)
+	if (lx->st.paren != f->paren)
 		return;
 	if (t->type == T_PUNCT) {
 		switch (t->sub) {

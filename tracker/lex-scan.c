@@ -96,7 +96,7 @@ static void push_frame(struct lexer *lx, int kind)
 	f = &lx->fr[lx->nfr++];
 	memset(f, 0, sizeof(*f));
 	f->kind = (uint8_t)kind;
-	f->paren = lx->paren;
+	f->paren = lx->st.paren;
 	f->cur_dim = DIM_NONE;
 	f->last_dim = DIM_NONE;
 	f->want_enumerator = kind == F_ENUM;
@@ -108,20 +108,21 @@ static void open_brace(struct lexer *lx)
 	const struct tok *pv = lex_prev(lx);
 	int kind;
 
-	if (lx->tag == W_STRUCT) {
+	if (lx->st.tag == W_STRUCT) {
 		kind = F_STRUCT;
-	} else if (lx->tag == W_ENUM) {
+	} else if (lx->st.tag == W_ENUM) {
 		kind = F_ENUM;
 	} else if (!f) {
 		kind = F_OTHER;
-		if (!lx->in_define && lx->cand >= 0 && lx->paren == 0 && pv &&
+		if (!lx->in_define && lx->st.cand >= 0 &&
+		    lx->st.paren == 0 && pv &&
 		    (is_punct(pv, P_RPAREN) || pv->type == T_IDENT)) {
-			const struct tok *c = &lx->t[lx->cand];
+			const struct tok *c = &lx->t[lx->st.cand];
 
 			kind = F_FUNC;
-			lx->func_off = c->off;
-			lx->func_len = c->len;
-			lx->real_func = true;
+			lx->st.func_off = c->off;
+			lx->st.func_len = c->len;
+			lx->st.real_func = true;
 		}
 	} else if (f->kind == F_FUNC || f->kind == F_BLOCK) {
 		kind = F_INIT;
@@ -137,68 +138,58 @@ static void open_brace(struct lexer *lx)
 	} else {
 		kind = F_OTHER;
 	}
-	if (f && f->kind == F_STRUCT && lx->paren == f->paren)
+	if (f && f->kind == F_STRUCT && lx->st.paren == f->paren)
 		f->cur_any = true;
 	push_frame(lx, kind);
-	lx->tag = 0;
-	lx->cand = -1;
-	lx->stmt_start = true;
-	lx->stmt_const = false;
-	lx->stmt_rhs = false;
+	lx->st.tag = 0;
+	lx->st.cand = -1;
+	lx->st.stmt_start = true;
+	lx->st.stmt_const = false;
+	lx->st.stmt_rhs = false;
 }
 
 static void close_brace(struct lexer *lx)
 {
 	struct frame *f = lex_top(lx);
 
-	if (!f || (lx->in_define && lx->nfr <= lx->save.nfr))
+	if (!f || (lx->in_define && lx->nfr <= lx->save_nfr))
 		return;
 	if (f->kind == F_STRUCT)
 		lex_struct_end(lx, f);
-	lx->paren = f->paren;
+	lx->st.paren = f->paren;
 	lx->nfr--;
 	if (!lx->nfr && !lx->in_define) {
-		lx->func_len = 0;
-		lx->real_func = false;
+		lx->st.func_len = 0;
+		lx->st.real_func = false;
 	}
-	lx->tag = 0;
-	lx->cand = -1;
-	lx->stmt_start = true;
-	lx->stmt_const = false;
-	lx->stmt_rhs = false;
+	lx->st.tag = 0;
+	lx->st.cand = -1;
+	lx->st.stmt_start = true;
+	lx->st.stmt_const = false;
+	lx->st.stmt_rhs = false;
 }
 
 static void define_begin(struct lexer *lx, size_t *ip)
 {
 	size_t i = *ip, n;
 
-	lx->save.nfr = lx->nfr;
-	lx->save.paren = lx->paren;
-	lx->save.func_off = lx->func_off;
-	lx->save.func_len = lx->func_len;
-	lx->save.real_func = lx->real_func;
-	lx->save.cand = lx->cand;
-	lx->save.prev = lx->prev;
-	lx->save.tag = lx->tag;
-	lx->save.tag_paren = lx->tag_paren;
-	lx->save.stmt_start = lx->stmt_start;
-	lx->save.stmt_const = lx->stmt_const;
-	lx->save.stmt_rhs = lx->stmt_rhs;
+	lx->save = lx->st;
+	lx->save_nfr = lx->nfr;
 	lx->in_define = true;
-	lx->func_len = 0;
-	lx->real_func = false;
-	lx->prev = -1;
-	lx->tag = 0;
-	lx->cand = -1;
-	lx->stmt_start = false;
-	lx->stmt_const = false;
-	lx->stmt_rhs = false;
+	lx->st.func_len = 0;
+	lx->st.real_func = false;
+	lx->st.prev = -1;
+	lx->st.tag = 0;
+	lx->st.cand = -1;
+	lx->st.stmt_start = false;
+	lx->st.stmt_const = false;
+	lx->st.stmt_rhs = false;
 
 	n = next_sig(lx, i);
 	if (n >= lx->nt || lx->t[n].type != T_IDENT)
 		return;
-	lx->func_off = lx->t[n].off;
-	lx->func_len = lx->t[n].len;
+	lx->st.func_off = lx->t[n].off;
+	lx->st.func_len = lx->t[n].len;
 	i = n;
 	n = i + 1;	/* a parameter list follows the name directly */
 	if (n < lx->nt && is_punct(&lx->t[n], P_LPAREN) &&
@@ -213,18 +204,8 @@ static void define_end(struct lexer *lx)
 {
 	if (!lx->in_define)
 		return;
-	lx->nfr = lx->save.nfr;
-	lx->paren = lx->save.paren;
-	lx->func_off = lx->save.func_off;
-	lx->func_len = lx->save.func_len;
-	lx->real_func = lx->save.real_func;
-	lx->cand = lx->save.cand;
-	lx->prev = lx->save.prev;
-	lx->tag = lx->save.tag;
-	lx->tag_paren = lx->save.tag_paren;
-	lx->stmt_start = lx->save.stmt_start;
-	lx->stmt_const = lx->save.stmt_const;
-	lx->stmt_rhs = lx->save.stmt_rhs;
+	lx->nfr = lx->save_nfr;
+	lx->st = lx->save;
 	lx->in_define = false;
 }
 
@@ -233,7 +214,7 @@ static void tag_update(struct lexer *lx, const struct tok *t)
 {
 	const struct tok *pv = lex_prev(lx);
 
-	if (lx->paren > lx->tag_paren)
+	if (lx->st.paren > lx->st.tag_paren)
 		return;			/* inside an attribute's parentheses */
 	if (t->type == T_IDENT)
 		return;
@@ -242,7 +223,7 @@ static void tag_update(struct lexer *lx, const struct tok *t)
 	if (is_punct(t, P_LPAREN) && pv && pv->type == T_IDENT &&
 	    pv->word >= 0 && pv->sub == W_ATTR)
 		return;			/* struct __attribute__((...)) tag { */
-	lx->tag = 0;
+	lx->st.tag = 0;
 }
 
 static void snap_take(struct lexer *lx, struct snapshot *s)
@@ -254,10 +235,10 @@ static void snap_take(struct lexer *lx, struct snapshot *s)
 	s->pool = lx->npool;
 	s->nfr = lx->nfr;
 	lx->npool += lx->nfr;
-	s->paren = lx->paren;
-	s->func_off = lx->func_off;
-	s->func_len = lx->func_len;
-	s->real_func = lx->real_func;
+	s->paren = lx->st.paren;
+	s->func_off = lx->st.func_off;
+	s->func_len = lx->st.func_len;
+	s->real_func = lx->st.real_func;
 }
 
 static void snap_restore(struct lexer *lx, const struct snapshot *s)
@@ -266,12 +247,12 @@ static void snap_restore(struct lexer *lx, const struct snapshot *s)
 	if (s->nfr)
 		memcpy(lx->fr, lx->pool + s->pool, s->nfr * sizeof(*lx->fr));
 	lx->nfr = s->nfr;
-	lx->paren = s->paren;
-	lx->func_off = s->func_off;
-	lx->func_len = s->func_len;
-	lx->real_func = s->real_func;
-	lx->cand = -1;
-	lx->tag = 0;
+	lx->st.paren = s->paren;
+	lx->st.func_off = s->func_off;
+	lx->st.func_len = s->func_len;
+	lx->st.real_func = s->real_func;
+	lx->st.cand = -1;
+	lx->st.tag = 0;
 }
 
 static void conditional(struct lexer *lx, int cond)
@@ -313,7 +294,7 @@ static void conditional(struct lexer *lx, int cond)
 static inline bool at_stmt_level(const struct lexer *lx,
 				 const struct frame *f)
 {
-	return lx->paren == (f ? f->paren : 0);
+	return lx->st.paren == (f ? f->paren : 0);
 }
 
 /*
@@ -354,17 +335,17 @@ static inline void scan_word(struct lexer *lx, size_t i)
 	switch (t->sub) {
 	case W_STRUCT:
 	case W_ENUM:
-		lx->tag = t->sub;
-		lx->tag_paren = lx->paren;
+		lx->st.tag = t->sub;
+		lx->st.tag_paren = lx->st.paren;
 		break;
 	case W_CONST:
-		lx->stmt_const = true;
+		lx->st.stmt_const = true;
 		break;
 	case W_STMT:
 		if (t->len == 4 && !memcmp(lx->buf + t->off, "else", 4))
-			lx->stmt_start = true;
+			lx->st.stmt_start = true;
 		else if (t->len == 2 && !memcmp(lx->buf + t->off, "do", 2))
-			lx->stmt_start = true;
+			lx->st.stmt_start = true;
 		break;
 	default:
 		break;
@@ -385,19 +366,19 @@ static inline void scan_ident(struct lexer *lx, struct frame *f, size_t i)
 		scan_word(lx, i);
 	n = next_sig(lx, i);
 	if (f && f->kind == F_ENUM && f->want_enumerator &&
-	    lx->paren == f->paren) {
+	    lx->st.paren == f->paren) {
 		idset_add(lx, &lx->enums, t->off, t->len);
 		f->want_enumerator = false;
 	}
-	if (lx->stmt_const && !lx->stmt_rhs && n < lx->nt && name &&
+	if (lx->st.stmt_const && !lx->st.stmt_rhs && n < lx->nt && name &&
 	    at_stmt_level(lx, f) && lx->t[n].type == T_PUNCT &&
 	    (lx->t[n].sub == P_ASSIGN || lx->t[n].sub == P_SEMI ||
 	     lx->t[n].sub == P_COMMA || lx->t[n].sub == P_LBRACK))
 		idset_add(lx, &lx->consts, t->off, t->len);
 	/* the last name( at file scope before the body */
-	if (!f && !lx->in_define && lx->paren == 0 && n < lx->nt &&
+	if (!f && !lx->in_define && lx->st.paren == 0 && n < lx->nt &&
 	    is_punct(&lx->t[n], P_LPAREN) && name)
-		lx->cand = (long)i;
+		lx->st.cand = (long)i;
 }
 
 /* The punctuator @t in frame @f: parentheses, braces, statement ends. */
@@ -406,11 +387,11 @@ static inline void scan_punct(struct lexer *lx, struct frame *f,
 {
 	switch (t->sub) {
 	case P_LPAREN:
-		lx->paren++;
+		lx->st.paren++;
 		break;
 	case P_RPAREN:
-		if (lx->paren > (f ? f->paren : 0))
-			lx->paren--;
+		if (lx->st.paren > (f ? f->paren : 0))
+			lx->st.paren--;
 		break;
 	case P_LBRACE:
 		open_brace(lx);
@@ -420,22 +401,22 @@ static inline void scan_punct(struct lexer *lx, struct frame *f,
 		break;
 	case P_SEMI:
 		if (at_stmt_level(lx, f)) {
-			lx->stmt_start = true;
-			lx->stmt_const = false;
-			lx->stmt_rhs = false;
+			lx->st.stmt_start = true;
+			lx->st.stmt_const = false;
+			lx->st.stmt_rhs = false;
 			if (!f)
-				lx->cand = -1;
+				lx->st.cand = -1;
 		}
 		break;
 	case P_COMMA:
 		if (at_stmt_level(lx, f))
-			lx->stmt_rhs = false;
-		if (f && f->kind == F_ENUM && lx->paren == f->paren)
+			lx->st.stmt_rhs = false;
+		if (f && f->kind == F_ENUM && lx->st.paren == f->paren)
 			f->want_enumerator = true;
 		break;
 	case P_ASSIGN:
 		if (at_stmt_level(lx, f))
-			lx->stmt_rhs = true;
+			lx->st.stmt_rhs = true;
 		break;
 	default:
 		break;
@@ -447,22 +428,22 @@ void lex_scan(struct lexer *lx)
 	struct frame *f;
 	size_t i;
 
-	lx->prev = -1;
-	lx->cand = -1;
+	lx->st.prev = -1;
+	lx->st.cand = -1;
 	for (i = 0; i < lx->nt; i++) {
 		const struct tok *t = &lx->t[i];
-		bool start = lx->stmt_start;
+		bool start = lx->st.stmt_start;
 		unsigned int k;
 
 		if (scan_marker(lx, &i))
 			continue;
 
-		lx->stmt_start = false;
+		lx->st.stmt_start = false;
 		f = lex_top(lx);
-		if (lx->tag)
+		if (lx->st.tag)
 			tag_update(lx, t);
 		if (f && f->kind == F_STRUCT &&
-		    (!lx->in_define || lx->nfr > lx->save.nfr))
+		    (!lx->in_define || lx->nfr > lx->save_nfr))
 			lex_struct_token(lx, f, i);
 		if (start && at_stmt_level(lx, f) && in_block_scope(lx))
 			lex_match_vla(lx, i);
@@ -476,7 +457,7 @@ void lex_scan(struct lexer *lx)
 		} else if (t->type == T_PUNCT) {
 			scan_punct(lx, f, t);
 		}
-		lx->prev = (long)i;
+		lx->st.prev = (long)i;
 	}
 	define_end(lx);
 	while (lx->nfr) {	/* unbalanced: close what is open */

@@ -84,8 +84,8 @@ int lex_buffer_with(const char *buf, size_t len, struct site_list *out,
 	memset(&lx, 0, sizeof(lx));
 	lx.buf = buf;
 	lx.len = len;
-	lx.cand = -1;
-	lx.prev = -1;
+	lx.st.cand = -1;
+	lx.st.prev = -1;
 	/* the token array is reused from call to call: no page faults */
 	lx.t = scratch->tok;
 	lx.at = scratch->alloc;

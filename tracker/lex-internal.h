@@ -15,9 +15,11 @@
  *   lexer.c       lex_buffer() and the struct site output
  *
  * Everything here is either constant, built once (lex_words) or owned by
- * one struct lexer, so several threads can lex at once.  The helpers that
- * run for every byte or token are static inline here, so splitting the
- * lexer into files costs no call in its hot loops.
+ * one struct lexer, so several threads can lex at once.  The token
+ * helpers the files share in their hot loops (is_punct(), next_sig(),
+ * lex_top(), lex_prev()) are static inline here, and the tokenizer's
+ * per-byte helpers static in lex-token.c, so the split costs no call in
+ * those loops; lex_word_find() is a call on purpose (see below).
  *
  * Every file that decides what a rule matches is a tracker/lex*.c or
  * tracker/lex*.h: the Makefile's MATCHER_SRC (the cache key, rules_hash())
@@ -29,7 +31,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <string.h>
 
 #include "lexer.h"
 

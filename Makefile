@@ -59,10 +59,17 @@ $(BUILD)/web-assets.o: $(BUILD)/web-assets.c
 
 # The cache key (rules_hash()) covers the matcher's source too, so any change
 # to the lexer invalidates cached lexing results without a manual bump.
-MATCHER_SRC := tracker/lexer.c tracker/lexer.h tracker/rules.def
-$(BUILD)/matcher-hash.h: $(MATCHER_SRC) | $(BUILD)
-	printf '#define KMIG_MATCHER_HASH "%s"\n' \
-		"$$(cat $(MATCHER_SRC) | sha1sum | cut -c1-16)" > $@
+# Every file that decides what a rule matches is a tracker/lex*.c or
+# tracker/lex*.h (tracker/lex-internal.h lists them), or rules.def.  The
+# header is recomputed on every make and rewritten only when the hash
+# changes, so adding or removing a lexer file changes it too, and rules.o
+# is rebuilt only then.
+MATCHER_SRC := $(sort $(wildcard tracker/lex*.c tracker/lex*.h)) tracker/rules.def
+$(BUILD)/matcher-hash.h: $(MATCHER_SRC) FORCE | $(BUILD)
+	@new="$$(printf '#define KMIG_MATCHER_HASH "%s"' \
+		"$$(cat $(MATCHER_SRC) | sha1sum | cut -c1-16)")" && \
+	if [ "$$new" != "$$(cat $@ 2>/dev/null)" ]; then \
+		echo "$$new" > $@; echo "matcher hash: $$new"; fi
 
 $(BUILD)/rules.o: $(BUILD)/matcher-hash.h
 

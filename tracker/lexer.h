@@ -8,6 +8,11 @@
  * README's "Rules" section for the matching semantics of each rule.
  *
  * The functions are pure and thread-safe: no global state.
+ *
+ * Implemented in lexer.c (the entry points), lex-token.c (tokenizer),
+ * lex-scan.c (the walk over the tokens), lex-match.c (rule matchers),
+ * lex-words.c (keywords and rule names) and lex-scope.c (path_in_scope());
+ * what they share is in lex-internal.h.
  */
 #ifndef KMIG_LEXER_H
 #define KMIG_LEXER_H

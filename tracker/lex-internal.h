@@ -1,0 +1,322 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * lex-internal.h - what the pieces of the lexer share; not a public API
+ * (that is lexer.h).  Only tracker/lex*.c include it.
+ *
+ * The lexer is two passes over one buffer (see lexer.c):
+ *
+ *   lex-words.c   the identifier table: C keywords and every rule's names
+ *   lex-token.c   pass 1, lex_tokenize(): the buffer becomes struct tok
+ *   lex-scan.c    pass 2, lex_scan(): one walk over the tokens tracking
+ *                 braces, the enclosing function, #define bodies and
+ *                 conditional directives; calls the matchers
+ *   lex-match.c   the rule matchers and the site list they fill
+ *   lex-scope.c   the scope policy (which paths are lexed at all)
+ *   lexer.c       lex_buffer() and the struct site output
+ *
+ * Everything here is either constant, built once (lex_words) or owned by
+ * one struct lexer, so several threads can lex at once.  The token
+ * helpers the files share in their hot loops (is_punct(), next_sig(),
+ * lex_top(), lex_prev()) are static inline here, and the tokenizer's
+ * per-byte helpers static in lex-token.c, so the split costs no call in
+ * those loops; lex_word_find() is a call on purpose (see below).
+ *
+ * Every file that decides what a rule matches is a tracker/lex*.c or
+ * tracker/lex*.h: the Makefile's MATCHER_SRC (the cache key, rules_hash())
+ * covers them with that wildcard.
+ */
+#ifndef KMIG_LEX_INTERNAL_H
+#define KMIG_LEX_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lexer.h"
+
+/* ------------------------------------------------------------------ */
+/* Identifier table (lex-words.c).                                     */
+
+enum word_class {
+	W_NAME,		/* only a rule name */
+	W_STRUCT,	/* struct, union */
+	W_ENUM,
+	W_CONST,
+	W_SIZEOF,	/* sizeof and the alignof family */
+	W_STMT,		/* keywords that cannot start a declaration */
+	W_KEYWORD,	/* other keywords: not identifiers for "constant" */
+	W_ATTR,		/* function-like annotations, never a function name */
+};
+
+struct word {
+	const char *s;
+	unsigned char len;
+	unsigned char cls;	/* enum word_class */
+	uint32_t rules;		/* bit per rule whose names contain it */
+};
+
+#define MAX_WORDS 160
+
+/*
+ * Chained hash on (length, first and last character): most identifiers
+ * of a source file are no keyword and no rule name, and miss on the first
+ * probe without a string compare.
+ */
+#define WORD_HASH 1024
+
+struct word_table {
+	struct word w[MAX_WORDS];
+	short next[MAX_WORDS];
+	short first[WORD_HASH];	/* -1: empty chain */
+	int n;
+	unsigned char maxlen;
+};
+
+/*
+ * lex_words - the keywords and rule names.  Filled by lex_words_init(),
+ * which lex_buffer_with() runs once under pthread_once(); read-only after.
+ */
+extern struct word_table lex_words;
+
+/* lex_words_init - build lex_words (call once; aborts if it overflows). */
+void lex_words_init(void);
+
+/*
+ * lex_word_find - index in lex_words of the identifier @s (@len > 0
+ * bytes), or -1.  Called for every identifier of the buffer; a function
+ * of its own, not inlined into lex_tokenize()'s loop, which it would
+ * only make slower.
+ */
+int lex_word_find(const char *s, size_t len);
+
+/* ------------------------------------------------------------------ */
+/* Tokens (lex-token.c).                                               */
+
+enum tok_type {
+	T_IDENT = 1,
+	T_NUMBER,
+	T_STRING,
+	T_CHAR,
+	T_PUNCT,
+	T_DEFINE,	/* "#define": the macro name and body follow */
+	T_EOD,		/* end of the #define's logical line */
+	T_FT,		/* a fall-through comment */
+	T_COND,		/* #if..., #elif/#else or #endif: enum cond */
+};
+
+enum cond { COND_IF = 1, COND_ELSE, COND_ENDIF };
+
+enum punct {
+	P_OTHER,
+	P_LPAREN, P_RPAREN, P_LBRACK, P_RBRACK, P_LBRACE, P_RBRACE,
+	P_SEMI, P_COMMA, P_DOT, P_ARROW, P_ASSIGN, P_STAR, P_PLUS, P_MINUS,
+	P_COLON, P_HASHHASH,
+};
+
+struct tok {
+	uint32_t off;
+	uint32_t len;
+	uint32_t line;
+	uint8_t type;		/* enum tok_type */
+	uint8_t sub;		/* enum punct; T_IDENT: word class; T_COND */
+	uint8_t nump;		/* T_STRING: plain %p conversions (capped) */
+	uint8_t pad;
+	int16_t word;		/* T_IDENT: index in lex_words, or -1 */
+	int16_t pad2;
+};
+
+/* ------------------------------------------------------------------ */
+/* The lexer state (lex-scan.c walks it, lex-match.c reads it).        */
+
+enum frame_kind {
+	F_FUNC,		/* a function body */
+	F_BLOCK,	/* a compound statement inside a function */
+	F_INIT,		/* an initializer inside a function */
+	F_STRUCT,	/* a struct or union body */
+	F_ENUM,		/* an enum body */
+	F_OTHER,	/* anything else (file-scope initializers, ...) */
+};
+
+/* struct member "last dimension" values */
+enum { DIM_NONE = -2, DIM_OTHER = -1, DIM_ZERO = 0, DIM_ONE = 1 };
+
+/* One open brace. */
+struct frame {
+	uint8_t kind;		/* enum frame_kind */
+	bool want_enumerator;	/* F_ENUM: an enumerator name comes next */
+	bool cur_any;		/* F_STRUCT: tokens since the last ';' */
+	int8_t cur_dim, last_dim;
+	int paren;		/* paren depth at the '{' */
+	int brk;		/* F_STRUCT: [] nesting */
+	uint32_t cur_off, cur_line, last_off, last_line;
+};
+
+/* The brace state at a conditional directive (lex-scan.c). */
+struct snapshot {
+	size_t pool;		/* frames in lx->pool from here */
+	size_t nfr;
+	int paren;
+	uint32_t func_off, func_len;
+	bool real_func;
+};
+
+struct cond_state {
+	struct snapshot at_if, at_else;
+	bool have_else;
+};
+
+/* A site found, before lexer.c turns it into a struct site. */
+struct tsite {
+	size_t off;
+	size_t seq;
+	int rule;
+	unsigned int line;
+	uint32_t func_off, func_len;	/* func_len 0: none */
+};
+
+/* A set of identifiers (spans of the buffer). */
+struct idset {
+	uint32_t *off;		/* open addressing; slot empty when len 0 */
+	uint32_t *len;
+	size_t n, cap;
+};
+
+/*
+ * The walk's state where it is (struct lexer's st), which a #define body
+ * saves on entry and restores at its end.
+ */
+struct scan_state {
+	int paren;
+	uint32_t func_off, func_len;	/* enclosing function, len 0: none */
+	bool real_func;			/* func is a function, not a macro */
+	long cand;			/* function name candidate, or -1 */
+	long prev;			/* previous significant token, or -1 */
+	int tag;			/* 0, W_STRUCT or W_ENUM pending */
+	int tag_paren;
+	bool stmt_start;
+	bool stmt_const;		/* "const" seen in this statement */
+	bool stmt_rhs;			/* after '=' in this statement */
+};
+
+struct lexer {
+	const char *buf;
+	size_t len;
+
+	struct tok *t;
+	size_t nt, at;
+
+	struct frame *fr;
+	size_t nfr, afr;
+
+	struct tsite *s;
+	size_t ns, as;
+
+	struct idset consts, enums;
+
+	/*
+	 * Conditional directives: when a branch changed the brace depth,
+	 * the next branch starts from the state at the #if, and #endif
+	 * returns to the state at the end of the first branch, so
+	 * alternatives that each open (or close) a brace do not unbalance
+	 * the rest of the file.  Balanced branches are scanned straight
+	 * through, lexically.
+	 */
+	struct cond_state *cs;
+	size_t ncs, acs;
+	struct frame *pool;	/* saved frame stacks, used as a stack */
+	size_t npool, apool;
+
+	struct scan_state st;
+
+	/* #define body: the state and frames outside it */
+	bool in_define;
+	struct scan_state save;
+	size_t save_nfr;
+};
+
+/* Token helpers, for every pass. */
+static inline bool is_punct(const struct tok *t, int sub)
+{
+	return t->type == T_PUNCT && t->sub == sub;
+}
+
+/* next_sig - index of the next token after @i that is not a T_FT. */
+static inline size_t next_sig(const struct lexer *lx, size_t i)
+{
+	for (i++; i < lx->nt && lx->t[i].type == T_FT; i++)
+		;
+	return i;
+}
+
+/* lex_top - the innermost open brace, or NULL at file scope. */
+static inline struct frame *lex_top(struct lexer *lx)
+{
+	return lx->nfr ? &lx->fr[lx->nfr - 1] : NULL;
+}
+
+/* lex_prev - the previous significant token, or NULL. */
+static inline const struct tok *lex_prev(const struct lexer *lx)
+{
+	return lx->st.prev >= 0 ? &lx->t[lx->st.prev] : NULL;
+}
+
+/* ------------------------------------------------------------------ */
+/* The passes.                                                         */
+
+/*
+ * lex_tokenize - pass 1 (lex-token.c): append the tokens of lx->buf to
+ * lx->t (grown as needed; the caller owns and frees it).  Needs
+ * lex_words built.
+ */
+void lex_tokenize(struct lexer *lx);
+
+/*
+ * lex_scan - pass 2 (lex-scan.c): walk lx->t and append the sites found
+ * to lx->s, in the order found (lexer.c sorts them by position).
+ */
+void lex_scan(struct lexer *lx);
+
+/* lex_idset_has - is the identifier @s (@len bytes) in @set? */
+bool lex_idset_has(const struct lexer *lx, const struct idset *set,
+		   const char *s, size_t len);
+/* lex_idset_free - free @set's arrays (the struct itself is the caller's). */
+void lex_idset_free(struct idset *set);
+
+/* ------------------------------------------------------------------ */
+/* The rule matchers (lex-match.c), called by the passes.            */
+
+/*
+ * lex_add_site - record a site of @rule at buffer offset @off, physical
+ * line @line, in the current function or macro.
+ */
+void lex_add_site(struct lexer *lx, int rule, size_t off, unsigned int line);
+
+/*
+ * lex_skip_group - index just past the group opened at token @i ('(', '['
+ * or '{'), at most @end; stops at the end of a #define.
+ */
+size_t lex_skip_group(const struct lexer *lx, size_t i, size_t end);
+
+/*
+ * lex_fallthrough_comment - is the comment text @s (@len bytes, between
+ * the delimiters) a GCC -Wimplicit-fallthrough=3 marker?  Called by
+ * lex_tokenize() for every comment.
+ */
+bool lex_fallthrough_comment(const char *s, size_t len);
+
+/* lex_match_word - token @i is a rule name: the call rules' matchers. */
+void lex_match_word(struct lexer *lx, size_t i);
+
+/* lex_match_vla - token @i starts a statement in block scope: vla. */
+void lex_match_vla(struct lexer *lx, size_t i);
+
+/*
+ * lex_struct_token - token @i in the struct body @f (the innermost
+ * frame): track the last member's dimension for the flex-array rules.
+ */
+void lex_struct_token(struct lexer *lx, struct frame *f, size_t i);
+
+/* lex_struct_end - the struct body @f closes: flex-array-zero/-one. */
+void lex_struct_end(struct lexer *lx, struct frame *f);
+
+#endif

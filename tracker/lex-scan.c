@@ -1,0 +1,469 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lex-scan.c - pass 2 of the lexer, lex_scan(): one walk over the tokens
+ * tracking brace nesting (function bodies, blocks, struct/union/enum
+ * bodies, initializers), the enclosing function or macro, #define bodies,
+ * conditional directives, statement starts and the const variables and
+ * enumerators declared so far.  At each point where a rule may match it
+ * calls a matcher of lex-match.c.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lex-internal.h"
+#include "rules.h"
+#include "util.h"
+
+/*
+ * FNV-1a of an identifier.  A private copy: util.{c,h} is getting the
+ * shared one (issue 13, point 6), which should replace this.
+ */
+static uint32_t span_hash(const char *s, size_t len)
+{
+	uint32_t h = 2166136261u;
+
+	while (len--) {
+		h ^= (unsigned char)*s++;
+		h *= 16777619u;
+	}
+	return h;
+}
+
+bool lex_idset_has(const struct lexer *lx, const struct idset *set,
+		   const char *s, size_t len)
+{
+	size_t i, mask;
+
+	if (!set->cap)
+		return false;
+	mask = set->cap - 1;
+	for (i = span_hash(s, len) & mask; set->len[i]; i = (i + 1) & mask)
+		if (set->len[i] == len &&
+		    !memcmp(lx->buf + set->off[i], s, len))
+			return true;
+	return false;
+}
+
+static void idset_add(struct lexer *lx, struct idset *set, uint32_t off,
+		      uint32_t len)
+{
+	size_t i, mask;
+
+	if (lex_idset_has(lx, set, lx->buf + off, len))
+		return;
+	if ((set->n + 1) * 2 > set->cap) {
+		struct idset old = *set;
+		size_t j;
+
+		set->cap = old.cap ? old.cap * 2 : 64;
+		set->off = xcalloc(set->cap, sizeof(*set->off));
+		set->len = xcalloc(set->cap, sizeof(*set->len));
+		set->n = 0;
+		for (j = 0; j < old.cap; j++)
+			if (old.len[j])
+				idset_add(lx, set, old.off[j], old.len[j]);
+		free(old.off);
+		free(old.len);
+	}
+	mask = set->cap - 1;
+	for (i = span_hash(lx->buf + off, len) & mask; set->len[i];
+	     i = (i + 1) & mask)
+		;
+	set->off[i] = off;
+	set->len[i] = len;
+	set->n++;
+}
+
+void lex_idset_free(struct idset *set)
+{
+	free(set->off);
+	free(set->len);
+}
+
+static bool in_block_scope(struct lexer *lx)
+{
+	struct frame *f = lex_top(lx);
+
+	return f && !lx->in_define && (f->kind == F_FUNC || f->kind == F_BLOCK);
+}
+
+static void push_frame(struct lexer *lx, int kind)
+{
+	struct frame *f;
+
+	ALLOC_GROW(lx->fr, lx->nfr + 1, lx->afr);
+	f = &lx->fr[lx->nfr++];
+	memset(f, 0, sizeof(*f));
+	f->kind = (uint8_t)kind;
+	f->paren = lx->st.paren;
+	f->cur_dim = DIM_NONE;
+	f->last_dim = DIM_NONE;
+	f->want_enumerator = kind == F_ENUM;
+}
+
+static void open_brace(struct lexer *lx)
+{
+	struct frame *f = lex_top(lx);
+	const struct tok *pv = lex_prev(lx);
+	int kind;
+
+	if (lx->st.tag == W_STRUCT) {
+		kind = F_STRUCT;
+	} else if (lx->st.tag == W_ENUM) {
+		kind = F_ENUM;
+	} else if (!f) {
+		kind = F_OTHER;
+		if (!lx->in_define && lx->st.cand >= 0 &&
+		    lx->st.paren == 0 && pv &&
+		    (is_punct(pv, P_RPAREN) || pv->type == T_IDENT)) {
+			const struct tok *c = &lx->t[lx->st.cand];
+
+			kind = F_FUNC;
+			lx->st.func_off = c->off;
+			lx->st.func_len = c->len;
+			lx->st.real_func = true;
+		}
+	} else if (f->kind == F_FUNC || f->kind == F_BLOCK) {
+		kind = F_INIT;
+		if (!pv || (pv->type == T_PUNCT &&
+			    (pv->sub == P_RPAREN || pv->sub == P_SEMI ||
+			     pv->sub == P_LBRACE || pv->sub == P_RBRACE ||
+			     pv->sub == P_COLON || pv->sub == P_LPAREN)) ||
+		    (pv->type == T_IDENT && pv->word >= 0 &&
+		     pv->sub == W_STMT))
+			kind = F_BLOCK;
+	} else if (f->kind == F_INIT) {
+		kind = F_INIT;
+	} else {
+		kind = F_OTHER;
+	}
+	if (f && f->kind == F_STRUCT && lx->st.paren == f->paren)
+		f->cur_any = true;
+	push_frame(lx, kind);
+	lx->st.tag = 0;
+	lx->st.cand = -1;
+	lx->st.stmt_start = true;
+	lx->st.stmt_const = false;
+	lx->st.stmt_rhs = false;
+}
+
+static void close_brace(struct lexer *lx)
+{
+	struct frame *f = lex_top(lx);
+
+	if (!f || (lx->in_define && lx->nfr <= lx->save_nfr))
+		return;
+	if (f->kind == F_STRUCT)
+		lex_struct_end(lx, f);
+	lx->st.paren = f->paren;
+	lx->nfr--;
+	if (!lx->nfr && !lx->in_define) {
+		lx->st.func_len = 0;
+		lx->st.real_func = false;
+	}
+	lx->st.tag = 0;
+	lx->st.cand = -1;
+	lx->st.stmt_start = true;
+	lx->st.stmt_const = false;
+	lx->st.stmt_rhs = false;
+}
+
+static void define_begin(struct lexer *lx, size_t *ip)
+{
+	size_t i = *ip, n;
+
+	lx->save = lx->st;
+	lx->save_nfr = lx->nfr;
+	lx->in_define = true;
+	lx->st.func_len = 0;
+	lx->st.real_func = false;
+	lx->st.prev = -1;
+	lx->st.tag = 0;
+	lx->st.cand = -1;
+	lx->st.stmt_start = false;
+	lx->st.stmt_const = false;
+	lx->st.stmt_rhs = false;
+
+	n = next_sig(lx, i);
+	if (n >= lx->nt || lx->t[n].type != T_IDENT)
+		return;
+	lx->st.func_off = lx->t[n].off;
+	lx->st.func_len = lx->t[n].len;
+	i = n;
+	n = i + 1;	/* a parameter list follows the name directly */
+	if (n < lx->nt && is_punct(&lx->t[n], P_LPAREN) &&
+	    lx->t[n].off == lx->t[i].off + lx->t[i].len) {
+		/* resume at the token after ')', or at the T_EOD */
+		i = lex_skip_group(lx, n, lx->nt) - 1;
+	}
+	*ip = i;
+}
+
+static void define_end(struct lexer *lx)
+{
+	if (!lx->in_define)
+		return;
+	lx->nfr = lx->save_nfr;
+	lx->st = lx->save;
+	lx->in_define = false;
+}
+
+/* struct/union/enum tag: does token @t keep "a body may follow"? */
+static void tag_update(struct lexer *lx, const struct tok *t)
+{
+	const struct tok *pv = lex_prev(lx);
+
+	if (lx->st.paren > lx->st.tag_paren)
+		return;			/* inside an attribute's parentheses */
+	if (t->type == T_IDENT)
+		return;
+	if (is_punct(t, P_LBRACE))
+		return;
+	if (is_punct(t, P_LPAREN) && pv && pv->type == T_IDENT &&
+	    pv->word >= 0 && pv->sub == W_ATTR)
+		return;			/* struct __attribute__((...)) tag { */
+	lx->st.tag = 0;
+}
+
+static void snap_take(struct lexer *lx, struct snapshot *s)
+{
+	ALLOC_GROW(lx->pool, lx->npool + lx->nfr, lx->apool);
+	if (lx->nfr)
+		memcpy(lx->pool + lx->npool, lx->fr,
+		       lx->nfr * sizeof(*lx->fr));
+	s->pool = lx->npool;
+	s->nfr = lx->nfr;
+	lx->npool += lx->nfr;
+	s->paren = lx->st.paren;
+	s->func_off = lx->st.func_off;
+	s->func_len = lx->st.func_len;
+	s->real_func = lx->st.real_func;
+}
+
+static void snap_restore(struct lexer *lx, const struct snapshot *s)
+{
+	ALLOC_GROW(lx->fr, s->nfr, lx->afr);
+	if (s->nfr)
+		memcpy(lx->fr, lx->pool + s->pool, s->nfr * sizeof(*lx->fr));
+	lx->nfr = s->nfr;
+	lx->st.paren = s->paren;
+	lx->st.func_off = s->func_off;
+	lx->st.func_len = s->func_len;
+	lx->st.real_func = s->real_func;
+	lx->st.cand = -1;
+	lx->st.tag = 0;
+}
+
+static void conditional(struct lexer *lx, int cond)
+{
+	struct cond_state *c;
+
+	switch (cond) {
+	case COND_IF:
+		ALLOC_GROW(lx->cs, lx->ncs + 1, lx->acs);
+		c = &lx->cs[lx->ncs++];
+		c->have_else = false;
+		snap_take(lx, &c->at_if);
+		break;
+	case COND_ELSE:
+		if (!lx->ncs)
+			break;
+		c = &lx->cs[lx->ncs - 1];
+		if (!c->have_else) {
+			snap_take(lx, &c->at_else);
+			c->have_else = true;
+		}
+		if (lx->nfr != c->at_if.nfr)
+			snap_restore(lx, &c->at_if);
+		break;
+	case COND_ENDIF:
+		if (!lx->ncs)
+			break;
+		c = &lx->cs[--lx->ncs];
+		if (c->have_else && lx->nfr != c->at_else.nfr)
+			snap_restore(lx, &c->at_else);
+		lx->npool = c->at_if.pool;
+		break;
+	default:
+		break;
+	}
+}
+
+/* Is the walk at the statement level of frame @f (NULL: file scope)? */
+static inline bool at_stmt_level(const struct lexer *lx,
+				 const struct frame *f)
+{
+	return lx->st.paren == (f ? f->paren : 0);
+}
+
+/*
+ * Token @i is no code: a fall-through comment, or a directive (which may
+ * move @i on to the end of a macro's parameter list).  False for code.
+ */
+static inline bool scan_marker(struct lexer *lx, size_t *ip)
+{
+	const struct tok *t = &lx->t[*ip];
+
+	switch (t->type) {
+	case T_FT:
+		lex_add_site(lx, RULE_FALLTHROUGH_COMMENT, t->off, t->line);
+		return true;
+	case T_DEFINE:
+		define_end(lx);
+		define_begin(lx, ip);
+		return true;
+	case T_EOD:
+		define_end(lx);
+		return true;
+	case T_COND:
+		define_end(lx);
+		conditional(lx, t->sub);
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* A keyword or rule name at token @i: the matchers, the statement state. */
+static inline void scan_word(struct lexer *lx, size_t i)
+{
+	const struct tok *t = &lx->t[i];
+
+	if (lex_words.w[t->word].rules)
+		lex_match_word(lx, i);
+	switch (t->sub) {
+	case W_STRUCT:
+	case W_ENUM:
+		lx->st.tag = t->sub;
+		lx->st.tag_paren = lx->st.paren;
+		break;
+	case W_CONST:
+		lx->st.stmt_const = true;
+		break;
+	case W_STMT:
+		if (t->len == 4 && !memcmp(lx->buf + t->off, "else", 4))
+			lx->st.stmt_start = true;
+		else if (t->len == 2 && !memcmp(lx->buf + t->off, "do", 2))
+			lx->st.stmt_start = true;
+		break;
+	default:
+		break;
+	}
+}
+
+/*
+ * The identifier at token @i in frame @f: an enumerator, a const variable
+ * declared, or the candidate function name at file scope.
+ */
+static inline void scan_ident(struct lexer *lx, struct frame *f, size_t i)
+{
+	const struct tok *t = &lx->t[i];
+	bool name = t->word < 0 || t->sub == W_NAME;
+	size_t n;
+
+	if (t->word >= 0)
+		scan_word(lx, i);
+	n = next_sig(lx, i);
+	if (f && f->kind == F_ENUM && f->want_enumerator &&
+	    lx->st.paren == f->paren) {
+		idset_add(lx, &lx->enums, t->off, t->len);
+		f->want_enumerator = false;
+	}
+	if (lx->st.stmt_const && !lx->st.stmt_rhs && n < lx->nt && name &&
+	    at_stmt_level(lx, f) && lx->t[n].type == T_PUNCT &&
+	    (lx->t[n].sub == P_ASSIGN || lx->t[n].sub == P_SEMI ||
+	     lx->t[n].sub == P_COMMA || lx->t[n].sub == P_LBRACK))
+		idset_add(lx, &lx->consts, t->off, t->len);
+	/* the last name( at file scope before the body */
+	if (!f && !lx->in_define && lx->st.paren == 0 && n < lx->nt &&
+	    is_punct(&lx->t[n], P_LPAREN) && name)
+		lx->st.cand = (long)i;
+}
+
+/* The punctuator @t in frame @f: parentheses, braces, statement ends. */
+static inline void scan_punct(struct lexer *lx, struct frame *f,
+			      const struct tok *t)
+{
+	switch (t->sub) {
+	case P_LPAREN:
+		lx->st.paren++;
+		break;
+	case P_RPAREN:
+		if (lx->st.paren > (f ? f->paren : 0))
+			lx->st.paren--;
+		break;
+	case P_LBRACE:
+		open_brace(lx);
+		break;
+	case P_RBRACE:
+		close_brace(lx);
+		break;
+	case P_SEMI:
+		if (at_stmt_level(lx, f)) {
+			lx->st.stmt_start = true;
+			lx->st.stmt_const = false;
+			lx->st.stmt_rhs = false;
+			if (!f)
+				lx->st.cand = -1;
+		}
+		break;
+	case P_COMMA:
+		if (at_stmt_level(lx, f))
+			lx->st.stmt_rhs = false;
+		if (f && f->kind == F_ENUM && lx->st.paren == f->paren)
+			f->want_enumerator = true;
+		break;
+	case P_ASSIGN:
+		if (at_stmt_level(lx, f))
+			lx->st.stmt_rhs = true;
+		break;
+	default:
+		break;
+	}
+}
+
+void lex_scan(struct lexer *lx)
+{
+	struct frame *f;
+	size_t i;
+
+	lx->st.prev = -1;
+	lx->st.cand = -1;
+	for (i = 0; i < lx->nt; i++) {
+		const struct tok *t = &lx->t[i];
+		bool start = lx->st.stmt_start;
+		unsigned int k;
+
+		if (scan_marker(lx, &i))
+			continue;
+
+		lx->st.stmt_start = false;
+		f = lex_top(lx);
+		if (lx->st.tag)
+			tag_update(lx, t);
+		if (f && f->kind == F_STRUCT &&
+		    (!lx->in_define || lx->nfr > lx->save_nfr))
+			lex_struct_token(lx, f, i);
+		if (start && at_stmt_level(lx, f) && in_block_scope(lx))
+			lex_match_vla(lx, i);
+
+		if (t->type == T_STRING) {
+			for (k = 0; k < t->nump; k++)
+				lex_add_site(lx, RULE_PRINTK_P, t->off,
+					     t->line);
+		} else if (t->type == T_IDENT) {
+			scan_ident(lx, f, i);
+		} else if (t->type == T_PUNCT) {
+			scan_punct(lx, f, t);
+		}
+		lx->st.prev = (long)i;
+	}
+	define_end(lx);
+	while (lx->nfr) {	/* unbalanced: close what is open */
+		f = lex_top(lx);
+		if (f->kind == F_STRUCT)
+			lex_struct_end(lx, f);
+		lx->nfr--;
+	}
+}

@@ -29,14 +29,6 @@ static void on_signal(int sig)
 	raise(sig);
 }
 
-double child_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 static void sleep_ms(long ms)
 {
 	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
@@ -98,7 +90,7 @@ int child_run(const struct child_opts *o, struct child_status *st)
 		sigaddset(&block, forwarded[i]);
 	sigprocmask(SIG_BLOCK, &block, &prev);
 
-	start = child_now();
+	start = mono_now();
 	pid = fork();
 	if (pid < 0) {
 		ret = kmig_err("cannot run '%s': %s", o->argv[0], strerror(errno));
@@ -132,7 +124,7 @@ int child_run(const struct child_opts *o, struct child_status *st)
 			waitpid(pid, &wstatus, 0);
 			break;
 		}
-		if (deadline && child_now() >= deadline) {
+		if (deadline && mono_now() >= deadline) {
 			st->timed_out = true;
 			kill(-pid, SIGKILL);
 			while (waitpid(pid, &wstatus, 0) < 0 && errno == EINTR)
@@ -143,7 +135,7 @@ int child_run(const struct child_opts *o, struct child_status *st)
 	}
 	/* Anything the leader left in its group goes with it. */
 	kill(-pid, SIGKILL);
-	st->seconds = child_now() - start;
+	st->seconds = mono_now() - start;
 	if (WIFEXITED(wstatus))
 		st->code = WEXITSTATUS(wstatus);
 	else if (WIFSIGNALED(wstatus))

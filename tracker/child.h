@@ -38,7 +38,4 @@ struct child_status {
  */
 int child_run(const struct child_opts *o, struct child_status *st);
 
-/* child_now - monotonic clock in seconds. */
-double child_now(void);
-
 #endif

@@ -9,7 +9,7 @@
 
 #include "boottest.h"
 #include "cmd-boot.h"
-#include "kmig.h"
+#include "builtin.h"
 
 static const char usage[] =
 	"usage: kmig boot [REV] [--test NAME]... [--timeout S] [--keep-log]\n"
@@ -117,7 +117,6 @@ static int cmd_boot_fn(struct kmig_ctx *ctx, int argc, char **argv)
 	static const struct option longopts[] = {
 		BOOT_COMMON_LONGOPTS,
 		BOOT_KEEP_LONGOPTS,
-		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct boot_args a = { .opts = BOOTTEST_OPTS_INIT };
@@ -130,12 +129,10 @@ static int cmd_boot_fn(struct kmig_ctx *ctx, int argc, char **argv)
 
 	optind = 0;	/* 0: reinitialise getopt, which permutes again */
 	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-		if (c == 'h') {
-			fputs(usage, stdout);
-			status = finish_stdout(KMIG_EXIT_OK);
-			goto out_args;
-		}
-		status = boot_parse_common("boot", c, optarg, &a);
+		if (c == '?')
+			status = cmd_bad_option("boot", argv);
+		else
+			status = boot_parse_common("boot", c, optarg, &a);
 		if (status)
 			goto out_args;
 	}

@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "branch.h"
-#include "kmig.h"
+#include "builtin.h"
 #include "repo.h"
 #include "series.h"
 #include "store.h"
@@ -101,7 +101,6 @@ static int parse_opts(struct branch_opts *o, const char *sub, int argc,
 
 	memset(o, 0, sizeof(*o));
 	optind = 0;
-	opterr = 0;	/* one error line, ours */
 	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'b':

@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "gate.h"
-#include "kmig.h"
+#include "builtin.h"
 #include "repo.h"
 #include "rules.h"
 #include "store.h"
@@ -375,6 +375,7 @@ static int cmd_check_fn(struct kmig_ctx *ctx, int argc, char **argv)
 	struct gate_touched touched = { 0 };
 	struct gate_change ch = { 0 };
 	struct gate g = { 0 };
+	unsigned long n;
 	int opt, fmt = FMT_TEXT, jobs = ncpus(), status = KMIG_EXIT_ERROR;
 	size_t nallowed;
 
@@ -395,12 +396,12 @@ static int cmd_check_fn(struct kmig_ctx *ctx, int argc, char **argv)
 				return cmd_usage_error("check", "unknown format '%s'", optarg);
 			break;
 		case 'j':
-			jobs = atoi(optarg);
-			if (jobs < 1)
-				return cmd_usage_error("check", "--jobs needs a positive number");
+			if (opt_uint("check", "--jobs", optarg, 1, KMIG_MAX_JOBS, &n))
+				return KMIG_EXIT_ERROR;
+			jobs = (int)n;
 			break;
 		default:
-			return cmd_usage_error("check", "unknown option");
+			return cmd_bad_option("check", argv);
 		}
 	}
 	if (optind < argc)
@@ -437,7 +438,7 @@ static int cmd_check_fn(struct kmig_ctx *ctx, int argc, char **argv)
 		print_json(&c, &ch, nallowed);
 	else
 		print_text(&c, &ch, nallowed);
-	if (isatty(2))
+	if (progress_enabled())
 		fprintf(stderr, "kmig check: %zu files touched, %zu blobs lexed, %zu cached\n",
 			touched.before.n > touched.after.n ? touched.before.n :
 			touched.after.n, g.lexed, g.cached);

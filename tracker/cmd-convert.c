@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "branch.h"
-#include "kmig.h"
+#include "builtin.h"
 #include "lexer.h"
 #include "maintainers.h"
 #include "repo.h"
@@ -459,13 +459,12 @@ static int parse_opts(struct convert_opts *o, int argc, char **argv)
 		{ "dry-run", no_argument, NULL, 'n' },
 		{ NULL, 0, NULL, 0 },
 	};
-	char *end;
+	unsigned long n;
 	int opt;
 
 	o->base = DEFAULT_BASE;
 	o->jobs = ncpus();
 	o->max_patches = -1;
-	opterr = 0;	/* one error line, ours */
 	while ((opt = getopt_long(argc, argv, "j:", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'b':
@@ -476,14 +475,14 @@ static int parse_opts(struct convert_opts *o, int argc, char **argv)
 			o->subsystems[o->nsubsystems++] = optarg;
 			break;
 		case 'm':
-			o->max_patches = strtol(optarg, &end, 10);
-			if (*end || o->max_patches < 1)
-				return cmd_usage_error("convert", "--max-patches needs a positive number");
+			if (opt_uint("convert", "--max-patches", optarg, 1, INT_MAX, &n))
+				return KMIG_EXIT_ERROR;
+			o->max_patches = (long)n;
 			break;
 		case 'j':
-			o->jobs = (int)strtol(optarg, &end, 10);
-			if (*end || o->jobs < 1)
-				return cmd_usage_error("convert", "--jobs needs a positive number");
+			if (opt_uint("convert", "--jobs", optarg, 1, KMIG_MAX_JOBS, &n))
+				return KMIG_EXIT_ERROR;
+			o->jobs = (int)n;
 			break;
 		case 'S':
 			o->series = optarg;
@@ -492,8 +491,7 @@ static int parse_opts(struct convert_opts *o, int argc, char **argv)
 			o->dry_run = true;
 			break;
 		default:
-			return cmd_usage_error("convert", "unknown option or missing value '%s'",
-					       argv[optind - 1]);
+			return cmd_bad_option("convert", argv);
 		}
 	}
 	if (optind >= argc)

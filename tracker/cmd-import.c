@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "debian.h"
-#include "kmig.h"
+#include "builtin.h"
 #include "repo.h"
 #include "store.h"
 
@@ -225,6 +225,7 @@ static int cmd_import_fn(struct kmig_ctx *ctx, int argc, char **argv)
 	struct store *st = NULL;
 	char *debs = NULL, *tmpdir = NULL, *newest = NULL;
 	bool list = false;
+	unsigned long n;
 	int jobs = ncpus(), opt, status = KMIG_EXIT_ERROR;
 
 	while ((opt = getopt_long(argc, argv, "j:", opts, NULL)) != -1) {
@@ -239,12 +240,12 @@ static int cmd_import_fn(struct kmig_ctx *ctx, int argc, char **argv)
 			tag = optarg;
 			break;
 		case 'j':
-			jobs = atoi(optarg);
-			if (jobs < 1)
-				return cmd_usage_error("import", "--jobs needs a positive number");
+			if (opt_uint("import", "--jobs", optarg, 1, KMIG_MAX_JOBS, &n))
+				return KMIG_EXIT_ERROR;
+			jobs = (int)n;
 			break;
 		default:
-			return cmd_usage_error("import", "unknown option");
+			return cmd_bad_option("import", argv);
 		}
 	}
 	if (list)

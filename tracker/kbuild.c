@@ -362,7 +362,7 @@ static int walk_cb(const char *root, const git_tree_entry *e, void *payload)
 static int full_checkout(struct kbuild *kb, git_tree *tree)
 {
 	struct walk_ctx w = { kb, 0, 0 };
-	double start = child_now();
+	double start = mono_now();
 
 	note("writing the worktree '%s'", kb->src);
 	if (rm_rf(kb->src) || mkdir_p(kb->src))
@@ -370,7 +370,7 @@ static int full_checkout(struct kbuild *kb, git_tree *tree)
 	if (git_tree_walk(tree, GIT_TREEWALK_PRE, walk_cb, &w) && !w.ret)
 		w.ret = kmig_err_git("cannot walk the tree");
 	if (!w.ret)
-		note("wrote %zu files in %.1fs", w.files, child_now() - start);
+		note("wrote %zu files in %.1fs", w.files, mono_now() - start);
 	return w.ret;
 }
 
@@ -722,7 +722,7 @@ int kbuild_commit(struct kbuild *kb, const char *rev, unsigned int flags,
 	const char *data = kbuild_data_dir();
 	char *frag = NULL, *built = NULL;
 	char *make[] = { "make", NULL, NULL, NULL, "bzImage", NULL };
-	double start = child_now();
+	double start = mono_now();
 	bool kconfig = false;
 	struct stat st;
 	int ret;
@@ -782,7 +782,7 @@ int kbuild_commit(struct kbuild *kb, const char *rev, unsigned int flags,
 		res->error = first_error(res->log_path);
 		ret = 0;
 	}
-	res->seconds = child_now() - start;
+	res->seconds = mono_now() - start;
 	note("build %s in %.1fs", res->status == KBUILD_OK ? "ok" : "failed",
 	     res->seconds);
 out_env:
@@ -836,7 +836,7 @@ int kbuild_compile_check(struct kbuild *kb, const char *base, const char *rev,
 	char *all[] = { "make", NULL, NULL, "allmodconfig", NULL };
 	char *one[] = { "make", NULL, NULL, NULL, "W=1", NULL, NULL };
 	struct sbuf inherited = SBUF_INIT;
-	double start = child_now();
+	double start = mono_now();
 	bool kconfig;
 	size_t i;
 	int ret = 0;
@@ -904,7 +904,7 @@ out_failed:
 	res->status = ret ? KBUILD_FAILED : KBUILD_OK;
 	if (ret)
 		res->error = first_error(res->log_path);
-	res->seconds = child_now() - start;
+	res->seconds = mono_now() - start;
 	ret = 0;
 out_free:
 	sbuf_release(&inherited);

@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <ftw.h>
 #include <git2.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -355,6 +356,37 @@ int run_capture(const char *dir, struct sbuf *out, char *const argv[])
 	return ret;
 }
 
+int parse_ulong(const char *s, unsigned long min, unsigned long max,
+		unsigned long *out)
+{
+	unsigned long v = 0;
+	const char *p;
+
+	for (p = s; *p >= '0' && *p <= '9'; p++) {
+		unsigned int d = (unsigned int)(*p - '0');
+
+		if (v > (ULONG_MAX - d) / 10)
+			goto out_bad;
+		v = v * 10 + d;
+	}
+	if (p == s || *p || v < min || v > max)
+		goto out_bad;
+	*out = v;
+	return 0;
+
+out_bad:
+	return kmig_errcode(KMIG_EUSAGE, "'%s' is not a number between %lu and %lu",
+			    s, min, max);
+}
+
+double mono_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
 const char *kmig_home(void)
 {
 	static char *home;
@@ -431,17 +463,11 @@ struct progress {
 	bool tty;
 };
 
-static double now_sec(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 bool progress_enabled(void)
 {
-	return isatty(2) && !getenv("KMIG_NO_PROGRESS");
+	if (getenv("KMIG_NO_PROGRESS"))
+		return false;
+	return isatty(2) || getenv("KMIG_PROGRESS");
 }
 
 void progress_note(const char *fmt, ...)
@@ -461,7 +487,7 @@ struct progress *progress_start(const char *title, uint64_t total)
 
 	p->title = xstrdup(title);
 	p->total = total;
-	p->start = now_sec();
+	p->start = mono_now();
 	p->tty = progress_enabled();
 	return p;
 }
@@ -472,7 +498,7 @@ void progress_update(struct progress *p, uint64_t done, const char *extra)
 
 	if (!p || !p->tty)
 		return;
-	t = now_sec();
+	t = mono_now();
 	if (t - p->last < 0.2 && done != p->total)
 		return;
 	p->last = t;
@@ -493,7 +519,7 @@ void progress_stop(struct progress *p)
 		return;
 	if (p->tty)
 		fprintf(stderr, "\r%s: done in %.1fs\033[K\n", p->title,
-			now_sec() - p->start);
+			mono_now() - p->start);
 	free(p->title);
 	free(p);
 }

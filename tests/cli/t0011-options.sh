@@ -1,0 +1,52 @@
+#!/bin/sh
+# Option parsing: strict integers and one error line for every usage error.
+. "$(dirname "$0")/../lib.sh"
+
+# one_line "desc" STATUS command... - exits STATUS with exactly one line on
+# stderr and nothing on stdout
+one_line() {
+	_ol_desc=$1; shift
+	t_exit "$_ol_desc" "$@"
+	t_is "$_ol_desc: one line on stderr" 1 "$(wc -l < "$TRASH/.stderr")"
+	t_is "$_ol_desc: nothing on stdout" "" "$(cat "$TRASH/.stdout")"
+}
+
+# --jobs takes a whole number from 1: nothing after it, no zero, no sign
+for c in import scan check log convert; do
+	one_line "$c --jobs 2x" 2 "$KMIG" $c --jobs 2x
+	t_is "$c --jobs 2x: the line names the option and the value" \
+		"kmig $c: --jobs: '2x' is not a number between 1 and 1024 (see 'kmig help $c')" \
+		"$(cat "$TRASH/.stderr")"
+	one_line "$c --jobs 0" 2 "$KMIG" $c --jobs 0
+	t_ok "$c --jobs 0: named" grep -q "^kmig $c: --jobs: '0' is not a number" "$TRASH/.stderr"
+	one_line "$c --jobs -1" 2 "$KMIG" $c --jobs -1
+	one_line "$c --jobs ''" 2 "$KMIG" $c --jobs ''
+	one_line "$c --jobs ' 2'" 2 "$KMIG" $c --jobs ' 2'
+	one_line "$c --jobs 99999999999999999999" 2 "$KMIG" $c --jobs 99999999999999999999
+	one_line "$c --jobs without a value" 2 "$KMIG" $c --jobs
+	t_ok "$c --jobs without a value: named" \
+		grep -q "^kmig $c: unknown option or missing value '--jobs'" "$TRASH/.stderr"
+done
+
+# the other integer options
+one_line "report --top 1x" 2 "$KMIG" report --top 1x
+one_line "report --top -1" 2 "$KMIG" report --top -1
+one_line "convert --max-patches 0" 2 "$KMIG" convert strlcpy --max-patches 0
+one_line "convert --max-patches 3q" 2 "$KMIG" convert strlcpy --max-patches 3q
+one_line "web --sites-per-page 0" 2 "$KMIG" web --sites-per-page 0
+one_line "web --sites-per-page 1.5" 2 "$KMIG" web --sites-per-page 1.5
+
+# unknown options: one line naming them, for every command
+for c in import scan report rules check log boot bisect convert web; do
+	one_line "$c --bogus" 2 "$KMIG" $c --bogus
+	t_is "$c --bogus: the line names it" \
+		"kmig $c: unknown option or missing value '--bogus' (see 'kmig help $c')" \
+		"$(cat "$TRASH/.stderr")"
+done
+one_line "check -z" 2 "$KMIG" check -z
+t_ok "check -z: named" grep -q "unknown option or missing value '-z'" "$TRASH/.stderr"
+one_line "branch test --bogus" 2 "$KMIG" branch test --bogus
+one_line "branch status --bogus" 2 "$KMIG" branch status --bogus
+one_line "global --bogus" 2 "$KMIG" --bogus rules
+t_ok "global --bogus: named" grep -q "^kmig: unknown option or missing value '--bogus'" "$TRASH/.stderr"
+t_done

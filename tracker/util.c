@@ -5,6 +5,7 @@
 #define _GNU_SOURCE 1
 #include <errno.h>
 #include <fcntl.h>
+#include <fnmatch.h>
 #include <ftw.h>
 #include <git2.h>
 #include <limits.h>
@@ -577,29 +578,12 @@ void json_string(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+/*
+ * fnmatch(3) without escapes: for patterns without '[' this is exactly the
+ * '*' and '?' matcher kmig had (checked on millions of random patterns);
+ * brackets are fnmatch's character classes.
+ */
 bool glob_match(const char *pat, const char *str, bool pathname)
 {
-	const char *star_p = NULL, *star_s = NULL;
-
-	while (*str) {
-		if (*pat == '*') {
-			star_p = ++pat;
-			star_s = str;
-			continue;
-		}
-		if (*pat == *str || (*pat == '?' && !(pathname && *str == '/'))) {
-			pat++;
-			str++;
-			continue;
-		}
-		if (star_p && !(pathname && *star_s == '/')) {
-			pat = star_p;
-			str = ++star_s;
-			continue;
-		}
-		return false;
-	}
-	while (*pat == '*')
-		pat++;
-	return !*pat;
+	return !fnmatch(pat, str, FNM_NOESCAPE | (pathname ? FNM_PATHNAME : 0));
 }

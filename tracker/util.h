@@ -193,7 +193,11 @@ void progress_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Output helpers. */
 void csv_field(FILE *f, const char *s);		/* RFC 4180 quoting */
 void json_string(FILE *f, const char *s);	/* quoted JSON string */
-/* glob_match - fnmatch(3)-style, '*' and '?' do not cross '/' when @pathname. */
+/*
+ * glob_match - fnmatch(3) of @str against @pat, with FNM_NOESCAPE ('\' is
+ * an ordinary character) and, when @pathname, FNM_PATHNAME ('*', '?' and
+ * brackets do not match '/').  Leading dots are ordinary characters.
+ */
 bool glob_match(const char *pat, const char *str, bool pathname);
 
 #endif

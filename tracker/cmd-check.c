@@ -191,8 +191,6 @@ out_free:
 static int load_allow(struct check *c, const char *file)
 {
 	struct sbuf sb = SBUF_INIT;
-	git_tree_entry *e = NULL;
-	git_blob *blob = NULL;
 	int ret;
 
 	if (file) {
@@ -204,22 +202,15 @@ static int load_allow(struct check *c, const char *file)
 		c->have_allow = !ret;
 		return ret;
 	}
-	if (git_tree_entry_bypath(&e, c->new_, ".kmig-allow") < 0)
+	ret = repo_blob_at(c->repo, c->new_, ".kmig-allow", &sb);
+	if (ret == KMIG_ENOTFOUND)
 		return 0;
-	if (git_tree_entry_type(e) != GIT_OBJECT_BLOB) {
-		git_tree_entry_free(e);
-		return 0;
-	}
-	if (git_blob_lookup(&blob, c->repo, git_tree_entry_id(e)) < 0) {
-		git_tree_entry_free(e);
+	if (ret)
 		return kmig_err_git("cannot read .kmig-allow");
-	}
-	ret = gate_allow_parse(&c->allow, ".kmig-allow",
-			       git_blob_rawcontent(blob),
-			       (size_t)git_blob_rawsize(blob));
+	ret = gate_allow_parse(&c->allow, ".kmig-allow", sb.buf ? sb.buf : "",
+			       sb.len);
 	c->have_allow = !ret;
-	git_blob_free(blob);
-	git_tree_entry_free(e);
+	sbuf_release(&sb);
 	return ret;
 }
 

@@ -147,17 +147,6 @@ static char *series_dir(const char *opt)
 	return dir;
 }
 
-static int read_blob(git_repository *repo, const git_oid *oid, struct sbuf *out)
-{
-	git_blob *blob = NULL;
-
-	if (git_blob_lookup(&blob, repo, oid) < 0)
-		return kmig_err_git("cannot read blob");
-	sbuf_add(out, git_blob_rawcontent(blob), (size_t)git_blob_rawsize(blob));
-	git_blob_free(blob);
-	return 0;
-}
-
 static int path_blob(git_tree *tree, const char *path,
 		     git_oid *oid)
 {
@@ -183,10 +172,9 @@ static char *deprecated_reason(git_repository *repo, git_tree *tree,
 	char *save = NULL, *word;
 	int state = 0;		/* 0: title, 1: underline, 2: text */
 	size_t col = 0;
-	git_oid oid;
 
-	if (path_blob(tree, "Documentation/process/deprecated.rst", &oid) ||
-	    read_blob(repo, &oid, &rst) || !rst.len) {
+	if (repo_blob_at(repo, tree, "Documentation/process/deprecated.rst", &rst) ||
+	    !rst.len) {
 		sbuf_release(&rst);
 		return NULL;
 	}
@@ -526,7 +514,7 @@ static int convert_open(struct convert *c, struct kmig_ctx *ctx)
 {
 	struct release_info rel = { 0 };
 	git_commit *base = NULL;
-	git_oid moid;
+	struct sbuf m = SBUF_INIT;
 	int ret;
 
 	ret = repo_open(&c->repo, ctx->repo_path);
@@ -549,14 +537,12 @@ static int convert_open(struct convert *c, struct kmig_ctx *ctx)
 			       c->o.base);
 		goto out;
 	}
-	if (!path_blob(c->tree, "MAINTAINERS", &moid)) {
-		struct sbuf m = SBUF_INIT;
-
-		ret = read_blob(c->repo, &moid, &m);
-		if (!ret)
-			ret = maintainers_parse(&c->maint, m.buf ? m.buf : "", m.len);
-		sbuf_release(&m);
-	}
+	ret = repo_blob_at(c->repo, c->tree, "MAINTAINERS", &m);
+	if (!ret)
+		ret = maintainers_parse(&c->maint, m.buf ? m.buf : "", m.len);
+	else if (ret == KMIG_ENOTFOUND)
+		ret = 0;
+	sbuf_release(&m);
 	c->reason = deprecated_reason(c->repo, c->tree, rules[c->rule].source);
 out:
 	git_commit_free(base);
@@ -620,7 +606,7 @@ static int convert_run(struct convert *c, const char *home)
 	for (i = 0; !ret && i < c->nfiles; i++) {
 		struct sbuf sb = SBUF_INIT;
 
-		ret = read_blob(c->repo, &c->files[i].oid, &sb);
+		ret = repo_blob_read(c->repo, &c->files[i].oid, &sb);
 		if (!ret)
 			ret = write_tmp_file(c->tmp, c->files[i].path, &sb);
 		sbuf_release(&sb);
@@ -641,7 +627,7 @@ static int convert_run(struct convert *c, const char *home)
 		ret = sbuf_read_file(&f->after, path);
 		free(path);
 		if (!ret)
-			ret = read_blob(c->repo, &f->oid, &before);
+			ret = repo_blob_read(c->repo, &f->oid, &before);
 		if (ret) {
 			sbuf_release(&before);
 			break;

@@ -17,8 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd-boot.h"
 #include "builtin.h"
+#include "cmd-boot.h"
 #include "repo.h"
 
 static const char usage[] =

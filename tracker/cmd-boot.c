@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include "boottest.h"
-#include "cmd-boot.h"
 #include "builtin.h"
+#include "cmd-boot.h"
 
 static const char usage[] =
 	"usage: kmig boot [REV] [--test NAME]... [--timeout S] [--keep-log]\n"

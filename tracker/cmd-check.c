@@ -9,8 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "gate.h"
 #include "builtin.h"
+#include "gate.h"
 #include "repo.h"
 #include "rules.h"
 #include "store.h"

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -17,6 +18,7 @@
 
 #include "branch.h"
 #include "builtin.h"
+#include "child.h"
 #include "lexer.h"
 #include "maintainers.h"
 #include "repo.h"
@@ -358,7 +360,9 @@ static int run_spatch(const char *cocci, const char *dir, int jobs)
 	int ret;
 
 	snprintf(jobs_s, sizeof(jobs_s), "%d", jobs);
-	ret = run_cmd(NULL, log, argv);
+	ret = child_run_status(&(struct child_opts){ .argv = argv, .out_path = log,
+						     .append = true,
+						     .kill_signal = SIGTERM });
 	if (ret < 0)
 		ret = kmig_err("cannot run spatch (install coccinelle: make deps)");
 	else if (ret > 0)

@@ -6,14 +6,16 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "debian.h"
 #include "builtin.h"
+#include "child.h"
+#include "debian.h"
 #include "repo.h"
 #include "store.h"
 
@@ -203,7 +205,8 @@ static int pack_repo(const char *path)
 	int ret;
 
 	progress_note("packing objects\n");
-	ret = run_cmd(NULL, NULL, argv);
+	ret = child_run_status(&(struct child_opts){ .argv = argv,
+						     .kill_signal = SIGTERM });
 	if (ret > 0)
 		return kmig_err("git repack failed with status %d", ret);
 	return ret;

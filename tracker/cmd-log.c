@@ -16,8 +16,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "gate.h"
 #include "builtin.h"
+#include "gate.h"
 #include "maintainers.h"
 #include "maintcache.h"
 #include "repo.h"

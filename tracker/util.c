@@ -14,7 +14,6 @@
 #include <sys/stat.h>
 #include <sys/time.h>
 #include <sys/types.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -284,77 +283,6 @@ int rm_rf(const char *path)
 	if (nftw(path, rm_one, 32, FTW_DEPTH | FTW_PHYS) < 0)
 		return kmig_err("cannot remove '%s': %s", path, strerror(errno));
 	return 0;
-}
-
-static int spawn(const char *dir, int out_fd, int err_fd, char *const argv[])
-{
-	pid_t pid;
-	int status;
-
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0)
-		return kmig_err("cannot fork: %s", strerror(errno));
-	if (pid == 0) {
-		if (dir && chdir(dir) < 0)
-			_exit(127);
-		if (out_fd >= 0)
-			dup2(out_fd, 1);
-		if (err_fd >= 0)
-			dup2(err_fd, 2);
-		execvp(argv[0], argv);
-		fprintf(stderr, "kmig: cannot run '%s': %s\n", argv[0],
-			strerror(errno));
-		_exit(127);
-	}
-	while (waitpid(pid, &status, 0) < 0) {
-		if (errno != EINTR)
-			return kmig_err("waitpid: %s", strerror(errno));
-	}
-	if (WIFEXITED(status)) {
-		if (WEXITSTATUS(status) == 127)
-			return kmig_err("cannot run '%s'", argv[0]);
-		return WEXITSTATUS(status);
-	}
-	return 128 + WTERMSIG(status);
-}
-
-int run_cmd(const char *dir, const char *log_path, char *const argv[])
-{
-	int fd = -1, ret;
-
-	if (log_path) {
-		fd = open(log_path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0666);
-		if (fd < 0)
-			return kmig_err("cannot open '%s': %s", log_path,
-					strerror(errno));
-	}
-	ret = spawn(dir, fd, fd, argv);
-	if (fd >= 0)
-		close(fd);
-	return ret;
-}
-
-int run_capture(const char *dir, struct sbuf *out, char *const argv[])
-{
-	char tmpl[] = "/tmp/kmig-capture.XXXXXX";
-	int fd, ret;
-
-	fd = mkstemp(tmpl);
-	if (fd < 0)
-		return kmig_err("cannot create temporary file: %s", strerror(errno));
-	unlink(tmpl);
-	ret = spawn(dir, fd, -1, argv);
-	if (ret >= 0) {
-		char tmp[65536];
-		ssize_t n;
-
-		lseek(fd, 0, SEEK_SET);
-		while ((n = read(fd, tmp, sizeof(tmp))) > 0)
-			sbuf_add(out, tmp, (size_t)n);
-	}
-	close(fd);
-	return ret;
 }
 
 int parse_ulong(const char *s, unsigned long min, unsigned long max,

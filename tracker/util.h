@@ -97,17 +97,9 @@ int sbuf_read_file(struct sbuf *sb, const char *path);
 /* Whitespace-normalise: runs of blanks become one space, ends trimmed. */
 char *normalize_ws(const char *s, size_t len);
 
-/* Directory and process helpers. */
+/* Directory helpers (processes: child.h). */
 int mkdir_p(const char *path);			/* like mkdir -p */
 int rm_rf(const char *path);			/* like rm -rf */
-/*
- * run_cmd - run argv (argv[0] looked up in PATH) in @dir (NULL: cwd);
- * stdout/stderr go to @log_path when non-NULL (appended), else inherited.
- * Returns the exit status (0..255), or negative if it could not run.
- */
-int run_cmd(const char *dir, const char *log_path, char *const argv[]);
-/* run_capture - as run_cmd, capturing stdout into @out (stderr inherited). */
-int run_capture(const char *dir, struct sbuf *out, char *const argv[]);
 
 /*
  * parse_ulong - @s as a decimal integer between @min and @max into @out.

@@ -37,10 +37,13 @@ static const char usage[] =
 	"Exit status: 0 pass, 1 boot or test failure (findings printed),\n"
 	"125 the kernel did not build (git bisect run skips it), 2 error.\n";
 
+/* --timeout S: whole seconds, at most a day. */
+#define KMIG_MAX_TIMEOUT 86400
+
 int boot_parse_common(const char *cmd, int c, const char *arg,
 		      struct boot_args *a)
 {
-	char *end;
+	unsigned long n;
 
 	switch (c) {
 	case 't':
@@ -53,9 +56,9 @@ int boot_parse_common(const char *cmd, int c, const char *arg,
 		a->opts.ntests = a->ntests;
 		return 0;
 	case 'T':
-		a->opts.timeout = strtod(arg, &end);
-		if (*end || end == arg || a->opts.timeout <= 0)
-			return cmd_usage_error(cmd, "--timeout needs a positive number of seconds");
+		if (opt_uint(cmd, "--timeout", arg, 1, KMIG_MAX_TIMEOUT, &n))
+			return KMIG_EXIT_ERROR;
+		a->opts.timeout = (double)n;
 		return 0;
 	case 'a':
 		if (strcmp(arg, "tcg") && strcmp(arg, "kvm"))

@@ -36,6 +36,17 @@ one_line "convert --max-patches 3q" 2 "$KMIG" convert strlcpy --max-patches 3q
 one_line "web --sites-per-page 0" 2 "$KMIG" web --sites-per-page 0
 one_line "web --sites-per-page 1.5" 2 "$KMIG" web --sites-per-page 1.5
 
+# --timeout: whole seconds, 1 to a day
+for c in boot bisect "branch test"; do
+	one_line "$c --timeout 1.5" 2 "$KMIG" $c --timeout 1.5
+	t_is "$c --timeout 1.5: named" \
+		"kmig $c: --timeout: '1.5' is not a number between 1 and 86400 (see 'kmig help $c')" \
+		"$(cat "$TRASH/.stderr")"
+	one_line "$c --timeout 0" 2 "$KMIG" $c --timeout 0
+	one_line "$c --timeout nan" 2 "$KMIG" $c --timeout nan
+	one_line "$c --timeout 86401" 2 "$KMIG" $c --timeout 86401
+done
+
 # unknown options: one line naming them, for every command
 for c in import scan report rules check log boot bisect convert web; do
 	one_line "$c --bogus" 2 "$KMIG" $c --bogus

@@ -188,10 +188,10 @@ int child_run(const struct child_opts *o, struct child_status *st)
 	child_pgid = 0;
 	for (i = 0; i < ARRAY_SIZE(forwarded); i++)
 		sigaction(forwarded[i], &old[i], NULL);
-	if (!ret && cap_fd >= 0)
-		ret = capture_read(cap_fd, o->capture);
 out_unblock:
 	sigprocmask(SIG_SETMASK, &prev, NULL);
+	if (!ret && cap_fd >= 0)
+		ret = capture_read(cap_fd, o->capture);
 out_close:
 	if (cap_fd >= 0)
 		close(cap_fd);

@@ -1,5 +1,6 @@
 #!/bin/sh
-# Option parsing: strict integers and one error line for every usage error.
+# Option parsing: strict integers and one error line for every usage error;
+# the one progress gate (KMIG_PROGRESS, KMIG_NO_PROGRESS).
 . "$(dirname "$0")/../lib.sh"
 
 # one_line "desc" STATUS command... - exits STATUS with exactly one line on
@@ -60,4 +61,32 @@ one_line "branch test --bogus" 2 "$KMIG" branch test --bogus
 one_line "branch status --bogus" 2 "$KMIG" branch status --bogus
 one_line "global --bogus" 2 "$KMIG" --bogus rules
 t_ok "global --bogus: named" grep -q "^kmig: unknown option or missing value '--bogus'" "$TRASH/.stderr"
+
+# one progress gate: a terminal or KMIG_PROGRESS turns it on, KMIG_NO_PROGRESS
+# always off (stderr is a file here)
+W="$TRASH/work"
+git init -q "$W"
+printf 'void f(void) { strcpy(a, b); }\n' > "$W/f.c"
+printf 'CORE\nF:\t*\n' > "$W/MAINTAINERS"
+git_commit_all "$W" one
+git -C "$W" tag v1.0
+printf 'void g(void) { strcpy(c, d); }\n' > "$W/g.c"
+git_commit_all "$W" two
+k() { "$KMIG" --repo "$W" --db "$TRASH/kmig.db" "$@"; }
+unset KMIG_PROGRESS KMIG_NO_PROGRESS
+t_exit "scan, stderr not a terminal" 0 k scan
+t_is "... no progress" "" "$(cat "$TRASH/.stderr")"
+t_exit "scan with KMIG_PROGRESS=1" 0 env KMIG_PROGRESS=1 "$KMIG" --repo "$W" --db "$TRASH/p.db" scan
+t_ok "... progress lines" grep -q '^\[1/1\] scanning v1.0$' "$TRASH/.stderr"
+t_exit "scan with KMIG_PROGRESS=1 KMIG_NO_PROGRESS=1" 0 \
+	env KMIG_PROGRESS=1 KMIG_NO_PROGRESS=1 "$KMIG" --repo "$W" --db "$TRASH/q.db" scan
+t_is "... none" "" "$(cat "$TRASH/.stderr")"
+t_exit "check, stderr not a terminal" 1 k check HEAD
+t_is "... no statistics line" "" "$(cat "$TRASH/.stderr")"
+t_exit "check with KMIG_PROGRESS=1" 1 env KMIG_PROGRESS=1 "$KMIG" --repo "$W" --db "$TRASH/kmig.db" check HEAD
+t_ok "... the statistics line, through the same gate" \
+	grep -q '^kmig check: 1 files touched, ' "$TRASH/.stderr"
+t_exit "check with KMIG_PROGRESS=1 KMIG_NO_PROGRESS=1" 1 \
+	env KMIG_PROGRESS=1 KMIG_NO_PROGRESS=1 "$KMIG" --repo "$W" --db "$TRASH/kmig.db" check HEAD
+t_is "... none" "" "$(cat "$TRASH/.stderr")"
 t_done

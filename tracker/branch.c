@@ -317,31 +317,10 @@ static bool site_in(const struct site_list *l, const struct site *s)
 static int read_path(git_repository *repo, git_tree *tree, const char *path,
 		     struct sbuf *out, bool *exists)
 {
-	git_tree_entry *te = NULL;
-	git_blob *blob = NULL;
-	int ret;
+	int ret = repo_blob_at(repo, tree, path, out);
 
-	*exists = false;
-	if (!path)
-		return 0;
-	ret = git_tree_entry_bypath(&te, tree, path);
-	if (ret == GIT_ENOTFOUND)
-		return 0;
-	if (ret < 0)
-		return kmig_err_git("cannot read tree");
-	if (git_tree_entry_type(te) != GIT_OBJECT_BLOB) {
-		git_tree_entry_free(te);
-		return 0;
-	}
-	if (git_blob_lookup(&blob, repo, git_tree_entry_id(te)) < 0) {
-		git_tree_entry_free(te);
-		return kmig_err_git("cannot read blob");
-	}
-	sbuf_add(out, git_blob_rawcontent(blob), (size_t)git_blob_rawsize(blob));
-	*exists = true;
-	git_blob_free(blob);
-	git_tree_entry_free(te);
-	return 0;
+	*exists = !ret;
+	return ret == KMIG_ENOTFOUND ? 0 : ret;
 }
 
 static void hunk_title(struct sbuf *ev, const struct patch_file *f, size_t i,

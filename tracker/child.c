@@ -29,14 +29,6 @@ static void on_signal(int sig)
 	raise(sig);
 }
 
-double child_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 static void sleep_ms(long ms)
 {
 	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
@@ -44,8 +36,38 @@ static void sleep_ms(long ms)
 	nanosleep(&ts, NULL);
 }
 
+/* An unlinked temporary file for the child's stdout. */
+static int capture_open(void)
+{
+	char tmpl[] = "/tmp/kmig-capture.XXXXXX";
+	int fd = mkostemp(tmpl, O_CLOEXEC);
+
+	if (fd >= 0)
+		unlink(tmpl);
+	return fd;
+}
+
+static int capture_read(int fd, struct sbuf *out)
+{
+	char tmp[65536];
+	ssize_t n;
+
+	if (lseek(fd, 0, SEEK_SET) < 0)
+		return kmig_err("cannot read the output: %s", strerror(errno));
+	while ((n = read(fd, tmp, sizeof(tmp))) != 0) {
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return kmig_err("cannot read the output: %s", strerror(errno));
+		}
+		sbuf_add(out, tmp, (size_t)n);
+	}
+	return 0;
+}
+
 /* In the child, after fork(): never returns. */
-static void child_exec(const struct child_opts *o, int out_fd, pid_t parent)
+static void child_exec(const struct child_opts *o, int out_fd, int cap_fd,
+		       pid_t parent)
 {
 	int null_fd;
 	size_t i;
@@ -66,6 +88,10 @@ static void child_exec(const struct child_opts *o, int out_fd, pid_t parent)
 		dup2(out_fd, 2);
 		close(out_fd);
 	}
+	if (cap_fd >= 0) {
+		dup2(cap_fd, 1);
+		close(cap_fd);
+	}
 	if (o->dir && chdir(o->dir))
 		_exit(127);
 	for (i = 0; o->env && o->env[i]; i++)
@@ -79,7 +105,7 @@ int child_run(const struct child_opts *o, struct child_status *st)
 	struct sigaction sa, old[ARRAY_SIZE(forwarded)];
 	sigset_t block, prev;
 	double start, deadline;
-	int out_fd = -1, wstatus, ret = 0;
+	int out_fd = -1, cap_fd = -1, wstatus, ret = 0;
 	pid_t pid, parent = getpid();
 	size_t i;
 
@@ -91,6 +117,15 @@ int child_run(const struct child_opts *o, struct child_status *st)
 			return kmig_err("cannot open '%s': %s", o->out_path,
 					strerror(errno));
 	}
+	if (o->capture) {
+		cap_fd = capture_open();
+		if (cap_fd < 0) {
+			ret = kmig_err("cannot create a temporary file: %s",
+				       strerror(errno));
+			goto out_close;
+		}
+	}
+	fflush(NULL);
 
 	/* Hold our signals until the child's group is known. */
 	sigemptyset(&block);
@@ -98,7 +133,7 @@ int child_run(const struct child_opts *o, struct child_status *st)
 		sigaddset(&block, forwarded[i]);
 	sigprocmask(SIG_BLOCK, &block, &prev);
 
-	start = child_now();
+	start = mono_now();
 	pid = fork();
 	if (pid < 0) {
 		ret = kmig_err("cannot run '%s': %s", o->argv[0], strerror(errno));
@@ -106,7 +141,7 @@ int child_run(const struct child_opts *o, struct child_status *st)
 	}
 	if (pid == 0) {
 		sigprocmask(SIG_SETMASK, &prev, NULL);
-		child_exec(o, out_fd, parent);
+		child_exec(o, out_fd, cap_fd, parent);
 	}
 	/* Both sides set the group: no window where a kill misses it. */
 	setpgid(pid, pid);
@@ -132,7 +167,7 @@ int child_run(const struct child_opts *o, struct child_status *st)
 			waitpid(pid, &wstatus, 0);
 			break;
 		}
-		if (deadline && child_now() >= deadline) {
+		if (deadline && mono_now() >= deadline) {
 			st->timed_out = true;
 			kill(-pid, SIGKILL);
 			while (waitpid(pid, &wstatus, 0) < 0 && errno == EINTR)
@@ -143,7 +178,7 @@ int child_run(const struct child_opts *o, struct child_status *st)
 	}
 	/* Anything the leader left in its group goes with it. */
 	kill(-pid, SIGKILL);
-	st->seconds = child_now() - start;
+	st->seconds = mono_now() - start;
 	if (WIFEXITED(wstatus))
 		st->code = WEXITSTATUS(wstatus);
 	else if (WIFSIGNALED(wstatus))
@@ -155,7 +190,23 @@ int child_run(const struct child_opts *o, struct child_status *st)
 		sigaction(forwarded[i], &old[i], NULL);
 out_unblock:
 	sigprocmask(SIG_SETMASK, &prev, NULL);
+	if (!ret && cap_fd >= 0)
+		ret = capture_read(cap_fd, o->capture);
+out_close:
+	if (cap_fd >= 0)
+		close(cap_fd);
 	if (out_fd >= 0)
 		close(out_fd);
 	return ret;
+}
+
+int child_run_status(const struct child_opts *o)
+{
+	struct child_status st;
+
+	if (child_run(o, &st))
+		return KMIG_EGENERIC;
+	if (st.code == 127)
+		return kmig_err("cannot run '%s'", o->argv[0]);
+	return st.code;
 }

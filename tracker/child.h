@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * child.h - run a long child process (a kernel build, QEMU) in its own
- * process group, with an optional timeout, and never leave it behind.
+ * child.h - kmig's one way to run a program: a kernel build, QEMU, git,
+ * tar, spatch, apt-get.  The child runs in its own process group, with an
+ * optional timeout, and is never left behind.
  *
  * While child_run() waits, SIGINT, SIGTERM and SIGHUP delivered to kmig
  * first kill the child's whole process group (child_opts.kill_signal),
@@ -15,11 +16,14 @@
 
 #include <stdbool.h>
 
+struct sbuf;
+
 struct child_opts {
 	char *const *argv;	/* argv[0] looked up in PATH */
 	const char *dir;	/* working directory, NULL: kmig's */
 	const char *out_path;	/* stdout and stderr go here; NULL: inherited */
 	bool append;		/* append to out_path instead of truncating */
+	struct sbuf *capture;	/* stdout appended here (stderr: as above) */
 	char *const *env;	/* extra NAME=value settings, NULL-terminated */
 	double timeout;		/* seconds; 0: none */
 	int kill_signal;	/* sent to the group on kmig's signals; 0: SIGKILL */
@@ -32,13 +36,19 @@ struct child_status {
 };
 
 /*
- * child_run - run @o->argv and wait for it; stdin is /dev/null.
- * Returns 0 with @st filled in, or negative (with the message recorded)
- * when the child could not be started.
+ * child_run - run @o->argv and wait for it; stdin is /dev/null.  kmig's
+ * stdio buffers are flushed first.  Returns 0 with @st filled in, or
+ * negative (with the message recorded) when the child could not be
+ * started.  A program that cannot be executed exits with status 127.
  */
 int child_run(const struct child_opts *o, struct child_status *st);
 
-/* child_now - monotonic clock in seconds. */
-double child_now(void);
+/*
+ * child_run_status - child_run() for the commands that only want the exit
+ * status: 0..255, or 128 + signal.  Negative, with "cannot run '<argv[0]>'"
+ * recorded, when the child could not be started or exited with 127 (could
+ * not be executed, as the shell reports it).
+ */
+int child_run_status(const struct child_opts *o);
 
 #endif

@@ -17,8 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "builtin.h"
 #include "cmd-boot.h"
-#include "kmig.h"
 #include "repo.h"
 
 static const char usage[] =
@@ -131,7 +131,6 @@ static int cmd_bisect_fn(struct kmig_ctx *ctx, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		BOOT_COMMON_LONGOPTS,
-		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct boot_args a = { .opts = BOOTTEST_OPTS_INIT };
@@ -148,12 +147,10 @@ static int cmd_bisect_fn(struct kmig_ctx *ctx, int argc, char **argv)
 
 	optind = 0;	/* 0: reinitialise getopt, which permutes again */
 	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-		if (c == 'h') {
-			fputs(usage, stdout);
-			status = finish_stdout(KMIG_EXIT_OK);
-			goto out_args;
-		}
-		status = boot_parse_common("bisect", c, optarg, &a);
+		if (c == '?')
+			status = cmd_bad_option("bisect", argv);
+		else
+			status = boot_parse_common("bisect", c, optarg, &a);
 		if (status)
 			goto out_args;
 	}

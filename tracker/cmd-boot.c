@@ -9,8 +9,8 @@
 #include <unistd.h>
 
 #include "boottest.h"
+#include "builtin.h"
 #include "cmd-boot.h"
-#include "kmig.h"
 
 static const char usage[] =
 	"usage: kmig boot [REV] [--test NAME]... [--timeout S] [--keep-log]\n"
@@ -38,10 +38,13 @@ static const char usage[] =
 	"Exit status: 0 pass, 1 boot or test failure (findings printed),\n"
 	"125 the kernel did not build (git bisect run skips it), 2 error.\n";
 
+/* --timeout S: whole seconds, at most a day. */
+#define KMIG_MAX_TIMEOUT 86400
+
 int boot_parse_common(const char *cmd, int c, const char *arg,
 		      struct boot_args *a)
 {
-	char *end;
+	unsigned long n;
 
 	switch (c) {
 	case 't':
@@ -54,9 +57,9 @@ int boot_parse_common(const char *cmd, int c, const char *arg,
 		a->opts.ntests = a->ntests;
 		return 0;
 	case 'T':
-		a->opts.timeout = strtod(arg, &end);
-		if (*end || end == arg || a->opts.timeout <= 0)
-			return cmd_usage_error(cmd, "--timeout needs a positive number of seconds");
+		if (opt_uint(cmd, "--timeout", arg, 1, KMIG_MAX_TIMEOUT, &n))
+			return KMIG_EXIT_ERROR;
+		a->opts.timeout = (double)n;
 		return 0;
 	case 'a':
 		if (strcmp(arg, "tcg") && strcmp(arg, "kvm"))
@@ -109,8 +112,7 @@ void boot_print_result(const struct boottest_result *r)
 void boot_note(void *data, enum kbuild_note kind, const char *msg)
 {
 	(void)data;
-	if (kind == KBUILD_NOTE_PROGRESS && !isatty(2) &&
-	    !getenv("KMIG_PROGRESS"))
+	if (kind == KBUILD_NOTE_PROGRESS && !progress_enabled())
 		return;
 	fprintf(stderr, "kmig: %s\n", msg);
 }
@@ -127,7 +129,6 @@ static int cmd_boot_fn(struct kmig_ctx *ctx, int argc, char **argv)
 	static const struct option longopts[] = {
 		BOOT_COMMON_LONGOPTS,
 		BOOT_KEEP_LONGOPTS,
-		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct boot_args a = { .opts = BOOTTEST_OPTS_INIT };
@@ -140,12 +141,10 @@ static int cmd_boot_fn(struct kmig_ctx *ctx, int argc, char **argv)
 
 	optind = 0;	/* 0: reinitialise getopt, which permutes again */
 	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-		if (c == 'h') {
-			fputs(usage, stdout);
-			status = finish_stdout(KMIG_EXIT_OK);
-			goto out_args;
-		}
-		status = boot_parse_common("boot", c, optarg, &a);
+		if (c == '?')
+			status = cmd_bad_option("boot", argv);
+		else
+			status = boot_parse_common("boot", c, optarg, &a);
 		if (status)
 			goto out_args;
 	}

@@ -17,21 +17,25 @@
 #include "repo.h"
 #include "store.h"
 
-static const char usage[] =
-	"usage: kmig branch test [--base TAG | --name BRANCH] [--test NAME]...\n"
-	"                        [--timeout S] [--keep-log] [--rebuild]\n"
-	"                        [--accel tcg|kvm] [--no-compile-check]\n"
-	"\n"
-	"For every applied step of the branch (default: the one 'kmig branch\n"
-	"apply' made last): build it with the QEMU configuration and boot it with\n"
-	"the guest tests (as 'kmig boot'), then compile-check the .c files the\n"
-	"step touches with 'make W=1 FILE.o' under allmodconfig (prepared once per\n"
-	"base).  Each step ends pass, build-fail, boot-fail or compile-fail; the\n"
-	"result is recorded and shown by 'kmig branch status'.  Steps that did not\n"
-	"apply (upstream, superseded, conflict) are listed and not tested.\n"
-	"--test, --timeout, --keep-log, --rebuild and --accel are those of\n"
-	"'kmig boot'.\n"
-	"Exit status: 0 every tested step passed, 1 some step failed, 2 error.\n";
+/*
+ * What "kmig branch test" does (its options are shown by "kmig help branch";
+ * the usage is that of cmd-branch.c, which dispatches here):
+ *
+ * usage: kmig branch test [--base TAG | --name BRANCH] [--test NAME]...
+ *                         [--timeout S] [--keep-log] [--rebuild]
+ *                         [--accel tcg|kvm] [--no-compile-check]
+ *
+ * For every applied step of the branch (default: the one 'kmig branch
+ * apply' made last): build it with the QEMU configuration and boot it with
+ * the guest tests (as 'kmig boot'), then compile-check the .c files the
+ * step touches with 'make W=1 FILE.o' under allmodconfig (prepared once per
+ * base).  Each step ends pass, build-fail, boot-fail or compile-fail; the
+ * result is recorded and shown by 'kmig branch status'.  Steps that did not
+ * apply (upstream, superseded, conflict) are listed and not tested.
+ * --test, --timeout, --keep-log, --rebuild and --accel are those of
+ * 'kmig boot'.
+ * Exit status: 0 every tested step passed, 1 some step failed, 2 error.
+ */
 
 /* The .c files a commit adds or modifies against its first parent. */
 static int touched_c_files(git_repository *repo, const char *commit_hex,
@@ -156,7 +160,6 @@ int branch_test(struct kmig_ctx *ctx, int argc, char **argv)
 		{ "no-compile-check", no_argument, NULL, 'C' },
 		BOOT_COMMON_LONGOPTS,
 		BOOT_KEEP_LONGOPTS,
-		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct boot_args a = { .opts = BOOTTEST_OPTS_INIT };
@@ -173,10 +176,6 @@ int branch_test(struct kmig_ctx *ctx, int argc, char **argv)
 	optind = 0;
 	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'h':
-			fputs(usage, stdout);
-			status = finish_stdout(KMIG_EXIT_OK);
-			goto out_args;
 		case 'b':
 			base = optarg;
 			break;
@@ -186,6 +185,9 @@ int branch_test(struct kmig_ctx *ctx, int argc, char **argv)
 		case 'C':
 			compile_check = false;
 			break;
+		case '?':
+			status = cmd_bad_option("branch test", argv);
+			goto out_args;
 		default:
 			status = boot_parse_common("branch test", c, optarg, &a);
 			if (status)

@@ -12,8 +12,8 @@
 #include <unistd.h>
 
 #include "branch.h"
+#include "builtin.h"
 #include "datadir.h"
-#include "kmig.h"
 #include "repo.h"
 #include "series.h"
 #include "store.h"
@@ -80,7 +80,6 @@ static int parse_opts(struct branch_opts *o, const char *sub, int argc,
 
 	memset(o, 0, sizeof(*o));
 	optind = 0;
-	opterr = 0;	/* one error line, ours */
 	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'b':

@@ -9,8 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "builtin.h"
 #include "gate.h"
-#include "kmig.h"
 #include "repo.h"
 #include "rules.h"
 #include "store.h"
@@ -191,8 +191,6 @@ out_free:
 static int load_allow(struct check *c, const char *file)
 {
 	struct sbuf sb = SBUF_INIT;
-	git_tree_entry *e = NULL;
-	git_blob *blob = NULL;
 	int ret;
 
 	if (file) {
@@ -204,22 +202,15 @@ static int load_allow(struct check *c, const char *file)
 		c->have_allow = !ret;
 		return ret;
 	}
-	if (git_tree_entry_bypath(&e, c->new_, ".kmig-allow") < 0)
+	ret = repo_blob_at(c->repo, c->new_, ".kmig-allow", &sb);
+	if (ret == KMIG_ENOTFOUND)
 		return 0;
-	if (git_tree_entry_type(e) != GIT_OBJECT_BLOB) {
-		git_tree_entry_free(e);
-		return 0;
-	}
-	if (git_blob_lookup(&blob, c->repo, git_tree_entry_id(e)) < 0) {
-		git_tree_entry_free(e);
+	if (ret)
 		return kmig_err_git("cannot read .kmig-allow");
-	}
-	ret = gate_allow_parse(&c->allow, ".kmig-allow",
-			       git_blob_rawcontent(blob),
-			       (size_t)git_blob_rawsize(blob));
+	ret = gate_allow_parse(&c->allow, ".kmig-allow", sb.buf ? sb.buf : "",
+			       sb.len);
 	c->have_allow = !ret;
-	git_blob_free(blob);
-	git_tree_entry_free(e);
+	sbuf_release(&sb);
 	return ret;
 }
 
@@ -375,6 +366,7 @@ static int cmd_check_fn(struct kmig_ctx *ctx, int argc, char **argv)
 	struct gate_touched touched = { 0 };
 	struct gate_change ch = { 0 };
 	struct gate g = { 0 };
+	unsigned long n;
 	int opt, fmt = FMT_TEXT, jobs = ncpus(), status = KMIG_EXIT_ERROR;
 	size_t nallowed;
 
@@ -395,12 +387,12 @@ static int cmd_check_fn(struct kmig_ctx *ctx, int argc, char **argv)
 				return cmd_usage_error("check", "unknown format '%s'", optarg);
 			break;
 		case 'j':
-			jobs = atoi(optarg);
-			if (jobs < 1)
-				return cmd_usage_error("check", "--jobs needs a positive number");
+			if (opt_uint("check", "--jobs", optarg, 1, KMIG_MAX_JOBS, &n))
+				return KMIG_EXIT_ERROR;
+			jobs = (int)n;
 			break;
 		default:
-			return cmd_usage_error("check", "unknown option");
+			return cmd_bad_option("check", argv);
 		}
 	}
 	if (optind < argc)
@@ -437,7 +429,7 @@ static int cmd_check_fn(struct kmig_ctx *ctx, int argc, char **argv)
 		print_json(&c, &ch, nallowed);
 	else
 		print_text(&c, &ch, nallowed);
-	if (isatty(2))
+	if (progress_enabled())
 		fprintf(stderr, "kmig check: %zu files touched, %zu blobs lexed, %zu cached\n",
 			touched.before.n > touched.after.n ? touched.before.n :
 			touched.after.n, g.lexed, g.cached);

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -16,8 +17,9 @@
 #include <unistd.h>
 
 #include "branch.h"
+#include "builtin.h"
+#include "child.h"
 #include "datadir.h"
-#include "kmig.h"
 #include "lexer.h"
 #include "maintainers.h"
 #include "repo.h"
@@ -104,17 +106,6 @@ static char *cocci_file(const char *rule)
 	return path;
 }
 
-static int read_blob(git_repository *repo, const git_oid *oid, struct sbuf *out)
-{
-	git_blob *blob = NULL;
-
-	if (git_blob_lookup(&blob, repo, oid) < 0)
-		return kmig_err_git("cannot read blob");
-	sbuf_add(out, git_blob_rawcontent(blob), (size_t)git_blob_rawsize(blob));
-	git_blob_free(blob);
-	return 0;
-}
-
 static int path_blob(git_tree *tree, const char *path,
 		     git_oid *oid)
 {
@@ -140,10 +131,9 @@ static char *deprecated_reason(git_repository *repo, git_tree *tree,
 	char *save = NULL, *word;
 	int state = 0;		/* 0: title, 1: underline, 2: text */
 	size_t col = 0;
-	git_oid oid;
 
-	if (path_blob(tree, "Documentation/process/deprecated.rst", &oid) ||
-	    read_blob(repo, &oid, &rst) || !rst.len) {
+	if (repo_blob_at(repo, tree, "Documentation/process/deprecated.rst", &rst) ||
+	    !rst.len) {
 		sbuf_release(&rst);
 		return NULL;
 	}
@@ -327,7 +317,9 @@ static int run_spatch(const char *cocci, const char *dir, int jobs)
 	int ret;
 
 	snprintf(jobs_s, sizeof(jobs_s), "%d", jobs);
-	ret = run_cmd(NULL, log, argv);
+	ret = child_run_status(&(struct child_opts){ .argv = argv, .out_path = log,
+						     .append = true,
+						     .kill_signal = SIGTERM });
 	if (ret < 0)
 		ret = kmig_err("cannot run spatch (install coccinelle: make deps)");
 	else if (ret > 0)
@@ -416,13 +408,12 @@ static int parse_opts(struct convert_opts *o, int argc, char **argv)
 		{ "dry-run", no_argument, NULL, 'n' },
 		{ NULL, 0, NULL, 0 },
 	};
-	char *end;
+	unsigned long n;
 	int opt;
 
 	o->base = DEFAULT_BASE;
 	o->jobs = ncpus();
 	o->max_patches = -1;
-	opterr = 0;	/* one error line, ours */
 	while ((opt = getopt_long(argc, argv, "j:", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'b':
@@ -433,14 +424,14 @@ static int parse_opts(struct convert_opts *o, int argc, char **argv)
 			o->subsystems[o->nsubsystems++] = optarg;
 			break;
 		case 'm':
-			o->max_patches = strtol(optarg, &end, 10);
-			if (*end || o->max_patches < 1)
-				return cmd_usage_error("convert", "--max-patches needs a positive number");
+			if (opt_uint("convert", "--max-patches", optarg, 1, INT_MAX, &n))
+				return KMIG_EXIT_ERROR;
+			o->max_patches = (long)n;
 			break;
 		case 'j':
-			o->jobs = (int)strtol(optarg, &end, 10);
-			if (*end || o->jobs < 1)
-				return cmd_usage_error("convert", "--jobs needs a positive number");
+			if (opt_uint("convert", "--jobs", optarg, 1, KMIG_MAX_JOBS, &n))
+				return KMIG_EXIT_ERROR;
+			o->jobs = (int)n;
 			break;
 		case 'S':
 			o->series = optarg;
@@ -449,8 +440,7 @@ static int parse_opts(struct convert_opts *o, int argc, char **argv)
 			o->dry_run = true;
 			break;
 		default:
-			return cmd_usage_error("convert", "unknown option or missing value '%s'",
-					       argv[optind - 1]);
+			return cmd_bad_option("convert", argv);
 		}
 	}
 	if (optind >= argc)
@@ -485,7 +475,7 @@ static int convert_open(struct convert *c, struct kmig_ctx *ctx)
 {
 	struct release_info rel = { 0 };
 	git_commit *base = NULL;
-	git_oid moid;
+	struct sbuf m = SBUF_INIT;
 	int ret;
 
 	ret = repo_open(&c->repo, ctx->repo_path);
@@ -508,14 +498,12 @@ static int convert_open(struct convert *c, struct kmig_ctx *ctx)
 			       c->o.base);
 		goto out;
 	}
-	if (!path_blob(c->tree, "MAINTAINERS", &moid)) {
-		struct sbuf m = SBUF_INIT;
-
-		ret = read_blob(c->repo, &moid, &m);
-		if (!ret)
-			ret = maintainers_parse(&c->maint, m.buf ? m.buf : "", m.len);
-		sbuf_release(&m);
-	}
+	ret = repo_blob_at(c->repo, c->tree, "MAINTAINERS", &m);
+	if (!ret)
+		ret = maintainers_parse(&c->maint, m.buf ? m.buf : "", m.len);
+	else if (ret == KMIG_ENOTFOUND)
+		ret = 0;
+	sbuf_release(&m);
 	c->reason = deprecated_reason(c->repo, c->tree, rules[c->rule].source);
 out:
 	git_commit_free(base);
@@ -579,7 +567,7 @@ static int convert_run(struct convert *c, const char *home)
 	for (i = 0; !ret && i < c->nfiles; i++) {
 		struct sbuf sb = SBUF_INIT;
 
-		ret = read_blob(c->repo, &c->files[i].oid, &sb);
+		ret = repo_blob_read(c->repo, &c->files[i].oid, &sb);
 		if (!ret)
 			ret = write_tmp_file(c->tmp, c->files[i].path, &sb);
 		sbuf_release(&sb);
@@ -600,7 +588,7 @@ static int convert_run(struct convert *c, const char *home)
 		ret = sbuf_read_file(&f->after, path);
 		free(path);
 		if (!ret)
-			ret = read_blob(c->repo, &f->oid, &before);
+			ret = repo_blob_read(c->repo, &f->oid, &before);
 		if (ret) {
 			sbuf_release(&before);
 			break;

@@ -6,14 +6,16 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "builtin.h"
+#include "child.h"
 #include "debian.h"
-#include "kmig.h"
 #include "repo.h"
 #include "store.h"
 
@@ -203,7 +205,8 @@ static int pack_repo(const char *path)
 	int ret;
 
 	progress_note("packing objects\n");
-	ret = run_cmd(NULL, NULL, argv);
+	ret = child_run_status(&(struct child_opts){ .argv = argv,
+						     .kill_signal = SIGTERM });
 	if (ret > 0)
 		return kmig_err("git repack failed with status %d", ret);
 	return ret;
@@ -225,6 +228,7 @@ static int cmd_import_fn(struct kmig_ctx *ctx, int argc, char **argv)
 	struct store *st = NULL;
 	char *debs = NULL, *tmpdir = NULL, *newest = NULL;
 	bool list = false;
+	unsigned long n;
 	int jobs = ncpus(), opt, status = KMIG_EXIT_ERROR;
 
 	while ((opt = getopt_long(argc, argv, "j:", opts, NULL)) != -1) {
@@ -239,12 +243,12 @@ static int cmd_import_fn(struct kmig_ctx *ctx, int argc, char **argv)
 			tag = optarg;
 			break;
 		case 'j':
-			jobs = atoi(optarg);
-			if (jobs < 1)
-				return cmd_usage_error("import", "--jobs needs a positive number");
+			if (opt_uint("import", "--jobs", optarg, 1, KMIG_MAX_JOBS, &n))
+				return KMIG_EXIT_ERROR;
+			jobs = (int)n;
 			break;
 		default:
-			return cmd_usage_error("import", "unknown option");
+			return cmd_bad_option("import", argv);
 		}
 	}
 	if (list)

@@ -16,8 +16,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "builtin.h"
 #include "gate.h"
-#include "kmig.h"
 #include "maintainers.h"
 #include "maintcache.h"
 #include "repo.h"
@@ -467,6 +467,7 @@ static int cmd_log_fn(struct kmig_ctx *ctx, int argc, char **argv)
 	struct progress *prog;
 	const char *range;
 	git_oid from, to;
+	unsigned long n;
 	int opt, jobs = ncpus(), status = KMIG_EXIT_ERROR;
 	size_t i;
 
@@ -484,9 +485,9 @@ static int cmd_log_fn(struct kmig_ctx *ctx, int argc, char **argv)
 			s.all = true;
 			break;
 		case 'j':
-			jobs = atoi(optarg);
-			if (jobs < 1)
-				return cmd_usage_error("log", "--jobs needs a positive number");
+			if (opt_uint("log", "--jobs", optarg, 1, KMIG_MAX_JOBS, &n))
+				return KMIG_EXIT_ERROR;
+			jobs = (int)n;
 			break;
 		case 'f':
 			s.fmt = parse_choice(optarg, formats);
@@ -494,7 +495,7 @@ static int cmd_log_fn(struct kmig_ctx *ctx, int argc, char **argv)
 				return cmd_usage_error("log", "unknown format '%s'", optarg);
 			break;
 		default:
-			return cmd_usage_error("log", "unknown option");
+			return cmd_bad_option("log", argv);
 		}
 	}
 	if (optind >= argc)

@@ -3,10 +3,11 @@
  * cmd-report.c - per-release reports (text, CSV, JSON) and the trend.
  */
 #include <getopt.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "kmig.h"
+#include "builtin.h"
 #include "rules.h"
 #include "store.h"
 
@@ -436,7 +437,7 @@ static int cmd_report_fn(struct kmig_ctx *ctx, int argc, char **argv)
 	struct report_opts o = { .top = -1 };
 	struct store *st = NULL;
 	bool trend = false;
-	char *end;
+	unsigned long n;
 	int opt, status;
 
 	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -461,9 +462,9 @@ static int cmd_report_fn(struct kmig_ctx *ctx, int argc, char **argv)
 			break;
 		}
 		case 'n':
-			o.top = strtol(optarg, &end, 10);
-			if (*end || o.top < 0)
-				return cmd_usage_error("report", "--top needs a number, not '%s'", optarg);
+			if (opt_uint("report", "--top", optarg, 0, INT_MAX, &n))
+				return KMIG_EXIT_ERROR;
+			o.top = (long)n;
 			break;
 		case 'f':
 			o.fmt = parse_choice(optarg, formats);
@@ -474,7 +475,7 @@ static int cmd_report_fn(struct kmig_ctx *ctx, int argc, char **argv)
 			trend = true;
 			break;
 		default:
-			return cmd_usage_error("report", "unknown option");
+			return cmd_bad_option("report", argv);
 		}
 	}
 	if (argc - optind > 1)

@@ -5,7 +5,7 @@
 #include <getopt.h>
 #include <string.h>
 
-#include "kmig.h"
+#include "builtin.h"
 #include "rules.h"
 
 static const char usage[] =
@@ -32,7 +32,7 @@ static int cmd_rules_fn(struct kmig_ctx *ctx, int argc, char **argv)
 				return cmd_usage_error("rules", "unknown format '%s'", optarg);
 			break;
 		default:
-			return cmd_usage_error("rules", "unknown option");
+			return cmd_bad_option("rules", argv);
 		}
 	}
 	if (optind < argc)

@@ -6,9 +6,8 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-#include "kmig.h"
+#include "builtin.h"
 #include "maintainers.h"
 #include "maintcache.h"
 #include "oidset.h"
@@ -258,8 +257,7 @@ static int write_release(struct scan_state *s, struct release_plan *p)
 	char maint_hex[GIT_OID_HEXSZ + 1];
 	uint64_t total_bytes = 0;
 	long long rel, uses = 0;
-	struct timespec t0, t1;
-	double secs;
+	double t0, secs;
 	size_t i;
 	int ret = 0;
 
@@ -268,7 +266,7 @@ static int write_release(struct scan_state *s, struct release_plan *p)
 			printf("%s: %s\n", p->tag, p->skip_line);
 		return 0;
 	}
-	clock_gettime(CLOCK_MONOTONIC, &t0);
+	t0 = mono_now();
 	if (p->batch) {
 		prog = progress_start(p->tag, p->ntodo);
 		ret = scan_pool_wait(s->pool, p->batch, prog);
@@ -277,7 +275,7 @@ static int write_release(struct scan_state *s, struct release_plan *p)
 		if (ret)
 			return ret;
 	}
-	clock_gettime(CLOCK_MONOTONIC, &t1);
+	secs = mono_now() - t0;
 
 	ret = store_begin(s->st);
 	if (ret)
@@ -315,7 +313,6 @@ static int write_release(struct scan_state *s, struct release_plan *p)
 			uses += rows.v[i].count;
 	count_rows_clear(&rows);
 	/* the wait only: the other release's lexing overlaps */
-	secs = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
 	printf("%s: %zu files, %zu blobs lexed, %lld uses\n", p->tag,
 	       p->files.n, p->ntodo, uses);
 	progress_note("%s: lexed %.1f MB, waited %.2fs for the lexer\n", p->tag,
@@ -336,6 +333,7 @@ static int cmd_scan_fn(struct kmig_ctx *ctx, int argc, char **argv)
 	char **globs = NULL, **tags = NULL;
 	size_t nglobs = 0, aglobs = 0, ntags = 0, planned = 0, i;
 	bool include_rc = false;
+	unsigned long n;
 	int opt, status = KMIG_EXIT_ERROR;
 
 	s.ctx = ctx;
@@ -350,15 +348,15 @@ static int cmd_scan_fn(struct kmig_ctx *ctx, int argc, char **argv)
 			include_rc = true;
 			break;
 		case 'j':
-			s.jobs = atoi(optarg);
-			if (s.jobs < 1) {
+			if (opt_uint("scan", "--jobs", optarg, 1, KMIG_MAX_JOBS, &n)) {
 				free(globs);
-				return cmd_usage_error("scan", "--jobs needs a positive number");
+				return KMIG_EXIT_ERROR;
 			}
+			s.jobs = (int)n;
 			break;
 		default:
 			free(globs);
-			return cmd_usage_error("scan", "unknown option");
+			return cmd_bad_option("scan", argv);
 		}
 	}
 	if (optind < argc) {

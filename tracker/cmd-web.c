@@ -4,12 +4,13 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "kmig.h"
+#include "builtin.h"
 #include "store.h"
 #include "web.h"
 
@@ -77,8 +78,8 @@ static int cmd_web_fn(struct kmig_ctx *ctx, int argc, char **argv)
 	struct web_opts o = { 0 };
 	struct store *st = NULL;
 	const char *out = NULL;
-	char *dir, *tmp, *end, *dflt = NULL;
-	long n;
+	char *dir, *tmp, *dflt = NULL;
+	unsigned long n;
 	int opt, ret, status = KMIG_EXIT_ERROR;
 
 	while ((opt = getopt_long(argc, argv, "o:", opts, NULL)) != -1) {
@@ -90,14 +91,12 @@ static int cmd_web_fn(struct kmig_ctx *ctx, int argc, char **argv)
 			o.source_url = optarg;
 			break;
 		case 'n':
-			n = strtol(optarg, &end, 10);
-			if (*end || n < 1)
-				return cmd_usage_error("web", "--sites-per-page needs a positive number, not '%s'",
-						       optarg);
+			if (opt_uint("web", "--sites-per-page", optarg, 1, INT_MAX, &n))
+				return KMIG_EXIT_ERROR;
 			o.sites_per_page = (size_t)n;
 			break;
 		default:
-			return cmd_usage_error("web", "unknown option");
+			return cmd_bad_option("web", argv);
 		}
 	}
 	if (optind < argc)

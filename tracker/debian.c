@@ -4,11 +4,13 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "child.h"
 #include "debian.h"
 
 void deb_version_clear(struct deb_version *v)
@@ -62,7 +64,9 @@ static int packages(struct sbuf *names)
 {
 	char *argv[] = { "apt-cache", "search", "--names-only",
 			 "^linux-source-[0-9.]+$", NULL };
-	int ret = run_capture(NULL, names, argv);
+	struct child_opts o = { .argv = argv, .capture = names,
+				.kill_signal = SIGTERM };
+	int ret = child_run_status(&o);
 
 	if (ret < 0)
 		return ret;
@@ -75,8 +79,10 @@ static int madison(struct deb_list *out, const char *pkg)
 {
 	struct sbuf sb = SBUF_INIT;
 	char *argv[] = { "apt-cache", "madison", (char *)pkg, NULL };
+	struct child_opts o = { .argv = argv, .capture = &sb,
+				.kill_signal = SIGTERM };
 	char *line, *save = NULL;
-	int ret = run_capture(NULL, &sb, argv);
+	int ret = child_run_status(&o);
 
 	if (ret < 0)
 		goto out;
@@ -225,7 +231,8 @@ int deb_fetch(char **path, const struct deb_version *v, const char *debs_dir)
 	spec = xasprintf("%s=%s", v->package, v->debian);
 	argv[3] = spec;
 	progress_note("downloading %s into %s\n", spec, debs_dir);
-	ret = run_cmd(debs_dir, NULL, argv);
+	ret = child_run_status(&(struct child_opts){ .argv = argv, .dir = debs_dir,
+						     .kill_signal = SIGTERM });
 	free(spec);
 	if (ret > 0)
 		ret = kmig_err("apt-get download %s=%s failed with status %d",
@@ -285,7 +292,8 @@ int unpack_source(char **root, const char *deb, const char *tarball,
 		char *argv[] = { "sh", "-c", script, "sh", (char *)deb,
 				 (char *)dir, NULL };
 
-		ret = run_cmd(NULL, NULL, argv);
+		ret = child_run_status(&(struct child_opts){ .argv = argv,
+							     .kill_signal = SIGTERM });
 		free(script);
 		if (ret > 0)
 			ret = kmig_err("cannot unpack the kernel source in '%s'", deb);
@@ -296,7 +304,8 @@ int unpack_source(char **root, const char *deb, const char *tarball,
 		if (access(tarball, R_OK) < 0)
 			return kmig_err("cannot read tarball '%s': %s", tarball,
 					strerror(errno));
-		ret = run_cmd(NULL, NULL, argv);
+		ret = child_run_status(&(struct child_opts){ .argv = argv,
+							     .kill_signal = SIGTERM });
 		if (ret > 0)
 			ret = kmig_err("cannot unpack tarball '%s' (tar status %d)",
 				       tarball, ret);

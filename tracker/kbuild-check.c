@@ -61,7 +61,7 @@ int kbuild_compile_check(struct kbuild *kb, const char *base, const char *rev,
 	char *all[] = { "make", NULL, NULL, "allmodconfig", NULL };
 	char *one[] = { "make", NULL, NULL, NULL, "W=1", NULL, NULL };
 	struct sbuf inherited = SBUF_INIT;
-	double start = child_now();
+	double start = mono_now();
 	bool kconfig;
 	size_t i;
 	int ret = 0;
@@ -130,7 +130,7 @@ out_failed:
 	res->status = ret ? KBUILD_FAILED : KBUILD_OK;
 	if (ret)
 		res->error = kbuild_first_error(res->log_path);
-	res->seconds = child_now() - start;
+	res->seconds = mono_now() - start;
 	ret = 0;
 out_free:
 	sbuf_release(&inherited);

@@ -131,7 +131,7 @@ static int walk_cb(const char *root, const git_tree_entry *e, void *payload)
 static int full_checkout(struct kbuild *kb, git_tree *tree)
 {
 	struct walk_ctx w = { kb, 0, 0 };
-	double start = child_now();
+	double start = mono_now();
 
 	kbuild_note(kb, "writing the worktree '%s'", kb->src);
 	if (rm_rf(kb->src) || mkdir_p(kb->src))
@@ -140,7 +140,7 @@ static int full_checkout(struct kbuild *kb, git_tree *tree)
 		w.ret = kmig_err_git("cannot walk the tree");
 	if (!w.ret)
 		kbuild_note(kb, "wrote %zu files in %.1fs", w.files,
-			    child_now() - start);
+			    mono_now() - start);
 	return w.ret;
 }
 

@@ -138,7 +138,7 @@ int kbuild_commit(struct kbuild *kb, const char *rev, unsigned int flags,
 	const char *data = datadir_find(DATADIR_QEMU);
 	char *frag = NULL, *built = NULL;
 	char *make[] = { "make", NULL, NULL, NULL, "bzImage", NULL };
-	double start = child_now();
+	double start = mono_now();
 	bool kconfig = false;
 	struct stat st;
 	int ret;
@@ -199,7 +199,7 @@ int kbuild_commit(struct kbuild *kb, const char *rev, unsigned int flags,
 		res->error = kbuild_first_error(res->log_path);
 		ret = 0;
 	}
-	res->seconds = child_now() - start;
+	res->seconds = mono_now() - start;
 	kbuild_note(kb, "build %s in %.1fs",
 		    res->status == KBUILD_OK ? "ok" : "failed", res->seconds);
 out_env:

@@ -7,20 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kmig.h"
+#include "builtin.h"
 #include "store.h"
-
-extern const struct kmig_cmd cmd_import;
-extern const struct kmig_cmd cmd_scan;
-extern const struct kmig_cmd cmd_report;
-extern const struct kmig_cmd cmd_rules;
-extern const struct kmig_cmd cmd_check;
-extern const struct kmig_cmd cmd_log;
-extern const struct kmig_cmd cmd_boot;
-extern const struct kmig_cmd cmd_bisect;
-extern const struct kmig_cmd cmd_branch;
-extern const struct kmig_cmd cmd_convert;
-extern const struct kmig_cmd cmd_web;
 
 /* The dispatch table: one entry per cmd-<name>.c. */
 static const struct kmig_cmd *const commands[] = {
@@ -99,6 +87,33 @@ int parse_choice(const char *arg, const char *const *choices)
 	return -1;
 }
 
+int opt_uint(const char *cmd, const char *opt, const char *arg,
+	     unsigned long min, unsigned long max, unsigned long *out)
+{
+	if (parse_ulong(arg, min, max, out))
+		return cmd_usage_error(cmd, "%s: %s", opt, kmig_errmsg());
+	return 0;
+}
+
+/* The option getopt_long() stopped at: argv[optind - 1], or -<optopt>. */
+static void bad_option_name(char **argv, char *buf, size_t size)
+{
+	const char *arg = optind > 0 ? argv[optind - 1] : "";
+
+	if (optopt && strncmp(arg, "--", 2))
+		snprintf(buf, size, "-%c", optopt);
+	else
+		snprintf(buf, size, "%s", arg);
+}
+
+int cmd_bad_option(const char *cmd, char **argv)
+{
+	char name[256];
+
+	bad_option_name(argv, name, sizeof(name));
+	return cmd_usage_error(cmd, "unknown option or missing value '%s'", name);
+}
+
 static const struct kmig_cmd *find_cmd(const char *name)
 {
 	size_t i;
@@ -166,8 +181,10 @@ static int dispatch(struct kmig_ctx *ctx, int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const struct kmig_cmd *c;
+	char name[256];
 	int opt, ret;
 
+	opterr = 0;	/* every usage error is one line, ours */
 	/* '+': stop at the first non-option, the command name. */
 	while ((opt = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
 		switch (opt) {
@@ -184,8 +201,9 @@ static int dispatch(struct kmig_ctx *ctx, int argc, char **argv)
 			       LIBGIT2_VERSION, store_sqlite_version());
 			return finish_stdout(0);
 		default:
-			fputs("usage: kmig [--repo DIR] [--db FILE] COMMAND [ARGS] (see 'kmig --help')\n",
-			      stderr);
+			bad_option_name(argv, name, sizeof(name));
+			fprintf(stderr, "kmig: unknown option or missing value '%s' (see 'kmig --help')\n",
+				name);
 			return KMIG_EXIT_ERROR;
 		}
 	}

@@ -3,7 +3,8 @@
  * kmig.h - the command layer: global context and the dispatch table.
  *
  * Each subcommand lives in its own cmd-<name>.c and exports one
- * "const struct kmig_cmd cmd_<name>" listed in kmig.c's table.  A command
+ * "const struct kmig_cmd cmd_<name>", declared in builtin.h and listed in
+ * kmig.c's table.  A command
  * function parses its own options (getopt_long, argv[0] is the command
  * name), calls the modules, prints results on stdout and returns the exit
  * status.  Only the command layer prints errors, through cmd_fail().
@@ -42,9 +43,32 @@ int cmd_usage_error(const char *cmd, const char *fmt, ...)
 int finish_stdout(int status);
 
 /*
- * Option parsing helpers for commands: parse a --format argument against
- * a list ("text", "csv", "json"); returns the index or -1.
+ * Option parsing helpers for commands.  kmig.c sets opterr = 0 before a
+ * command runs, so getopt_long() prints nothing: every usage error is the
+ * one line the command prints.
+ *
+ * parse_choice - parse a --format argument against a NULL-terminated list
+ * ("text", "csv", "json"); returns the index or -1.
  */
 int parse_choice(const char *arg, const char *const *choices);
+/*
+ * opt_uint - parse @arg, the value of option @opt ("--jobs") of command
+ * @cmd ("scan"), as a decimal integer between @min and @max (parse_ulong()
+ * in util.h: digits only) into @out.  Returns 0, or prints one usage line
+ * "kmig scan: --jobs: '2x' is not a number between 1 and 1024 (see 'kmig
+ * help scan')" and returns KMIG_EXIT_ERROR.
+ */
+int opt_uint(const char *cmd, const char *opt, const char *arg,
+	     unsigned long min, unsigned long max, unsigned long *out);
+/*
+ * cmd_bad_option - the usage line for getopt_long()'s '?' (an unknown
+ * option, or a missing value), naming the option from @argv as getopt left
+ * it: "kmig <cmd>: unknown option or missing value '--bogus' (see ...)".
+ * Returns KMIG_EXIT_ERROR.
+ */
+int cmd_bad_option(const char *cmd, char **argv);
+
+/* The largest --jobs any command takes. */
+#define KMIG_MAX_JOBS 1024
 
 #endif

@@ -15,21 +15,6 @@
 #include "rules.h"
 #include "util.h"
 
-/*
- * FNV-1a of an identifier.  A private copy: util.{c,h} is getting the
- * shared one (issue 13, point 6), which should replace this.
- */
-static uint32_t span_hash(const char *s, size_t len)
-{
-	uint32_t h = 2166136261u;
-
-	while (len--) {
-		h ^= (unsigned char)*s++;
-		h *= 16777619u;
-	}
-	return h;
-}
-
 bool lex_idset_has(const struct lexer *lx, const struct idset *set,
 		   const char *s, size_t len)
 {
@@ -38,7 +23,7 @@ bool lex_idset_has(const struct lexer *lx, const struct idset *set,
 	if (!set->cap)
 		return false;
 	mask = set->cap - 1;
-	for (i = span_hash(s, len) & mask; set->len[i]; i = (i + 1) & mask)
+	for (i = fnv32(s, len) & mask; set->len[i]; i = (i + 1) & mask)
 		if (set->len[i] == len &&
 		    !memcmp(lx->buf + set->off[i], s, len))
 			return true;
@@ -67,7 +52,7 @@ static void idset_add(struct lexer *lx, struct idset *set, uint32_t off,
 		free(old.len);
 	}
 	mask = set->cap - 1;
-	for (i = span_hash(lx->buf + off, len) & mask; set->len[i];
+	for (i = fnv32(lx->buf + off, len) & mask; set->len[i];
 	     i = (i + 1) & mask)
 		;
 	set->off[i] = off;

@@ -81,23 +81,6 @@ struct maintainers {
 	size_t nbuckets;	/* a power of two, or 0 */
 };
 
-/* FNV-1a, computed incrementally over a path's prefixes. */
-#define HASH_INIT 2166136261u
-
-static inline uint32_t hash_step(uint32_t h, unsigned char c)
-{
-	return (h ^ c) * 16777619u;
-}
-
-static uint32_t hash_mem(const char *s, size_t len)
-{
-	uint32_t h = HASH_INIT;
-
-	while (len--)
-		h = hash_step(h, (unsigned char)*s++);
-	return h;
-}
-
 /*
  * Match bracket expression at *pp (just after '['), against c.  Returns
  * 1 on match, 0 on mismatch, -1 if the bracket is unterminated (then '['
@@ -141,6 +124,15 @@ static int bracket_match(const char **pp, const char *pe, char c)
  * never match '/'.  Because '/' only matches itself, the '/'s of pattern
  * and string pair up, so one backtracking point (the last '*' in the
  * current component) is enough.
+ *
+ * Not fnmatch(3), on purpose: it matches a prefix of the path in place
+ * (fnmatch needs a NUL-terminated copy per candidate pattern, on the
+ * scan's hot path), and its semantics differ from fnmatch's where
+ * MAINTAINERS patterns could reach them: an unterminated '[' is a literal
+ * here (fnmatch fails), '\' inside brackets is a literal here (fnmatch
+ * escapes), "[." "[=" "[:" are not collating or class syntax here, and
+ * "\/" matches '/' here (not under FNM_PATHNAME).  The section a file
+ * belongs to is persisted by the scan, so it must not change.
  */
 static bool glob_seg_match(const char *p, const char *pe,
 			   const char *s, const char *se)
@@ -527,7 +519,7 @@ static void build_index(struct maintainers *m)
 	m->buckets = xcalloc(m->nbuckets, sizeof(*m->buckets));
 
 	for (i = 0; i < m->nfpats; i = j) {
-		uint32_t h = hash_mem(keys[i].key, keys[i].len);
+		uint32_t h = fnv32(keys[i].key, keys[i].len);
 		size_t b = h & (m->nbuckets - 1);
 
 		for (j = i + 1; j < m->nfpats && same_akey(&keys[i], &keys[j]);)
@@ -646,7 +638,7 @@ const char *maintainers_match(const struct maintainers *m, const char *path)
 	const char *title = MAINTAINERS_NONE;
 	const struct bucket *bk;
 	struct path_info pi;
-	uint32_t h = HASH_INIT;
+	uint32_t h = FNV32_INIT;	/* FNV-1a, incremental over the prefixes */
 
 	if (!m || !path || !*path)
 		return MAINTAINERS_NONE;
@@ -669,7 +661,7 @@ const char *maintainers_match(const struct maintainers *m, const char *path)
 		if (bk)
 			consider(m, bk, &pi, &best, &rest);
 		for (i = 0; i < pi.len; i++) {
-			h = hash_step(h, (unsigned char)path[i]);
+			h = fnv32_byte(h, (unsigned char)path[i]);
 			if (i + 1 == pi.len || path[i + 1] == '/') {
 				bk = lookup(m, path, i + 1, h);
 				if (bk)

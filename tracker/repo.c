@@ -22,6 +22,38 @@ int ncpus(void)
 	return n > 0 ? (int)n : 1;
 }
 
+int repo_blob_read(git_repository *repo, const git_oid *oid, struct sbuf *out)
+{
+	git_blob *blob = NULL;
+
+	if (git_blob_lookup(&blob, repo, oid) < 0)
+		return kmig_err_git("cannot read blob");
+	sbuf_add(out, git_blob_rawcontent(blob), (size_t)git_blob_rawsize(blob));
+	git_blob_free(blob);
+	return 0;
+}
+
+int repo_blob_at(git_repository *repo, git_tree *tree, const char *path,
+		 struct sbuf *out)
+{
+	git_tree_entry *te = NULL;
+	int ret;
+
+	if (!path)
+		return kmig_errcode(KMIG_ENOTFOUND, "no path");
+	ret = git_tree_entry_bypath(&te, tree, path);
+	if (ret == GIT_ENOTFOUND)
+		return kmig_errcode(KMIG_ENOTFOUND, "'%s' is not in the tree", path);
+	if (ret < 0)
+		return kmig_err_git("cannot read tree");
+	if (git_tree_entry_type(te) == GIT_OBJECT_BLOB)
+		ret = repo_blob_read(repo, git_tree_entry_id(te), out);
+	else
+		ret = kmig_errcode(KMIG_ENOTFOUND, "'%s' is not a file", path);
+	git_tree_entry_free(te);
+	return ret;
+}
+
 const char *repo_oid_str(const git_oid *oid)
 {
 	static __thread char buf[GIT_OID_HEXSZ + 1];

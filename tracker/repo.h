@@ -43,6 +43,20 @@ bool repo_tag_exists(git_repository *repo, const char *tag);
 int repo_write_dir_tree(git_oid *out, git_repository *repo, const char *dir,
 			int jobs, size_t *files, uint64_t *bytes);
 
+/*
+ * repo_blob_read - append the content of blob @oid to @out.
+ * Returns 0, or negative with "cannot read blob: ..." recorded.
+ */
+int repo_blob_read(git_repository *repo, const git_oid *oid, struct sbuf *out);
+/*
+ * repo_blob_at - append the content of the file at @path in @tree to @out.
+ * Returns 0; KMIG_ENOTFOUND (message recorded, @out untouched) when @path
+ * is NULL, absent, or not a blob (a directory, a submodule); else negative
+ * with "cannot read tree: ..." or "cannot read blob: ..." recorded.
+ */
+int repo_blob_at(git_repository *repo, git_tree *tree, const char *path,
+		 struct sbuf *out);
+
 /* repo_oid_str - hex form of @oid in a static per-thread buffer. */
 const char *repo_oid_str(const git_oid *oid);
 

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "rules.h"
+#include "util.h"
 
 /*
  * Version of the matcher semantics in lexer.c.  Bump it whenever the
@@ -44,30 +45,17 @@ int rule_lookup(const char *id)
 	return -1;
 }
 
-/* FNV-1a, 64 bit. */
-#define FNV64_OFFSET 0xcbf29ce484222325ULL
-#define FNV64_PRIME 0x100000001b3ULL
-
-static void fnv_bytes(uint64_t *h, const void *data, size_t len)
-{
-	const unsigned char *p = data;
-	uint64_t v = *h;
-
-	while (len--) {
-		v ^= *p++;
-		v *= FNV64_PRIME;
-	}
-	*h = v;
-}
-
-/* Strings are hashed with their NUL so that field boundaries count. */
+/*
+ * The rules hash is FNV-1a 64 (util.h) over the fields.  Strings are hashed
+ * with their NUL so that field boundaries count; NULL is one 0xff byte.
+ */
 static void fnv_str(uint64_t *h, const char *s)
 {
 	if (!s) {
-		fnv_bytes(h, "\xff", 1);
+		*h = fnv64_add(*h, "\xff", 1);
 		return;
 	}
-	fnv_bytes(h, s, strlen(s) + 1);
+	*h = fnv64_add(*h, s, strlen(s) + 1);
 }
 
 static void fnv_int(uint64_t *h, long long v)
@@ -75,7 +63,7 @@ static void fnv_int(uint64_t *h, long long v)
 	char tmp[32];
 	int n = snprintf(tmp, sizeof(tmp), "%lld;", v);
 
-	fnv_bytes(h, tmp, (size_t)n);
+	*h = fnv64_add(*h, tmp, (size_t)n);
 }
 
 static char rules_hash_hex[17];
@@ -83,7 +71,7 @@ static pthread_once_t rules_hash_once = PTHREAD_ONCE_INIT;
 
 static void rules_hash_init(void)
 {
-	uint64_t h = FNV64_OFFSET;
+	uint64_t h = FNV64_INIT;
 	const char *const *n;
 	int i;
 

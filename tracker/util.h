@@ -97,17 +97,63 @@ int sbuf_read_file(struct sbuf *sb, const char *path);
 /* Whitespace-normalise: runs of blanks become one space, ends trimmed. */
 char *normalize_ws(const char *s, size_t len);
 
-/* Directory and process helpers. */
+/* Directory helpers (processes: child.h). */
 int mkdir_p(const char *path);			/* like mkdir -p */
 int rm_rf(const char *path);			/* like rm -rf */
+
 /*
- * run_cmd - run argv (argv[0] looked up in PATH) in @dir (NULL: cwd);
- * stdout/stderr go to @log_path when non-NULL (appended), else inherited.
- * Returns the exit status (0..255), or negative if it could not run.
+ * parse_ulong - @s as a decimal integer between @min and @max into @out.
+ * Strict: one or more ASCII digits and nothing else (no sign, blanks,
+ * base prefix or suffix).  Returns 0, or KMIG_EUSAGE with the message
+ * "'<s>' is not a number between <min> and <max>" recorded.
  */
-int run_cmd(const char *dir, const char *log_path, char *const argv[]);
-/* run_capture - as run_cmd, capturing stdout into @out (stderr inherited). */
-int run_capture(const char *dir, struct sbuf *out, char *const argv[]);
+int parse_ulong(const char *s, unsigned long min, unsigned long max,
+		unsigned long *out);
+
+/* mono_now - the monotonic clock (CLOCK_MONOTONIC), in seconds. */
+double mono_now(void);
+
+/*
+ * FNV-1a hashes (Fowler/Noll/Vo), 32 and 64 bit.  Incremental: start from
+ * FNV32_INIT / FNV64_INIT and feed bytes with fnv32_add() / fnv64_add()
+ * (or one byte with fnv32_byte()); the value after the last byte is the
+ * hash.  fnv32() hashes one buffer.  The values are persisted (the rules
+ * hash in the database, page names in the site): never change them.
+ */
+#define FNV32_INIT 2166136261u
+#define FNV32_PRIME 16777619u
+#define FNV64_INIT 0xcbf29ce484222325ULL
+#define FNV64_PRIME 0x100000001b3ULL
+
+static inline uint32_t fnv32_byte(uint32_t h, unsigned char c)
+{
+	return (h ^ c) * FNV32_PRIME;
+}
+
+static inline uint32_t fnv32_add(uint32_t h, const void *data, size_t len)
+{
+	const unsigned char *p = data;
+
+	while (len--)
+		h = fnv32_byte(h, *p++);
+	return h;
+}
+
+static inline uint32_t fnv32(const void *data, size_t len)
+{
+	return fnv32_add(FNV32_INIT, data, len);
+}
+
+static inline uint64_t fnv64_add(uint64_t h, const void *data, size_t len)
+{
+	const unsigned char *p = data;
+
+	while (len--) {
+		h ^= *p++;
+		h *= FNV64_PRIME;
+	}
+	return h;
+}
 
 /* kmig_home - $KMIG_HOME or ${XDG_CACHE_HOME:-$HOME/.cache}/kmig (static). */
 const char *kmig_home(void);
@@ -120,12 +166,18 @@ const char *kmig_home(void);
 int version_cmp(const char *a, const char *b);
 char *version_sort_key(const char *tag);
 
-/* Progress on stderr, only when stderr is a terminal. */
+/*
+ * Progress on stderr, gated by progress_enabled(): the one gate for every
+ * progress line and progress bar kmig prints.
+ */
 struct progress;
 struct progress *progress_start(const char *title, uint64_t total);
 void progress_update(struct progress *p, uint64_t done, const char *extra);
 void progress_stop(struct progress *p);
-/* progress_enabled - stderr is a terminal and KMIG_NO_PROGRESS is unset. */
+/*
+ * progress_enabled - true when KMIG_NO_PROGRESS is unset and stderr is a
+ * terminal or KMIG_PROGRESS is set (the tests force progress with it).
+ */
 bool progress_enabled(void);
 /* progress_note - a progress line on stderr, only when progress_enabled(). */
 void progress_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -133,7 +185,11 @@ void progress_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Output helpers. */
 void csv_field(FILE *f, const char *s);		/* RFC 4180 quoting */
 void json_string(FILE *f, const char *s);	/* quoted JSON string */
-/* glob_match - fnmatch(3)-style, '*' and '?' do not cross '/' when @pathname. */
+/*
+ * glob_match - fnmatch(3) of @str against @pat, with FNM_NOESCAPE ('\' is
+ * an ordinary character) and, when @pathname, FNM_PATHNAME ('*', '?' and
+ * brackets do not match '/').  Leading dots are ordinary characters.
+ */
 bool glob_match(const char *pat, const char *str, bool pathname);
 
 #endif

@@ -89,22 +89,6 @@ char *source_link(const char *tmpl, const char *tag, const char *path,
 	return sbuf_detach(&sb);
 }
 
-/*
- * 32-bit FNV-1a, the hash in page names (so the names depend on it bit for
- * bit).  kmig web's only copy; it is to give way to the shared one in
- * util.h once that exists (issue 13, point 6).
- */
-static uint32_t fnv1a(const char *s)
-{
-	uint32_t h = 2166136261u;
-
-	for (; *s; s++) {
-		h ^= (unsigned char)*s;
-		h *= 16777619u;
-	}
-	return h;
-}
-
 char *web_page_name(const char *prefix, const char *name)
 {
 	struct sbuf sb = SBUF_INIT;
@@ -132,7 +116,7 @@ char *web_page_name(const char *prefix, const char *name)
 		sb.len--;
 	if (sb.len == slug_start)
 		sbuf_addch(&sb, 'x');
-	sbuf_addf(&sb, "-%08x.html", fnv1a(name));
+	sbuf_addf(&sb, "-%08x.html", fnv32(name, strlen(name)));
 	return sbuf_detach(&sb);
 }
 

@@ -2,7 +2,8 @@
 /*
  * test-child.c - child_run(), which runs kernel builds and QEMU: a hung
  * child is killed at its timeout with its whole process group, a crashing
- * one is reported as such, and nothing it started outlives it or kmig.
+ * one is reported as such, and nothing it started outlives it or kmig;
+ * stdout can be captured apart from stderr.
  */
 #include <setjmp.h>
 #include <signal.h>
@@ -115,6 +116,34 @@ static void test_leftovers_are_killed(void **state)
 	assert_true(dead(bg));
 }
 
+/* stdout into an sbuf, stderr apart; the status from child_run_status(). */
+static void test_capture_and_status(void **state)
+{
+	char *argv[] = { "sh", "-c", "echo out; echo err >&2; exit 4", NULL };
+	char *log = xasprintf("%s/capture.log", dir);
+	struct child_opts o = { .argv = argv, .out_path = log, .capture = NULL };
+	struct sbuf out = SBUF_INIT, err = SBUF_INIT;
+	char *missing[] = { "kmig-test-no-such-program", NULL };
+
+	(void)state;
+	assert_int_equal(child_run_status(&o), 4);
+	assert_int_equal(sbuf_read_file(&err, log), 0);
+	assert_string_equal(err.buf, "out\nerr\n");
+	sbuf_reset(&err);
+	o.capture = &out;
+	assert_int_equal(child_run_status(&o), 4);
+	assert_string_equal(out.buf, "out\n");
+	assert_int_equal(sbuf_read_file(&err, log), 0);
+	assert_string_equal(err.buf, "err\n");
+	o.argv = missing;
+	o.capture = NULL;
+	assert_true(child_run_status(&o) < 0);
+	assert_string_equal(kmig_errmsg(), "cannot run 'kmig-test-no-such-program'");
+	sbuf_release(&out);
+	sbuf_release(&err);
+	free(log);
+}
+
 /* SIGTERM to kmig while it waits: the group goes first, then kmig. */
 static void test_signal_kills_the_group(void **state)
 {
@@ -169,6 +198,7 @@ int main(void)
 		cmocka_unit_test(test_timeout_kills_the_group),
 		cmocka_unit_test(test_crash_is_reported),
 		cmocka_unit_test(test_leftovers_are_killed),
+		cmocka_unit_test(test_capture_and_status),
 		cmocka_unit_test(test_signal_kills_the_group),
 		cmocka_unit_test(test_sigkill_kills_the_child),
 	};

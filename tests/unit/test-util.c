@@ -6,6 +6,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,6 +58,50 @@ static void test_glob(void **state)
 	assert_true(glob_match("*", "", true));
 	assert_true(glob_match("a*b*c", "aXbYc", true));
 	assert_false(glob_match("a*b*c", "aXbY", true));
+	assert_true(glob_match("*", ".hidden", true));
+	assert_true(glob_match("a\\b", "a\\b", true));	/* no escapes */
+	assert_true(glob_match("strcpy*", "strcpy-x", false));
+}
+
+/* The published FNV-1a test vectors; rules_hash() and page names use them. */
+static void test_fnv(void **state)
+{
+	(void)state;
+	assert_int_equal(fnv32("", 0), 0x811c9dc5u);
+	assert_int_equal(fnv32("a", 1), 0xe40c292cu);
+	assert_int_equal(fnv32("foobar", 6), 0xbf9cf968u);
+	assert_int_equal(fnv32_add(fnv32("foo", 3), "bar", 3), 0xbf9cf968u);
+	assert_int_equal(fnv32_byte(FNV32_INIT, 'a'), 0xe40c292cu);
+	assert_true(fnv64_add(FNV64_INIT, "", 0) == 0xcbf29ce484222325ULL);
+	assert_true(fnv64_add(FNV64_INIT, "a", 1) == 0xaf63dc4c8601ec8cULL);
+	assert_true(fnv64_add(FNV64_INIT, "foobar", 6) == 0x85944171f73967e8ULL);
+}
+
+static void test_parse_ulong(void **state)
+{
+	unsigned long v = 7;
+
+	(void)state;
+	assert_int_equal(parse_ulong("2", 1, 256, &v), 0);
+	assert_int_equal(v, 2);
+	assert_int_equal(parse_ulong("0256", 1, 256, &v), 0);
+	assert_int_equal(v, 256);
+	assert_int_equal(parse_ulong("0", 0, 10, &v), 0);
+	assert_int_equal(v, 0);
+	v = 7;
+	assert_int_equal(parse_ulong("2x", 1, 256, &v), KMIG_EUSAGE);
+	assert_string_equal(kmig_errmsg(), "'2x' is not a number between 1 and 256");
+	assert_int_equal(parse_ulong("0", 1, 256, &v), KMIG_EUSAGE);
+	assert_int_equal(parse_ulong("257", 1, 256, &v), KMIG_EUSAGE);
+	assert_int_equal(parse_ulong("", 1, 256, &v), KMIG_EUSAGE);
+	assert_int_equal(parse_ulong("-1", 0, 256, &v), KMIG_EUSAGE);
+	assert_int_equal(parse_ulong("+1", 0, 256, &v), KMIG_EUSAGE);
+	assert_int_equal(parse_ulong(" 1", 0, 256, &v), KMIG_EUSAGE);
+	assert_int_equal(parse_ulong("1 ", 0, 256, &v), KMIG_EUSAGE);
+	assert_int_equal(parse_ulong("0x10", 0, 256, &v), KMIG_EUSAGE);
+	assert_int_equal(parse_ulong("99999999999999999999999", 0, ULONG_MAX, &v),
+			 KMIG_EUSAGE);
+	assert_int_equal(v, 7);
 }
 
 static void test_normalize_ws(void **state)
@@ -118,6 +163,8 @@ int main(void)
 		cmocka_unit_test(test_version_order),
 		cmocka_unit_test(test_version_leading_zeros),
 		cmocka_unit_test(test_glob),
+		cmocka_unit_test(test_fnv),
+		cmocka_unit_test(test_parse_ulong),
 		cmocka_unit_test(test_normalize_ws),
 		cmocka_unit_test(test_sbuf),
 		cmocka_unit_test(test_store_schema),

@@ -1,0 +1,92 @@
+#!/bin/sh
+# Option parsing: strict integers and one error line for every usage error;
+# the one progress gate (KMIG_PROGRESS, KMIG_NO_PROGRESS).
+. "$(dirname "$0")/../lib.sh"
+
+# one_line "desc" STATUS command... - exits STATUS with exactly one line on
+# stderr and nothing on stdout
+one_line() {
+	_ol_desc=$1; shift
+	t_exit "$_ol_desc" "$@"
+	t_is "$_ol_desc: one line on stderr" 1 "$(wc -l < "$TRASH/.stderr")"
+	t_is "$_ol_desc: nothing on stdout" "" "$(cat "$TRASH/.stdout")"
+}
+
+# --jobs takes a whole number from 1: nothing after it, no zero, no sign
+for c in import scan check log convert; do
+	one_line "$c --jobs 2x" 2 "$KMIG" $c --jobs 2x
+	t_is "$c --jobs 2x: the line names the option and the value" \
+		"kmig $c: --jobs: '2x' is not a number between 1 and 1024 (see 'kmig help $c')" \
+		"$(cat "$TRASH/.stderr")"
+	one_line "$c --jobs 0" 2 "$KMIG" $c --jobs 0
+	t_ok "$c --jobs 0: named" grep -q "^kmig $c: --jobs: '0' is not a number" "$TRASH/.stderr"
+	one_line "$c --jobs -1" 2 "$KMIG" $c --jobs -1
+	one_line "$c --jobs ''" 2 "$KMIG" $c --jobs ''
+	one_line "$c --jobs ' 2'" 2 "$KMIG" $c --jobs ' 2'
+	one_line "$c --jobs 99999999999999999999" 2 "$KMIG" $c --jobs 99999999999999999999
+	one_line "$c --jobs without a value" 2 "$KMIG" $c --jobs
+	t_ok "$c --jobs without a value: named" \
+		grep -q "^kmig $c: unknown option or missing value '--jobs'" "$TRASH/.stderr"
+done
+
+# the other integer options
+one_line "report --top 1x" 2 "$KMIG" report --top 1x
+one_line "report --top -1" 2 "$KMIG" report --top -1
+one_line "convert --max-patches 0" 2 "$KMIG" convert strlcpy --max-patches 0
+one_line "convert --max-patches 3q" 2 "$KMIG" convert strlcpy --max-patches 3q
+one_line "web --sites-per-page 0" 2 "$KMIG" web --sites-per-page 0
+one_line "web --sites-per-page 1.5" 2 "$KMIG" web --sites-per-page 1.5
+
+# --timeout: whole seconds, 1 to a day
+for c in boot bisect "branch test"; do
+	one_line "$c --timeout 1.5" 2 "$KMIG" $c --timeout 1.5
+	t_is "$c --timeout 1.5: named" \
+		"kmig $c: --timeout: '1.5' is not a number between 1 and 86400 (see 'kmig help $c')" \
+		"$(cat "$TRASH/.stderr")"
+	one_line "$c --timeout 0" 2 "$KMIG" $c --timeout 0
+	one_line "$c --timeout nan" 2 "$KMIG" $c --timeout nan
+	one_line "$c --timeout 86401" 2 "$KMIG" $c --timeout 86401
+done
+
+# unknown options: one line naming them, for every command
+for c in import scan report rules check log boot bisect convert web; do
+	one_line "$c --bogus" 2 "$KMIG" $c --bogus
+	t_is "$c --bogus: the line names it" \
+		"kmig $c: unknown option or missing value '--bogus' (see 'kmig help $c')" \
+		"$(cat "$TRASH/.stderr")"
+done
+one_line "check -z" 2 "$KMIG" check -z
+t_ok "check -z: named" grep -q "unknown option or missing value '-z'" "$TRASH/.stderr"
+one_line "branch test --bogus" 2 "$KMIG" branch test --bogus
+one_line "branch status --bogus" 2 "$KMIG" branch status --bogus
+one_line "global --bogus" 2 "$KMIG" --bogus rules
+t_ok "global --bogus: named" grep -q "^kmig: unknown option or missing value '--bogus'" "$TRASH/.stderr"
+
+# one progress gate: a terminal or KMIG_PROGRESS turns it on, KMIG_NO_PROGRESS
+# always off (stderr is a file here)
+W="$TRASH/work"
+git init -q "$W"
+printf 'void f(void) { strcpy(a, b); }\n' > "$W/f.c"
+printf 'CORE\nF:\t*\n' > "$W/MAINTAINERS"
+git_commit_all "$W" one
+git -C "$W" tag v1.0
+printf 'void g(void) { strcpy(c, d); }\n' > "$W/g.c"
+git_commit_all "$W" two
+k() { "$KMIG" --repo "$W" --db "$TRASH/kmig.db" "$@"; }
+unset KMIG_PROGRESS KMIG_NO_PROGRESS
+t_exit "scan, stderr not a terminal" 0 k scan
+t_is "... no progress" "" "$(cat "$TRASH/.stderr")"
+t_exit "scan with KMIG_PROGRESS=1" 0 env KMIG_PROGRESS=1 "$KMIG" --repo "$W" --db "$TRASH/p.db" scan
+t_ok "... progress lines" grep -q '^\[1/1\] scanning v1.0$' "$TRASH/.stderr"
+t_exit "scan with KMIG_PROGRESS=1 KMIG_NO_PROGRESS=1" 0 \
+	env KMIG_PROGRESS=1 KMIG_NO_PROGRESS=1 "$KMIG" --repo "$W" --db "$TRASH/q.db" scan
+t_is "... none" "" "$(cat "$TRASH/.stderr")"
+t_exit "check, stderr not a terminal" 1 k check HEAD
+t_is "... no statistics line" "" "$(cat "$TRASH/.stderr")"
+t_exit "check with KMIG_PROGRESS=1" 1 env KMIG_PROGRESS=1 "$KMIG" --repo "$W" --db "$TRASH/kmig.db" check HEAD
+t_ok "... the statistics line, through the same gate" \
+	grep -q '^kmig check: 1 files touched, ' "$TRASH/.stderr"
+t_exit "check with KMIG_PROGRESS=1 KMIG_NO_PROGRESS=1" 1 \
+	env KMIG_PROGRESS=1 KMIG_NO_PROGRESS=1 "$KMIG" --repo "$W" --db "$TRASH/kmig.db" check HEAD
+t_is "... none" "" "$(cat "$TRASH/.stderr")"
+t_done

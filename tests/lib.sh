@@ -10,7 +10,7 @@ KMIG=${KMIG_BIN:-$TOP/kmig}
 _t_real_home=$HOME	# HOME is the trash directory below; e2e-lib.sh needs the real one
 TRASH=$(mktemp -d "${TMPDIR:-/tmp}/kmig-test.XXXXXX")
 export KMIG_HOME="$TRASH/home"
-unset KMIG_REPO KMIG_DB
+unset KMIG_REPO KMIG_DB KMIG_PROGRESS KMIG_NO_PROGRESS
 export GIT_AUTHOR_NAME="Kmig Test" GIT_AUTHOR_EMAIL="test@kmig.invalid"
 export GIT_COMMITTER_NAME="Kmig Test" GIT_COMMITTER_EMAIL="test@kmig.invalid"
 export GIT_CONFIG_NOSYSTEM=1 HOME="$TRASH"

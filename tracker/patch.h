@@ -20,8 +20,10 @@
  *    last paragraph, as git interpret-trailers and git_message_trailers()
  *    decide), never a line of the body above it.
  *
- * Nothing here prints or records an error: functions return a value or
- * NULL/false, and every returned string is malloc'd and the caller's.
+ * Nothing here prints.  The mbox, header and trailer functions record no
+ * error: they return a value or NULL/false.  diff_parse() records its
+ * error with kmig_err().  Every returned string is malloc'd and the
+ * caller's.
  */
 #ifndef KMIG_PATCH_H
 #define KMIG_PATCH_H
@@ -33,6 +35,12 @@
 
 /* patch_line_len - length of the line at @p (up to @end), with its '\n'. */
 size_t patch_line_len(const char *p, const char *end);
+
+/* patch_line_chomp - the same length without the line's '\n'. */
+size_t patch_line_chomp(const char *p, const char *end);
+
+/* patch_trim_dup - the @len bytes at @s without surrounding white space. */
+char *patch_trim_dup(const char *s, size_t len);
 
 /* patch_starts - whether the text at @p (up to @end) starts with @prefix. */
 bool patch_starts(const char *p, const char *end, const char *prefix);
@@ -100,5 +108,53 @@ bool patch_find_diff(const char *p, const char *end, const char **dstart,
  */
 char *patch_trailer(const char *message, const char *key, const char **line,
 		    size_t *line_len);
+
+/* ---- unified diffs (files and hunks from libgit2) ---- */
+
+struct patch_hunk {
+	const char *text;	/* "@@ ..." line through its last line */
+	size_t len;
+	unsigned long old_start, old_lines, new_start, new_lines;
+};
+
+struct patch_file {
+	char *old_path;		/* NULL when the patch creates the file */
+	char *new_path;		/* NULL when the patch deletes the file */
+	char *old_mode;		/* "deleted file mode" value, or NULL */
+	char *new_mode;		/* "new file mode" value, or NULL */
+	bool special;		/* binary, rename or copy: header-only handling */
+	const char *header;	/* "diff --git" line up to the first hunk */
+	size_t header_len;
+	struct patch_hunk *hunks;
+	size_t nhunks, ahunks;
+};
+
+/*
+ * diff_parse - split the unified diff @diff (@len bytes, starting at its
+ * first "diff --git " line) into files and hunks, appended to *@files
+ * (*@nfiles used, *@afiles allocated).  Files, paths, modes and hunks are
+ * libgit2's reading (git_diff_from_buffer(), git_patch_get_hunk(),
+ * git_patch_get_line_in_hunk()); only the extent of each file's header,
+ * which libgit2 does not give, is read here.  The diff ends after the last
+ * hunk (or header) not followed by another file, so a "-- " signature or
+ * any text after it is never taken for diff content; *@end receives its
+ * length.  Hunk and header pointers point into @diff.  Returns 0, or a
+ * negative code with the message recorded ("no diff found", "malformed
+ * hunk header '...'", "truncated hunk in 'PATH'").  Free the files with
+ * patch_files_free() in every case.
+ */
+int diff_parse(struct patch_file **files, size_t *nfiles, size_t *afiles,
+	       const char *diff, size_t len, size_t *end);
+/* patch_files_free - free @nfiles files of @files and the array. */
+void patch_files_free(struct patch_file *files, size_t nfiles);
+
+/*
+ * patch_file_text - append to @out a minimal unified diff for file @f
+ * holding its hunks whose index is set in @pick (NULL: all hunks),
+ * reversed (old and new swapped) when @reverse.  Returns KMIG_EUSAGE for
+ * a reversal of a rename, copy or binary patch, which kmig does not do.
+ */
+int patch_file_text(struct sbuf *out, const struct patch_file *f,
+		    const bool *pick, bool reverse);
 
 #endif

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include <git2.h>
 
 #include "branch.h"
 #include "series.h"
@@ -230,5 +231,6 @@ int main(void)
 		cmocka_unit_test(test_trailers),
 	};
 
+	git_libgit2_init();	/* diff_parse() reads diffs with libgit2 */
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -217,6 +217,11 @@ static void test_trailers(void **state)
 	assert_string_equal(m, "subject\n\na body: not a trailer block\n\nK: v\n");
 	free(m);
 	assert_null(branch_message_trailer("subject\n", "Kmig-Patch", NULL));
+	/* a Kmig-Patch: line in the body is not the trailer, nor stripped */
+	m = "subject\n\nKmig-Patch: 0009-body.patch\nin the body.\n\nSigned-off-by: A <a@b>\n";
+	assert_null(branch_message_trailer(m, "Kmig-Patch", &rest));
+	assert_string_equal(rest, m);
+	free(rest);
 }
 
 int main(void)

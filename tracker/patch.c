@@ -238,8 +238,10 @@ char *patch_trailer(const char *message, const char *key, const char **line,
 		*line = NULL;
 		*line_len = 0;
 	}
-	if (git_message_trailers(&arr, message) < 0)
+	if (git_message_trailers(&arr, message) < 0) {
+		git_message_trailer_array_free(&arr);
 		return NULL;
+	}
 	for (i = 0; i < arr.count; i++)
 		if (!strcasecmp(arr.trailers[i].key, key))
 			value = arr.trailers[i].value;
@@ -285,6 +287,33 @@ static size_t header_extent(const char *p, const char *end)
 		q += patch_line_len(q, end);
 	}
 	return (size_t)(q - p);
+}
+
+/*
+ * Whether the header (@hlen bytes at @p) repeats a rename, copy or
+ * similarity line.  libgit2 1.5 leaks the first path of a repeated
+ * rename block, and git never writes one: such a header is refused
+ * before libgit2 sees it.
+ */
+static bool header_repeats(const char *p, size_t hlen)
+{
+	static const char *const once[] = {
+		"rename from ", "rename to ", "copy from ", "copy to ",
+		"similarity index ", "dissimilarity index ",
+	};
+	const char *end = p + hlen;
+	unsigned int seen = 0;
+	size_t i;
+
+	for (; p < end; p += patch_line_len(p, end))
+		for (i = 0; i < ARRAY_SIZE(once); i++) {
+			if (!patch_starts(p, end, once[i]))
+				continue;
+			if (seen & (1u << i))
+				return true;
+			seen |= 1u << i;
+		}
+	return false;
 }
 
 /* The next "diff --git " line after the one at @p, or @end. */
@@ -444,6 +473,9 @@ static int read_file(struct patch_file *f, const char *chunk, size_t clen,
 	int ret = 0;
 
 	memset(f, 0, sizeof(*f));
+	if (header_repeats(chunk, header_extent(chunk, chunk + clen)))
+		return kmig_err("malformed file header '%.*s'",
+				(int)patch_line_chomp(chunk, chunk + clen), chunk);
 	if (git_diff_from_buffer(&diff, chunk, clen) < 0)
 		return chunk_error(chunk, clen);
 	if (!git_diff_num_deltas(diff) || git_patch_from_diff(&patch, diff, 0) < 0) {

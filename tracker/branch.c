@@ -93,44 +93,24 @@ char *branch_message_add_trailer(const char *message, const char *key,
 char *branch_message_trailer(const char *message, const char *key,
 			     char **strip)
 {
-	size_t klen = strlen(key), len = strlen(message), i = 0;
-	const char *hit = NULL;
-	size_t hitlen = 0;
-	char *value = NULL;
+	const char *hit;
+	size_t hitlen;
+	char *value = patch_trailer(message, key, &hit, &hitlen);
+	struct sbuf sb = SBUF_INIT;
 
-	while (i < len) {
-		const char *nl = memchr(message + i, '\n', len - i);
-		size_t n = nl ? (size_t)(nl - message - i) : len - i;
-
-		if (n > klen + 1 && !strncasecmp(message + i, key, klen) &&
-		    message[i + klen] == ':') {
-			hit = message + i;
-			hitlen = nl ? n + 1 : n;
-		}
-		i += n + 1;
+	if (!strip)
+		return value;
+	if (!value || !hit) {
+		*strip = xstrdup(message);
+		return value;
 	}
-	if (!hit) {
-		if (strip)
-			*strip = xstrdup(message);
-		return NULL;
-	}
-	value = xstrndup(hit + klen + 1, hitlen - klen - 1);
-	while (*value == ' ')
-		memmove(value, value + 1, strlen(value));
-	while (*value && (value[strlen(value) - 1] == '\n' ||
-			  value[strlen(value) - 1] == ' '))
-		value[strlen(value) - 1] = '\0';
-	if (strip) {
-		struct sbuf sb = SBUF_INIT;
-
-		sbuf_add(&sb, message, (size_t)(hit - message));
-		sbuf_addstr(&sb, hit + hitlen);
-		/* drop a trailer paragraph left empty */
-		while (sb.len >= 2 && sb.buf[sb.len - 1] == '\n' &&
-		       sb.buf[sb.len - 2] == '\n')
-			sb.buf[--sb.len] = '\0';
-		*strip = sbuf_detach(&sb);
-	}
+	sbuf_add(&sb, message, (size_t)(hit - message));
+	sbuf_addstr(&sb, hit + hitlen);
+	/* drop a trailer paragraph left empty */
+	while (sb.len >= 2 && sb.buf[sb.len - 1] == '\n' &&
+	       sb.buf[sb.len - 2] == '\n')
+		sb.buf[--sb.len] = '\0';
+	*strip = sbuf_detach(&sb);
 	return value;
 }
 

@@ -17,6 +17,13 @@
  * diffs) are applied in memory: gate_mempack() makes the repository write
  * new objects to memory, so nothing is written to the user's repository.
  *
+ * The implementation, one file per job: gate.c (the gate, its blobs and
+ * gate_diff_trees()), gate-diff.c (gate_touch(): the tree walk and the
+ * changed lines), gate-lex.c (gate_blobs_load(): cache, lexing, cache
+ * transaction), gate-compare.c (gate_compare()), gate-apply.c (patches;
+ * the patch text itself is read by patch.h) and gate-allow.c (the
+ * allowlist).  gate-internal.h is what they share.
+ *
  * All functions return 0 or a negative code with the message recorded by
  * kmig_err(); out-structures are the caller's to clear.
  */

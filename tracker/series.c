@@ -12,41 +12,6 @@
 
 #include "series.h"
 
-/* ---- small line helpers ---- */
-
-/* next_line - length of the line at @p (without '\n') within @end. */
-static size_t line_len(const char *p, const char *end)
-{
-	const char *nl = memchr(p, '\n', (size_t)(end - p));
-
-	return nl ? (size_t)(nl - p) : (size_t)(end - p);
-}
-
-static const char *line_next(const char *p, const char *end)
-{
-	size_t n = line_len(p, end);
-
-	return p + n < end ? p + n + 1 : end;
-}
-
-static bool starts(const char *p, size_t len, const char *prefix)
-{
-	size_t n = strlen(prefix);
-
-	return len >= n && !memcmp(p, prefix, n);
-}
-
-static char *trim_dup(const char *s, size_t len)
-{
-	while (len && isspace((unsigned char)*s)) {
-		s++;
-		len--;
-	}
-	while (len && isspace((unsigned char)s[len - 1]))
-		len--;
-	return xstrndup(s, len);
-}
-
 /* ---- dates ---- */
 
 static const char *const wdays[] = { "Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat" };
@@ -98,199 +63,6 @@ int rfc2822_parse(const char *s, long long *time, int *offset)
 	return 0;
 }
 
-/* ---- diff ---- */
-
-static int parse_range(const char **p, unsigned long *start, unsigned long *lines)
-{
-	char *e;
-
-	*start = strtoul(*p, &e, 10);
-	if (e == *p)
-		return -1;
-	*lines = 1;
-	if (*e == ',') {
-		const char *q = e + 1;
-
-		*lines = strtoul(q, &e, 10);
-		if (e == q)
-			return -1;
-	}
-	*p = e;
-	return 0;
-}
-
-static int parse_hunk_header(const char *p, size_t len, struct patch_hunk *h)
-{
-	char tmp[128];
-
-	if (len >= sizeof(tmp))
-		len = sizeof(tmp) - 1;
-	memcpy(tmp, p, len);
-	tmp[len] = '\0';
-	p = tmp;
-	if (strncmp(p, "@@ -", 4))
-		return -1;
-	p += 4;
-	if (parse_range(&p, &h->old_start, &h->old_lines) || strncmp(p, " +", 2))
-		return -1;
-	p += 2;
-	return parse_range(&p, &h->new_start, &h->new_lines);
-}
-
-/* diff_path - "a/x" or "b/x" without the prefix, or NULL for /dev/null. */
-static char *diff_path(const char *p, size_t len)
-{
-	char *s, *tab;
-
-	if (starts(p, len, "/dev/null"))
-		return NULL;
-	if (len > 2 && (p[0] == 'a' || p[0] == 'b') && p[1] == '/') {
-		p += 2;
-		len -= 2;
-	}
-	s = xstrndup(p, len);
-	tab = strchr(s, '\t');
-	if (tab)
-		*tab = '\0';
-	return s;
-}
-
-void patch_files_free(struct patch_file *files, size_t nfiles)
-{
-	size_t i;
-
-	for (i = 0; i < nfiles; i++) {
-		free(files[i].old_path);
-		free(files[i].new_path);
-		free(files[i].old_mode);
-		free(files[i].new_mode);
-		free(files[i].hunks);
-	}
-	free(files);
-}
-
-/* git_header_paths - the a/ and b/ paths of a "diff --git a/X b/Y" line. */
-static void git_header_paths(struct patch_file *f, const char *p, size_t len)
-{
-	const char *b;
-
-	p += strlen("diff --git ");
-	len -= strlen("diff --git ");
-	b = memmem(p, len, " b/", 3);
-	if (!b)
-		return;
-	f->old_path = diff_path(p, (size_t)(b - p));
-	f->new_path = diff_path(b + 1, len - (size_t)(b + 1 - p));
-}
-
-int diff_parse(struct patch_file **files, size_t *nfiles, size_t *afiles,
-	       const char *diff, size_t len, size_t *end)
-{
-	const char *p = diff, *e = diff + len, *diff_end = diff;
-	struct patch_file *f = NULL;
-
-	*end = 0;
-	while (p < e) {
-		size_t n = line_len(p, e);
-
-		if (starts(p, n, "diff --git ")) {
-			ALLOC_GROW(*files, *nfiles + 1, *afiles);
-			f = &(*files)[(*nfiles)++];
-			memset(f, 0, sizeof(*f));
-			f->header = p;
-			git_header_paths(f, p, n);
-			p = line_next(p, e);
-			diff_end = p;
-			/* extended header lines up to the first hunk */
-			while (p < e) {
-				n = line_len(p, e);
-				if (starts(p, n, "@@ ") || starts(p, n, "diff --git "))
-					break;
-				if (starts(p, n, "--- ")) {
-					free(f->old_path);
-					f->old_path = diff_path(p + 4, n - 4);
-				} else if (starts(p, n, "+++ ")) {
-					free(f->new_path);
-					f->new_path = diff_path(p + 4, n - 4);
-				} else if (starts(p, n, "new file mode ")) {
-					free(f->new_mode);
-					f->new_mode = trim_dup(p + 14, n - 14);
-				} else if (starts(p, n, "deleted file mode ")) {
-					free(f->old_mode);
-					f->old_mode = trim_dup(p + 18, n - 18);
-				} else if (starts(p, n, "rename ") ||
-					   starts(p, n, "copy ") ||
-					   starts(p, n, "Binary files ") ||
-					   starts(p, n, "GIT binary patch")) {
-					f->special = true;
-				} else if (!starts(p, n, "index ") &&
-					   !starts(p, n, "old mode ") &&
-					   !starts(p, n, "new mode ") &&
-					   !starts(p, n, "similarity index ") &&
-					   !starts(p, n, "dissimilarity index ")) {
-					break;
-				}
-				p = line_next(p, e);
-				diff_end = p;
-			}
-			f->header_len = (size_t)(p - f->header);
-			if (f->new_mode) {
-				free(f->old_path);
-				f->old_path = NULL;
-			}
-			if (f->old_mode) {
-				free(f->new_path);
-				f->new_path = NULL;
-			}
-			continue;
-		}
-		if (f && starts(p, n, "@@ ")) {
-			struct patch_hunk h = { .text = p };
-			unsigned long old, new_;
-
-			if (parse_hunk_header(p, n, &h))
-				return kmig_err("malformed hunk header '%.*s'",
-						(int)(n > 60 ? 60 : n), p);
-			old = h.old_lines;
-			new_ = h.new_lines;
-			p = line_next(p, e);
-			while (p < e && (old || new_)) {
-				n = line_len(p, e);
-				if (n == 0 || p[0] == ' ') {
-					if (!old || !new_)
-						break;
-					old--;
-					new_--;
-				} else if (p[0] == '-' && old) {
-					old--;
-				} else if (p[0] == '+' && new_) {
-					new_--;
-				} else if (p[0] != '\\') {
-					break;
-				}
-				p = line_next(p, e);
-			}
-			if (old || new_)
-				return kmig_err("truncated hunk in '%s'",
-						f->new_path ? f->new_path :
-						f->old_path ? f->old_path : "?");
-			/* "\ No newline at end of file" after the last line */
-			if (p < e && *p == '\\')
-				p = line_next(p, e);
-			h.len = (size_t)(p - h.text);
-			ALLOC_GROW(f->hunks, f->nhunks + 1, f->ahunks);
-			f->hunks[f->nhunks++] = h;
-			diff_end = p;
-			continue;
-		}
-		break;	/* the signature or trailing text */
-	}
-	if (!*nfiles)
-		return kmig_err("no diff found");
-	*end = (size_t)(diff_end - diff);
-	return 0;
-}
-
 /* ---- mbox ---- */
 
 void mbox_patch_clear(struct mbox_patch *p)
@@ -318,7 +90,7 @@ static void parse_author(struct mbox_patch *p, const char *v)
 		p->author_email = xstrdup("");
 		return;
 	}
-	name = trim_dup(v, (size_t)(lt - v));
+	name = patch_trim_dup(v, (size_t)(lt - v));
 	n = strlen(name);
 	if (n >= 2 && name[0] == '"' && name[n - 1] == '"') {
 		memmove(name, name + 1, n - 2);
@@ -326,29 +98,6 @@ static void parse_author(struct mbox_patch *p, const char *v)
 	}
 	p->author_name = name;
 	p->author_email = xstrndup(lt + 1, (size_t)(gt - lt - 1));
-}
-
-/* strip_subject - drop leading "[...]" tags and "Re:" as git mailinfo does. */
-static char *strip_subject(const char *s)
-{
-	for (;;) {
-		while (isspace((unsigned char)*s))
-			s++;
-		if (*s == '[') {
-			const char *close = strchr(s, ']');
-
-			if (!close)
-				break;
-			s = close + 1;
-			continue;
-		}
-		if (!strncasecmp(s, "re:", 3)) {
-			s += 3;
-			continue;
-		}
-		break;
-	}
-	return trim_dup(s, strlen(s));
 }
 
 /*
@@ -385,43 +134,30 @@ int mbox_parse(struct mbox_patch *out, const char *buf, size_t len,
 	int ret = 0;
 
 	memset(out, 0, sizeof(*out));
-	n = line_len(p, e);
-	if (starts(p, n, "From ")) {
+	n = patch_line_chomp(p, e);
+	if (patch_starts(p, e, "From ")) {
 		const char *sp = memchr(p + 5, ' ', n - 5);
 
 		out->commit = xstrndup(p + 5, sp ? (size_t)(sp - p - 5) : n - 5);
-		p = line_next(p, e);
+		p += patch_line_len(p, e);
 	}
-	/* headers, with folded continuation lines joined */
-	while (p < e) {
-		n = line_len(p, e);
-		if (n == 0 || (n == 1 && p[0] == '\r')) {
-			p = line_next(p, e);
-			break;
-		}
-		sbuf_reset(&hdr);
-		sbuf_add(&hdr, p, n);
-		p = line_next(p, e);
-		while (p < e && (*p == ' ' || *p == '\t')) {
-			n = line_len(p, e);
-			sbuf_add(&hdr, p, n);	/* unfolding keeps the blank */
-			p = line_next(p, e);
-		}
-		if (!strncasecmp(hdr.buf, "From:", 5)) {
-			char *v = trim_dup(hdr.buf + 5, hdr.len - 5);
+	while (patch_header_next(&p, e, &hdr)) {
+		char *v;
 
+		if ((v = patch_header_value(&hdr, "From"))) {
 			parse_author(out, v);
-			free(v);
-		} else if (!strncasecmp(hdr.buf, "Date:", 5)) {
-			if (rfc2822_parse(hdr.buf + 5, &out->time, &out->offset)) {
+		} else if ((v = patch_header_value(&hdr, "Date"))) {
+			if (rfc2822_parse(v, &out->time, &out->offset)) {
 				ret = kmig_err("patch '%s': cannot parse date '%s'",
 					       name, hdr.buf + 5);
+				free(v);
 				goto out;
 			}
-		} else if (!strncasecmp(hdr.buf, "Subject:", 8)) {
+		} else if ((v = patch_header_value(&hdr, "Subject"))) {
 			free(out->subject);
-			out->subject = strip_subject(hdr.buf + 8);
+			out->subject = patch_subject(v);
 		}
+		free(v);
 	}
 	if (!out->author_name || !out->subject || !out->time) {
 		ret = kmig_err("patch '%s': not a git format-patch message (From:, Date: and Subject: needed)",
@@ -431,19 +167,20 @@ int mbox_parse(struct mbox_patch *out, const char *buf, size_t len,
 	/* body: up to "---" or the first "diff --git" */
 	body = p;
 	while (p < e) {
-		n = line_len(p, e);
-		if (starts(p, n, "diff --git ")) {
+		n = patch_line_chomp(p, e);
+		if (patch_starts(p, e, "diff --git ")) {
 			diff = p;
 			break;
 		}
-		if (starts(p, n, "---") && (n == 3 || isspace((unsigned char)p[3])))
+		if (patch_starts(p, e, "---") &&
+		    (n == 3 || isspace((unsigned char)p[3])))
 			break;
-		p = line_next(p, e);
+		p += patch_line_len(p, e);
 	}
-	out->body = trim_dup(body, (size_t)(p - body));
+	out->body = patch_trim_dup(body, (size_t)(p - body));
 	if (!diff) {
-		for (; p < e; p = line_next(p, e))
-			if (starts(p, line_len(p, e), "diff --git ")) {
+		for (; p < e; p += patch_line_len(p, e))
+			if (patch_starts(p, e, "diff --git ")) {
 				diff = p;
 				break;
 			}
@@ -503,72 +240,6 @@ char *mbox_message(const struct mbox_patch *p)
 	return xasprintf("%s\n\n%s\n", p->subject, p->body);
 }
 
-/* ---- text of one file's patch ---- */
-
-static void add_path_line(struct sbuf *out, const char *prefix, const char *side,
-			  const char *path)
-{
-	if (path)
-		sbuf_addf(out, "%s%s/%s\n", prefix, side, path);
-	else
-		sbuf_addf(out, "%s/dev/null\n", prefix);
-}
-
-int patch_file_text(struct sbuf *out, const struct patch_file *f,
-		    const bool *pick, bool reverse)
-{
-	const char *oldp = reverse ? f->new_path : f->old_path;
-	const char *newp = reverse ? f->old_path : f->new_path;
-	const char *newmode = reverse ? f->old_mode : f->new_mode;
-	const char *delmode = reverse ? f->new_mode : f->old_mode;
-	size_t i;
-
-	if (f->special) {
-		if (reverse)
-			return kmig_errcode(KMIG_EUSAGE,
-					    "cannot reverse a rename, copy or binary patch");
-		sbuf_add(out, f->header, f->header_len);
-	} else {
-		sbuf_addf(out, "diff --git a/%s b/%s\n", oldp ? oldp : newp,
-			  newp ? newp : oldp);
-		if (newmode)
-			sbuf_addf(out, "new file mode %s\n", newmode);
-		if (delmode)
-			sbuf_addf(out, "deleted file mode %s\n", delmode);
-		add_path_line(out, "--- ", "a", oldp);
-		add_path_line(out, "+++ ", "b", newp);
-	}
-	for (i = 0; i < f->nhunks; i++) {
-		const struct patch_hunk *h = &f->hunks[i];
-		const char *p = h->text, *e = h->text + h->len, *ctx;
-		size_t n;
-
-		if (pick && !pick[i])
-			continue;
-		if (!reverse) {
-			sbuf_add(out, h->text, h->len);
-			continue;
-		}
-		n = line_len(p, e);
-		ctx = memmem(p + 2, n - 2, "@@", 2);
-		sbuf_addf(out, "@@ -%lu,%lu +%lu,%lu @@%.*s\n", h->new_start,
-			  h->new_lines, h->old_start, h->old_lines,
-			  ctx ? (int)(n - (size_t)(ctx + 2 - p)) : 0,
-			  ctx ? ctx + 2 : "");
-		for (p = line_next(p, e); p < e; p = line_next(p, e)) {
-			n = line_len(p, e);
-			if (n && (p[0] == '-' || p[0] == '+')) {
-				sbuf_addch(out, p[0] == '-' ? '+' : '-');
-				sbuf_add(out, p + 1, n - 1);
-			} else {
-				sbuf_add(out, p, n);
-			}
-			sbuf_addch(out, '\n');
-		}
-	}
-	return 0;
-}
-
 /* ---- writing ---- */
 
 void mbox_format(struct sbuf *out, const char *commit, const char *name,
@@ -581,17 +252,17 @@ void mbox_format(struct sbuf *out, const char *commit, const char *name,
 	size_t n;
 
 	/* the subject: the first paragraph, joined */
-	while (p < e && (n = line_len(p, e)) > 0) {
-		char *t = trim_dup(p, n);
+	while (p < e && (n = patch_line_chomp(p, e)) > 0) {
+		char *t = patch_trim_dup(p, n);
 
 		if (subject.len && *t)
 			sbuf_addch(&subject, ' ');
 		sbuf_addstr(&subject, t);
 		free(t);
-		p = line_next(p, e);
+		p += patch_line_len(p, e);
 	}
-	while (p < e && line_len(p, e) == 0)
-		p = line_next(p, e);
+	while (p < e && patch_line_chomp(p, e) == 0)
+		p += patch_line_len(p, e);
 	body = p;
 	n = (size_t)(e - body);
 	while (n && (body[n - 1] == '\n' || body[n - 1] == ' '))
@@ -655,11 +326,11 @@ int series_read(struct series *out, const char *dir, bool missing_ok)
 		goto out;
 	p = sb.buf ? sb.buf : "";
 	e = p + sb.len;
-	for (; p < e; p = line_next(p, e)) {
-		size_t n = line_len(p, e);
+	for (; p < e; p += patch_line_len(p, e)) {
+		size_t n = patch_line_chomp(p, e);
 		char *name, *sp;
 
-		name = trim_dup(p, n);
+		name = patch_trim_dup(p, n);
 		/* quilt allows options after the name ("-p1"): drop them */
 		sp = strpbrk(name, " \t");
 		if (sp)
@@ -708,8 +379,8 @@ int series_write(const char *dir, char *const *names, size_t n)
 	if (!access(path, F_OK) && !sbuf_read_file(&old, path)) {
 		p = old.buf ? old.buf : "";
 		e = p + old.len;
-		for (; p < e && *p == '#'; p = line_next(p, e)) {
-			sbuf_add(&out, p, line_len(p, e));
+		for (; p < e && *p == '#'; p += patch_line_len(p, e)) {
+			sbuf_add(&out, p, patch_line_chomp(p, e));
 			sbuf_addch(&out, '\n');
 		}
 	}

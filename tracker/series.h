@@ -21,12 +21,12 @@
  *	--
  *	signature
  *
- * Parsing follows git mailinfo where it matters for kmig: folded header
- * lines are joined, leading "[...]" tags are dropped from the subject, the
- * message ends at the first "---" line or the first "diff --git" line, and
- * the diff ends after the last hunk (hunk line counts decide, so a trailing
- * "-- " signature is never mistaken for diff content).  RFC 2047 encoded
- * words in headers are kept as they are.
+ * Parsing follows git mailinfo where it matters for kmig, with the rules
+ * of patch.h (headers, subjects) and its diff_parse() (files and hunks
+ * read by libgit2): the message ends at the first "---" line or the first
+ * "diff --git" line, and the diff ends after the last hunk (hunk line
+ * counts decide, so a trailing "-- " signature is never mistaken for diff
+ * content).  RFC 2047 encoded words in headers are kept as they are.
  *
  * Ownership: every string in the structures below is owned by the
  * structure and freed by the matching *_clear() function; pointers into
@@ -38,25 +38,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "patch.h"
 #include "util.h"
-
-struct patch_hunk {
-	const char *text;	/* "@@ ..." line through its last line */
-	size_t len;
-	unsigned long old_start, old_lines, new_start, new_lines;
-};
-
-struct patch_file {
-	char *old_path;		/* NULL when the patch creates the file */
-	char *new_path;		/* NULL when the patch deletes the file */
-	char *old_mode;		/* "deleted file mode" value, or NULL */
-	char *new_mode;		/* "new file mode" value, or NULL */
-	bool special;		/* binary, rename or copy: header-only handling */
-	const char *header;	/* "diff --git" line up to the first hunk */
-	size_t header_len;
-	struct patch_hunk *hunks;
-	size_t nhunks, ahunks;
-};
 
 struct mbox_patch {
 	char *commit;		/* from the "From <commit>" line, or NULL */
@@ -83,26 +66,8 @@ int mbox_parse(struct mbox_patch *out, const char *buf, size_t len,
 int mbox_read(struct mbox_patch *out, const char *path);
 void mbox_patch_clear(struct mbox_patch *p);
 
-/*
- * diff_parse - split the unified diff @diff into files and hunks; used by
- * mbox_parse(), exposed for generated diffs.  *@end receives the length of
- * the diff proper (through the last hunk).
- */
-int diff_parse(struct patch_file **files, size_t *nfiles, size_t *afiles,
-	       const char *diff, size_t len, size_t *end);
-void patch_files_free(struct patch_file *files, size_t nfiles);
-
 /* mbox_message - the commit message: subject, blank line, body (malloc'd). */
 char *mbox_message(const struct mbox_patch *p);
-
-/*
- * patch_file_text - append to @out a minimal unified diff for file @f
- * holding its hunks whose index is set in @pick (NULL: all hunks),
- * reversed (old and new swapped) when @reverse.  Returns KMIG_EUSAGE for
- * a reversal of a rename, copy or binary patch, which kmig does not do.
- */
-int patch_file_text(struct sbuf *out, const struct patch_file *f,
-		    const bool *pick, bool reverse);
 
 /*
  * mbox_format - append a format-patch message to @out: @commit (NULL:

@@ -1,16 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fuzz-patch.c - libFuzzer harness for the patch parsers: the git
- * format-patch mbox parser and unified diff splitter of the conversion
- * series (mbox_parse(), diff_parse(), series.h), what is then derived
+ * fuzz-patch.c - libFuzzer harness for the patch parsers: the patch
+ * module (mbox splitting, subjects, the diff of a message, trailers,
+ * diff_parse(); patch.h), the git format-patch message parser of the
+ * conversion series (mbox_parse(), series.h), what is then derived
  * from a parsed patch (mbox_message(), patch_file_text() forward and
  * reversed, patch_file_name()), and the kmig check allowlist parser
  * (gate_allow_parse(), gate.h).
  *
  * Checked: a parsed patch has files, each hunk lies inside the diff text,
  * the diff proper is no longer than the input, and a file's regenerated
- * text parses again as a diff with the same number of hunks.
+ * text parses again as a diff with the same number of hunks, mbox
+ * messages cover the input in order, a found diff lies inside its message.
  */
+#include <git2.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,7 +22,45 @@
 #include "series.h"
 #include "util.h"
 
+int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	git_libgit2_init();	/* diff_parse() reads diffs with libgit2 */
+	return 0;
+}
+
+/* The patch module's mbox reading and trailers on @buf. */
+static void check_mbox(const char *buf, size_t size)
+{
+	struct patch_span *msgs = NULL;
+	size_t n = patch_mbox_split(&msgs, buf, size), i, at = 0;
+	char *text, *v;
+
+	for (i = 0; i < n; i++) {
+		const char *m = msgs[i].start, *end = m + msgs[i].len, *ds, *de;
+		char *subject;
+
+		if (m != buf + at)
+			abort();
+		at += msgs[i].len;
+		subject = patch_message_subject(m, msgs[i].len);
+		free(subject);
+		if (patch_find_diff(m, end, &ds, &de) &&
+		    (ds < m || de > end || de < ds))
+			abort();
+	}
+	if (at != size)
+		abort();
+	free(msgs);
+	text = xstrndup(buf, size);	/* trailers read C strings */
+	v = patch_trailer(text, "Kmig-Patch", NULL, NULL);
+	free(v);
+	free(text);
+}
 
 static void check_files(const struct patch_file *files, size_t nfiles,
 			const char *text, size_t len)
@@ -85,6 +126,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		check_files(files, nfiles, buf, size);
 	}
 	patch_files_free(files, nfiles);
+
+	check_mbox(buf, size);
 
 	if (!gate_allow_parse(&allow, "fuzz.allow", buf, size))
 		gate_allow_clear(&allow);

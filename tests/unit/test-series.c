@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include <git2.h>
 
 #include "branch.h"
 #include "series.h"
@@ -216,6 +217,11 @@ static void test_trailers(void **state)
 	assert_string_equal(m, "subject\n\na body: not a trailer block\n\nK: v\n");
 	free(m);
 	assert_null(branch_message_trailer("subject\n", "Kmig-Patch", NULL));
+	/* a Kmig-Patch: line in the body is not the trailer, nor stripped */
+	m = "subject\n\nKmig-Patch: 0009-body.patch\nin the body.\n\nSigned-off-by: A <a@b>\n";
+	assert_null(branch_message_trailer(m, "Kmig-Patch", &rest));
+	assert_string_equal(rest, m);
+	free(rest);
 }
 
 int main(void)
@@ -230,5 +236,6 @@ int main(void)
 		cmocka_unit_test(test_trailers),
 	};
 
+	git_libgit2_init();	/* diff_parse() reads diffs with libgit2 */
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

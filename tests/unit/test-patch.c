@@ -1,0 +1,274 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test-patch.c - the patch module (patch.c): mbox splitting, headers,
+ * subjects, the diff of a message, trailers (the trailer block only) and
+ * files and hunks read by libgit2.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include <git2.h>
+
+#include "patch.h"
+#include "util.h"
+
+/* Two format-patch messages and a cover letter, as git send-email sends. */
+static const char mbox[] =
+	"From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001\n"
+	"From: Ada <ada@example.org>\n"
+	"Subject: [PATCH 0/2] the cover letter\n"
+	"\n"
+	"No diff here.\n"
+	"From 1111111111111111111111111111111111111111 Mon Sep 17 00:00:00 2001\n"
+	"From: Ada <ada@example.org>\n"
+	"Subject: [PATCH v2 1/2] lib: a subject that is\n"
+	"\t folded\n"
+	"\n"
+	"From the body: not a message start.\n"
+	"---\n"
+	"diff --git a/a.c b/a.c\n"
+	"--- a/a.c\n"
+	"+++ b/a.c\n"
+	"@@ -1 +1 @@\n"
+	"-one\n"
+	"+ONE\n"
+	"-- \n"
+	"2.39.5\n"
+	"\n"
+	"From 2222222222222222222222222222222222222222 Mon Sep 17 00:00:00 2001\n"
+	"From: Ada <ada@example.org>\n"
+	"Subject: Re: [PATCH 2/2] lib: b\n"
+	"\n"
+	"---\n"
+	"diff --git a/b.c b/b.c\n"
+	"--- a/b.c\n"
+	"+++ b/b.c\n"
+	"@@ -1 +1 @@\n"
+	"-two\n"
+	"+TWO\n";
+
+static void test_mbox_split(void **state)
+{
+	struct patch_span *m = NULL;
+	const char *ds, *de, *end = mbox + strlen(mbox);
+	size_t n;
+	char *s;
+
+	(void)state;
+	assert_true(patch_is_mbox(mbox, strlen(mbox)));
+	assert_false(patch_is_mbox("diff --git a/x b/x\n", 19));
+	n = patch_mbox_split(&m, mbox, strlen(mbox));
+	assert_int_equal(n, 3);
+	assert_ptr_equal(m[0].start, mbox);
+	assert_ptr_equal(m[1].start, m[0].start + m[0].len);
+	assert_ptr_equal(m[2].start + m[2].len, end);
+	assert_true(patch_starts(m[2].start, end, "From 2222"));
+
+	/* the cover letter has no diff; the others lose their signature */
+	assert_false(patch_find_diff(m[0].start, m[0].start + m[0].len, &ds, &de));
+	assert_null(ds);
+	assert_true(patch_find_diff(m[1].start, m[1].start + m[1].len, &ds, &de));
+	assert_true(patch_starts(ds, de, "diff --git a/a.c"));
+	assert_true(patch_starts(de, end, "-- \n2.39.5"));
+	assert_true(patch_find_diff(m[2].start, m[2].start + m[2].len, &ds, &de));
+	assert_ptr_equal(de, end);
+
+	s = patch_message_subject(m[1].start, m[1].len);
+	assert_string_equal(s, "lib: a subject that is folded");
+	free(s);
+	s = patch_message_subject(m[2].start, m[2].len);
+	assert_string_equal(s, "lib: b");
+	free(s);
+	free(m);
+}
+
+static void test_headers(void **state)
+{
+	const char msg[] = "From: \"Ada\" <ada@example.org>\n"
+			   "Subject: one\n two\n"
+			   "\n"
+			   "Body: not a header\n";
+	const char *p = msg, *end = msg + strlen(msg);
+	struct sbuf hdr = SBUF_INIT;
+	char *v;
+
+	(void)state;
+	assert_true(patch_header_next(&p, end, &hdr));
+	v = patch_header_value(&hdr, "from");
+	assert_string_equal(v, "\"Ada\" <ada@example.org>");
+	free(v);
+	assert_null(patch_header_value(&hdr, "Subject"));
+	assert_true(patch_header_next(&p, end, &hdr));
+	assert_string_equal(hdr.buf, "Subject: one two");
+	assert_false(patch_header_next(&p, end, &hdr));
+	assert_string_equal(p, "Body: not a header\n");
+	sbuf_release(&hdr);
+}
+
+static void test_subjects(void **state)
+{
+	static const char *const cases[][2] = {
+		{ "[PATCH] x: y", "x: y" },
+		{ "  [PATCH v3 02/17]  [RFC]   x:\t y  ", "x: y" },
+		{ "Re: [PATCH] x", "x" },
+		{ "[PATCH] RE: re: x", "x" },
+		{ "x [not a tag]", "x [not a tag]" },
+		{ "[unclosed x", "[unclosed x" },
+		{ "", "" },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *s = patch_subject(cases[i][0]);
+
+		assert_string_equal(s, cases[i][1]);
+		free(s);
+	}
+}
+
+static void test_trailers(void **state)
+{
+	const char *line;
+	size_t len;
+	char *v;
+
+	(void)state;
+	v = patch_trailer("subject\n\nbody\n\nSigned-off-by: A <a@b>\nkmig-patch: 0001-x.patch\n",
+			  "Kmig-Patch", &line, &len);
+	assert_string_equal(v, "0001-x.patch");
+	assert_int_equal(len, strlen("kmig-patch: 0001-x.patch\n"));
+	assert_memory_equal(line, "kmig-patch: 0001-x.patch\n", len);
+	free(v);
+
+	/* a Kmig-Patch: line in the body, not in the trailer block */
+	v = patch_trailer("subject\n\nKmig-Patch: 0009-body.patch\nis quoted here.\n\n"
+			  "Signed-off-by: A <a@b>\n", "Kmig-Patch", &line, &len);
+	assert_null(v);
+	assert_null(line);
+	v = patch_trailer("subject\n\nKmig-Patch: 0009-body.patch\nsays the body.\n\n"
+			  "Signed-off-by: A <a@b>\nKmig-Patch: 0002-y.patch\n",
+			  "Kmig-Patch", &line, &len);
+	assert_string_equal(v, "0002-y.patch");
+	assert_string_equal(line, "Kmig-Patch: 0002-y.patch\n");
+	free(v);
+
+	/* the subject alone is no trailer block */
+	assert_null(patch_trailer("Kmig-Patch: 0001-x.patch\n", "Kmig-Patch",
+				  NULL, NULL));
+}
+
+static const char diff[] =
+	"diff --git a/a.c b/a.c\n"
+	"index 1111111..2222222 100644\n"
+	"--- a/a.c\n"
+	"+++ b/a.c\n"
+	"@@ -1,3 +1,3 @@ int f(void)\n"
+	" one\n"
+	"-two\n"
+	"+TWO\n"
+	" three\n"
+	"@@ -10 +10,2 @@\n"
+	" ten\n"
+	"+-- \n"
+	"diff --git a/gone.c b/gone.c\n"
+	"deleted file mode 100644\n"
+	"index 3333333..0000000\n"
+	"--- a/gone.c\n"
+	"+++ /dev/null\n"
+	"@@ -1 +0,0 @@\n"
+	"-x\n"
+	"\\ No newline at end of file\n"
+	"diff --git a/old.c b/new.c\n"
+	"similarity index 100%\n"
+	"rename from old.c\n"
+	"rename to new.c\n"
+	"-- \n"
+	"2.39.5\n";
+
+static void test_hunks(void **state)
+{
+	struct patch_file *f = NULL;
+	size_t n = 0, alloc = 0, end;
+	struct sbuf out = SBUF_INIT;
+
+	(void)state;
+	assert_int_equal(diff_parse(&f, &n, &alloc, diff, strlen(diff), &end), 0);
+	assert_int_equal(n, 3);
+	assert_string_equal(f[0].old_path, "a.c");
+	assert_string_equal(f[0].new_path, "a.c");
+	assert_int_equal(f[0].nhunks, 2);
+	assert_int_equal(f[0].hunks[0].old_start, 1);
+	assert_int_equal(f[0].hunks[0].old_lines, 3);
+	assert_int_equal(f[0].hunks[1].new_start, 10);
+	assert_int_equal(f[0].hunks[1].new_lines, 2);
+	assert_true(patch_starts(f[0].hunks[0].text, diff + end, "@@ -1,3"));
+	assert_int_equal(f[0].hunks[1].len, strlen("@@ -10 +10,2 @@\n ten\n+-- \n"));
+	assert_false(f[0].special);
+
+	assert_string_equal(f[1].old_path, "gone.c");
+	assert_null(f[1].new_path);
+	assert_string_equal(f[1].old_mode, "100644");
+	assert_null(f[1].new_mode);
+	assert_int_equal(f[1].nhunks, 1);
+	assert_int_equal(f[1].hunks[0].len,
+			 strlen("@@ -1 +0,0 @@\n-x\n\\ No newline at end of file\n"));
+
+	assert_true(f[2].special);
+	assert_string_equal(f[2].old_path, "old.c");
+	assert_string_equal(f[2].new_path, "new.c");
+	assert_int_equal(f[2].nhunks, 0);
+	assert_int_equal(f[2].header_len, strlen("diff --git a/old.c b/new.c\n"
+		"similarity index 100%\nrename from old.c\nrename to new.c\n"));
+	/* the diff ends before the signature */
+	assert_int_equal(end, strlen(diff) - strlen("-- \n2.39.5\n"));
+
+	assert_int_equal(patch_file_text(&out, &f[0], (bool[]){ false, true }, false), 0);
+	assert_string_equal(out.buf, "diff --git a/a.c b/a.c\n--- a/a.c\n+++ b/a.c\n"
+			    "@@ -10 +10,2 @@\n ten\n+-- \n");
+	sbuf_release(&out);
+	patch_files_free(f, n);
+}
+
+static void test_bad_diffs(void **state)
+{
+	static const char *const bad[][2] = {
+		{ "no diff\n", "no diff found" },
+		{ "diff --git a/a.c b/a.c\n--- a/a.c\n+++ b/a.c\n@@ -1,3 +1,3 @@\n one\n",
+		  "truncated hunk in 'a.c'" },
+		{ "diff --git a/a.c b/a.c\n--- a/a.c\n+++ b/a.c\n@@ -x +1 @@\n one\n",
+		  "malformed hunk header '@@ -x +1 @@'" },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct patch_file *f = NULL;
+		size_t n = 0, alloc = 0, end;
+
+		assert_int_not_equal(diff_parse(&f, &n, &alloc, bad[i][0],
+						strlen(bad[i][0]), &end), 0);
+		assert_string_equal(kmig_errmsg(), bad[i][1]);
+		patch_files_free(f, n);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_mbox_split),
+		cmocka_unit_test(test_headers),
+		cmocka_unit_test(test_subjects),
+		cmocka_unit_test(test_trailers),
+		cmocka_unit_test(test_hunks),
+		cmocka_unit_test(test_bad_diffs),
+	};
+
+	git_libgit2_init();
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

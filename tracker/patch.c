@@ -1,0 +1,606 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * patch.c - mbox splitting, headers, subjects, the diff of a message and
+ * trailers (the rules are in patch.h).
+ */
+#define _GNU_SOURCE
+#include <ctype.h>
+#include <git2.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "patch.h"
+
+size_t patch_line_len(const char *p, const char *end)
+{
+	const char *nl = memchr(p, '\n', (size_t)(end - p));
+
+	return nl ? (size_t)(nl - p) + 1 : (size_t)(end - p);
+}
+
+bool patch_starts(const char *p, const char *end, const char *prefix)
+{
+	size_t n = strlen(prefix);
+
+	return (size_t)(end - p) >= n && !memcmp(p, prefix, n);
+}
+
+bool patch_is_from_line(const char *p, const char *end)
+{
+	int i;
+
+	if (!patch_starts(p, end, "From ") || end - p < 46)
+		return false;
+	for (i = 5; i < 45; i++)
+		if (!p[i] || !strchr("0123456789abcdef", p[i]))
+			return false;
+	return p[45] == ' ';
+}
+
+bool patch_is_mbox(const char *buf, size_t len)
+{
+	const char *end = buf + len;
+
+	return patch_is_from_line(buf, end) || patch_starts(buf, end, "From:") ||
+	       patch_starts(buf, end, "Subject:");
+}
+
+size_t patch_mbox_split(struct patch_span **out, const char *buf, size_t len)
+{
+	const char *p = buf, *end = buf + len;
+	size_t n = 0, alloc = 0;
+
+	*out = NULL;
+	while (p < end) {
+		const char *m = p;
+
+		for (p += patch_line_len(p, end); p < end &&
+		     !patch_is_from_line(p, end); p += patch_line_len(p, end))
+			;
+		ALLOC_GROW(*out, n + 1, alloc);
+		(*out)[n].start = m;
+		(*out)[n++].len = (size_t)(p - m);
+	}
+	return n;
+}
+
+/* An empty line (or "\r\n"): the end of the headers. */
+static bool blank_line(const char *p, size_t n)
+{
+	return n == 0 || (n == 1 && p[0] == '\n') ||
+	       (p[0] == '\r' && (n == 1 || (n == 2 && p[1] == '\n')));
+}
+
+/* @n bytes at @p without the line break. */
+static size_t chomp(const char *p, size_t n)
+{
+	return n && p[n - 1] == '\n' ? n - 1 : n;
+}
+
+size_t patch_line_chomp(const char *p, const char *end)
+{
+	return chomp(p, patch_line_len(p, end));
+}
+
+bool patch_header_next(const char **p, const char *end, struct sbuf *hdr)
+{
+	size_t n;
+
+	sbuf_reset(hdr);
+	if (*p >= end)
+		return false;
+	n = patch_line_len(*p, end);
+	if (blank_line(*p, n)) {
+		*p += n;
+		return false;
+	}
+	sbuf_add(hdr, *p, chomp(*p, n));
+	*p += n;
+	while (*p < end && (**p == ' ' || **p == '\t')) {
+		n = patch_line_len(*p, end);
+		sbuf_add(hdr, *p, chomp(*p, n));	/* keeps the blank */
+		*p += n;
+	}
+	return true;
+}
+
+char *patch_trim_dup(const char *s, size_t len)
+{
+	while (len && isspace((unsigned char)*s)) {
+		s++;
+		len--;
+	}
+	while (len && isspace((unsigned char)s[len - 1]))
+		len--;
+	return xstrndup(s, len);
+}
+
+char *patch_header_value(const struct sbuf *hdr, const char *key)
+{
+	size_t n = strlen(key);
+
+	if (hdr->len <= n || strncasecmp(hdr->buf, key, n) || hdr->buf[n] != ':')
+		return NULL;
+	return patch_trim_dup(hdr->buf + n + 1, hdr->len - n - 1);
+}
+
+char *patch_subject(const char *raw)
+{
+	char *s = normalize_ws(raw, strlen(raw)), *t = s, *ret;
+
+	for (;;) {
+		while (*t == ' ')
+			t++;
+		if (*t == '[') {
+			char *close = strchr(t, ']');
+
+			if (!close)
+				break;
+			t = close + 1;
+			continue;
+		}
+		if (!strncasecmp(t, "re:", 3)) {
+			t += 3;
+			continue;
+		}
+		break;
+	}
+	ret = xstrdup(t);
+	free(s);
+	return ret;
+}
+
+char *patch_message_subject(const char *msg, size_t len)
+{
+	const char *p = msg, *end = msg + len;
+	struct sbuf hdr = SBUF_INIT;
+	char *subject = NULL;
+
+	while (patch_header_next(&p, end, &hdr)) {
+		char *v = patch_header_value(&hdr, "Subject");
+
+		if (!v)
+			continue;
+		free(subject);
+		subject = patch_subject(v);
+		free(v);
+	}
+	sbuf_release(&hdr);
+	return subject;
+}
+
+bool patch_find_diff(const char *p, const char *end, const char **dstart,
+		     const char **dend)
+{
+	const char *q, *sig = NULL;
+
+	*dstart = NULL;
+	for (q = p; q < end; q += patch_line_len(q, end)) {
+		const char *next = q + patch_line_len(q, end);
+
+		if (patch_starts(q, end, "diff --git ") ||
+		    (patch_starts(q, end, "--- ") && next < end &&
+		     patch_starts(next, end, "+++ "))) {
+			*dstart = q;
+			break;
+		}
+	}
+	if (!*dstart)
+		return false;
+	*dend = end;
+	/* the last "-- " line, if only a short signature follows it */
+	for (q = *dstart; q < end; q += patch_line_len(q, end))
+		if (patch_starts(q, end, "-- \n") || patch_starts(q, end, "-- \r\n"))
+			sig = q;
+	if (sig) {
+		const char *r = sig + patch_line_len(sig, end);
+		int lines = 0;
+		bool plain = true;
+
+		for (; r < end; r += patch_line_len(r, end)) {
+			if (patch_line_len(r, end) <= 1)
+				continue;
+			lines++;
+			if (strchr(" +-@\\", *r) || patch_starts(r, end, "diff "))
+				plain = false;
+		}
+		if (plain && lines <= 2)
+			*dend = sig;
+	}
+	return true;
+}
+
+/* Whether the line at @p is "@key: @value" (any case, blanks around). */
+static bool is_trailer_line(const char *p, size_t n, const char *key,
+			    const char *value)
+{
+	size_t k = strlen(key);
+	char *v;
+	bool same;
+
+	if (n <= k || strncasecmp(p, key, k) || p[k] != ':')
+		return false;
+	v = patch_trim_dup(p + k + 1, n - k - 1);
+	same = !strcmp(v, value);
+	free(v);
+	return same;
+}
+
+char *patch_trailer(const char *message, const char *key, const char **line,
+		    size_t *line_len)
+{
+	git_message_trailer_array arr = { 0 };
+	const char *value = NULL, *p, *end = message + strlen(message);
+	char *ret;
+	size_t i;
+
+	if (line) {
+		*line = NULL;
+		*line_len = 0;
+	}
+	if (git_message_trailers(&arr, message) < 0) {
+		git_message_trailer_array_free(&arr);
+		return NULL;
+	}
+	for (i = 0; i < arr.count; i++)
+		if (!strcasecmp(arr.trailers[i].key, key))
+			value = arr.trailers[i].value;
+	if (!value) {
+		git_message_trailer_array_free(&arr);
+		return NULL;
+	}
+	ret = patch_trim_dup(value, strlen(value));
+	git_message_trailer_array_free(&arr);
+	/* the trailer block is the last paragraph: its last such line */
+	for (p = message; line && p < end; p += patch_line_len(p, end)) {
+		size_t n = patch_line_len(p, end);
+
+		if (is_trailer_line(p, chomp(p, n), key, ret)) {
+			*line = p;
+			*line_len = n;
+		}
+	}
+	return ret;
+}
+
+/* ---- unified diffs ---- */
+
+/* The lines a file's header holds after its "diff --git" line. */
+static const char *const header_lines[] = {
+	"--- ", "+++ ", "new file mode ", "deleted file mode ", "rename ",
+	"copy ", "Binary files ", "GIT binary patch", "index ", "old mode ",
+	"new mode ", "similarity index ", "dissimilarity index ", NULL
+};
+
+/* The length of the file header at @p: "diff --git" and header lines. */
+static size_t header_extent(const char *p, const char *end)
+{
+	const char *q = p + patch_line_len(p, end);
+	size_t i;
+
+	while (q < end) {
+		for (i = 0; header_lines[i]; i++)
+			if (patch_starts(q, end, header_lines[i]))
+				break;
+		if (!header_lines[i])
+			break;
+		q += patch_line_len(q, end);
+	}
+	return (size_t)(q - p);
+}
+
+/*
+ * Whether the header (@hlen bytes at @p) repeats a rename, copy or
+ * similarity line.  libgit2 1.5 leaks the first path of a repeated
+ * rename block, and git never writes one: such a header is refused
+ * before libgit2 sees it.
+ */
+static bool header_repeats(const char *p, size_t hlen)
+{
+	static const char *const once[] = {
+		"rename from ", "rename to ", "copy from ", "copy to ",
+		"similarity index ", "dissimilarity index ",
+	};
+	const char *end = p + hlen;
+	unsigned int seen = 0;
+	size_t i;
+
+	for (; p < end; p += patch_line_len(p, end))
+		for (i = 0; i < ARRAY_SIZE(once); i++) {
+			if (!patch_starts(p, end, once[i]))
+				continue;
+			if (seen & (1u << i))
+				return true;
+			seen |= 1u << i;
+		}
+	return false;
+}
+
+/* The next "diff --git " line after the one at @p, or @end. */
+static const char *next_file(const char *p, const char *end)
+{
+	for (p += patch_line_len(p, end); p < end &&
+	     !patch_starts(p, end, "diff --git "); p += patch_line_len(p, end))
+		;
+	return p;
+}
+
+void patch_files_free(struct patch_file *files, size_t nfiles)
+{
+	size_t i;
+
+	for (i = 0; i < nfiles; i++) {
+		free(files[i].old_path);
+		free(files[i].new_path);
+		free(files[i].old_mode);
+		free(files[i].new_mode);
+		free(files[i].hunks);
+	}
+	free(files);
+}
+
+/*
+ * The path a file's header names, for the message about a file libgit2
+ * could not read (so read here): the "+++ " path, else the "--- " path,
+ * else "?".
+ */
+static char *header_path(const char *chunk, size_t hlen)
+{
+	const char *p, *end = chunk + hlen, *path = NULL;
+	size_t n = 0;
+
+	for (p = chunk; p < end; p += patch_line_len(p, end)) {
+		bool plus = patch_starts(p, end, "+++ ");
+
+		if ((!plus && !patch_starts(p, end, "--- ")) ||
+		    patch_starts(p + 4, end, "/dev/null") || (path && !plus))
+			continue;
+		path = p + 4;
+		n = strcspn(path, "\t\n");
+		if (n > 2 && (path[0] == 'a' || path[0] == 'b') && path[1] == '/') {
+			path += 2;
+			n -= 2;
+		}
+	}
+	return path ? xstrndup(path, n) : xstrdup("?");
+}
+
+/* libgit2 does not read the file at @chunk: say why as kmig always did. */
+static int chunk_error(const char *chunk, size_t clen)
+{
+	const git_error *e = git_error_last();
+	const char *msg = e && e->message ? e->message : "malformed diff";
+	const char *at = strstr(msg, "at line "), *p = chunk, *end = chunk + clen;
+	long line = at ? strtol(at + 8, NULL, 10) : 0;
+	char *path;
+	int ret;
+
+	if (strstr(msg, "hunk header")) {
+		while (--line > 0 && p < end)
+			p += patch_line_len(p, end);
+		if (!at || p >= end)	/* no line number: the first hunk */
+			for (p = chunk; p < end && !patch_starts(p, end, "@@ ");
+			     p += patch_line_len(p, end))
+				;
+		line = (long)chomp(p, p < end ? patch_line_len(p, end) : 0);
+		return kmig_err("malformed hunk header '%.*s'",
+				(int)(line > 60 ? 60 : line), p);
+	}
+	if (!strstr(msg, "hunk") && !strstr(msg, "instruction"))
+		return kmig_err("cannot parse the diff: %s", msg);
+	path = header_path(chunk, header_extent(chunk, end));
+	ret = kmig_err("truncated hunk in '%s'", path);
+	free(path);
+	return ret;
+}
+
+static bool is_eofnl(char origin)
+{
+	return origin == GIT_DIFF_LINE_CONTEXT_EOFNL ||
+	       origin == GIT_DIFF_LINE_ADD_EOFNL ||
+	       origin == GIT_DIFF_LINE_DEL_EOFNL;
+}
+
+/* Hunk @h of @patch, read from @chunk, into @out. */
+static int read_hunk(struct patch_hunk *out, git_patch *patch, size_t h,
+		     const char *chunk)
+{
+	const git_diff_hunk *hunk;
+	const git_diff_line *first, *last;
+	const char *start;
+	size_t nlines;
+
+	if (git_patch_get_hunk(&hunk, &nlines, patch, h) < 0 || !nlines ||
+	    git_patch_get_line_in_hunk(&first, patch, h, 0) < 0 ||
+	    git_patch_get_line_in_hunk(&last, patch, h, nlines - 1) < 0 ||
+	    first->content_offset < 1 || last->content_offset < 1)
+		return kmig_err_git("cannot read a hunk");
+	/* the "@@" line is the line before the first line of the hunk */
+	start = chunk + first->content_offset - 1;
+	while (start > chunk && start[-1] != '\n')
+		start--;
+	out->text = start;
+	out->len = (size_t)(chunk + last->content_offset + last->content_len +
+			    (is_eofnl(last->origin) ? 0 : 1) - start);
+	out->old_start = (unsigned long)hunk->old_start;
+	out->old_lines = (unsigned long)hunk->old_lines;
+	out->new_start = (unsigned long)hunk->new_start;
+	out->new_lines = (unsigned long)hunk->new_lines;
+	return 0;
+}
+
+/*
+ * Whether the header (@hlen bytes at @chunk) names an absolute path
+ * ("a//x", "+++ /x"): libgit2 drops the leading '/', so "/x" and "x"
+ * would be the same file, and git apply refuses such a patch.
+ */
+static bool absolute_in_header(const char *chunk, size_t hlen)
+{
+	const char *p, *end = chunk + hlen;
+	size_t n = patch_line_chomp(chunk, end);
+
+	if (memmem(chunk, n, " a//", 4) || memmem(chunk, n, " b//", 4))
+		return true;
+	for (p = chunk + patch_line_len(chunk, end); p < end;
+	     p += patch_line_len(p, end)) {
+		if (!patch_starts(p, end, "--- ") && !patch_starts(p, end, "+++ "))
+			continue;
+		if (patch_starts(p + 4, end, "a//") || patch_starts(p + 4, end, "b//") ||
+		    (p[4] == '/' && !patch_starts(p + 4, end, "/dev/null")))
+			return true;
+	}
+	return false;
+}
+
+/* @path as the patch names it: absolute when the header says so. */
+static char *file_path(const char *path, bool absolute)
+{
+	return absolute ? xasprintf("/%s", path) : xstrdup(path);
+}
+
+/*
+ * The file at @chunk (@clen bytes, up to the next file) into @f; *@used
+ * receives the length of its header and hunks.
+ */
+static int read_file(struct patch_file *f, const char *chunk, size_t clen,
+		     size_t *used)
+{
+	git_diff *diff = NULL;
+	git_patch *patch = NULL;
+	const git_diff_delta *d;
+	size_t h, n;
+	bool abs;
+	int ret = 0;
+
+	memset(f, 0, sizeof(*f));
+	if (header_repeats(chunk, header_extent(chunk, chunk + clen)))
+		return kmig_err("malformed file header '%.*s'",
+				(int)patch_line_chomp(chunk, chunk + clen), chunk);
+	if (git_diff_from_buffer(&diff, chunk, clen) < 0)
+		return chunk_error(chunk, clen);
+	if (!git_diff_num_deltas(diff) || git_patch_from_diff(&patch, diff, 0) < 0) {
+		ret = kmig_err_git("cannot read the diff");
+		goto out_free_diff;
+	}
+	d = git_patch_get_delta(patch);
+	f->header = chunk;
+	f->header_len = header_extent(chunk, chunk + clen);
+	f->special = d->status == GIT_DELTA_RENAMED ||
+		     d->status == GIT_DELTA_COPIED ||
+		     (d->flags & GIT_DIFF_FLAG_BINARY);
+	abs = absolute_in_header(chunk, f->header_len);
+	if (d->status != GIT_DELTA_ADDED)
+		f->old_path = file_path(d->old_file.path, abs);
+	if (d->status != GIT_DELTA_DELETED)
+		f->new_path = file_path(d->new_file.path, abs);
+	if (d->status == GIT_DELTA_ADDED)
+		f->new_mode = xasprintf("%06o", (unsigned int)d->new_file.mode);
+	if (d->status == GIT_DELTA_DELETED)
+		f->old_mode = xasprintf("%06o", (unsigned int)d->old_file.mode);
+	*used = f->header_len;
+	n = git_patch_num_hunks(patch);
+	for (h = 0; h < n && !ret; h++) {
+		ALLOC_GROW(f->hunks, f->nhunks + 1, f->ahunks);
+		ret = read_hunk(&f->hunks[f->nhunks], patch, h, chunk);
+		if (!ret)
+			*used = (size_t)(f->hunks[f->nhunks].text +
+					 f->hunks[f->nhunks].len - chunk);
+		f->nhunks++;
+	}
+	git_patch_free(patch);
+out_free_diff:
+	git_diff_free(diff);
+	return ret;
+}
+
+int diff_parse(struct patch_file **files, size_t *nfiles, size_t *afiles,
+	       const char *diff, size_t len, size_t *end)
+{
+	const char *p = diff, *e = diff + len;
+	int ret = 0;
+
+	*end = 0;
+	if (!patch_starts(p, e, "diff --git "))
+		return kmig_err("no diff found");
+	while (p < e && patch_starts(p, e, "diff --git ")) {
+		const char *next = next_file(p, e);
+		size_t used = 0;
+
+		ALLOC_GROW(*files, *nfiles + 1, *afiles);
+		ret = read_file(&(*files)[*nfiles], p, (size_t)(next - p), &used);
+		(*nfiles)++;
+		if (ret)
+			return ret;
+		*end = (size_t)(p + used - diff);
+		if (p + used != next)
+			break;	/* the signature or trailing text */
+		p = next;
+	}
+	return 0;
+}
+
+/* ---- the text of one file's patch ---- */
+
+static void add_path_line(struct sbuf *out, const char *prefix, const char *side,
+			  const char *path)
+{
+	if (path)
+		sbuf_addf(out, "%s%s/%s\n", prefix, side, path);
+	else
+		sbuf_addf(out, "%s/dev/null\n", prefix);
+}
+
+int patch_file_text(struct sbuf *out, const struct patch_file *f,
+		    const bool *pick, bool reverse)
+{
+	const char *oldp = reverse ? f->new_path : f->old_path;
+	const char *newp = reverse ? f->old_path : f->new_path;
+	const char *newmode = reverse ? f->old_mode : f->new_mode;
+	const char *delmode = reverse ? f->new_mode : f->old_mode;
+	size_t i;
+
+	if (f->special) {
+		if (reverse)
+			return kmig_errcode(KMIG_EUSAGE,
+					    "cannot reverse a rename, copy or binary patch");
+		sbuf_add(out, f->header, f->header_len);
+	} else {
+		sbuf_addf(out, "diff --git a/%s b/%s\n", oldp ? oldp : newp,
+			  newp ? newp : oldp);
+		if (newmode)
+			sbuf_addf(out, "new file mode %s\n", newmode);
+		if (delmode)
+			sbuf_addf(out, "deleted file mode %s\n", delmode);
+		add_path_line(out, "--- ", "a", oldp);
+		add_path_line(out, "+++ ", "b", newp);
+	}
+	for (i = 0; i < f->nhunks; i++) {
+		const struct patch_hunk *h = &f->hunks[i];
+		const char *p = h->text, *e = h->text + h->len, *ctx;
+		size_t n;
+
+		if (pick && !pick[i])
+			continue;
+		if (!reverse) {
+			sbuf_add(out, h->text, h->len);
+			continue;
+		}
+		n = patch_line_chomp(p, e);
+		ctx = memmem(p + 2, n - 2, "@@", 2);
+		sbuf_addf(out, "@@ -%lu,%lu +%lu,%lu @@%.*s\n", h->new_start,
+			  h->new_lines, h->old_start, h->old_lines,
+			  ctx ? (int)(n - (size_t)(ctx + 2 - p)) : 0,
+			  ctx ? ctx + 2 : "");
+		for (p += patch_line_len(p, e); p < e; p += patch_line_len(p, e)) {
+			n = patch_line_chomp(p, e);
+			if (n && (p[0] == '-' || p[0] == '+')) {
+				sbuf_addch(out, p[0] == '-' ? '+' : '-');
+				sbuf_add(out, p + 1, n - 1);
+			} else {
+				sbuf_add(out, p, n);
+			}
+			sbuf_addch(out, '\n');
+		}
+	}
+	return 0;
+}

@@ -161,8 +161,8 @@ char *patch_message_subject(const char *msg, size_t len)
 
 		if (!v)
 			continue;
-		free(subject);
-		subject = patch_subject(v);
+		if (!subject)	/* the first Subject: header counts, as before */
+			subject = patch_subject(v);
 		free(v);
 	}
 	sbuf_release(&hdr);

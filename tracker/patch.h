@@ -85,7 +85,7 @@ char *patch_header_value(const struct sbuf *hdr, const char *key);
 char *patch_subject(const char *raw);
 
 /*
- * patch_message_subject - the subject (patch_subject()) of the last
+ * patch_message_subject - the subject (patch_subject()) of the first
  * Subject: header of the message @msg (@len bytes), or NULL.
  */
 char *patch_message_subject(const char *msg, size_t len);

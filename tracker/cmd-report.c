@@ -174,7 +174,7 @@ static void print_forecast_json(const struct forecast *f)
 	else
 		printf("null");
 	printf(", \"zero_by\": ");
-	if (forecast_converging(f)) {
+	if (forecast_converging(f) && f->zero_at) {
 		forecast_month(month, sizeof(month), f->zero_at);
 		json_string(stdout, month);
 	} else {

@@ -9,37 +9,45 @@
 
 #include "forecast.h"
 
-/* The line through the points, x in years since @date[0]; false without one. */
+/*
+ * The line through the dated points, x in years since the first dated
+ * one (@base); false without two dates FORECAST_MIN_SPAN apart.
+ */
 static bool fit_line(const long long *date, const long long *count, size_t n,
 		     struct forecast *out)
 {
-	long long lo = date[0], hi = date[0];
+	long long base = 0, lo = 0, hi = 0;
 	double mx = 0, my = 0, sxx = 0, sxy = 0;
-	size_t i;
+	size_t i, m = 0;
 
-	for (i = 1; i < n; i++) {
+	for (i = 0; i < n; i++) {
+		if (!date[i])
+			continue;
+		if (!m++)
+			base = lo = hi = date[i];
 		if (date[i] < lo)
 			lo = date[i];
 		if (date[i] > hi)
 			hi = date[i];
-	}
-	if (hi - lo < FORECAST_MIN_SPAN)
-		return false;
-	for (i = 0; i < n; i++) {
-		mx += (double)(date[i] - date[0]) / FORECAST_YEAR;
+		mx += (double)(date[i] - base) / FORECAST_YEAR;
 		my += (double)count[i];
 	}
-	mx /= (double)n;
-	my /= (double)n;
+	out->points = m;
+	if (hi - lo < FORECAST_MIN_SPAN)
+		return false;
+	mx /= (double)m;
+	my /= (double)m;
 	for (i = 0; i < n; i++) {
-		double dx = (double)(date[i] - date[0]) / FORECAST_YEAR - mx;
+		double dx = (double)(date[i] - base) / FORECAST_YEAR - mx;
 
+		if (!date[i])
+			continue;
 		sxx += dx * dx;
 		sxy += dx * ((double)count[i] - my);
 	}
 	out->slope = sxy / sxx;
-	/* back from years since date[0] to years since the epoch */
-	out->intercept = my - out->slope * (mx + (double)date[0] / FORECAST_YEAR);
+	/* back from years since @base to years since the epoch */
+	out->intercept = my - out->slope * (mx + (double)base / FORECAST_YEAR);
 	out->fitted = true;
 	return true;
 }
@@ -52,7 +60,6 @@ void forecast_fit(const long long *date, const long long *count, size_t n,
 
 	memset(out, 0, sizeof(*out));
 	out->kind = FORECAST_TOO_FEW;
-	out->points = n;
 	if (!n)
 		return;
 	fit_line(date, count, n, out);
@@ -64,7 +71,7 @@ void forecast_fit(const long long *date, const long long *count, size_t n,
 			out->zero_at = date[i];
 		return;
 	}
-	if (!out->fitted)
+	if (!out->fitted || !date[n - 1])
 		return;
 	out->kind = FORECAST_NOT_CONVERGING;
 	if (!(out->slope < 0))
@@ -132,8 +139,11 @@ void forecast_text(struct sbuf *sb, const struct forecast *f)
 		sbuf_addstr(sb, "no uses");
 		return;
 	case FORECAST_REACHED_ZERO:
-		forecast_month(month, sizeof(month), f->zero_at);
-		sbuf_addf(sb, "reached zero (%s)", month);
+		sbuf_addstr(sb, "reached zero");
+		if (f->zero_at) {
+			forecast_month(month, sizeof(month), f->zero_at);
+			sbuf_addf(sb, " (%s)", month);
+		}
 		return;
 	case FORECAST_NOT_CONVERGING:
 		sbuf_addstr(sb, "not converging (");

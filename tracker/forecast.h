@@ -49,7 +49,7 @@ enum forecast_kind {
 
 struct forecast {
 	enum forecast_kind kind;
-	size_t points;		/* releases the line is fitted to */
+	size_t points;		/* releases with a date: the line's points */
 	bool fitted;		/* slope and intercept hold a line */
 	double slope;		/* count per year */
 	double intercept;	/* the line's count at the epoch (1970-01-01) */
@@ -63,10 +63,12 @@ struct forecast {
 
 /*
  * forecast_fit - the forecast for the @n counts @count[i] at the dates
- * @date[i] (seconds since the epoch), in release order: the last is the
- * newest release, whose count is extrapolated.  The line is fitted (and
- * @out->fitted set) whenever two dates are FORECAST_MIN_SPAN apart, even
- * when the newest count is zero.  Cannot fail; @out is overwritten.
+ * @date[i] (seconds since the epoch; 0 for unknown, left out of the
+ * line), in release order: the last is the newest release, whose count is
+ * extrapolated (FORECAST_TOO_FEW when its date is unknown).  The line is
+ * fitted (and @out->fitted set) whenever two dates are FORECAST_MIN_SPAN
+ * apart, even when the newest count is zero.  Cannot fail; @out is
+ * overwritten.
  */
 void forecast_fit(const long long *date, const long long *count, size_t n,
 		  struct forecast *out);
@@ -91,8 +93,8 @@ void forecast_slope(struct sbuf *sb, double slope, const char *minus);
 /*
  * forecast_text - append the plain-text forecast of @f to @sb: "zero by
  * YYYY-MM at this pace (-1,071/year)", "not converging (+12/year)",
- * "not converging (too few releases)", "reached zero (YYYY-MM)" or
- * "no uses".
+ * "not converging (too few releases)", "reached zero (YYYY-MM)" (without
+ * the month when that release has no date) or "no uses".
  */
 void forecast_text(struct sbuf *sb, const struct forecast *f);
 

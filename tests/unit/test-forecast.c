@@ -173,6 +173,36 @@ static void test_zero(void **state)
 	sbuf_release(&sb);
 }
 
+static void test_undated(void **state)
+{
+	/* a date of 0 is unknown: 200, 100 a year apart make the line */
+	static const long long first[] = { 0, T2020 + Y, T2020 + 2 * Y };
+	static const long long last[] = { T2020, T2020 + Y, 0 };
+	static const long long count[] = { 1000, 200, 100 };
+	static const long long zero[] = { 5, 5, 0 };
+	struct forecast f;
+	struct sbuf sb = SBUF_INIT;
+
+	(void)state;
+	forecast_fit(first, count, 3, &f);
+	assert_int_equal(f.kind, FORECAST_CONVERGING);
+	assert_int_equal(f.points, 2);
+	assert_float_equal(f.slope, -100.0, 1e-9);
+	assert_int_equal(f.zero_at, T2020 + 3 * Y);
+	/* the newest release undated: no zero date to extrapolate from */
+	forecast_fit(last, count, 3, &f);
+	assert_int_equal(f.kind, FORECAST_TOO_FEW);
+	assert_true(f.fitted);
+	assert_float_equal(f.slope, -800.0, 1e-9);
+	/* zero since the newest release, which has no date: no month */
+	forecast_fit(last, zero, 3, &f);
+	assert_int_equal(f.kind, FORECAST_REACHED_ZERO);
+	assert_int_equal(f.zero_at, 0);
+	forecast_text(&sb, &f);
+	assert_string_equal(sb.buf, "reached zero");
+	sbuf_release(&sb);
+}
+
 static void slope_is(double slope, const char *minus, const char *want)
 {
 	struct sbuf sb = SBUF_INIT;
@@ -218,6 +248,7 @@ int main(void)
 		cmocka_unit_test(test_not_converging),
 		cmocka_unit_test(test_too_few),
 		cmocka_unit_test(test_zero),
+		cmocka_unit_test(test_undated),
 		cmocka_unit_test(test_format),
 	};
 

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "builtin.h"
+#include "forecast.h"
 #include "rules.h"
 #include "store.h"
 
@@ -25,7 +26,10 @@ static const char usage[] =
 	"--top N keeps the N largest groups (text default: 20 subsystems/files).\n"
 	"--trend: every scanned release in version order with count, delta and\n"
 	"the uses added and removed since the previous release (a use is a rule,\n"
-	"path and whitespace-normalised line, compared as multisets).\n";
+	"path and whitespace-normalised line, compared as multisets).\n"
+	"Text and JSON give each rule's forecast over the releases up to TAG: least\n"
+	"squares of count on release date, \"zero by YYYY-MM\" at that pace or \"not\n"
+	"converging\", with the slope per year (--trend: a final forecast line).\n";
 
 enum { FMT_TEXT, FMT_CSV, FMT_JSON };
 
@@ -96,10 +100,98 @@ static long long rule_count(const struct count_rows *rows, const char *rule)
 	return 0;
 }
 
+/*
+ * The forecasts of every rule ([rule]) and of their total ([RULE__COUNT])
+ * over the releases @rels[0..@n), with the filters of @o.
+ */
+static int fit_forecasts(struct store *st, const struct release_info *rels,
+			 size_t n, const struct report_opts *o,
+			 struct forecast *out)
+{
+	long long *dates = xcalloc(n ? n : 1, sizeof(*dates));
+	long long *v = xcalloc((RULE__COUNT + 1) * (n ? n : 1), sizeof(*v));
+	size_t i, r;
+	int ret = 0;
+
+	for (i = 0; i < n; i++) {
+		struct count_rows c = { 0 };
+
+		dates[i] = rels[i].date;
+		ret = store_counts(st, rels[i].id, BY_RULE, o->rule, o->subsystem, &c);
+		if (ret) {
+			count_rows_clear(&c);
+			goto out;
+		}
+		for (r = 0; r < RULE__COUNT; r++) {
+			v[r * n + i] = rule_count(&c, rules[r].id);
+			v[RULE__COUNT * n + i] += v[r * n + i];
+		}
+		count_rows_clear(&c);
+	}
+	for (r = 0; r <= RULE__COUNT; r++)
+		forecast_fit(dates, &v[r * n], n, &out[r]);
+out:
+	free(v);
+	free(dates);
+	return ret;
+}
+
+/* One text line: "  NAME  <forecast>". */
+static void print_forecast_line(const char *name, const struct forecast *f)
+{
+	struct sbuf sb = SBUF_INIT;
+
+	forecast_text(&sb, f);
+	printf("  %-20s %s\n", name, sb.buf);
+	sbuf_release(&sb);
+}
+
+/* The forecast block of the text report: a line per rule shown, and the total. */
+static void print_forecasts_text(const struct report_opts *o,
+				 const struct forecast *fc)
+{
+	size_t i;
+
+	printf("forecast (%s, over %zu release%s):\n", FORECAST_METHOD,
+	       fc[RULE__COUNT].points, fc[RULE__COUNT].points == 1 ? "" : "s");
+	if (o->by == BY_RULE)
+		for (i = 0; i < RULE__COUNT; i++)
+			if (!o->rule || !strcmp(o->rule, rules[i].id))
+				print_forecast_line(rules[i].id, &fc[i]);
+	if (o->by != BY_RULE || !o->rule)
+		print_forecast_line(o->rule ? o->rule : "total", &fc[RULE__COUNT]);
+}
+
+/* The forecast as a JSON object. */
+static void print_forecast_json(const struct forecast *f)
+{
+	struct sbuf sb = SBUF_INIT;
+	char month[16];
+
+	printf("{\"slope_per_year\": ");
+	if (f->fitted)
+		printf("%.4f", f->slope);
+	else
+		printf("null");
+	printf(", \"zero_by\": ");
+	if (forecast_converging(f) && f->zero_at) {
+		forecast_month(month, sizeof(month), f->zero_at);
+		json_string(stdout, month);
+	} else {
+		printf("null");
+	}
+	forecast_text(&sb, f);
+	printf(", \"converging\": %s, \"releases\": %zu, \"text\": ",
+	       forecast_converging(f) ? "true" : "false", f->points);
+	json_string(stdout, sb.buf);
+	printf(", \"method\": \"" FORECAST_METHOD "\"}");
+	sbuf_release(&sb);
+}
+
 static void print_text(const struct release_info *rel,
 		       const struct release_info *prev,
 		       const struct report_opts *o, const struct count_rows *cur,
-		       const struct count_rows *old)
+		       const struct count_rows *old, const struct forecast *fc)
 {
 	const char *keyname = o->by == BY_RULE ? "rule" :
 			      o->by == BY_SUBSYSTEM ? "subsystem" : "file";
@@ -171,6 +263,7 @@ static void print_text(const struct release_info *rel,
 	if (o->by != BY_RULE)
 		printf("  total");
 	printf("\n");
+	print_forecasts_text(o, fc);
 	if (!o->rule || !strcmp(o->rule, "warn-on-user"))
 		printf("note: warn-on-user is a heuristic (WARN in handlers named *_sendmsg, *_recvmsg, *_setsockopt, *_getsockopt, *_ioctl, *_store)\n");
 }
@@ -225,7 +318,8 @@ static void print_csv(const struct release_info *rel, const struct report_opts *
 static void print_json(const struct release_info *rel,
 		       const struct release_info *prev,
 		       const struct report_opts *o, const struct count_rows *cur,
-		       const struct count_rows *old, const struct count_rows *rule_rows)
+		       const struct count_rows *old, const struct count_rows *rule_rows,
+		       const struct forecast *fc)
 {
 	const char *keyname = o->by == BY_SUBSYSTEM ? "subsystem" : "path";
 	long long total = 0;
@@ -254,12 +348,16 @@ static void print_json(const struct release_info *rel,
 		printf("%s\"%s\": {\"count\": %lld, \"delta\": ", first ? "" : ", ",
 		       rules[i].id, c);
 		if (prev)
-			printf("%lld}", c - rule_count(old, rules[i].id));
+			printf("%lld", c - rule_count(old, rules[i].id));
 		else
-			printf("null}");
+			printf("null");
+		printf(", \"forecast\": ");
+		print_forecast_json(&fc[i]);
+		printf("}");
 		first = false;
 	}
-	printf("},\n \"total\": %lld", total);
+	printf("},\n \"total\": %lld, \"forecast\": ", total);
+	print_forecast_json(&fc[RULE__COUNT]);
 	if (o->by != BY_RULE) {
 		if (o->top >= 0) {
 			keep = totals_by_key(cur, &n);
@@ -293,6 +391,7 @@ static int do_report(struct store *st, const char *tag, struct report_opts *o)
 {
 	struct release_info *rels = NULL, *rel = NULL, *prev = NULL;
 	struct count_rows cur = { 0 }, old = { 0 }, byrule = { 0 }, oldrule = { 0 };
+	struct forecast fc[RULE__COUNT + 1];
 	size_t n, i;
 	int status = KMIG_EXIT_ERROR;
 
@@ -316,19 +415,21 @@ static int do_report(struct store *st, const char *tag, struct report_opts *o)
 	if (store_counts(st, rel->id, o->by, o->rule, o->subsystem, &cur) ||
 	    store_counts(st, rel->id, BY_RULE, o->rule, o->subsystem, &byrule) ||
 	    (prev && store_counts(st, prev->id, o->by, o->rule, o->subsystem, &old)) ||
-	    (prev && store_counts(st, prev->id, BY_RULE, o->rule, o->subsystem, &oldrule))) {
+	    (prev && store_counts(st, prev->id, BY_RULE, o->rule, o->subsystem, &oldrule)) ||
+	    (o->fmt != FMT_CSV &&
+	     fit_forecasts(st, rels, (size_t)(rel - rels) + 1, o, fc))) {
 		cmd_fail_last(KMIG_EXIT_ERROR);
 		goto out;
 	}
 	switch (o->fmt) {
 	case FMT_TEXT:
-		print_text(rel, prev, o, &cur, &old);
+		print_text(rel, prev, o, &cur, &old, fc);
 		break;
 	case FMT_CSV:
 		print_csv(rel, o, &cur);
 		break;
 	default:
-		print_json(rel, prev, o, &cur, &oldrule, &byrule);
+		print_json(rel, prev, o, &cur, &oldrule, &byrule, fc);
 	}
 	status = finish_stdout(KMIG_EXIT_OK);
 out:
@@ -353,6 +454,7 @@ static long long sum_rows(const struct count_rows *r)
 static int do_trend(struct store *st, struct report_opts *o)
 {
 	struct release_info *rels = NULL;
+	long long *dates = NULL, *counts = NULL;
 	size_t n, i;
 	long long prev_count = 0;
 	int status = KMIG_EXIT_ERROR;
@@ -363,6 +465,8 @@ static int do_trend(struct store *st, struct report_opts *o)
 		cmd_fail(KMIG_EXIT_ERROR, "no release is scanned (run 'kmig scan')");
 		goto out;
 	}
+	dates = xcalloc(n, sizeof(*dates));
+	counts = xcalloc(n, sizeof(*counts));
 	if (o->fmt == FMT_TEXT)
 		printf("%-16s %9s %9s %9s %9s\n", "release", "count", "delta",
 		       "added", "removed");
@@ -382,6 +486,8 @@ static int do_trend(struct store *st, struct report_opts *o)
 			goto out;
 		}
 		count = sum_rows(&c);
+		dates[i] = rels[i].date;
+		counts[i] = count;
 		added = sum_rows(&add);
 		removed = sum_rows(&rem);
 		if (o->fmt == FMT_TEXT) {
@@ -415,8 +521,20 @@ static int do_trend(struct store *st, struct report_opts *o)
 	}
 	if (o->fmt == FMT_JSON)
 		printf("\n]\n");
+	if (o->fmt == FMT_TEXT) {
+		struct sbuf sb = SBUF_INIT;
+		struct forecast fc;
+
+		forecast_fit(dates, counts, n, &fc);
+		forecast_text(&sb, &fc);
+		printf("forecast: %s; %s, over %zu release%s\n", sb.buf, FORECAST_METHOD,
+		       n, n == 1 ? "" : "s");
+		sbuf_release(&sb);
+	}
 	status = finish_stdout(KMIG_EXIT_OK);
 out:
+	free(dates);
+	free(counts);
 	release_infos_free(rels, n);
 	return status;
 }

@@ -15,7 +15,7 @@
  *   web-replace.c    web_replace(): the atomic directory swap
  *   web-html.c       escaping, URLs, page names
  *   web-frame.c      page frame (head, navigation, footer) and cells
- *   web-forecast.c   the forecast and its cells
+ *   web-forecast.c   the forecast cells (forecast.h fits the line)
  *   web-chart.c      SVG line charts and sparklines
  *   web-data.c       loading from the store, lookups, rankings
  *   web-page-rules.c index.html and a page per rule
@@ -35,6 +35,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "forecast.h"
 #include "rules.h"
 #include "store.h"
 #include "util.h"
@@ -263,7 +264,10 @@ void counts_table_end(struct web *w, struct sbuf *sb);
 
 /* ---- web-forecast.c ---- */
 
-/* td_forecast - the forecast cell for the per-release counts @v. */
+/*
+ * td_forecast - the forecast cell for the per-release counts @v (one per
+ * release, in release order), fitted over the releases' dates.
+ */
 void td_forecast(struct web *w, struct sbuf *sb, const long long *v);
 /* forecast_method - the paragraph that explains the forecast. */
 void forecast_method(struct sbuf *sb);

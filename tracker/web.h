@@ -85,31 +85,6 @@ char *web_page_name(const char *prefix, const char *name);
  */
 void web_names_unique(char **names, size_t n);
 
-/* The forecast of when a count reaches zero. */
-enum forecast_kind {
-	FORECAST_NO_DATA,	/* fewer than two releases */
-	FORECAST_ZERO,		/* the count is already zero */
-	FORECAST_NOT_CONVERGING,	/* flat or growing */
-	FORECAST_CONVERGING,
-};
-
-struct forecast {
-	enum forecast_kind kind;
-	double slope;		/* least-squares change per release */
-	long long releases;	/* releases after the last one to reach zero */
-	size_t window;		/* releases the line was fitted to */
-};
-
-/* Releases the forecast line is fitted to (the last ones). */
-#define FORECAST_WINDOW 5
-
-/*
- * forecast_fit - fit a least-squares line to the last FORECAST_WINDOW
- * values of @v (x = position in the release order) and extrapolate from
- * the last value at that slope to zero.
- */
-void forecast_fit(const long long *v, size_t n, struct forecast *out);
-
 /*
  * Charts: inline SVG with axes, labels, one point per release and a
  * <title> per point.  Colours come from the style sheet (classes s0...),

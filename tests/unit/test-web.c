@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * test-web.c - the dashboard's building blocks: HTML and URL escaping,
- * source links, safe page names, the forecast and the SVG charts; and,
- * from web-internal.h, the table cells and the subsystem ranking.
+ * source links, safe page names and the SVG charts; and, from
+ * web-internal.h, the table cells (the forecast's among them) and the
+ * subsystem ranking.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -117,36 +118,6 @@ static void test_names_unique(void **state)
 		free(names[i]);
 }
 
-static void test_forecast(void **state)
-{
-	static const long long one[] = { 10 };
-	static const long long falling[] = { 100, 80, 60 };
-	static const long long rising[] = { 10, 20 };
-	static const long long flat[] = { 5, 5, 5 };
-	static const long long zero[] = { 3, 0 };
-	/* only the last FORECAST_WINDOW (5) count: the early rise is ignored */
-	static const long long window[] = { 0, 1000, 100, 90, 80, 70, 60 };
-	struct forecast f;
-
-	(void)state;
-	forecast_fit(one, 1, &f);
-	assert_int_equal(f.kind, FORECAST_NO_DATA);
-	forecast_fit(falling, 3, &f);
-	assert_int_equal(f.kind, FORECAST_CONVERGING);
-	assert_int_equal(f.releases, 3);	/* 60 / 20 */
-	assert_int_equal(f.window, 3);
-	forecast_fit(rising, 2, &f);
-	assert_int_equal(f.kind, FORECAST_NOT_CONVERGING);
-	forecast_fit(flat, 3, &f);
-	assert_int_equal(f.kind, FORECAST_NOT_CONVERGING);
-	forecast_fit(zero, 2, &f);
-	assert_int_equal(f.kind, FORECAST_ZERO);
-	forecast_fit(window, ARRAY_SIZE(window), &f);
-	assert_int_equal(f.kind, FORECAST_CONVERGING);
-	assert_int_equal(f.window, FORECAST_WINDOW);
-	assert_int_equal(f.releases, 6);	/* 60 / 10 */
-}
-
 static size_t count(const char *hay, const char *needle)
 {
 	size_t n = 0;
@@ -215,6 +186,52 @@ static void test_cells(void **state)
 	sbuf_release(&sb);
 }
 
+/* The forecast cell: the fit over the releases' dates (forecast.c), as HTML. */
+static void test_forecast_cell(void **state)
+{
+	/* 15 June 2021, 2022, 2023, 12:00 UTC: 365 days apart */
+	struct release_info rel[3] = {
+		{ .date = 1623758400 }, { .date = 1655294400 }, { .date = 1686830400 },
+	};
+	/* -1 per 365 days: zero 365 days after the last, 2024-06-14 */
+	static const long long falling[] = { 3, 2, 1 };
+	static const long long rising[] = { 1, 1, 4000 };
+	static const long long reached[] = { 3, 0, 0 };
+	static const long long none[] = { 0, 0, 0 };
+	struct sbuf sb = SBUF_INIT;
+	struct web w;
+
+	(void)state;
+	memset(&w, 0, sizeof(w));
+	w.rel.v = rel;
+	w.rel.n = 3;
+	td_forecast(&w, &sb, falling);
+	assert_string_equal(sb.buf, "<td class=\"fc\" data-v=\"1718366400\" title=\"slope "
+			    "&minus;1.0/year over 3 releases (least squares of count on release date)\">"
+			    "zero by 2024-06 (&minus;1.0/year)</td>");
+	sbuf_reset(&sb);
+	/* slope ((-1)(1 - 1334) + (1)(4000 - 1334)) / 2 = 1,999.5 per 365 days: 2,000.8 per year */
+	td_forecast(&w, &sb, rising);
+	assert_non_null(strstr(sb.buf, ">not converging (+2,001/year)</td>"));
+	assert_non_null(strstr(sb.buf, "data-v=\"253402300800\""));
+	sbuf_reset(&sb);
+	td_forecast(&w, &sb, reached);
+	assert_string_equal(sb.buf, "<td data-v=\"0\">reached zero</td>");
+	sbuf_reset(&sb);
+	td_forecast(&w, &sb, none);
+	assert_string_equal(sb.buf, "<td data-v=\"0\">no uses</td>");
+	sbuf_reset(&sb);
+	/* the same date three times: no line */
+	rel[0].date = rel[1].date = rel[2].date;
+	td_forecast(&w, &sb, falling);
+	assert_non_null(strstr(sb.buf, ">too few releases</td>"));
+	sbuf_reset(&sb);
+	forecast_method(&sb);
+	assert_non_null(strstr(sb.buf, "id=\"forecast-method\""));
+	assert_non_null(strstr(sb.buf, "Least squares of count on release date"));
+	sbuf_release(&sb);
+}
+
 static void test_rank_subs(void **state)
 {
 	/* two releases: totals and, for rule 0, counts per release */
@@ -270,9 +287,9 @@ int main(void)
 		cmocka_unit_test(test_url_escape),
 		cmocka_unit_test(test_page_name),
 		cmocka_unit_test(test_names_unique),
-		cmocka_unit_test(test_forecast),
 		cmocka_unit_test(test_charts),
 		cmocka_unit_test(test_cells),
+		cmocka_unit_test(test_forecast_cell),
 		cmocka_unit_test(test_rank_subs),
 	};
 

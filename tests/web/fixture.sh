@@ -1,7 +1,8 @@
 # fixture.sh - sourced by the web tests after tests/lib.sh: a fixture kernel
 # repository with three releases in $W, scanned into $DB, with k() running
 # kmig on them.  One MAINTAINERS section title and one file name carry
-# HTML: <script> elements and both kinds of quotes.
+# HTML: <script> elements and both kinds of quotes.  The releases are
+# dated 15 June 2021, 2022 and 2023 (365 days apart), for the forecast.
 W="$TRASH/work"
 DB="$TRASH/kmig.db"
 k() { "$KMIG" --repo "$W" --db "$DB" "$@"; }
@@ -59,14 +60,14 @@ void evil(void)
 }
 EOF
 printf 'struct s { int n; char data[0]; };\nstruct t { int n; char data[0]; };\n' > "$W/include/linux/m.h"
-git_commit_all "$W" one && git -C "$W" tag v1.9
+GIT_COMMITTER_DATE="2021-06-15T12:00:00Z" git_commit_all "$W" one && git -C "$W" tag v1.9
 
 sed -i 's/strlcpy(a, b, sizeof(a));/strscpy(a, b, sizeof(a));\n\tstrcpy(a, b);/' "$W/net/core/dev.c"
 cp "$W/net/rds/send.c" "$W/net/rds/send2.c"
-git_commit_all "$W" two && git -C "$W" tag v1.10
+GIT_COMMITTER_DATE="2022-06-15T12:00:00Z" git_commit_all "$W" two && git -C "$W" tag v1.10
 
 printf 'void z(void)\n{\n\tBUG();\n\tkmap(p);\n}\n' > "$W/drivers/foo/more.c"
 printf 'struct s { int n; char data[0]; };\n' > "$W/include/linux/m.h"
-git_commit_all "$W" three && git -C "$W" tag v1.11
+GIT_COMMITTER_DATE="2023-06-15T12:00:00Z" git_commit_all "$W" three && git -C "$W" tag v1.11
 
 k scan --jobs 2 > /dev/null 2>&1 || echo "Bail out! kmig scan failed on the fixture"

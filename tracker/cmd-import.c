@@ -128,6 +128,7 @@ static int select_defaults(struct import_item **items, size_t *nitems,
 			   size_t *aitems)
 {
 	struct deb_list l = { 0 };
+	struct import_item *it;
 	char *const *lines;
 	size_t nlines, i, j;
 	int status = KMIG_EXIT_ERROR;
@@ -150,10 +151,11 @@ static int select_defaults(struct import_item **items, size_t *nitems,
 			goto out;
 		}
 		ALLOC_GROW(*items, *nitems + 1, *aitems);
-		memset(&(*items)[*nitems], 0, sizeof((*items)[0]));
-		(*items)[*nitems].v = l.v[j];
-		memset(&l.v[j], 0, sizeof(l.v[j]));
-		(*nitems)++;
+		it = memset(&(*items)[(*nitems)++], 0, sizeof((*items)[0]));
+		it->v.package = xstrdup(l.v[j].package);
+		it->v.upstream = xstrdup(l.v[j].upstream);
+		it->v.debian = xstrdup(l.v[j].debian);
+		it->v.suite = xstrdup(l.v[j].suite);
 	}
 	status = 0;
 out:

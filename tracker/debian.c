@@ -5,10 +5,12 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -435,9 +437,9 @@ out:
 int deb_setup(bool update)
 {
 	char *lists = NULL, *cache = NULL, *list = NULL, *stamp = NULL;
-	char *sources = NULL;
+	char *sources = NULL, *lock = NULL;
 	struct stat st;
-	int ret;
+	int ret, fd = -1;
 
 	ret = apt_load();
 	if (ret)
@@ -448,11 +450,18 @@ int deb_setup(bool update)
 	cache = xasprintf("%s/cache/archives/partial", apt.dir);
 	list = xasprintf("%s/sources.list", apt.dir);
 	stamp = xasprintf("%s/lists.stamp", apt.dir);
+	lock = xasprintf("%s/lock", apt.dir);
 	ret = mkdir_p(lists);
 	if (!ret)
 		ret = mkdir_p(cache);
 	if (ret)
 		goto out;
+	/* one kmig at a time writes the sources and the lists */
+	fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0 || flock(fd, LOCK_EX)) {
+		ret = kmig_err("cannot lock '%s': %s", lock, strerror(errno));
+		goto out;
+	}
 	sources = sources_text();
 	if (!file_is(list, sources)) {
 		ret = write_replace(list, sources);
@@ -469,6 +478,9 @@ int deb_setup(bool update)
 	}
 	apt.current = true;
 out:
+	if (fd >= 0)
+		close(fd);
+	free(lock);
 	free(lists);
 	free(cache);
 	free(list);

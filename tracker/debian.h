@@ -17,6 +17,8 @@
  *	lists.stamp	the sources the lists were made from (its mtime:
  *			when), written by a fully successful update
  *	update.log, download.log   the last apt-get run's output
+ *	lock		flock()ed while the sources and lists are checked
+ *			and updated: concurrent kmigs update once
  *
  * Every apt command gets -o Dir::Etc::SourceList, Dir::Etc::SourceParts
  * (/dev/null), Dir::State::Lists, Dir::Cache, Debug::NoLocking=1 (no

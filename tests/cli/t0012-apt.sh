@@ -162,6 +162,13 @@ mk_suite new
 t_exit "--update --list" 0 k import --update --list
 t_ok "--update fetches fresh lists (9.2.3 seen)" grep -q '^9.2 *9.2.3 ' "$TRASH/.stdout"
 
+# Two kmigs at once: the lock makes them update one after the other.
+(k import --update --list > "$TRASH/c1.out" 2>&1; echo $? > "$TRASH/c1.rc") &
+(k import --update --list > "$TRASH/c2.out" 2>&1; echo $? > "$TRASH/c2.rc") &
+wait
+t_is "two concurrent updates both succeed" "0 0" "$(cat "$TRASH/c1.rc") $(cat "$TRASH/c2.rc")"
+t_ok "and list the same" cmp "$TRASH/c1.out" "$TRASH/c2.out"
+
 # Unreachable suites: named, one line, exit 2; the lists stay kmig's.
 cp "$DATA/suites" "$TRASH/suites.good"
 printf 'suite file://%s/nope gone main trusted=yes\n' "$TRASH" >> "$DATA/suites"

@@ -329,6 +329,8 @@ static int cmd_import_fn(struct kmig_ctx *ctx, int argc, char **argv)
 			return cmd_bad_option("import", argv);
 		}
 	}
+	if (list && (tarball || tag || optind < argc))
+		return cmd_usage_error("import", "--list takes no VERSION, --tarball nor --tag");
 	if (update && deb_setup(true))
 		return cmd_fail_last(KMIG_EXIT_ERROR);
 	if (list)

@@ -123,6 +123,10 @@ t_exit "a line Debian does not have" 2 k import 9.7.1
 t_is "it names the lines" \
 	"kmig: no linux-source-9.7 in the Debian suites; the lines are 9.1, 9.2, 9.10" \
 	"$(cat "$TRASH/.stderr")"
+t_exit "--list with a VERSION" 2 k import --list 9.1.3
+t_is "is a usage error" \
+	"kmig import: --list takes no VERSION, --tarball nor --tag (see 'kmig help import')" \
+	"$(cat "$TRASH/.stderr")"
 t_ok "no repository made by a refused import" test ! -e "$REPO"
 
 # Without VERSION: the newest of each default line, downloaded and imported.

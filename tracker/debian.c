@@ -139,9 +139,11 @@ static int suites_parse(const char *path)
 			size_t i;
 
 			for (i = 4; i < n; i++) {
-				if (!strchr(f[i], '='))
+				if (!strchr(f[i], '=') || strchr(f[i], ']')) {
+					sbuf_release(&o);
 					return kmig_err("%s:%d: apt option '%s' is not key=value",
 							path, lineno, f[i]);
+				}
 				if (!strncmp(f[i], "signed-by=", 10) ||
 				    !strncmp(f[i], "trusted=", 8))
 					signer = true;
@@ -170,6 +172,22 @@ static int suites_parse(const char *path)
 	return 0;
 }
 
+/* Forget a suites data that did not parse. */
+static void suites_clear(void)
+{
+	size_t i;
+
+	for (i = 0; i < apt.nsuites; i++)
+		free(apt.suites[i].options);
+	free(apt.suites);
+	free(apt.defaults);
+	free(apt.data);
+	apt.suites = NULL;
+	apt.defaults = NULL;
+	apt.data = NULL;
+	apt.nsuites = apt.asuites = apt.ndefaults = apt.adefaults = 0;
+}
+
 /* Read the suites data and fix the apt directory and options, once. */
 static int apt_load(void)
 {
@@ -187,8 +205,10 @@ static int apt_load(void)
 		goto out;
 	apt.data = sbuf_detach(&sb);
 	ret = suites_parse(path);
-	if (ret)
+	if (ret) {
+		suites_clear();
 		goto out;
+	}
 	apt.dir = xasprintf("%s/apt", kmig_home());
 	apt.opt[apt.nopt++] = xasprintf("Dir::Etc::SourceList=%s/sources.list",
 					apt.dir);

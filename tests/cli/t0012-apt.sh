@@ -195,6 +195,11 @@ t_ok "the stamp is back" cmp "$APT/sources.list" "$APT/lists.stamp"
 printf 'suite file:///x only-two\n' > "$TRASH/data2/suites"
 t_exit "a malformed suites record" 2 kd "$TRASH/data2" import --list
 t_is "names the file and line" 1 "$(grep -c "^kmig: $TRASH/data2/suites:1: not 'suite URL" "$TRASH/.stderr")"
+printf '# comment\nsuite file:///x s main trusted\n' > "$TRASH/data2/suites"
+t_exit "a suites option that is not key=value" 2 kd "$TRASH/data2" import --list
+t_is "names the file, line and option" \
+	"kmig: $TRASH/data2/suites:2: apt option 'trusted' is not key=value" \
+	"$(cat "$TRASH/.stderr")"
 printf 'default 9.1\ndefault 9.3\n' >> "$DATA/suites"
 t_exit "a default line no suite offers" 2 k import
 t_is "is named" \

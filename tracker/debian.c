@@ -43,7 +43,7 @@ static struct {
 	char **defaults;	/* "6.1" */
 	size_t ndefaults, adefaults;
 	char *dir;		/* $KMIG_HOME/apt */
-	char *opt[10];		/* the -o settings every apt command gets */
+	char *opt[12];		/* the -o settings every apt command gets */
 	size_t nopt;
 } apt;
 
@@ -220,8 +220,10 @@ static int apt_load(void)
 	apt.opt[apt.nopt++] = xstrdup("Dir::Cache::srcpkgcache=");
 	/* kmig's own lists: no need for the machine's lock (nor root) */
 	apt.opt[apt.nopt++] = xstrdup("Debug::NoLocking=1");
-	/* only the Packages indexes, no translations */
+	/* only the Packages indexes (target=Packages in the sources), kept
+	 * compressed, whatever the machine's apt.conf.d says */
 	apt.opt[apt.nopt++] = xstrdup("Acquire::Languages=none");
+	apt.opt[apt.nopt++] = xstrdup("Acquire::GzipIndexes=true");
 	/* as root, apt would drop to _apt, which cannot reach $KMIG_HOME */
 	if (geteuid() == 0)
 		apt.opt[apt.nopt++] = xstrdup("APT::Sandbox::User=root");
@@ -268,7 +270,7 @@ static char *sources_text(void)
 
 	sbuf_addstr(&sb, "# written by kmig from its Debian suites data; do not edit\n");
 	for (i = 0; i < apt.nsuites; i++)
-		sbuf_addf(&sb, "deb [%s] %s %s %s\n", apt.suites[i].options,
+		sbuf_addf(&sb, "deb [target=Packages %s] %s %s %s\n", apt.suites[i].options,
 			  apt.suites[i].url, apt.suites[i].suite,
 			  apt.suites[i].component);
 	return sbuf_detach(&sb);

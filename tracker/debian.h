@@ -10,6 +10,7 @@
  *	sources.list	written from the suites data (the "suite" records of
  *			tracker/debian/suites, found through datadir.h:
  *			$KMIG_DEBIAN_DIR/suites overrides it), each source
+ *			with target=Packages (no other index is fetched) and
  *			signed by the Debian archive keyring unless the
  *			record names its own signed-by= or trusted=
  *	lists/		the package lists (Dir::State::Lists)
@@ -22,8 +23,9 @@
  *
  * Every apt command gets -o Dir::Etc::SourceList, Dir::Etc::SourceParts
  * (/dev/null), Dir::State::Lists, Dir::Cache, Debug::NoLocking=1 (no
- * lock of the machine's), Acquire::Languages=none, and as root
- * APT::Sandbox::User=root.  The module state is per process and for one
+ * lock of the machine's), Acquire::Languages=none, Acquire::GzipIndexes
+ * (lists kept compressed), Dir::Cache::pkgcache=pkgcache.bin (apt-cache
+ * answers in milliseconds), and as root APT::Sandbox::User=root.  The module state is per process and for one
  * thread.
  */
 #ifndef KMIG_DEBIAN_H

@@ -96,8 +96,8 @@ t_is "--list: line, version, Debian version, suite; newest first per line" \
 t_is "--list: nothing on stderr" "" "$(cat "$TRASH/.stderr")"
 t_is "kmig's sources list, written from the suites data" \
 "# written by kmig from its Debian suites data; do not edit
-deb [trusted=yes] file://$M old main
-deb [trusted=yes] file://$M/ new main" "$(cat "$APT/sources.list")"
+deb [target=Packages trusted=yes] file://$M old main
+deb [target=Packages trusted=yes] file://$M/ new main" "$(cat "$APT/sources.list")"
 t_ok "lists fetched into \$KMIG_HOME/apt/lists" \
 	sh -c "ls '$APT/lists' | grep -q '_new_main_binary-${ARCH}_Packages'"
 t_ok "the lists stamp records the sources" cmp "$APT/sources.list" "$APT/lists.stamp"
@@ -107,7 +107,7 @@ mkdir -p "$TRASH/data2"
 printf 'suite file://%s/nope sid main\n' "$TRASH" > "$TRASH/data2/suites"
 KMIG_HOME="$TRASH/home2" kd "$TRASH/data2" import --list > /dev/null 2>&1
 t_is "a suite without signer is signed by the Debian archive keyring" \
-	"deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] file://$TRASH/nope sid main" \
+	"deb [target=Packages signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] file://$TRASH/nope sid main" \
 	"$(grep -v '^#' "$TRASH/home2/apt/sources.list")"
 
 # Bad input: one line, exit 2.

@@ -262,6 +262,16 @@ static int apt_run(const char *prog, char *const *args, struct sbuf *capture,
 	return ret;
 }
 
+/* apt-cache ARGS... with its stdout in @out; 0 or negative. */
+static int apt_cache(char *const *args, struct sbuf *out)
+{
+	int ret = apt_run("apt-cache", args, out, NULL, NULL);
+
+	if (ret > 0)
+		ret = kmig_err("apt-cache %s failed with status %d", args[0], ret);
+	return ret;
+}
+
 /* The sources.list kmig writes from the suites data. */
 static char *sources_text(void)
 {
@@ -375,9 +385,7 @@ static int mark_failed(const char *log)
 		}
 	}
 	sbuf_reset(&sb);
-	ret = apt_run("apt-cache", args, &sb, NULL, NULL);
-	if (ret > 0)
-		ret = kmig_err("apt-cache policy failed with status %d", ret);
+	ret = apt_cache(args, &sb);
 	if (ret)
 		goto out;
 	sbuf_addch(&sb, '\n');	/* never NULL */
@@ -528,12 +536,10 @@ static int packages(char ***names, size_t *n)
 			 NULL };
 	char *line, *save = NULL;
 	size_t alloc = 0, i, j;
-	int ret = apt_run("apt-cache", args, &sb, NULL, NULL);
+	int ret = apt_cache(args, &sb);
 
 	*names = NULL;
 	*n = 0;
-	if (ret > 0)
-		ret = kmig_err("apt-cache search failed with status %d", ret);
 	if (ret || !sb.len)
 		goto out;
 	for (line = strtok_r(sb.buf, "\n", &save); line;
@@ -590,9 +596,7 @@ static int madison(struct deb_list *out, char *const *pkgs, size_t n)
 	memcpy(args + 1, pkgs, n * sizeof(*args));
 	ret = deb_setup(false);
 	if (!ret)
-		ret = apt_run("apt-cache", args, &sb, NULL, NULL);
-	if (ret > 0)
-		ret = kmig_err("apt-cache madison failed with status %d", ret);
+		ret = apt_cache(args, &sb);
 	if (ret || !sb.len)
 		goto out;
 	for (line = strtok_r(sb.buf, "\n", &save); line;

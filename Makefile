@@ -144,15 +144,17 @@ bench: deps
 	sh bench/run.sh
 
 # The data kmig reads at run time goes to $(DATADIR): qemu/ (the guest's
-# source and the kernel configuration fragment) and cocci/ (the semantic
-# patches of kmig convert); see tracker/datadir.h for the lookup.
+# source and the kernel configuration fragment), cocci/ (the semantic
+# patches of kmig convert) and debian/ (the Debian suites of kmig import);
+# see tracker/datadir.h for the lookup.
 install: all
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/qemu \
-		$(DESTDIR)$(DATADIR)/cocci $(DESTDIR)$(MANDIR)/man1 \
-		$(DESTDIR)$(BASHCOMPDIR)
+		$(DESTDIR)$(DATADIR)/cocci $(DESTDIR)$(DATADIR)/debian \
+		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASHCOMPDIR)
 	$(INSTALL) -m 755 $(KMIG) $(DESTDIR)$(BINDIR)/kmig
 	$(INSTALL) -m 644 qemu/init.c qemu/kmig.config $(DESTDIR)$(DATADIR)/qemu
 	$(INSTALL) -m 644 tracker/cocci/*.cocci $(DESTDIR)$(DATADIR)/cocci
+	$(INSTALL) -m 644 tracker/debian/suites $(DESTDIR)$(DATADIR)/debian
 	$(INSTALL) -m 644 doc/kmig.1 $(DESTDIR)$(MANDIR)/man1/kmig.1
 	$(INSTALL) -m 644 doc/kmig.bash-completion $(DESTDIR)$(BASHCOMPDIR)/kmig
 

@@ -20,8 +20,8 @@
 #include "store.h"
 
 static const char usage[] =
-	"usage: kmig import [--jobs N] [VERSION...]\n"
-	"       kmig import --list\n"
+	"usage: kmig import [--update] [--jobs N] [VERSION...]\n"
+	"       kmig import [--update] --list\n"
 	"       kmig import --tarball FILE --tag TAG\n"
 	"\n"
 	"Build or extend the kernel repository (--repo, a bare repository) from\n"
@@ -30,16 +30,17 @@ static const char usage[] =
 	"$KMIG_HOME/debs (reused when present), unpacked, and committed as one\n"
 	"commit with an annotated tag vX.Y.Z, in version order, on a linear\n"
 	"history.  Existing tags are skipped.  Without VERSION: the newest\n"
-	"linux-source-6.1 and linux-source-6.12.  Objects are packed at the end.\n"
+	"version of each default line of the Debian suites data (5.10, 6.1,\n"
+	"6.12, 7.2, 7.3).  Objects are packed at the end.  kmig keeps its own\n"
+	"apt configuration in $KMIG_HOME/apt; the machine's is not changed.\n"
 	"\n"
-	"  --list            print the versions the package manager offers\n"
+	"  --list            print every version the Debian suites offer: line,\n"
+	"                    version, Debian version, suite, newest first\n"
+	"  --update          refresh the package lists first (else: when older\n"
+	"                    than 24 hours or the suites data changed)\n"
 	"  --tarball FILE    import a local kernel tarball instead (needs --tag)\n"
 	"  --tag TAG         the tag for --tarball\n"
 	"  --jobs N          threads writing blobs (default: CPUs)\n";
-
-static const char *const default_packages[] = {
-	"linux-source-6.1", "linux-source-6.12", NULL
-};
 
 struct import_item {
 	char *tag;
@@ -65,28 +66,101 @@ static int cmp_items(const void *a, const void *b)
 	return version_cmp(x->tag, y->tag);
 }
 
+/* Column widths of the --list table (header included). */
+static void list_widths(const struct deb_list *l, int w[3])
+{
+	static const char *const head[] = { "line", "version", "debian" };
+	size_t i;
+	int k;
+
+	for (k = 0; k < 3; k++)
+		w[k] = (int)strlen(head[k]);
+	for (i = 0; i < l->n; i++) {
+		const struct deb_version *v = &l->v[i];
+		int n[3] = { (int)(strlen(v->package) - strlen("linux-source-")),
+			     (int)strlen(v->upstream), (int)strlen(v->debian) };
+
+		for (k = 0; k < 3; k++)
+			if (n[k] > w[k])
+				w[k] = n[k];
+	}
+}
+
 static int print_list(struct kmig_ctx *ctx)
 {
 	struct deb_list l = { 0 };
 	git_repository *repo = NULL;
 	size_t i;
-	int ret;
+	int w[3];
 
-	ret = deb_available(&l, NULL);
-	if (ret)
+	if (deb_available(&l, NULL))
 		return cmd_fail_last(KMIG_EXIT_ERROR);
+	if (!l.n) {
+		deb_list_clear(&l);
+		return cmd_fail(KMIG_EXIT_ERROR,
+				"the Debian suites offer no linux-source-X.Y package");
+	}
 	if (access(ctx->repo_path, F_OK) == 0)
 		repo_open(&repo, ctx->repo_path);
+	list_widths(&l, w);
+	printf("%-*s  %-*s  %-*s  %s\n", w[0], "line", w[1], "version", w[2],
+	       "debian", "suite");
 	for (i = 0; i < l.n; i++) {
-		char *tag = xasprintf("v%s", l.v[i].upstream);
+		const struct deb_version *v = &l.v[i];
+		char *tag = xasprintf("v%s", v->upstream);
+		bool have = repo && repo_tag_exists(repo, tag);
 
-		printf("%-20s %-24s %-12s%s\n", l.v[i].package, l.v[i].debian,
-		       tag, repo && repo_tag_exists(repo, tag) ? " imported" : "");
+		printf("%-*s  %-*s  %-*s  %s%s\n", w[0],
+		       v->package + strlen("linux-source-"), w[1], v->upstream,
+		       w[2], v->debian, v->suite, have ? "  imported" : "");
 		free(tag);
 	}
 	git_repository_free(repo);
 	deb_list_clear(&l);
 	return finish_stdout(0);
+}
+
+/*
+ * The newest version of each default line (the suites data's "default"
+ * records) into @items; 0, or 2 with the error printed.
+ */
+static int select_defaults(struct import_item **items, size_t *nitems,
+			   size_t *aitems)
+{
+	struct deb_list l = { 0 };
+	struct import_item *it;
+	char *const *lines;
+	size_t nlines, i, j;
+	int status = KMIG_EXIT_ERROR;
+
+	if (deb_default_lines(&lines, &nlines) || deb_available(&l, NULL)) {
+		cmd_fail_last(KMIG_EXIT_ERROR);
+		goto out;
+	}
+	for (i = 0; i < nlines; i++) {
+		char *pkg = xasprintf("linux-source-%s", lines[i]);
+
+		/* deb_available() lists each package newest first */
+		for (j = 0; j < l.n && strcmp(l.v[j].package, pkg); j++)
+			;
+		free(pkg);
+		if (j == l.n) {
+			cmd_fail(KMIG_EXIT_ERROR,
+				 "the Debian suites offer no linux-source-%s (a default line of the suites data)",
+				 lines[i]);
+			goto out;
+		}
+		ALLOC_GROW(*items, *nitems + 1, *aitems);
+		it = memset(&(*items)[(*nitems)++], 0, sizeof((*items)[0]));
+		it->v.package = xstrdup(l.v[j].package);
+		it->v.upstream = xstrdup(l.v[j].upstream);
+		it->v.debian = xstrdup(l.v[j].debian);
+		it->v.suite = xstrdup(l.v[j].suite);
+	}
+	status = 0;
+out:
+	deb_list_clear(&l);
+	return status;
 }
 
 /* The newest v* tag already in the repository, or NULL. */
@@ -216,6 +290,7 @@ static int cmd_import_fn(struct kmig_ctx *ctx, int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "list", no_argument, NULL, 'l' },
+		{ "update", no_argument, NULL, 'u' },
 		{ "tarball", required_argument, NULL, 't' },
 		{ "tag", required_argument, NULL, 'T' },
 		{ "jobs", required_argument, NULL, 'j' },
@@ -227,7 +302,7 @@ static int cmd_import_fn(struct kmig_ctx *ctx, int argc, char **argv)
 	git_repository *repo = NULL;
 	struct store *st = NULL;
 	char *debs = NULL, *tmpdir = NULL, *newest = NULL;
-	bool list = false;
+	bool list = false, update = false;
 	unsigned long n;
 	int jobs = ncpus(), opt, status = KMIG_EXIT_ERROR;
 
@@ -235,6 +310,9 @@ static int cmd_import_fn(struct kmig_ctx *ctx, int argc, char **argv)
 		switch (opt) {
 		case 'l':
 			list = true;
+			break;
+		case 'u':
+			update = true;
 			break;
 		case 't':
 			tarball = optarg;
@@ -251,6 +329,10 @@ static int cmd_import_fn(struct kmig_ctx *ctx, int argc, char **argv)
 			return cmd_bad_option("import", argv);
 		}
 	}
+	if (list && (tarball || tag || optind < argc))
+		return cmd_usage_error("import", "--list takes no VERSION, --tarball nor --tag");
+	if (update && deb_setup(true))
+		return cmd_fail_last(KMIG_EXIT_ERROR);
 	if (list)
 		return print_list(ctx);
 	if (!tarball != !tag)
@@ -288,28 +370,8 @@ static int cmd_import_fn(struct kmig_ctx *ctx, int argc, char **argv)
 			items[nitems].v = v;
 			nitems++;
 		}
-	} else {
-		for (i = 0; default_packages[i]; i++) {
-			struct deb_list l = { 0 };
-
-			if (deb_available(&l, default_packages[i])) {
-				cmd_fail_last(KMIG_EXIT_ERROR);
-				goto out;
-			}
-			if (!l.n) {
-				cmd_fail(KMIG_EXIT_ERROR,
-					 "the package manager offers no %s (run 'apt-get update')",
-					 default_packages[i]);
-				deb_list_clear(&l);
-				goto out;
-			}
-			ALLOC_GROW(items, nitems + 1, aitems);
-			memset(&items[nitems], 0, sizeof(items[0]));
-			items[nitems].v = l.v[0];
-			memset(&l.v[0], 0, sizeof(l.v[0]));
-			deb_list_clear(&l);
-			nitems++;
-		}
+	} else if (select_defaults(&items, &nitems, &aitems)) {
+		goto out;
 	}
 	for (i = 0; i < nitems; i++) {
 		struct import_item *it = &items[i];

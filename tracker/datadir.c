@@ -26,6 +26,8 @@ static const struct {
 	[DATADIR_QEMU] = { "KMIG_QEMU_DIR", "qemu", "qemu", "qemu/ directory" },
 	[DATADIR_COCCI] = { "KMIG_COCCI_DIR", "tracker/cocci", "cocci",
 			    "semantic patches" },
+	[DATADIR_DEBIAN] = { "KMIG_DEBIAN_DIR", "tracker/debian", "debian",
+			     "Debian suites" },
 };
 
 /* exe_dir - the directory of the running executable, or NULL (static). */

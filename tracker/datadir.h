@@ -3,17 +3,20 @@
  * datadir.h - where kmig finds the files it reads at run time.
  *
  * kmig's runtime data is its guest (qemu/init.c, compiled for each QEMU
- * boot), the kernel configuration fragment (qemu/kmig.config) and the
- * semantic patches of "kmig convert" (tracker/cocci/RULE.cocci).  Each
- * kind of data is one directory, looked up once, in this order:
+ * boot), the kernel configuration fragment (qemu/kmig.config), the
+ * semantic patches of "kmig convert" (tracker/cocci/RULE.cocci) and the
+ * Debian suites of "kmig import" (tracker/debian/suites).  Each kind of
+ * data is one directory, looked up once, in this order:
  *
- *	1. the environment: $KMIG_QEMU_DIR, $KMIG_COCCI_DIR (when set and
- *	   not empty, used as given, without checking it);
- *	2. the source tree the binary was built in: qemu/, tracker/cocci/
- *	   next to the executable (./kmig of a checkout), or two levels up
- *	   (the unit tests in build/tests/);
- *	3. the installed data of "make install": share/kmig/qemu/ and
- *	   share/kmig/cocci/ of the prefix the executable is in
+ *	1. the environment: $KMIG_QEMU_DIR, $KMIG_COCCI_DIR,
+ *	   $KMIG_DEBIAN_DIR (when set and not empty, used as given, without
+ *	   checking it);
+ *	2. the source tree the binary was built in: qemu/, tracker/cocci/,
+ *	   tracker/debian/ next to the executable (./kmig of a checkout), or
+ *	   two levels up (the unit tests in build/tests/);
+ *	3. the installed data of "make install": share/kmig/qemu/,
+ *	   share/kmig/cocci/ and share/kmig/debian/ of the prefix the
+ *	   executable is in
  *	   (PREFIX/bin/kmig: a prefix that was moved still works), then the
  *	   $(PREFIX)/share/kmig compiled in by the Makefile (KMIG_DATADIR).
  *
@@ -28,6 +31,7 @@
 enum datadir_kind {
 	DATADIR_QEMU,		/* init.c, kmig.config */
 	DATADIR_COCCI,		/* RULE.cocci */
+	DATADIR_DEBIAN,		/* suites */
 };
 
 /*

@@ -1,23 +1,60 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * debian.c - Debian linux-source packages: list, download, unpack.
+ * debian.c - Debian linux-source packages: list, download, unpack, through
+ * kmig's own apt configuration under $KMIG_HOME/apt.
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "child.h"
+#include "datadir.h"
 #include "debian.h"
+
+#define DEB_KEYRING "/usr/share/keyrings/debian-archive-keyring.gpg"
+
+/* One "suite" record of the suites data. */
+struct deb_suite {
+	char *url;		/* http://deb.debian.org/debian */
+	char *suite;		/* bookworm-security */
+	char *component;	/* main */
+	char *options;		/* "signed-by=..." or the record's own */
+	bool failed;		/* named by the last apt-get update's errors */
+};
+
+/*
+ * The module's state: the suites data (read once) and the apt directory.
+ * kmig runs apt from one thread; see debian.h.
+ */
+static struct {
+	bool loaded;		/* suites data read, apt.dir and apt.opt set */
+	bool current;		/* sources.list written, lists fresh */
+	char *data;		/* the suites file */
+	struct deb_suite *suites;
+	size_t nsuites, asuites;
+	char **defaults;	/* "6.1" */
+	size_t ndefaults, adefaults;
+	char *dir;		/* $KMIG_HOME/apt */
+	char *opt[12];		/* the -o settings every apt command gets */
+	size_t nopt;
+} apt;
+
+static char *const apt_env[] = { "LC_ALL=C", NULL };
 
 void deb_version_clear(struct deb_version *v)
 {
 	free(v->package);
 	free(v->upstream);
 	free(v->debian);
+	free(v->suite);
 	memset(v, 0, sizeof(*v));
 }
 
@@ -31,19 +68,22 @@ void deb_list_clear(struct deb_list *l)
 	memset(l, 0, sizeof(*l));
 }
 
+/* "6.1", "5.10": digits, one dot, digits. */
+static bool is_line(const char *p)
+{
+	size_t a = strspn(p, "0123456789"), b;
+
+	if (!a || p[a] != '.')
+		return false;
+	b = strspn(p + a + 1, "0123456789");
+	return b && !p[a + 1 + b];
+}
+
 static bool is_source_package(const char *p)
 {
 	const char *s = "linux-source-";
 
-	if (strncmp(p, s, strlen(s)))
-		return false;
-	p += strlen(s);
-	if (!*p)
-		return false;
-	for (; *p; p++)
-		if (!(*p == '.' || (*p >= '0' && *p <= '9')))
-			return false;
-	return true;
+	return !strncmp(p, s, strlen(s)) && is_line(p + strlen(s));
 }
 
 /* "6.1.192-3" -> "6.1.192" (strip an epoch and the Debian revision). */
@@ -60,89 +100,608 @@ static char *upstream_of(const char *debver)
 	return xstrndup(start, n);
 }
 
-static int packages(struct sbuf *names)
+/* Split @line at blanks into at most @max fields; returns the count. */
+static size_t split_fields(char *line, char **f, size_t max)
 {
-	char *argv[] = { "apt-cache", "search", "--names-only",
-			 "^linux-source-[0-9.]+$", NULL };
-	struct child_opts o = { .argv = argv, .capture = names,
-				.kill_signal = SIGTERM };
-	int ret = child_run_status(&o);
+	size_t n = 0;
+	char *save = NULL, *t;
 
-	if (ret < 0)
-		return ret;
-	if (ret)
-		return kmig_err("apt-cache search failed with status %d", ret);
+	for (t = strtok_r(line, " \t", &save); t && n < max;
+	     t = strtok_r(NULL, " \t", &save))
+		f[n++] = t;
+	return n;
+}
+
+/* Parse the suites data @path (kept in apt.data). */
+static int suites_parse(const char *path)
+{
+	char *line, *next;
+	int lineno = 0;
+
+	for (line = apt.data; line; line = next) {
+		char *f[16], *hash;
+		size_t n;
+
+		lineno++;
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		hash = strchr(line, '#');
+		if (hash)
+			*hash = '\0';
+		n = split_fields(line, f, ARRAY_SIZE(f));
+		if (!n)
+			continue;
+		if (!strcmp(f[0], "suite") && n >= 4) {
+			struct deb_suite *s;
+			struct sbuf o = SBUF_INIT;
+			bool signer = false;
+			size_t i;
+
+			for (i = 4; i < n; i++) {
+				if (!strchr(f[i], '=') || strchr(f[i], ']')) {
+					sbuf_release(&o);
+					return kmig_err("%s:%d: apt option '%s' is not key=value",
+							path, lineno, f[i]);
+				}
+				if (!strncmp(f[i], "signed-by=", 10) ||
+				    !strncmp(f[i], "trusted=", 8))
+					signer = true;
+				sbuf_addf(&o, "%s%s", o.len ? " " : "", f[i]);
+			}
+			if (!signer)
+				sbuf_addf(&o, "%ssigned-by=%s", o.len ? " " : "",
+					  DEB_KEYRING);
+			ALLOC_GROW(apt.suites, apt.nsuites + 1, apt.asuites);
+			s = &apt.suites[apt.nsuites++];
+			memset(s, 0, sizeof(*s));
+			s->url = f[1];
+			s->suite = f[2];
+			s->component = f[3];
+			s->options = sbuf_detach(&o);
+		} else if (!strcmp(f[0], "default") && n == 2 && is_line(f[1])) {
+			ALLOC_GROW(apt.defaults, apt.ndefaults + 1, apt.adefaults);
+			apt.defaults[apt.ndefaults++] = f[1];
+		} else {
+			return kmig_err("%s:%d: not 'suite URL SUITE COMPONENT [OPTION...]' nor 'default X.Y'",
+					path, lineno);
+		}
+	}
+	if (!apt.nsuites)
+		return kmig_err("%s names no suite", path);
 	return 0;
 }
 
-static int madison(struct deb_list *out, const char *pkg)
+/* Forget a suites data that did not parse. */
+static void suites_clear(void)
+{
+	size_t i;
+
+	for (i = 0; i < apt.nsuites; i++)
+		free(apt.suites[i].options);
+	free(apt.suites);
+	free(apt.defaults);
+	free(apt.data);
+	apt.suites = NULL;
+	apt.defaults = NULL;
+	apt.data = NULL;
+	apt.nsuites = apt.asuites = apt.ndefaults = apt.adefaults = 0;
+}
+
+/* Read the suites data and fix the apt directory and options, once. */
+static int apt_load(void)
 {
 	struct sbuf sb = SBUF_INIT;
-	char *argv[] = { "apt-cache", "madison", (char *)pkg, NULL };
-	struct child_opts o = { .argv = argv, .capture = &sb,
-				.kill_signal = SIGTERM };
-	char *line, *save = NULL;
-	int ret = child_run_status(&o);
+	char *path;
+	int ret;
 
-	if (ret < 0)
+	if (apt.loaded)
+		return 0;
+	path = datadir_file(DATADIR_DEBIAN, "suites");
+	if (!path)
+		return KMIG_EGENERIC;
+	ret = sbuf_read_file(&sb, path);
+	if (ret)
 		goto out;
+	apt.data = sbuf_detach(&sb);
+	ret = suites_parse(path);
 	if (ret) {
-		ret = kmig_err("apt-cache madison %s failed with status %d", pkg, ret);
+		suites_clear();
 		goto out;
 	}
+	apt.dir = xasprintf("%s/apt", kmig_home());
+	apt.opt[apt.nopt++] = xasprintf("Dir::Etc::SourceList=%s/sources.list",
+					apt.dir);
+	apt.opt[apt.nopt++] = xstrdup("Dir::Etc::SourceParts=/dev/null");
+	apt.opt[apt.nopt++] = xasprintf("Dir::State::Lists=%s/lists", apt.dir);
+	apt.opt[apt.nopt++] = xasprintf("Dir::Cache=%s/cache", apt.dir);
+	/* a binary cache of the lists: apt-cache in ms, not seconds */
+	apt.opt[apt.nopt++] = xstrdup("Dir::Cache::pkgcache=pkgcache.bin");
+	apt.opt[apt.nopt++] = xstrdup("Dir::Cache::srcpkgcache=");
+	/* kmig's own lists: no need for the machine's lock (nor root) */
+	apt.opt[apt.nopt++] = xstrdup("Debug::NoLocking=1");
+	/* only the Packages indexes (target=Packages in the sources), kept
+	 * compressed, whatever the machine's apt.conf.d says */
+	apt.opt[apt.nopt++] = xstrdup("Acquire::Languages=none");
+	apt.opt[apt.nopt++] = xstrdup("Acquire::GzipIndexes=true");
+	/* as root, apt would drop to _apt, which cannot reach $KMIG_HOME */
+	if (geteuid() == 0)
+		apt.opt[apt.nopt++] = xstrdup("APT::Sandbox::User=root");
+	apt.loaded = true;
+out:
+	sbuf_release(&sb);
+	free(path);
+	return ret;
+}
+
+/*
+ * Run @prog with kmig's options, then @args (NULL-terminated).  stdout
+ * goes to @capture or @log; stderr to @log (or is inherited).  Returns the
+ * exit status, or negative.
+ */
+static int apt_run(const char *prog, char *const *args, struct sbuf *capture,
+		   const char *log, const char *dir)
+{
+	size_t n = 0, i;
+	char **argv;
+	int ret;
+
+	while (args[n])
+		n++;
+	argv = xcalloc(1 + 2 * apt.nopt + n + 1, sizeof(*argv));
+	argv[0] = (char *)prog;
+	for (i = 0; i < apt.nopt; i++) {
+		argv[1 + 2 * i] = "-o";
+		argv[2 + 2 * i] = apt.opt[i];
+	}
+	memcpy(argv + 1 + 2 * apt.nopt, args, n * sizeof(*argv));
+	ret = child_run_status(&(struct child_opts){ .argv = argv, .dir = dir,
+		.capture = capture, .out_path = log, .env = apt_env,
+		.kill_signal = SIGTERM });
+	free(argv);
+	return ret;
+}
+
+/* apt-cache ARGS... with its stdout in @out; 0 or negative. */
+static int apt_cache(char *const *args, struct sbuf *out)
+{
+	int ret = apt_run("apt-cache", args, out, NULL, NULL);
+
+	if (ret > 0)
+		ret = kmig_err("apt-cache %s failed with status %d", args[0], ret);
+	return ret;
+}
+
+/* The sources.list kmig writes from the suites data. */
+static char *sources_text(void)
+{
+	struct sbuf sb = SBUF_INIT;
+	size_t i;
+
+	sbuf_addstr(&sb, "# written by kmig from its Debian suites data; do not edit\n");
+	for (i = 0; i < apt.nsuites; i++)
+		sbuf_addf(&sb, "deb [target=Packages %s] %s %s %s\n", apt.suites[i].options,
+			  apt.suites[i].url, apt.suites[i].suite,
+			  apt.suites[i].component);
+	return sbuf_detach(&sb);
+}
+
+/* Write @text to @path through a temporary file and rename(). */
+static int write_replace(const char *path, const char *text)
+{
+	char *tmp = xasprintf("%s.tmp", path);
+	FILE *f = fopen(tmp, "w");
+	bool bad;
+	int ret = 0;
+
+	if (!f) {
+		ret = kmig_err("cannot write '%s': %s", tmp, strerror(errno));
+		goto out;
+	}
+	bad = fputs(text, f) < 0;
+	if (fclose(f))
+		bad = true;
+	if (bad || rename(tmp, path)) {
+		ret = kmig_err("cannot write '%s': %s", path, strerror(errno));
+		unlink(tmp);
+	}
+out:
+	free(tmp);
+	return ret;
+}
+
+/* @path holds exactly @text. */
+static bool file_is(const char *path, const char *text)
+{
+	struct sbuf sb = SBUF_INIT;
+	bool same = !sbuf_read_file(&sb, path) && !strcmp(sb.buf, text);
+
+	sbuf_release(&sb);
+	return same;
+}
+
+/* apt's spelling of a source URI: "file:///x/" -> "file:/x". */
+static char *uri_norm(const char *uri, size_t len)
+{
+	while (len > 1 && uri[len - 1] == '/')
+		len--;
+	if (len > 7 && !strncmp(uri, "file://", 7)) {
+		uri += 5;
+		len -= 5;
+		while (len > 1 && uri[0] == '/' && uri[1] == '/') {
+			uri++;
+			len--;
+		}
+		return xasprintf("file:%.*s", (int)len, uri);
+	}
+	return xstrndup(uri, len);
+}
+
+/* The suite whose URI and suite are @uri and @suite ("bookworm/main"). */
+static struct deb_suite *suite_named(const char *uri, const char *suite)
+{
+	size_t i, slen = strcspn(suite, "/");
+	char *want = uri_norm(uri, strlen(uri));
+	struct deb_suite *found = NULL;
+
+	for (i = 0; i < apt.nsuites && !found; i++) {
+		struct deb_suite *s = &apt.suites[i];
+		char *have = uri_norm(s->url, strlen(s->url));
+
+		if (!strcmp(have, want) && strlen(s->suite) == slen &&
+		    !strncmp(s->suite, suite, slen))
+			found = s;
+		free(have);
+	}
+	free(want);
+	return found;
+}
+
+/*
+ * Mark the suites apt-get update could not fetch: "Err:N URI SUITE..."
+ * lines of its log, and the suites "apt-cache policy" has no index of.
+ */
+static int mark_failed(const char *log)
+{
+	struct sbuf sb = SBUF_INIT;
+	char *line, *save = NULL, *args[] = { "policy", NULL };
+	size_t i;
+	int ret;
+
+	for (i = 0; i < apt.nsuites; i++)
+		apt.suites[i].failed = false;
+	if (!sbuf_read_file(&sb, log) && sb.len) {
+		for (line = strtok_r(sb.buf, "\n", &save); line;
+		     line = strtok_r(NULL, "\n", &save)) {
+			char *f[3];
+			struct deb_suite *s;
+
+			if (strncmp(line, "Err:", 4) ||
+			    split_fields(line, f, 3) != 3)
+				continue;
+			s = suite_named(f[1], f[2]);
+			if (s)
+				s->failed = true;
+		}
+	}
+	sbuf_reset(&sb);
+	ret = apt_cache(args, &sb);
+	if (ret)
+		goto out;
+	sbuf_addch(&sb, '\n');	/* never NULL */
+	for (i = 0; i < apt.nsuites; i++) {
+		struct deb_suite *s = &apt.suites[i];
+		char *uri = uri_norm(s->url, strlen(s->url));
+		char *want = xasprintf(" %s %s/%s ", uri, s->suite, s->component);
+
+		if (!strstr(sb.buf, want))
+			s->failed = true;
+		free(uri);
+		free(want);
+	}
+out:
+	sbuf_release(&sb);
+	return ret;
+}
+
+/* The last "E: " line of @log, or "" (caller frees). */
+static char *last_error(const char *log)
+{
+	struct sbuf sb = SBUF_INIT;
+	char *line, *save = NULL, *last = NULL;
+
+	if (!sbuf_read_file(&sb, log) && sb.len)
+		for (line = strtok_r(sb.buf, "\n", &save); line;
+		     line = strtok_r(NULL, "\n", &save))
+			if (!strncmp(line, "E: ", 3))
+				last = line + 3;
+	last = xstrdup(last ? last : "");
+	sbuf_release(&sb);
+	return last;
+}
+
+static int apt_update(const char *stamp, const char *sources)
+{
+	char *log = xasprintf("%s/update.log", apt.dir);
+	char *args[] = { "update", NULL }, *why;
+	struct sbuf names = SBUF_INIT;
+	size_t i, bad = 0;
+	int status, ret;
+
+	progress_note("updating the package lists of %zu Debian suites in %s\n",
+		      apt.nsuites, apt.dir);
+	unlink(stamp);
+	status = apt_run("apt-get", args, NULL, log, NULL);
+	if (status < 0) {
+		ret = status;
+		goto out;
+	}
+	ret = mark_failed(log);
+	if (ret)
+		goto out;
+	for (i = 0; i < apt.nsuites; i++) {
+		if (!apt.suites[i].failed)
+			continue;
+		sbuf_addf(&names, "%s%s (%s)", bad++ ? ", " : "",
+			  apt.suites[i].suite, apt.suites[i].url);
+	}
+	if (bad) {
+		ret = kmig_err("cannot reach the Debian suite%s %s (apt-get update, see %s)",
+			       bad > 1 ? "s" : "", names.buf, log);
+		goto out;
+	}
+	if (status) {
+		why = last_error(log);
+		ret = kmig_err("apt-get update failed with status %d%s%s (see %s)",
+			       status, *why ? ": " : "", why, log);
+		free(why);
+		goto out;
+	}
+	ret = write_replace(stamp, sources);
+out:
+	sbuf_release(&names);
+	free(log);
+	return ret;
+}
+
+int deb_setup(bool update)
+{
+	char *lists = NULL, *cache = NULL, *list = NULL, *stamp = NULL;
+	char *sources = NULL, *lock = NULL;
+	struct stat st;
+	int ret, fd = -1;
+
+	ret = apt_load();
+	if (ret)
+		return ret;
+	if (apt.current && !update)
+		return 0;
+	lists = xasprintf("%s/lists/partial", apt.dir);
+	cache = xasprintf("%s/cache/archives/partial", apt.dir);
+	list = xasprintf("%s/sources.list", apt.dir);
+	stamp = xasprintf("%s/lists.stamp", apt.dir);
+	lock = xasprintf("%s/lock", apt.dir);
+	ret = mkdir_p(lists);
+	if (!ret)
+		ret = mkdir_p(cache);
+	if (ret)
+		goto out;
+	/* one kmig at a time writes the sources and the lists */
+	fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0 || flock(fd, LOCK_EX)) {
+		ret = kmig_err("cannot lock '%s': %s", lock, strerror(errno));
+		goto out;
+	}
+	sources = sources_text();
+	if (!file_is(list, sources)) {
+		ret = write_replace(list, sources);
+		if (ret)
+			goto out;
+	}
+	/* the stamp holds the sources the lists were made from */
+	if (update || stat(stamp, &st) ||
+	    st.st_mtime + DEB_LISTS_MAX_AGE < time(NULL) ||
+	    !file_is(stamp, sources)) {
+		ret = apt_update(stamp, sources);
+		if (ret)
+			goto out;
+	}
+	apt.current = true;
+out:
+	if (fd >= 0)
+		close(fd);
+	free(lock);
+	free(lists);
+	free(cache);
+	free(list);
+	free(stamp);
+	free(sources);
+	return ret;
+}
+
+int deb_default_lines(char *const **lines, size_t *n)
+{
+	int ret = apt_load();
+
+	*lines = apt.defaults;
+	*n = ret ? 0 : apt.ndefaults;
+	return ret;
+}
+
+/* The linux-source-X.Y packages the suites offer, in version order. */
+static int packages(char ***names, size_t *n)
+{
+	struct sbuf sb = SBUF_INIT;
+	char *args[] = { "search", "--names-only", "^linux-source-[0-9.]+$",
+			 NULL };
+	char *line, *save = NULL;
+	size_t alloc = 0, i, j;
+	int ret = apt_cache(args, &sb);
+
+	*names = NULL;
+	*n = 0;
+	if (ret || !sb.len)
+		goto out;
 	for (line = strtok_r(sb.buf, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
-		char name[128], ver[128];
-		struct deb_version *v;
-		size_t i;
-		bool dup = false;
+		line[strcspn(line, " ")] = '\0';
+		if (!is_source_package(line))
+			continue;
+		ALLOC_GROW(*names, *n + 1, alloc);
+		(*names)[(*n)++] = xstrdup(line);
+	}
+	/* insertion sort: a handful of names */
+	for (i = 1; i < *n; i++)
+		for (j = i; j && version_cmp((*names)[j - 1], (*names)[j]) > 0; j--) {
+			char *t = (*names)[j];
 
-		if (sscanf(line, " %127s | %127s |", name, ver) != 2 ||
-		    strcmp(name, pkg))
+			(*names)[j] = (*names)[j - 1];
+			(*names)[j - 1] = t;
+		}
+out:
+	sbuf_release(&sb);
+	return ret;
+}
+
+static void names_free(char **names, size_t n)
+{
+	while (n)
+		free(names[--n]);
+	free(names);
+}
+
+/* The suite of a madison line's source: "URI SUITE/COMPONENT ARCH Packages". */
+static char *suite_of(char *source)
+{
+	char *f[4];
+
+	if (split_fields(source, f, 4) < 4 || strcmp(f[3], "Packages"))
+		return NULL;
+	return xstrndup(f[1], strcspn(f[1], "/"));
+}
+
+/*
+ * Every version of the packages @pkgs (@n of them) in @out, in the order
+ * apt-cache madison gives: package by package, newest first.  A version
+ * several suites offer is one entry naming them all.
+ */
+static int madison(struct deb_list *out, char *const *pkgs, size_t n)
+{
+	struct sbuf sb = SBUF_INIT;
+	char **args = xcalloc(n + 2, sizeof(*args));
+	char *line, *save = NULL;
+	int ret;
+
+	args[0] = "madison";
+	memcpy(args + 1, pkgs, n * sizeof(*args));
+	ret = deb_setup(false);
+	if (!ret)
+		ret = apt_cache(args, &sb);
+	if (ret || !sb.len)
+		goto out;
+	for (line = strtok_r(sb.buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char *f[3], *bar1 = strchr(line, '|'), *bar2, *suite;
+		struct deb_version *v = NULL;
+		size_t i;
+
+		bar2 = bar1 ? strchr(bar1 + 1, '|') : NULL;
+		if (!bar2)
 			continue;
-		for (i = 0; i < out->n; i++)
-			if (!strcmp(out->v[i].package, pkg) &&
-			    !strcmp(out->v[i].debian, ver))
-				dup = true;
-		if (dup)
+		*bar1 = *bar2 = '\0';
+		if (split_fields(line, f, 2) != 1 ||
+		    split_fields(bar1 + 1, f + 1, 2) != 1 ||
+		    !is_source_package(f[0]))
 			continue;
+		suite = suite_of(bar2 + 1);
+		if (!suite)
+			continue;
+		for (i = 0; i < out->n && !v; i++)
+			if (!strcmp(out->v[i].package, f[0]) &&
+			    !strcmp(out->v[i].debian, f[1]))
+				v = &out->v[i];
+		if (v) {
+			char *both = xasprintf("%s,%s", v->suite, suite);
+
+			free(v->suite);
+			free(suite);
+			v->suite = both;
+			continue;
+		}
 		ALLOC_GROW(out->v, out->n + 1, out->alloc);
 		v = &out->v[out->n++];
-		v->package = xstrdup(pkg);
-		v->debian = xstrdup(ver);
-		v->upstream = upstream_of(ver);
+		v->package = xstrdup(f[0]);
+		v->debian = xstrdup(f[1]);
+		v->upstream = upstream_of(f[1]);
+		v->suite = suite;
 	}
-	ret = 0;
 out:
+	free(args);
 	sbuf_release(&sb);
 	return ret;
 }
 
 int deb_available(struct deb_list *out, const char *package)
 {
-	struct sbuf names = SBUF_INIT;
-	char *line, *save = NULL;
+	char **names = NULL;
+	size_t n = 0;
 	int ret;
 
 	if (package)
-		return madison(out, package);
-	ret = packages(&names);
-	if (ret)
-		goto out;
-	for (line = strtok_r(names.buf, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save)) {
-		char *sp = strchr(line, ' ');
+		return madison(out, (char *const *)&package, 1);
+	ret = deb_setup(false);
+	if (!ret)
+		ret = packages(&names, &n);
+	if (!ret && n)
+		ret = madison(out, names, n);
+	names_free(names, n);
+	return ret;
+}
 
-		if (sp)
-			*sp = '\0';
-		if (!is_source_package(line))
+/* Record "no linux-source-X.Y in the Debian suites; the lines are ...". */
+static int no_such_line(const char *pkg)
+{
+	struct sbuf sb = SBUF_INIT;
+	char **names = NULL;
+	size_t n = 0, i;
+	int ret = packages(&names, &n);
+
+	if (ret)
+		return ret;
+	for (i = 0; i < n; i++)
+		sbuf_addf(&sb, "%s%s", i ? ", " : "",
+			  names[i] + strlen("linux-source-"));
+	ret = kmig_errcode(KMIG_ENOTFOUND,
+			   "no %s in the Debian suites; the lines are %s", pkg,
+			   n ? sb.buf : "none (see 'kmig import --update')");
+	names_free(names, n);
+	sbuf_release(&sb);
+	return ret;
+}
+
+/* Record "no VERSION in Debian; PKG has A, B, ..." (@l: PKG's versions). */
+static int no_such_version(const char *version, const char *pkg,
+			   const struct deb_list *l)
+{
+	struct sbuf sb = SBUF_INIT;
+	size_t i, shown = 0, distinct = 0;
+	int ret;
+
+	for (i = 0; i < l->n; i++) {
+		if (i && !strcmp(l->v[i].upstream, l->v[i - 1].upstream))
 			continue;
-		ret = madison(out, line);
-		if (ret)
-			break;
+		distinct++;
+		if (shown < DEB_VERSIONS_SHOWN) {
+			sbuf_addf(&sb, "%s%s", shown ? ", " : "", l->v[i].upstream);
+			shown++;
+		}
 	}
-out:
-	sbuf_release(&names);
+	if (shown < distinct)
+		sbuf_addf(&sb, ", ... (%zu in all, see 'kmig import --list')",
+			  distinct);
+	ret = kmig_errcode(KMIG_ENOTFOUND, "no %s in Debian; %s has %s", version,
+			   pkg, sb.buf);
+	sbuf_release(&sb);
 	return ret;
 }
 
@@ -176,9 +735,13 @@ int deb_resolve(struct deb_version *out, const char *version)
 
 		pkg = xasprintf("linux-source-%.*s", (int)series, p);
 	}
-	ret = madison(&l, pkg);
+	ret = madison(&l, &pkg, 1);
 	if (ret)
 		goto out;
+	if (!l.n) {
+		ret = no_such_line(pkg);
+		goto out;
+	}
 	for (i = 0; i < l.n; i++) {
 		bool match = p[n] ? !strcmp(l.v[i].debian, p) :
 			!strcmp(l.v[i].upstream, p);
@@ -189,9 +752,7 @@ int deb_resolve(struct deb_version *out, const char *version)
 			goto out;
 		}
 	}
-	ret = kmig_errcode(KMIG_ENOTFOUND,
-			   "version '%s' of %s is not offered by the package manager (see 'kmig import --list')",
-			   version, pkg);
+	ret = no_such_version(version, pkg, &l);
 out:
 	free(pkg);
 	deb_list_clear(&l);
@@ -217,8 +778,8 @@ static char *deb_filename(const struct deb_version *v)
 
 int deb_fetch(char **path, const struct deb_version *v, const char *debs_dir)
 {
-	char *name = deb_filename(v), *spec;
-	char *argv[] = { "apt-get", "download", "-q", NULL, NULL };
+	char *name = deb_filename(v), *spec = NULL, *log = NULL, *why;
+	char *args[] = { "download", "-q", NULL, NULL };
 	int ret;
 
 	*path = xasprintf("%s/%s", debs_dir, name);
@@ -226,19 +787,26 @@ int deb_fetch(char **path, const struct deb_version *v, const char *debs_dir)
 	if (access(*path, R_OK) == 0)
 		return 0;
 	ret = mkdir_p(debs_dir);
+	if (!ret)
+		ret = deb_setup(false);
 	if (ret)
-		return ret;
+		goto out;
 	spec = xasprintf("%s=%s", v->package, v->debian);
-	argv[3] = spec;
+	log = xasprintf("%s/download.log", apt.dir);
+	args[2] = spec;
 	progress_note("downloading %s into %s\n", spec, debs_dir);
-	ret = child_run_status(&(struct child_opts){ .argv = argv, .dir = debs_dir,
-						     .kill_signal = SIGTERM });
-	free(spec);
-	if (ret > 0)
-		ret = kmig_err("apt-get download %s=%s failed with status %d",
-			       v->package, v->debian, ret);
+	ret = apt_run("apt-get", args, NULL, log, debs_dir);
+	if (ret > 0) {
+		why = last_error(log);
+		ret = kmig_err("apt-get download %s failed with status %d%s%s (see %s)",
+			       spec, ret, *why ? ": " : "", why, log);
+		free(why);
+	}
 	if (!ret && access(*path, R_OK) < 0)
 		ret = kmig_err("apt-get download did not produce '%s'", *path);
+out:
+	free(spec);
+	free(log);
 	if (ret) {
 		free(*path);
 		*path = NULL;

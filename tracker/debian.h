@@ -2,8 +2,31 @@
 /*
  * debian.h - find, download and unpack Debian's linux-source packages.
  *
- * Uses the package manager's own tools (apt-cache, apt-get download,
- * dpkg-deb, tar); nothing is installed on the system.
+ * Uses the package manager's own tools (apt-get update and download,
+ * apt-cache, dpkg-deb, tar); nothing is installed on the system, and the
+ * machine's apt configuration is neither changed nor used for sources.
+ * kmig keeps its own under $KMIG_HOME/apt:
+ *
+ *	sources.list	written from the suites data (the "suite" records of
+ *			tracker/debian/suites, found through datadir.h:
+ *			$KMIG_DEBIAN_DIR/suites overrides it), each source
+ *			with target=Packages (no other index is fetched) and
+ *			signed by the Debian archive keyring unless the
+ *			record names its own signed-by= or trusted=
+ *	lists/		the package lists (Dir::State::Lists)
+ *	cache/		apt's cache (Dir::Cache)
+ *	lists.stamp	the sources the lists were made from (its mtime:
+ *			when), written by a fully successful update
+ *	update.log, download.log   the last apt-get run's output
+ *	lock		flock()ed while the sources and lists are checked
+ *			and updated: concurrent kmigs update once
+ *
+ * Every apt command gets -o Dir::Etc::SourceList, Dir::Etc::SourceParts
+ * (/dev/null), Dir::State::Lists, Dir::Cache, Debug::NoLocking=1 (no
+ * lock of the machine's), Acquire::Languages=none, Acquire::GzipIndexes
+ * (lists kept compressed), Dir::Cache::pkgcache=pkgcache.bin (apt-cache
+ * answers in milliseconds), and as root APT::Sandbox::User=root.  The module state is per process and for one
+ * thread.
  */
 #ifndef KMIG_DEBIAN_H
 #define KMIG_DEBIAN_H
@@ -14,7 +37,31 @@ struct deb_version {
 	char *package;		/* linux-source-6.1 */
 	char *upstream;		/* 6.1.192 */
 	char *debian;		/* 6.1.192-3 */
+	char *suite;		/* bookworm-security ("a,b" when several) */
 };
+
+/* The package lists are refreshed when older than this (seconds). */
+#define DEB_LISTS_MAX_AGE (24 * 60 * 60)
+/* A "no such version" error names at most this many versions. */
+#define DEB_VERSIONS_SHOWN 12
+
+/*
+ * deb_setup - read the suites data, write $KMIG_HOME/apt/sources.list
+ * when it differs, and run "apt-get update" when @update, or when the
+ * lists are missing, older than DEB_LISTS_MAX_AGE, or were made from
+ * other sources.  Done once per process (again when @update); every
+ * function below calls it first.  Returns 0, or negative with the error
+ * recorded: a suite apt could not fetch (or has no index of afterwards)
+ * is named in it ("cannot reach the Debian suite sid (URL)").
+ */
+int deb_setup(bool update);
+
+/*
+ * deb_default_lines - the kernel lines ("6.1") of the suites data's
+ * "default" records, in file order.  *lines is the module's (valid until
+ * exit); 0 or negative with the error recorded.
+ */
+int deb_default_lines(char *const **lines, size_t *n);
 
 struct deb_list {
 	struct deb_version *v;
@@ -22,9 +69,11 @@ struct deb_list {
 };
 
 /*
- * deb_available - every linux-source-X.Y version the package manager
- * offers, newest first within a package.  With @package NULL, all
- * linux-source-X.Y packages; else only that one.
+ * deb_available - append to @out every version of linux-source-X.Y the
+ * suites offer: the packages in line order (5.10, 6.1, 6.12, ...), each
+ * newest first (apt's order), a version offered by several suites once.
+ * With @package NULL, every linux-source-X.Y; else only that package.
+ * Caller clears @out with deb_list_clear().  0 or negative.
  */
 int deb_available(struct deb_list *out, const char *package);
 void deb_list_clear(struct deb_list *l);
@@ -33,13 +82,17 @@ void deb_list_clear(struct deb_list *l);
  * deb_resolve - map a user's VERSION ("6.1.192" or "6.1.192-3") to an
  * available package version (the newest Debian revision of an upstream
  * version).  Fills @out (caller clears with deb_version_clear()).
+ * Returns 0; KMIG_EUSAGE for a string that is no version; KMIG_ENOTFOUND
+ * when the line or the version is not offered (the message names the
+ * lines, or the line's versions); other negative codes for apt failures.
  */
 int deb_resolve(struct deb_version *out, const char *version);
 void deb_version_clear(struct deb_version *v);
 
 /*
  * deb_fetch - path of the .deb in @debs_dir, downloading it with
- * "apt-get download" when not already there.  Caller frees *path.
+ * "apt-get download" (output in $KMIG_HOME/apt/download.log) when not
+ * already there.  Caller frees *path.  0 or negative.
  */
 int deb_fetch(char **path, const struct deb_version *v, const char *debs_dir);
 

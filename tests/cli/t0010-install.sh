@@ -34,6 +34,7 @@ t_ok "binary, data, man page and completion installed" sh -c "
 	cmp share/kmig/qemu/kmig.config '$TOP/qemu/kmig.config' &&
 	cmp share/kmig/cocci/strlcpy.cocci '$TOP/tracker/cocci/strlcpy.cocci' &&
 	cmp share/kmig/cocci/alloc-arith.cocci '$TOP/tracker/cocci/alloc-arith.cocci' &&
+	cmp share/kmig/debian/suites '$TOP/tracker/debian/suites' &&
 	cmp share/man/man1/kmig.1 '$TOP/doc/kmig.1' &&
 	cmp share/bash-completion/completions/kmig '$TOP/doc/kmig.bash-completion'"
 # The prefix moves: the installed kmig finds its data next to itself.

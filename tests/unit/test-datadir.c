@@ -3,7 +3,7 @@
  * test-datadir.c - the runtime data lookup: an environment override is
  * taken as given (a file missing there is missing, nothing else is
  * searched), and without one this binary (build/tests/test-datadir) finds
- * the source tree's qemu/ two levels up.
+ * the source tree's qemu/ and tracker/debian/ two levels up.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -37,6 +37,7 @@ static void test_env_override(void **state)
 
 static void test_source_tree(void **state)
 {
+	static const char suites[] = "/../../tracker/debian/suites";
 	const char *dir;
 	char *path;
 	size_t n;
@@ -56,6 +57,14 @@ static void test_source_tree(void **state)
 	assert_non_null(path);
 	free(path);
 	assert_null(datadir_file(DATADIR_QEMU, "no-such-file"));
+	/* the Debian suites of kmig import: tracker/debian/suites */
+	unsetenv("KMIG_DEBIAN_DIR");
+	path = datadir_file(DATADIR_DEBIAN, "suites");
+	assert_non_null(path);
+	n = strlen(path);
+	assert_true(n > strlen(suites));
+	assert_string_equal(path + n - strlen(suites), suites);
+	free(path);
 }
 
 int main(void)

@@ -63,6 +63,24 @@ int store_release_get(struct store *st, const char *tag, struct release_info *ou
 			    tag);
 }
 
+int store_release_recommit(struct store *st, const char *tag,
+			   const char *old_commit, const char *new_commit)
+{
+	static const char sql[] =
+		"UPDATE releases SET commit_id = ?3 WHERE tag = ?1 AND commit_id = ?2";
+	sqlite3_stmt *s;
+
+	if (store_need_txn(st, "store_release_recommit"))
+		return KMIG_EGENERIC;
+	s = store_stmt(st, sql);
+	if (!s)
+		return KMIG_EGENERIC;
+	sqlite3_bind_text(s, 1, tag, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(s, 2, old_commit, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(s, 3, new_commit, -1, SQLITE_TRANSIENT);
+	return store_done(st, s, "write");
+}
+
 int store_releases(struct store *st, struct release_info **out, size_t *n)
 {
 	static const char sql[] =

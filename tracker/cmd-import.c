@@ -111,6 +111,8 @@ struct link {
 	const char *tag;		/* the v* tag of this commit, or NULL */
 	struct import_item *it;		/* new: the item */
 	git_signature *sig;		/* new: author, committer and tagger */
+	size_t files;			/* new: for the result line */
+	uint64_t bytes;
 };
 
 struct chain {
@@ -235,8 +237,6 @@ static int import_tree(struct link *l, git_repository *repo,
 		       struct import_item *it, const char *tmpdir, int jobs)
 {
 	struct unpacked u = { 0 };
-	size_t files = 0;
-	uint64_t bytes = 0;
 	int ret;
 
 	memset(l, 0, sizeof(*l));
@@ -247,7 +247,8 @@ static int import_tree(struct link *l, git_repository *repo,
 		ret = unpack_source(&u, it->deb, it->v.debian, it->tarball, tmpdir);
 	if (ret)
 		goto out;
-	ret = repo_write_dir_tree(&l->tree, repo, u.root, jobs, &files, &bytes);
+	ret = repo_write_dir_tree(&l->tree, repo, u.root, jobs, &l->files,
+				  &l->bytes);
 	if (ret)
 		goto out;
 	/* a package's own date (its changelog); a tarball's Makefile mtime */
@@ -259,8 +260,6 @@ static int import_tree(struct link *l, git_repository *repo,
 	}
 	l->it = it;
 	l->tag = it->tag;
-	printf("%s tree %s %zu files %.1f MB\n", it->tag, repo_oid_str(&l->tree),
-	       files, bytes / 1e6);
 out:
 	unpacked_clear(&u);
 	rm_rf(tmpdir);
@@ -701,7 +700,8 @@ static int cmd_import_fn(struct kmig_ctx *ctx, int argc, char **argv)
 		const struct link *l = &chain.v[i];
 
 		if (l->it)
-			printf("%s %s\n", l->tag, repo_oid_str(&l->new));
+			printf("%s %s %zu files %.1f MB\n", l->tag,
+			       repo_oid_str(&l->new), l->files, l->bytes / 1e6);
 		else if (l->tag && !git_oid_equal(&l->old, &l->new))
 			printf("%s re-created as %s (same tree)\n", l->tag,
 			       repo_oid_str(&l->new));

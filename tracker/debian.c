@@ -445,15 +445,43 @@ void unpacked_clear(struct unpacked *u)
 	memset(u, 0, sizeof(*u));
 }
 
+/*
+ * run_tar - run the unpacking @argv with its messages in @log; a failure
+ * or a member tar had to rename (absolute, "../") is an error naming @what.
+ */
+static int run_tar(char *const *argv, const char *log, const char *what)
+{
+	struct sbuf msg = SBUF_INIT;
+	int ret;
+
+	ret = child_run_status(&(struct child_opts){ .argv = argv, .out_path = log,
+						     .kill_signal = SIGTERM });
+	if (ret < 0)
+		return ret;
+	sbuf_read_file(&msg, log);
+	if (msg.buf && (strstr(msg.buf, "Removing leading") ||
+			strstr(msg.buf, "contains '..'")))
+		ret = kmig_errcode(KMIG_EUSAGE,
+				   "'%s' has members outside its top directory (absolute or '../' names): refused",
+				   what);
+	else if (ret)
+		ret = kmig_err("cannot unpack '%s' (corrupt?): %.*s", what,
+			       msg.buf ? (int)strcspn(msg.buf, "\n") : 0,
+			       msg.buf ? msg.buf : "");
+	sbuf_release(&msg);
+	return ret;
+}
+
 int unpack_source(struct unpacked *out, const char *deb, const char *debver,
 		  const char *tarball, const char *dir)
 {
+	char *log = xasprintf("%s.log", dir);
 	int ret;
 
 	memset(out, 0, sizeof(*out));
 	ret = mkdir_p(dir);
 	if (ret)
-		return ret;
+		goto out;
 	if (deb) {
 		/* dpkg-deb | tar: pick usr/src/linux-source-*.tar.xz, unpack it */
 		static const char script[] =
@@ -464,31 +492,26 @@ int unpack_source(struct unpacked *out, const char *deb, const char *debver,
 				 (char *)dir, NULL };
 
 		ret = deb_date(out, deb, debver);
-		if (ret)
-			return ret;
-		ret = child_run_status(&(struct child_opts){ .argv = argv,
-							     .kill_signal = SIGTERM });
-		if (ret > 0)
-			ret = kmig_err("cannot unpack the kernel source in '%s' (a corrupt package?)",
-				       deb);
+		if (!ret)
+			ret = run_tar(argv, log, deb);
 	} else {
 		char *argv[] = { "tar", "-xf", (char *)tarball, "-C", (char *)dir,
 				 "--no-same-owner", "--no-same-permissions", NULL };
 
 		if (access(tarball, R_OK) < 0)
-			return kmig_err("cannot read tarball '%s': %s", tarball,
-					strerror(errno));
-		ret = child_run_status(&(struct child_opts){ .argv = argv,
-							     .kill_signal = SIGTERM });
-		if (ret > 0)
-			ret = kmig_err("cannot unpack tarball '%s' (tar status %d: corrupt or not a tarball?)",
-				       tarball, ret);
+			ret = kmig_err("cannot read tarball '%s': %s", tarball,
+				       strerror(errno));
+		else
+			ret = run_tar(argv, log, tarball);
 	}
 	if (ret)
-		return ret;
+		goto out;
 	out->root = tree_root(dir);
 	ret = check_tree(out->root, out->root, 0, deb ? deb : tarball);
+out:
 	if (ret)
 		unpacked_clear(out);
+	unlink(log);
+	free(log);
 	return ret;
 }

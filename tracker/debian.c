@@ -414,7 +414,8 @@ int deb_changelog_date(const char *text, const char *version, long long *when,
 }
 
 /* The date of @debver from the changelog.Debian.gz inside @deb. */
-static int deb_date(struct unpacked *out, const char *deb, const char *debver)
+static int deb_date(struct unpacked *out, const char *deb, const char *debver,
+		    const char *log)
 {
 	static const char script[] =
 		"set -e; dpkg-deb --fsys-tarfile \"$1\" | "
@@ -425,9 +426,11 @@ static int deb_date(struct unpacked *out, const char *deb, const char *debver)
 	int ret;
 
 	ret = child_run_status(&(struct child_opts){ .argv = argv, .capture = &sb,
+						     .out_path = log,
 						     .kill_signal = SIGTERM });
 	if (ret > 0 || (!ret && !sb.len))
-		ret = kmig_err("'%s' has no readable changelog.Debian.gz", deb);
+		ret = kmig_err("cannot read the changelog in '%s' (a corrupt package? remove it to download it again)",
+			       deb);
 	if (!ret) {
 		ret = deb_changelog_date(sb.buf, debver, &out->date, &out->tz);
 		if (ret)
@@ -491,7 +494,7 @@ int unpack_source(struct unpacked *out, const char *deb, const char *debver,
 		char *argv[] = { "sh", "-c", (char *)script, "sh", (char *)deb,
 				 (char *)dir, NULL };
 
-		ret = deb_date(out, deb, debver);
+		ret = deb_date(out, deb, debver, log);
 		if (!ret)
 			ret = run_tar(argv, log, deb);
 	} else {

@@ -415,6 +415,18 @@ static int chain_write(struct chain *c, git_repository *repo,
 	return ret;
 }
 
+/*
+ * The crash test's hook (tests/cli/t0013-import-crash.sh): with
+ * KMIG_TEST_KILL_AT=@point, kmig dies by SIGKILL there.
+ */
+static void test_kill_point(const char *point)
+{
+	const char *at = getenv("KMIG_TEST_KILL_AT");
+
+	if (at && !strcmp(at, point))
+		raise(SIGKILL);
+}
+
 static char *journal_path(git_repository *repo)
 {
 	return xasprintf("%s/kmig-import.journal", git_repository_path(repo));
@@ -482,9 +494,9 @@ static int journal_replay(git_repository *repo, struct store *st, bool *applied)
 			ret = kmig_err("'%s' is corrupt: %s", path, line);
 		}
 	}
+	test_kill_point("refs");
 	if (!ret)
 		ret = store_begin(st);
-	save = NULL;
 	if (!ret) {
 		/* strtok_r left NULs: walk the buffer's lines again */
 		const char *p = sb.buf, *end = sb.buf + sb.len;
@@ -500,6 +512,7 @@ static int journal_replay(git_repository *repo, struct store *st, bool *applied)
 		else
 			ret = store_commit(st);
 	}
+	test_kill_point("database");
 	if (!ret && unlink(path) < 0)
 		ret = kmig_err("cannot remove '%s': %s", path, strerror(errno));
 	if (!ret)
@@ -508,6 +521,22 @@ out:
 	sbuf_release(&sb);
 	free(path);
 	return ret;
+}
+
+/* Write the chain's objects, then journal and apply the ref updates. */
+static int commit_chain(struct chain *c, git_repository *repo, struct store *st,
+			struct sbuf *journal, bool *applied)
+{
+	int ret = chain_write(c, repo, journal);
+
+	if (ret)
+		return ret;
+	test_kill_point("objects");
+	ret = journal_write(repo, journal);
+	if (ret)
+		return ret;
+	test_kill_point("journal");
+	return journal_replay(repo, st, applied);
 }
 
 /* Remove the unpack directories of imports that were killed. */
@@ -718,9 +747,7 @@ static int cmd_import_fn(struct kmig_ctx *ctx, int argc, char **argv)
 		chain_insert(&chain, &l, it->tag);
 		done++;
 	}
-	if (done && (chain_write(&chain, repo, &journal) ||
-		     journal_write(repo, &journal) ||
-		     journal_replay(repo, st, &replayed))) {
+	if (done && commit_chain(&chain, repo, st, &journal, &replayed)) {
 		cmd_fail(KMIG_EXIT_ERROR, "import failed: %s", kmig_errmsg());
 		goto out;
 	}

@@ -112,6 +112,7 @@ struct link {
 	const char *tag;		/* the v* tag of this commit, or NULL */
 	struct import_item *it;		/* new: the item */
 	git_signature *sig;		/* new: author, committer and tagger */
+	bool dated;			/* new: sig has the Debian changelog's date */
 	size_t files;			/* new: for the result line */
 	uint64_t bytes;
 };
@@ -261,6 +262,7 @@ static int import_tree(struct link *l, git_repository *repo,
 	}
 	l->it = it;
 	l->tag = it->tag;
+	l->dated = u.dated;
 out:
 	unpacked_clear(&u);
 	rm_rf(tmpdir);
@@ -312,7 +314,9 @@ static int newcommit(git_repository *repo, struct link *l, git_commit *parent)
 
 	if (git_tree_lookup(&tree, repo, &l->tree) < 0)
 		return kmig_err_git("cannot read written tree");
-	msg = xasprintf("Linux %s\n\n%s\n", l->it->tag + 1, l->it->message);
+	/* the scan labels the date by the trailer (cmd-scan.c's date_source()) */
+	msg = xasprintf("Linux %s\n\n%s\n%s", l->it->tag + 1, l->it->message,
+			l->dated ? "\nDate-Source: debian-changelog\n" : "");
 	if (git_commit_create_v(&l->new, repo, NULL, l->sig, l->sig, NULL, msg,
 				tree, parent ? 1 : 0, parent) < 0)
 		ret = kmig_err_git("cannot create commit");

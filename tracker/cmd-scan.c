@@ -274,6 +274,18 @@ static int plan_release(struct scan_state *s, const char *tag,
 	return 0;
 }
 
+/*
+ * "debian-changelog" when kmig import dated @commit from the package's
+ * Debian changelog (its message's Date-Source trailer), else NULL.
+ */
+static const char *date_source(git_commit *commit)
+{
+	static const char trailer[] = "\nDate-Source: debian-changelog\n";
+	const char *msg = git_commit_message(commit);
+
+	return msg && strstr(msg, trailer) ? "debian-changelog" : NULL;
+}
+
 static int write_release(struct scan_state *s, struct release_plan *p)
 {
 	const char *ruleset = rules_hash();
@@ -323,6 +335,8 @@ static int write_release(struct scan_state *s, struct release_plan *p)
 	ret = store_release_start(s->st, &rel, p->tag, p->commit_hex,
 				  (long long)git_commit_time(p->commit), ruleset,
 				  p->maint ? maint_hex : NULL);
+	if (!ret)
+		ret = store_release_date_source(s->st, rel, date_source(p->commit));
 	for (i = 0; !ret && i < p->ntodo; i++) {
 		ret = store_blob_put(s->st, repo_oid_str(&p->todo[i]), ruleset,
 				     p->bytes[i], &p->results[i]);

@@ -68,6 +68,7 @@ struct release_info {
 	char *ruleset;
 	long long date;
 	long long files;
+	char *date_source;	/* "debian-changelog", or NULL: the commit time */
 };
 void release_info_clear(struct release_info *r);
 
@@ -76,6 +77,13 @@ void release_info_clear(struct release_info *r);
  * or KMIG_ENOTFOUND.  No transaction needed.
  */
 int store_release_get(struct store *st, const char *tag, struct release_info *out);
+/*
+ * store_release_date_source - record where the date of @release (an id of
+ * store_release_start()) comes from: "debian-changelog", or NULL for the
+ * commit time as such.  The caller holds the transaction.
+ */
+int store_release_date_source(struct store *st, long long release,
+			      const char *source);
 /*
  * store_release_recommit - release @tag, scanned at commit @old_commit,
  * is now commit @new_commit with the same tree (kmig import re-created it

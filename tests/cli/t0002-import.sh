@@ -51,7 +51,7 @@ D	scripts/run.sh
 M	Makefile" "$(git -C "$REPO" diff --name-status v1.0 v1.1 | sort)"
 t_is "no loose objects (packed)" 0 "$(git -C "$REPO" count-objects -v | sed -n 's/^count: //p')"
 t_ok "git fsck is clean" git -C "$REPO" fsck --no-progress
-t_is "database has the schema" 3 "$(sqlite3 "$DB" 'PRAGMA user_version')"
+t_is "database has the schema" 4 "$(sqlite3 "$DB" 'PRAGMA user_version')"
 t_ok "database has the releases table" sqlite3 "$DB" 'SELECT count(*) FROM releases'
 
 t_exit "re-import of an existing tag is skipped" 0 k import --tarball "$TRASH/linux-1.0.tar.xz" --tag v1.0
@@ -173,4 +173,40 @@ t_is "a failed import leaves no tag" "" "$(git -C "$REPO" tag -l v2.0)"
 t_exit "--tarball without --tag" 2 k import --tarball "$TRASH/linux-1.0.tar.xz"
 t_exit "not a version" 2 k import not-a-version
 t_ok "bad version is named" grep -q "'not-a-version' is not a kernel version" "$TRASH/.stderr"
+# A release dated from its Debian changelog (kmig import's Date-Source
+# trailer) is labelled so in the report and on the dashboard; the others
+# keep an unlabelled date.
+D="$TRASH/dated"
+git init -q "$D"
+printf 'void f(char *b) { strcpy(b, "x"); }\n' > "$D/a.c"
+git -C "$D" add a.c
+GIT_AUTHOR_DATE='2026-11-15T22:30:52Z' GIT_COMMITTER_DATE='2026-11-15T22:30:52Z' \
+	git -C "$D" commit -q -m 'Linux 7.3.4
+
+Debian package linux-source-7.3 version 7.3.4-1~bpo13+1
+
+Date-Source: debian-changelog'
+git -C "$D" tag v7.3.4
+printf 'void g(char *b) { strcpy(b, "y"); }\n' > "$D/b.c"
+git -C "$D" add b.c
+git -C "$D" commit -q -m 'Linux 7.3.5'
+git -C "$D" tag v7.3.5
+t_exit "scan releases with and without a Debian date" 0 \
+	"$KMIG" --repo "$D" --db "$TRASH/dated.db" scan --jobs 1
+t_is "the database records the date's source" "v7.3.4|debian-changelog
+v7.3.5|" "$(sqlite3 "$TRASH/dated.db" 'SELECT tag, date_source FROM releases ORDER BY sort_key')"
+t_exit "report of the Debian-dated release" 0 "$KMIG" --db "$TRASH/dated.db" report v7.3.4
+t_ok "the header names the Debian date" grep -q '^release v7.3.4, Debian date 2026-11-15$' "$TRASH/.stdout"
+t_exit "JSON report of it" 0 "$KMIG" --db "$TRASH/dated.db" report v7.3.4 --format json
+t_is "JSON: date and its source" "1794781852 debian-changelog" \
+	"$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["date"], d["date_source"])' "$TRASH/.stdout")"
+t_exit "report of the other" 0 "$KMIG" --db "$TRASH/dated.db" report v7.3.5
+t_ok "... has no Debian date" sh -c "! grep -q 'Debian date' '$TRASH/.stdout'"
+t_exit "JSON report of the other" 0 "$KMIG" --db "$TRASH/dated.db" report v7.3.5 --format json
+t_is "JSON: the commit time" commit \
+	"$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["date_source"])' "$TRASH/.stdout")"
+t_exit "dashboard" 0 "$KMIG" --db "$TRASH/dated.db" web --out "$TRASH/site"
+t_ok "the release page names the Debian date" \
+	sh -c "grep -rq 'Debian date 2026-11-15' '$TRASH/site'"
+t_ok "the release table marks it" sh -c "grep -rq '2026-11-15 (Debian)' '$TRASH/site'"
 t_done

@@ -472,6 +472,8 @@ static int journal_replay(git_repository *repo, struct store *st, bool *applied)
 {
 	char *path = journal_path(repo), *line, *save = NULL;
 	struct sbuf sb = SBUF_INIT;
+	char **lines = NULL;
+	size_t n = 0, alloc = 0, i;
 	int ret = 0;
 
 	*applied = false;
@@ -480,48 +482,50 @@ static int journal_replay(git_repository *repo, struct store *st, bool *applied)
 	ret = sbuf_read_file(&sb, path);
 	if (ret)
 		goto out;
-	for (line = strtok_r(sb.buf, "\n", &save); line && !ret;
+	for (line = strtok_r(sb.buf, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
+		ALLOC_GROW(lines, n + 1, alloc);
+		lines[n++] = line;
+	}
+	/* the refs first: a run killed before the database finishes here */
+	for (i = 0; !ret && i < n; i++) {
 		char a[256], b[64], c[64];
+		git_reference *ref = NULL;
 		git_oid oid;
 
-		if (sscanf(line, "ref %255s %63s", a, b) == 2 &&
-		    git_oid_fromstr(&oid, b) == 0) {
-			git_reference *ref = NULL;
-
-			drop_stale_lock(repo, a);
-			if (git_reference_create(&ref, repo, a, &oid, 1,
-						 "kmig import") < 0)
-				ret = kmig_err_git("cannot update ref");
-			git_reference_free(ref);
-		} else if (sscanf(line, "release %255s %63s %63s", a, b, c) != 3) {
-			ret = kmig_err("'%s' is corrupt: %s", path, line);
+		if (sscanf(lines[i], "release %255s %63s %63s", a, b, c) == 3)
+			continue;
+		if (sscanf(lines[i], "ref %255s %63s", a, b) != 2 ||
+		    git_oid_fromstr(&oid, b) < 0) {
+			ret = kmig_err("'%s' is corrupt: %s", path, lines[i]);
+			break;
 		}
+		drop_stale_lock(repo, a);
+		if (git_reference_create(&ref, repo, a, &oid, 1, "kmig import") < 0)
+			ret = kmig_err_git("cannot update ref");
+		git_reference_free(ref);
 	}
 	test_kill_point("refs");
 	if (!ret)
 		ret = store_begin(st);
-	if (!ret) {
-		/* strtok_r left NULs: walk the buffer's lines again */
-		const char *p = sb.buf, *end = sb.buf + sb.len;
+	for (i = 0; !ret && i < n; i++) {
+		char a[256], b[64], c[64];
 
-		for (; !ret && p < end; p += strlen(p) + 1) {
-			char a[256], b[64], c[64];
-
-			if (sscanf(p, "release %255s %63s %63s", a, b, c) == 3)
-				ret = store_release_recommit(st, a, b, c);
-		}
-		if (ret)
+		if (sscanf(lines[i], "release %255s %63s %63s", a, b, c) == 3 &&
+		    store_release_recommit(st, a, b, c)) {
 			store_rollback(st);
-		else
-			ret = store_commit(st);
+			ret = KMIG_EGENERIC;
+		}
 	}
+	if (!ret)
+		ret = store_commit(st);
 	test_kill_point("database");
 	if (!ret && unlink(path) < 0)
 		ret = kmig_err("cannot remove '%s': %s", path, strerror(errno));
 	if (!ret)
 		*applied = true;
 out:
+	free(lines);
 	sbuf_release(&sb);
 	free(path);
 	return ret;

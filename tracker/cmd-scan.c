@@ -298,17 +298,15 @@ static int write_release(struct scan_state *s, struct release_plan *p)
 	size_t i;
 	int ret = 0;
 
-	if (p->recommit) {
+	if (p->recommit) {	/* one statement: its own transaction */
 		ret = store_begin(s->st);
-		if (ret)
-			return ret;
-		ret = store_release_recommit(s->st, p->tag, p->recommit,
-					     p->commit_hex);
-		if (ret) {
+		if (!ret && store_release_recommit(s->st, p->tag, p->recommit,
+						   p->commit_hex)) {
 			store_rollback(s->st);
-			return ret;
+			ret = KMIG_EGENERIC;
 		}
-		ret = store_commit(s->st);
+		if (!ret)
+			ret = store_commit(s->st);
 		if (ret)
 			return ret;
 	}

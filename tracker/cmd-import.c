@@ -485,6 +485,7 @@ static int journal_replay(git_repository *repo, struct store *st, bool *applied)
 	ret = sbuf_read_file(&sb, path);
 	if (ret)
 		goto out;
+	sbuf_addch(&sb, '\0');	/* a string even when empty */
 	for (line = strtok_r(sb.buf, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
 		ALLOC_GROW(lines, n + 1, alloc);

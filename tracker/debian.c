@@ -462,15 +462,15 @@ static int run_tar(char *const *argv, const char *log, const char *what)
 	if (ret < 0)
 		return ret;
 	sbuf_read_file(&msg, log);
-	if (msg.buf && (strstr(msg.buf, "Removing leading") ||
-			strstr(msg.buf, "contains '..'")))
+	sbuf_addch(&msg, '\0');	/* a string even when tar said nothing */
+	if (strstr(msg.buf, "Removing leading") ||
+	    strstr(msg.buf, "contains '..'"))
 		ret = kmig_errcode(KMIG_EUSAGE,
 				   "'%s' has members outside its top directory (absolute or '../' names): refused",
 				   what);
 	else if (ret)
 		ret = kmig_err("cannot unpack '%s' (corrupt?): %.*s", what,
-			       msg.buf ? (int)strcspn(msg.buf, "\n") : 0,
-			       msg.buf ? msg.buf : "");
+			       (int)strcspn(msg.buf, "\n"), msg.buf);
 	sbuf_release(&msg);
 	return ret;
 }

@@ -281,9 +281,12 @@ static int recommit(git_repository *repo, struct link *l, git_commit *parent)
 	unsigned int i, np = 0;
 	int ret = 0;
 
-	if (git_commit_lookup(&old, repo, &l->old) < 0 ||
-	    git_commit_tree(&tree, old) < 0)
+	if (git_commit_lookup(&old, repo, &l->old) < 0)
 		return kmig_err_git("cannot read commit");
+	if (git_commit_tree(&tree, old) < 0) {
+		ret = kmig_err_git("cannot read commit");
+		goto out;
+	}
 	if (parent)
 		parents[np++] = parent;
 	for (i = 1; i < git_commit_parentcount(old) && np < ARRAY_SIZE(parents); i++) {

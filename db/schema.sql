@@ -163,3 +163,9 @@ DROP INDEX release_files_oid;
 -- The schema version is PRAGMA user_version (in the database header, set by
 -- kmig after each migration) instead of a one-row table.
 DROP TABLE schema_version;
+
+-- migration: 4
+-- Where a release's date comes from: 'debian-changelog' when kmig import
+-- took it from the package's Debian changelog entry (the commit message's
+-- "Date-Source: debian-changelog" trailer); NULL: the commit time as such.
+ALTER TABLE releases ADD COLUMN date_source TEXT;

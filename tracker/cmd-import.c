@@ -4,11 +4,14 @@
  * linux-source packages (or a local tarball): one commit and one
  * annotated tag per version, in version order, on a linear history.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -29,10 +32,13 @@ static const char usage[] =
 	"version like 6.1.192-3) is downloaded with 'apt-get download' into\n"
 	"$KMIG_HOME/debs (reused when present), unpacked, and committed as one\n"
 	"commit with an annotated tag vX.Y.Z, in version order, on a linear\n"
-	"history.  Existing tags are skipped.  Without VERSION: the newest\n"
-	"version of each default line of the Debian suites data (5.10, 6.1,\n"
-	"6.12, 7.2, 7.3).  Objects are packed at the end.  kmig keeps its own\n"
-	"apt configuration in $KMIG_HOME/apt; the machine's is not changed.\n"
+	"history; an older version is inserted in order, the commits after it\n"
+	"re-created on their trees and their tags moved.  A package's commit\n"
+	"and tag carry the date of its Debian changelog entry.  Existing tags\n"
+	"are skipped.  Without VERSION: the newest version of each default line\n"
+	"of the Debian suites data (5.10, 6.1, 6.12, 7.2, 7.3).  Objects are\n"
+	"packed at the end.  kmig keeps its own apt configuration in\n"
+	"$KMIG_HOME/apt; the machine's is not changed.\n"
 	"\n"
 	"  --list            print every version the Debian suites offer: line,\n"
 	"                    version, Debian version, suite, newest first\n"
@@ -163,22 +169,134 @@ out:
 	return status;
 }
 
-/* The newest v* tag already in the repository, or NULL. */
-static char *newest_tag(git_repository *repo)
+/*
+ * The history is one first-parent chain, oldest first.  An import inserts
+ * each new version before the first tagged commit of a newer version (or
+ * at the tip) and re-creates every commit after the first insertion: same
+ * tree, author, committer and message, new parent.  Tags on re-created
+ * commits move with them (an annotated tag keeps its tagger and message).
+ *
+ * All objects are written first; then the ref updates and the database's
+ * commit ids go to a journal ($GIT_DIR/kmig-import.journal, written whole
+ * and renamed into place), are applied, and the journal is removed.  A run
+ * killed before the rename leaves only unreachable objects; one killed
+ * after it is completed by the next run (journal_replay()).
+ */
+struct link {
+	git_oid old;			/* existing commit; zero for a new one */
+	git_oid new;			/* after the rebuild */
+	git_oid tree;			/* new: the imported tree */
+	const char *tag;		/* the v* tag of this commit, or NULL */
+	struct import_item *it;		/* new: the item */
+	git_signature *sig;		/* new: author, committer and tagger */
+	bool dated;			/* new: sig has the Debian changelog's date */
+	size_t files;			/* new: for the result line */
+	uint64_t bytes;
+};
+
+struct chain {
+	struct link *v;
+	size_t n, alloc;
+	char *branch;			/* the history's branch ref */
+	git_strarray tags;		/* v* tags */
+	git_oid *tag_commit;		/* each tag peeled */
+};
+
+static void chain_clear(struct chain *c)
 {
-	git_strarray tags = { 0 };
-	char *best = NULL;
 	size_t i;
 
-	if (git_tag_list_match(&tags, "v[0-9]*", repo) < 0)
-		return NULL;
-	for (i = 0; i < tags.count; i++)
-		if (!best || version_cmp(tags.strings[i], best) > 0) {
-			free(best);
-			best = xstrdup(tags.strings[i]);
+	for (i = 0; i < c->n; i++)
+		git_signature_free(c->v[i].sig);
+	free(c->v);
+	free(c->branch);
+	git_strarray_dispose(&c->tags);
+	free(c->tag_commit);
+	memset(c, 0, sizeof(*c));
+}
+
+/* Read HEAD's branch and its first-parent chain, and the v* tags. */
+static int chain_read(struct chain *c, git_repository *repo)
+{
+	git_reference *head = NULL;
+	git_commit *cm = NULL;
+	git_oid id;
+	size_t i, j;
+	int ret = 0;
+
+	memset(c, 0, sizeof(*c));
+	if (git_tag_list_match(&c->tags, "v[0-9]*", repo) < 0)
+		return kmig_err_git("cannot list tags");
+	c->tag_commit = xcalloc(c->tags.count + 1, sizeof(*c->tag_commit));
+	for (i = 0; i < c->tags.count; i++) {
+		git_object *obj = NULL, *peeled = NULL;
+		char *ref = xasprintf("refs/tags/%s", c->tags.strings[i]);
+
+		if (git_revparse_single(&obj, repo, ref) == 0 &&
+		    git_object_peel(&peeled, obj, GIT_OBJECT_COMMIT) == 0)
+			git_oid_cpy(&c->tag_commit[i], git_object_id(peeled));
+		git_object_free(peeled);
+		git_object_free(obj);
+		free(ref);
+	}
+	if (git_repository_head(&head, repo) < 0) {
+		/* an unborn HEAD names the branch the first import creates */
+		if (git_reference_lookup(&head, repo, "HEAD") == 0 &&
+		    git_reference_type(head) == GIT_REFERENCE_SYMBOLIC)
+			c->branch = xstrdup(git_reference_symbolic_target(head));
+		else
+			c->branch = xstrdup("refs/heads/master");
+		git_reference_free(head);
+		return 0;
+	}
+	c->branch = xstrdup(git_reference_name(head));
+	git_oid_cpy(&id, git_reference_target(head));
+	git_reference_free(head);
+	for (;;) {
+		if (git_commit_lookup(&cm, repo, &id) < 0) {
+			ret = kmig_err_git("cannot read the history");
+			break;
 		}
-	git_strarray_dispose(&tags);
-	return best;
+		ALLOC_GROW(c->v, c->n + 1, c->alloc);
+		memset(&c->v[c->n], 0, sizeof(c->v[0]));
+		git_oid_cpy(&c->v[c->n].old, &id);
+		git_oid_cpy(&c->v[c->n].new, &id);
+		c->n++;
+		if (!git_commit_parentcount(cm))
+			break;
+		git_oid_cpy(&id, git_commit_parent_id(cm, 0));
+		git_commit_free(cm);
+		cm = NULL;
+	}
+	git_commit_free(cm);
+	/* oldest first; then each commit's newest-version tag */
+	for (i = 0; i < c->n / 2; i++) {
+		struct link t = c->v[i];
+
+		c->v[i] = c->v[c->n - 1 - i];
+		c->v[c->n - 1 - i] = t;
+	}
+	for (i = 0; i < c->n; i++)
+		for (j = 0; j < c->tags.count; j++)
+			if (git_oid_equal(&c->tag_commit[j], &c->v[i].old) &&
+			    (!c->v[i].tag ||
+			     version_cmp(c->tags.strings[j], c->v[i].tag) > 0))
+				c->v[i].tag = c->tags.strings[j];
+	return ret;
+}
+
+/* Insert new link @l before the first commit tagged newer than @tag. */
+static void chain_insert(struct chain *c, const struct link *l, const char *tag)
+{
+	size_t i;
+
+	for (i = 0; i < c->n; i++)
+		if (c->v[i].tag && version_cmp(c->v[i].tag, tag) > 0)
+			break;
+	ALLOC_GROW(c->v, c->n + 1, c->alloc);
+	memmove(&c->v[i + 1], &c->v[i], (c->n - i) * sizeof(c->v[0]));
+	c->v[i] = *l;
+	c->n++;
 }
 
 /* Commit time: the mtime of the tree's top Makefile (else now). */
@@ -193,82 +311,362 @@ static git_time_t tree_time(const char *root)
 	return t;
 }
 
-static int import_one(git_repository *repo, struct import_item *it,
-		      const char *tmpdir, int jobs)
+/* Unpack @it and write its tree: a new link, not yet in the chain. */
+static int import_tree(struct link *l, git_repository *repo,
+		       struct import_item *it, const char *tmpdir, int jobs)
 {
-	git_signature *sig = NULL;
-	git_commit *parent = NULL;
-	git_tree *tree = NULL;
-	git_oid tree_id, commit_id, tag_id;
-	git_object *cobj = NULL;
-	char *root = NULL, *msg = NULL;
-	const char *branch = "refs/heads/master";
-	git_reference *head = NULL;
-	size_t files = 0;
-	uint64_t bytes = 0;
+	struct unpacked u = { 0 };
 	int ret;
 
+	memset(l, 0, sizeof(*l));
 	progress_note("importing %s from %s\n", it->tag,
 		it->deb ? it->deb : it->tarball);
 	ret = rm_rf(tmpdir);
 	if (!ret)
-		ret = unpack_source(&root, it->deb, it->tarball, tmpdir);
+		ret = unpack_source(&u, it->deb, it->v.debian, it->tarball, tmpdir);
 	if (ret)
 		goto out;
-	ret = repo_write_dir_tree(&tree_id, repo, root, jobs, &files, &bytes);
+	ret = repo_write_dir_tree(&l->tree, repo, u.root, jobs, &l->files,
+				  &l->bytes);
 	if (ret)
 		goto out;
-	if (git_signature_new(&sig, "kmig import", "kmig@localhost",
-			      tree_time(root), 0) < 0) {
+	/* a package's own date (its changelog); a tarball's Makefile mtime */
+	if (git_signature_new(&l->sig, "kmig import", "kmig@localhost",
+			      u.dated ? (git_time_t)u.date : tree_time(u.root),
+			      u.dated ? u.tz : 0) < 0) {
 		ret = kmig_err_git("cannot make signature");
 		goto out;
 	}
-	if (git_tree_lookup(&tree, repo, &tree_id) < 0) {
-		ret = kmig_err_git("cannot read written tree");
-		goto out;
-	}
-	/* HEAD's branch (created by the first import) is the history */
-	if (git_repository_head(&head, repo) == 0) {
-		branch = git_reference_name(head);
-		if (git_commit_lookup(&parent, repo, git_reference_target(head)) < 0) {
-			ret = kmig_err_git("cannot read HEAD");
-			goto out;
-		}
-	}
-	msg = xasprintf("Linux %s\n\n%s\n", it->tag + 1, it->message);
-	if (git_commit_create_v(&commit_id, repo, NULL, sig, sig, NULL, msg,
-				tree, parent ? 1 : 0, parent) < 0) {
-		ret = kmig_err_git("cannot create commit");
-		goto out;
-	}
-	if (git_object_lookup(&cobj, repo, &commit_id, GIT_OBJECT_COMMIT) < 0 ||
-	    git_tag_create(&tag_id, repo, it->tag, cobj, sig, it->message, 0) < 0) {
-		ret = kmig_err_git("cannot create tag");
-		goto out;
-	}
-	{
-		git_reference *ref = NULL;
+	l->it = it;
+	l->tag = it->tag;
+	l->dated = u.dated;
+out:
+	unpacked_clear(&u);
+	rm_rf(tmpdir);
+	return ret;
+}
 
-		if (git_reference_create(&ref, repo, branch, &commit_id, 1,
-					 "kmig import") < 0) {
-			ret = kmig_err_git("cannot update branch");
+/* Re-create commit l->old on @parent (NULL: a root), into l->new. */
+static int recommit(git_repository *repo, struct link *l, git_commit *parent)
+{
+	git_commit *old = NULL;
+	git_tree *tree = NULL;
+	const git_commit *parents[64];
+	unsigned int i, np = 0;
+	int ret = 0;
+
+	if (git_commit_lookup(&old, repo, &l->old) < 0)
+		return kmig_err_git("cannot read commit");
+	if (git_commit_tree(&tree, old) < 0) {
+		ret = kmig_err_git("cannot read commit");
+		goto out;
+	}
+	if (parent)
+		parents[np++] = parent;
+	for (i = 1; i < git_commit_parentcount(old) && np < ARRAY_SIZE(parents); i++) {
+		git_commit *p = NULL;
+
+		if (git_commit_parent(&p, old, i) < 0) {
+			ret = kmig_err_git("cannot read parent");
 			goto out;
 		}
+		parents[np++] = p;
+	}
+	if (git_commit_create(&l->new, repo, NULL, git_commit_author(old),
+			      git_commit_committer(old),
+			      git_commit_message_encoding(old),
+			      git_commit_message(old), tree, np, parents) < 0)
+		ret = kmig_err_git("cannot create commit");
+out:
+	for (i = parent ? 1 : 0; i < np; i++)
+		git_commit_free((git_commit *)parents[i]);
+	git_tree_free(tree);
+	git_commit_free(old);
+	return ret;
+}
+
+/* A new version's commit on @parent, into l->new. */
+static int newcommit(git_repository *repo, struct link *l, git_commit *parent)
+{
+	git_tree *tree = NULL;
+	char *msg;
+	int ret = 0;
+
+	if (git_tree_lookup(&tree, repo, &l->tree) < 0)
+		return kmig_err_git("cannot read written tree");
+	/* the scan labels the date by the trailer (cmd-scan.c's date_source()) */
+	msg = xasprintf("Linux %s\n\n%s\n%s", l->it->tag + 1, l->it->message,
+			l->dated ? "\nDate-Source: debian-changelog\n" : "");
+	if (git_commit_create_v(&l->new, repo, NULL, l->sig, l->sig, NULL, msg,
+				tree, parent ? 1 : 0, parent) < 0)
+		ret = kmig_err_git("cannot create commit");
+	free(msg);
+	git_tree_free(tree);
+	return ret;
+}
+
+/* The tag object (or, for a lightweight tag, commit) @name moves to. */
+static int moved_tag(git_oid *out, git_repository *repo, const char *name,
+		     const git_oid *commit)
+{
+	git_reference *ref = NULL;
+	git_tag *tag = NULL;
+	git_object *target = NULL;
+	char *refname = xasprintf("refs/tags/%s", name);
+	int ret = 0;
+
+	if (git_reference_lookup(&ref, repo, refname) < 0) {
+		ret = kmig_err_git("cannot read tag");
+		goto out;
+	}
+	if (git_tag_lookup(&tag, repo, git_reference_target(ref)) < 0) {
+		git_oid_cpy(out, commit);	/* lightweight */
+		goto out;
+	}
+	if (git_object_lookup(&target, repo, commit, GIT_OBJECT_COMMIT) < 0 ||
+	    git_tag_annotation_create(out, repo, name, target, git_tag_tagger(tag),
+				      git_tag_message(tag)) < 0)
+		ret = kmig_err_git("cannot create tag");
+out:
+	git_object_free(target);
+	git_tag_free(tag);
+	git_reference_free(ref);
+	free(refname);
+	return ret;
+}
+
+/*
+ * Write every commit from the first new link on, and the tags; the
+ * journal text (ref and release lines) into @journal.
+ */
+static int chain_write(struct chain *c, git_repository *repo,
+		       struct sbuf *journal)
+{
+	git_commit *parent = NULL;
+	size_t i, j, first;
+	int ret = 0;
+
+	for (first = 0; first < c->n && !c->v[first].it; first++)
+		;
+	if (first == c->n)
+		return 0;
+	if (first && git_commit_lookup(&parent, repo, &c->v[first - 1].new) < 0)
+		return kmig_err_git("cannot read commit");
+	for (i = first; i < c->n; i++) {
+		struct link *l = &c->v[i];
+
+		ret = l->it ? newcommit(repo, l, parent) : recommit(repo, l, parent);
+		git_commit_free(parent);
+		parent = NULL;
+		if (ret)
+			return ret;
+		if (git_commit_lookup(&parent, repo, &l->new) < 0)
+			return kmig_err_git("cannot read commit");
+		if (l->it) {
+			git_oid tag;
+
+			if (git_tag_annotation_create(&tag, repo, l->it->tag,
+						      (git_object *)parent, l->sig,
+						      l->it->message) < 0) {
+				ret = kmig_err_git("cannot create tag");
+				break;
+			}
+			sbuf_addf(journal, "ref refs/tags/%s %s\n", l->it->tag,
+				  repo_oid_str(&tag));
+			continue;
+		}
+		for (j = 0; j < c->tags.count; j++) {
+			git_oid tag;
+
+			if (!git_oid_equal(&c->tag_commit[j], &l->old))
+				continue;
+			ret = moved_tag(&tag, repo, c->tags.strings[j], &l->new);
+			if (ret)
+				break;
+			sbuf_addf(journal, "ref refs/tags/%s %s\n",
+				  c->tags.strings[j], repo_oid_str(&tag));
+			sbuf_addf(journal, "release %s %s", c->tags.strings[j],
+				  repo_oid_str(&l->old));
+			sbuf_addf(journal, " %s\n", repo_oid_str(&l->new));
+		}
+		if (ret)
+			break;
+	}
+	git_commit_free(parent);
+	if (!ret)
+		sbuf_addf(journal, "ref %s %s\n", c->branch,
+			  repo_oid_str(&c->v[c->n - 1].new));
+	return ret;
+}
+
+/*
+ * The crash test's hook (tests/cli/t0013-import-crash.sh): with
+ * KMIG_TEST_KILL_AT=@point, kmig dies by SIGKILL there.
+ */
+static void test_kill_point(const char *point)
+{
+	const char *at = getenv("KMIG_TEST_KILL_AT");
+
+	if (at && !strcmp(at, point))
+		raise(SIGKILL);
+}
+
+static char *journal_path(git_repository *repo)
+{
+	return xasprintf("%s/kmig-import.journal", git_repository_path(repo));
+}
+
+/* Write @text to the journal: whole, or not at all. */
+static int journal_write(git_repository *repo, const struct sbuf *text)
+{
+	char *path = journal_path(repo), *tmp = xasprintf("%s.tmp", path);
+	FILE *f = fopen(tmp, "w");
+	int ret = 0;
+
+	if (!f || fwrite(text->buf, 1, text->len, f) != text->len ||
+	    fflush(f) || fsync(fileno(f)) || fclose(f) || rename(tmp, path)) {
+		ret = kmig_err("cannot write '%s': %s", path, strerror(errno));
+		if (f)
+			fclose(f);
+		unlink(tmp);
+	}
+	free(tmp);
+	free(path);
+	return ret;
+}
+
+/* Remove a lock file libgit2 left when a run was killed (we hold the import lock). */
+static void drop_stale_lock(git_repository *repo, const char *ref)
+{
+	char *lock = xasprintf("%s/%s.lock", git_repository_path(repo), ref);
+
+	unlink(lock);
+	free(lock);
+}
+
+/*
+ * Apply the journal, if any: the refs, then the releases' commit ids in
+ * the database; then remove it.  *@applied is set when there was one.
+ */
+static int journal_replay(git_repository *repo, struct store *st, bool *applied)
+{
+	char *path = journal_path(repo), *line, *save = NULL;
+	struct sbuf sb = SBUF_INIT;
+	char **lines = NULL;
+	size_t n = 0, alloc = 0, i;
+	int ret = 0;
+
+	*applied = false;
+	if (access(path, F_OK) < 0)
+		goto out;
+	ret = sbuf_read_file(&sb, path);
+	if (ret)
+		goto out;
+	sbuf_addch(&sb, '\0');	/* a string even when empty */
+	for (line = strtok_r(sb.buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		ALLOC_GROW(lines, n + 1, alloc);
+		lines[n++] = line;
+	}
+	/* the refs first: a run killed before the database finishes here */
+	for (i = 0; !ret && i < n; i++) {
+		char a[256], b[64], c[64];
+		git_reference *ref = NULL;
+		git_oid oid;
+
+		if (sscanf(lines[i], "release %255s %63s %63s", a, b, c) == 3)
+			continue;
+		if (sscanf(lines[i], "ref %255s %63s", a, b) != 2 ||
+		    git_oid_fromstr(&oid, b) < 0) {
+			ret = kmig_err("'%s' is corrupt: %s", path, lines[i]);
+			break;
+		}
+		drop_stale_lock(repo, a);
+		if (git_reference_create(&ref, repo, a, &oid, 1, "kmig import") < 0)
+			ret = kmig_err_git("cannot update ref");
 		git_reference_free(ref);
 	}
-	printf("%s %s %zu files %.1f MB\n", it->tag, repo_oid_str(&commit_id),
-	       files, bytes / 1e6);
-	ret = rm_rf(tmpdir);
+	test_kill_point("refs");
+	if (!ret)
+		ret = store_begin(st);
+	for (i = 0; !ret && i < n; i++) {
+		char a[256], b[64], c[64];
+
+		if (sscanf(lines[i], "release %255s %63s %63s", a, b, c) == 3 &&
+		    store_release_recommit(st, a, b, c)) {
+			store_rollback(st);
+			ret = KMIG_EGENERIC;
+		}
+	}
+	if (!ret)
+		ret = store_commit(st);
+	test_kill_point("database");
+	if (!ret && unlink(path) < 0)
+		ret = kmig_err("cannot remove '%s': %s", path, strerror(errno));
+	if (!ret)
+		*applied = true;
 out:
+	free(lines);
+	sbuf_release(&sb);
+	free(path);
+	return ret;
+}
+
+/* Write the chain's objects, then journal and apply the ref updates. */
+static int commit_chain(struct chain *c, git_repository *repo, struct store *st,
+			struct sbuf *journal, bool *applied)
+{
+	int ret = chain_write(c, repo, journal);
+
 	if (ret)
-		rm_rf(tmpdir);
-	git_reference_free(head);
-	git_object_free(cobj);
-	git_commit_free(parent);
-	git_tree_free(tree);
-	git_signature_free(sig);
-	free(root);
-	free(msg);
+		return ret;
+	test_kill_point("objects");
+	ret = journal_write(repo, journal);
+	if (ret)
+		return ret;
+	test_kill_point("journal");
+	return journal_replay(repo, st, applied);
+}
+
+/* Remove the unpack directories of imports that were killed. */
+static void drop_stale_tmp(const char *home)
+{
+	char *dir = xasprintf("%s/tmp", home);
+	DIR *dh = opendir(dir);
+	struct dirent *de;
+
+	while (dh && (de = readdir(dh))) {
+		char *end;
+		long pid;
+
+		if (strncmp(de->d_name, "import-", 7))
+			continue;
+		pid = strtol(de->d_name + 7, &end, 10);
+		if (pid <= 0 || (*end && strcmp(end, ".log")) ||
+		    kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue;
+		end = xasprintf("%s/%s", dir, de->d_name);
+		rm_rf(end);
+		free(end);
+	}
+	if (dh)
+		closedir(dh);
+	free(dir);
+}
+
+/* One import at a time per repository: a lock released when kmig dies. */
+static int import_lock(git_repository *repo, int *fd)
+{
+	char *path = xasprintf("%s/kmig-import.lock", git_repository_path(repo));
+	int ret = 0;
+
+	*fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (*fd < 0)
+		ret = kmig_err("cannot open '%s': %s", path, strerror(errno));
+	else if (flock(*fd, LOCK_EX | LOCK_NB) < 0)
+		ret = kmig_err("another kmig import is running on '%s'",
+			       git_repository_path(repo));
+	free(path);
 	return ret;
 }
 
@@ -301,8 +699,11 @@ static int cmd_import_fn(struct kmig_ctx *ctx, int argc, char **argv)
 	const char *tarball = NULL, *tag = NULL;
 	git_repository *repo = NULL;
 	struct store *st = NULL;
-	char *debs = NULL, *tmpdir = NULL, *newest = NULL;
-	bool list = false, update = false;
+	char *debs = NULL, *tmpdir = NULL;
+	struct chain chain = { 0 };
+	struct sbuf journal = SBUF_INIT;
+	bool list = false, update = false, replayed = false;
+	int lockfd = -1;
 	unsigned long n;
 	int jobs = ncpus(), opt, status = KMIG_EXIT_ERROR;
 
@@ -388,11 +789,22 @@ static int cmd_import_fn(struct kmig_ctx *ctx, int argc, char **argv)
 		cmd_fail_last(KMIG_EXIT_ERROR);
 		goto out;
 	}
-	newest = newest_tag(repo);
+	if (import_lock(repo, &lockfd) || journal_replay(repo, st, &replayed)) {
+		cmd_fail_last(KMIG_EXIT_ERROR);
+		goto out;
+	}
+	if (replayed)
+		printf("completed an interrupted import\n");
+	drop_stale_tmp(ctx->home);
+	if (chain_read(&chain, repo)) {
+		cmd_fail_last(KMIG_EXIT_ERROR);
+		goto out;
+	}
 	debs = xasprintf("%s/debs", ctx->home);
 	tmpdir = xasprintf("%s/tmp/import-%d", ctx->home, (int)getpid());
 	for (i = 0; i < nitems; i++) {
 		struct import_item *it = &items[i];
+		struct link l;
 
 		if (i && !strcmp(it->tag, items[i - 1].tag))
 			continue;
@@ -400,26 +812,33 @@ static int cmd_import_fn(struct kmig_ctx *ctx, int argc, char **argv)
 			printf("%s already imported, skipped\n", it->tag);
 			continue;
 		}
-		if (newest && version_cmp(it->tag, newest) < 0) {
-			cmd_fail(KMIG_EXIT_ERROR,
-				 "cannot import %s after %s: the history is in version order (import into a new --repo)",
-				 it->tag, newest);
-			goto out;
-		}
 		if (!it->tarball && deb_fetch(&it->deb, &it->v, debs)) {
 			cmd_fail_last(KMIG_EXIT_ERROR);
 			goto out;
 		}
-		if (import_one(repo, it, tmpdir, jobs)) {
+		if (import_tree(&l, repo, it, tmpdir, jobs)) {
 			cmd_fail(KMIG_EXIT_ERROR, "import of %s failed: %s", it->tag,
 				 kmig_errmsg());
 			goto out;
 		}
-		free(newest);
-		newest = xstrdup(it->tag);
+		chain_insert(&chain, &l, it->tag);
 		done++;
 	}
-	if (done && pack_repo(git_repository_path(repo))) {
+	if (done && commit_chain(&chain, repo, st, &journal, &replayed)) {
+		cmd_fail(KMIG_EXIT_ERROR, "import failed: %s", kmig_errmsg());
+		goto out;
+	}
+	for (i = 0; done && i < chain.n; i++) {
+		const struct link *l = &chain.v[i];
+
+		if (l->it)
+			printf("%s %s %zu files %.1f MB\n", l->tag,
+			       repo_oid_str(&l->new), l->files, l->bytes / 1e6);
+		else if (l->tag && !git_oid_equal(&l->old, &l->new))
+			printf("%s re-created as %s (same tree)\n", l->tag,
+			       repo_oid_str(&l->new));
+	}
+	if ((done || replayed) && pack_repo(git_repository_path(repo))) {
 		cmd_fail_last(KMIG_EXIT_ERROR);
 		goto out;
 	}
@@ -430,7 +849,10 @@ out:
 	free(items);
 	free(debs);
 	free(tmpdir);
-	free(newest);
+	chain_clear(&chain);
+	sbuf_release(&journal);
+	if (lockfd >= 0)
+		close(lockfd);
 	git_repository_free(repo);
 	store_close(st);
 	return status;

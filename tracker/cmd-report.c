@@ -6,6 +6,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "builtin.h"
 #include "forecast.h"
@@ -205,6 +206,15 @@ static void print_text(const struct release_info *rel,
 		printf(", rule %s", o->rule);
 	if (o->subsystem)
 		printf(", subsystem %s", o->subsystem);
+	if (rel->date_source) {	/* only a date the package itself gave */
+		struct tm tm;
+		time_t t = (time_t)rel->date;
+		char day[16];
+
+		gmtime_r(&t, &tm);
+		strftime(day, sizeof(day), "%Y-%m-%d", &tm);
+		printf(", Debian date %s", day);
+	}
 	printf("\n");
 	if (o->by == BY_RULE) {
 		printf("%-22s %9s", keyname, "count");
@@ -334,6 +344,8 @@ static void print_json(const struct release_info *rel,
 	printf(", \"date\": %lld, \"files\": %lld, \"previous\": ", rel->date,
 	       rel->files);
 	json_string(stdout, prev ? prev->tag : NULL);
+	printf(", \"date_source\": ");
+	json_string(stdout, rel->date_source ? rel->date_source : "commit");
 	printf(", \"rule\": ");
 	json_string(stdout, o->rule);
 	printf(", \"subsystem\": ");

@@ -134,6 +134,7 @@ struct release_plan {
 	const char *tag;
 	bool skip;			/* nothing to write */
 	const char *skip_line;		/* printed instead, or NULL */
+	char *recommit;			/* the old commit: only its id changes */
 	git_commit *commit;
 	char commit_hex[GIT_OID_HEXSZ + 1];
 	struct scan_files files;
@@ -159,8 +160,29 @@ static void plan_clear(struct scan_state *s, struct release_plan *p)
 	free(p->bytes);
 	free(p->todo);
 	scan_files_clear(&p->files);
+	free(p->recommit);
 	git_commit_free(p->commit);
 	memset(p, 0, sizeof(*p));
+}
+
+/*
+ * True when commit @old_hex (a release's scanned commit, possibly gone
+ * from the repository) has the tree of @commit: kmig import re-created it
+ * on a new parent.
+ */
+static bool same_tree(git_repository *repo, const char *old_hex,
+		      git_commit *commit)
+{
+	git_commit *old = NULL;
+	git_oid oid;
+	bool same;
+
+	if (git_oid_fromstr(&oid, old_hex) < 0 ||
+	    git_commit_lookup(&old, repo, &oid) < 0)
+		return false;
+	same = git_oid_equal(git_commit_tree_id(old), git_commit_tree_id(commit));
+	git_commit_free(old);
+	return same;
 }
 
 static int plan_release(struct scan_state *s, const char *tag,
@@ -187,13 +209,16 @@ static int plan_release(struct scan_state *s, const char *tag,
 		      git_commit_id(p->commit));
 	ret = store_release_get(s->st, tag, &old);
 	if (!ret) {
-		bool same = !strcmp(old.commit, p->commit_hex) &&
-			    !strcmp(old.ruleset, ruleset);
+		bool same_rules = !strcmp(old.ruleset, ruleset);
+		bool same = same_rules && !strcmp(old.commit, p->commit_hex);
 
+		if (!same && same_rules && same_tree(s->repo, old.commit, p->commit))
+			p->recommit = xstrdup(old.commit);
 		release_info_clear(&old);
-		if (same) {
+		if (same || p->recommit) {
 			p->skip = true;
-			p->skip_line = "up to date";
+			p->skip_line = same ? "up to date" :
+				       "same tree at a new commit, counts kept";
 			return 0;
 		}
 	} else if (ret != KMIG_ENOTFOUND) {
@@ -249,6 +274,18 @@ static int plan_release(struct scan_state *s, const char *tag,
 	return 0;
 }
 
+/*
+ * "debian-changelog" when kmig import dated @commit from the package's
+ * Debian changelog (its message's Date-Source trailer), else NULL.
+ */
+static const char *date_source(git_commit *commit)
+{
+	static const char trailer[] = "\nDate-Source: debian-changelog\n";
+	const char *msg = git_commit_message(commit);
+
+	return msg && strstr(msg, trailer) ? "debian-changelog" : NULL;
+}
+
 static int write_release(struct scan_state *s, struct release_plan *p)
 {
 	const char *ruleset = rules_hash();
@@ -261,6 +298,18 @@ static int write_release(struct scan_state *s, struct release_plan *p)
 	size_t i;
 	int ret = 0;
 
+	if (p->recommit) {	/* one statement: its own transaction */
+		ret = store_begin(s->st);
+		if (!ret && store_release_recommit(s->st, p->tag, p->recommit,
+						   p->commit_hex)) {
+			store_rollback(s->st);
+			ret = KMIG_EGENERIC;
+		}
+		if (!ret)
+			ret = store_commit(s->st);
+		if (ret)
+			return ret;
+	}
 	if (p->skip) {
 		if (p->skip_line)
 			printf("%s: %s\n", p->tag, p->skip_line);
@@ -284,6 +333,8 @@ static int write_release(struct scan_state *s, struct release_plan *p)
 	ret = store_release_start(s->st, &rel, p->tag, p->commit_hex,
 				  (long long)git_commit_time(p->commit), ruleset,
 				  p->maint ? maint_hex : NULL);
+	if (!ret)
+		ret = store_release_date_source(s->st, rel, date_source(p->commit));
 	for (i = 0; !ret && i < p->ntodo; i++) {
 		ret = store_blob_put(s->st, repo_oid_str(&p->todo[i]), ruleset,
 				     p->bytes[i], &p->results[i]);

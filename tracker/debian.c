@@ -842,44 +842,247 @@ static char *tree_root(const char *dir)
 	return xstrdup(dir);
 }
 
-int unpack_source(char **root, const char *deb, const char *tarball,
-		  const char *dir)
+/*
+ * True when symlink target @target, in a directory @depth levels below the
+ * tree's top, stays inside the tree (judged on the text: never followed).
+ */
+static bool link_inside(const char *target, int depth)
 {
+	const char *p = target;
+
+	if (*p == '/')
+		return false;
+	while (*p) {
+		size_t n = strcspn(p, "/");
+
+		if (n == 2 && !strncmp(p, "..", 2)) {
+			if (--depth < 0)
+				return false;
+		} else if (n && !(n == 1 && *p == '.')) {
+			depth++;
+		}
+		p += n;
+		p += strspn(p, "/");
+	}
+	return true;
+}
+
+/*
+ * check_tree - after tar: every entry below @dir is a directory, a regular
+ * file or a symlink pointing inside @top; @what names the archive.
+ */
+static int check_tree(const char *top, const char *dir, int depth,
+		      const char *what)
+{
+	DIR *dh = opendir(dir);
+	struct dirent *de;
+	int ret = 0;
+
+	if (!dh)
+		return kmig_err("cannot read '%s': %s", dir, strerror(errno));
+	while (!ret && (de = readdir(dh))) {
+		char *p, target[4096];
+		struct stat st;
+		ssize_t n;
+
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		p = xasprintf("%s/%s", dir, de->d_name);
+		if (lstat(p, &st) < 0) {
+			ret = kmig_err("cannot stat '%s': %s", p, strerror(errno));
+		} else if (S_ISDIR(st.st_mode)) {
+			ret = check_tree(top, p, depth + 1, what);
+		} else if (S_ISLNK(st.st_mode)) {
+			n = readlink(p, target, sizeof(target) - 1);
+			if (n < 0)
+				ret = kmig_err("cannot read link '%s': %s", p,
+					       strerror(errno));
+			else if (target[n] = '\0', !link_inside(target, depth))
+				ret = kmig_errcode(KMIG_EUSAGE,
+						   "'%s' holds a symlink pointing outside its tree: %s -> %s",
+						   what, p + strlen(top) + 1, target);
+		}
+		free(p);
+	}
+	closedir(dh);
+	return ret;
+}
+
+/* Days since 1970-01-01 of the proleptic Gregorian date @y-@m-@d. */
+static long long days_from_civil(long long y, int m, int d)
+{
+	long long era, yoe, doy, doe;
+
+	y -= m <= 2;
+	era = (y >= 0 ? y : y - 399) / 400;
+	yoe = y - era * 400;
+	doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+	return era * 146097 + doe - 719468;
+}
+
+/* "Sun, 15 Nov 2026 23:30:52 +0100" (RFC 5322, as dpkg writes it). */
+static int parse_rfc5322(const char *s, long long *when, int *tz)
+{
+	static const char months[] = "JanFebMarAprMayJunJulAugSepOctNovDec";
+	char mon[4], sign;
+	int d, y, hh, mm, ss, off, n = 0;
+	const char *m;
+
+	if (strchr(s, ','))
+		s = strchr(s, ',') + 1;
+	if (sscanf(s, " %d %3s %d %d:%d:%d %c%4d%n", &d, mon, &y, &hh, &mm, &ss,
+		   &sign, &off, &n) != 8 || (sign != '+' && sign != '-'))
+		return -1;
+	m = strstr(months, mon);
+	if (strlen(mon) != 3 || !m || (m - months) % 3 || d < 1 || d > 31 ||
+	    y < 1970 || hh > 23 || mm > 59 || ss > 60 || off % 100 > 59 ||
+	    off > 1400)
+		return -1;
+	*tz = (sign == '-' ? -1 : 1) * (off / 100 * 60 + off % 100);
+	*when = days_from_civil(y, (int)((m - months) / 3) + 1, d) * 86400 +
+		hh * 3600 + mm * 60 + ss - *tz * 60LL;
+	return 0;
+}
+
+int deb_changelog_date(const char *text, const char *version, long long *when,
+		       int *tz)
+{
+	const char *open = strchr(text, '('), *close, *nl = strchr(text, '\n');
+	const char *p;
+
+	if (!open || !nl || open > nl || !(close = strchr(open, ')')) ||
+	    close > nl)
+		return kmig_errcode(KMIG_ENOTFOUND, "the changelog has no first entry");
+	if (version && ((size_t)(close - open - 1) != strlen(version) ||
+			strncmp(open + 1, version, strlen(version))))
+		return kmig_errcode(KMIG_ENOTFOUND,
+				    "the changelog's first entry is %.*s, not %s",
+				    (int)(close - open - 1), open + 1, version);
+	/* the entry's trailer: " -- Name <mail>  date"; the next entry starts unindented */
+	for (p = nl + 1; *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : p + strlen(p)) {
+		const char *gt;
+
+		if (!strncmp(p, " -- ", 4)) {
+			char line[256];
+			size_t n = strcspn(p, "\n");
+
+			snprintf(line, sizeof(line), "%.*s", (int)n, p);
+			gt = strstr(line, ">  ");
+			if (!gt || parse_rfc5322(gt + 3, when, tz))
+				return kmig_errcode(KMIG_ENOTFOUND,
+						    "the changelog's trailer has no date: %s",
+						    line);
+			return 0;
+		}
+		if (*p != ' ' && *p != '\t' && *p != '\n')
+			break;
+	}
+	return kmig_errcode(KMIG_ENOTFOUND, "the changelog's first entry has no trailer");
+}
+
+/* The date of @debver from the changelog.Debian.gz inside @deb. */
+static int deb_date(struct unpacked *out, const char *deb, const char *debver,
+		    const char *log)
+{
+	static const char script[] =
+		"set -e; dpkg-deb --fsys-tarfile \"$1\" | "
+		"tar -xOf - --wildcards './usr/share/doc/linux-source-*/changelog.Debian.gz' | "
+		"gzip -dc";
+	char *argv[] = { "sh", "-c", (char *)script, "sh", (char *)deb, NULL };
+	struct sbuf sb = SBUF_INIT;
 	int ret;
 
-	*root = NULL;
+	ret = child_run_status(&(struct child_opts){ .argv = argv, .capture = &sb,
+						     .out_path = log,
+						     .kill_signal = SIGTERM });
+	if (ret > 0 || (!ret && !sb.len))
+		ret = kmig_err("cannot read the changelog in '%s' (a corrupt package? remove it to download it again)",
+			       deb);
+	if (!ret) {
+		ret = deb_changelog_date(sb.buf, debver, &out->date, &out->tz);
+		if (ret)
+			ret = kmig_err("'%s': %s", deb, kmig_errmsg());
+	}
+	if (!ret)
+		out->dated = true;
+	sbuf_release(&sb);
+	return ret;
+}
+
+void unpacked_clear(struct unpacked *u)
+{
+	free(u->root);
+	memset(u, 0, sizeof(*u));
+}
+
+/*
+ * run_tar - run the unpacking @argv with its messages in @log; a failure
+ * or a member tar had to rename (absolute, "../") is an error naming @what.
+ */
+static int run_tar(char *const *argv, const char *log, const char *what)
+{
+	struct sbuf msg = SBUF_INIT;
+	int ret;
+
+	ret = child_run_status(&(struct child_opts){ .argv = argv, .out_path = log,
+						     .kill_signal = SIGTERM });
+	if (ret < 0)
+		return ret;
+	sbuf_read_file(&msg, log);
+	sbuf_addch(&msg, '\0');	/* a string even when tar said nothing */
+	if (strstr(msg.buf, "Removing leading") ||
+	    strstr(msg.buf, "contains '..'"))
+		ret = kmig_errcode(KMIG_EUSAGE,
+				   "'%s' has members outside its top directory (absolute or '../' names): refused",
+				   what);
+	else if (ret)
+		ret = kmig_err("cannot unpack '%s' (corrupt?): %.*s", what,
+			       (int)strcspn(msg.buf, "\n"), msg.buf);
+	sbuf_release(&msg);
+	return ret;
+}
+
+int unpack_source(struct unpacked *out, const char *deb, const char *debver,
+		  const char *tarball, const char *dir)
+{
+	char *log = xasprintf("%s.log", dir);
+	int ret;
+
+	memset(out, 0, sizeof(*out));
 	ret = mkdir_p(dir);
 	if (ret)
-		return ret;
+		goto out;
 	if (deb) {
 		/* dpkg-deb | tar: pick usr/src/linux-source-*.tar.xz, unpack it */
-		char *script = xasprintf(
+		static const char script[] =
 			"set -e; dpkg-deb --fsys-tarfile \"$1\" | "
 			"tar -xf - -O --wildcards './usr/src/linux-source-*.tar.*' | "
-			"tar -xJf - -C \"$2\"");
-		char *argv[] = { "sh", "-c", script, "sh", (char *)deb,
+			"tar -xJf - -C \"$2\" --no-same-owner --no-same-permissions";
+		char *argv[] = { "sh", "-c", (char *)script, "sh", (char *)deb,
 				 (char *)dir, NULL };
 
-		ret = child_run_status(&(struct child_opts){ .argv = argv,
-							     .kill_signal = SIGTERM });
-		free(script);
-		if (ret > 0)
-			ret = kmig_err("cannot unpack the kernel source in '%s'", deb);
+		ret = deb_date(out, deb, debver, log);
+		if (!ret)
+			ret = run_tar(argv, log, deb);
 	} else {
 		char *argv[] = { "tar", "-xf", (char *)tarball, "-C", (char *)dir,
-				 NULL };
+				 "--no-same-owner", "--no-same-permissions", NULL };
 
 		if (access(tarball, R_OK) < 0)
-			return kmig_err("cannot read tarball '%s': %s", tarball,
-					strerror(errno));
-		ret = child_run_status(&(struct child_opts){ .argv = argv,
-							     .kill_signal = SIGTERM });
-		if (ret > 0)
-			ret = kmig_err("cannot unpack tarball '%s' (tar status %d)",
-				       tarball, ret);
+			ret = kmig_err("cannot read tarball '%s': %s", tarball,
+				       strerror(errno));
+		else
+			ret = run_tar(argv, log, tarball);
 	}
 	if (ret)
-		return ret;
-	*root = tree_root(dir);
-	return 0;
+		goto out;
+	out->root = tree_root(dir);
+	ret = check_tree(out->root, out->root, 0, deb ? deb : tarball);
+out:
+	if (ret)
+		unpacked_clear(out);
+	unlink(log);
+	free(log);
+	return ret;
 }

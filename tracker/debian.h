@@ -96,12 +96,37 @@ void deb_version_clear(struct deb_version *v);
  */
 int deb_fetch(char **path, const struct deb_version *v, const char *debs_dir);
 
+/* What unpack_source() gives. */
+struct unpacked {
+	char *root;		/* the tree's top directory */
+	bool dated;		/* the package's changelog gave the date */
+	long long date;		/* Unix time of the version's changelog entry */
+	int tz;			/* its UTC offset in minutes */
+};
+void unpacked_clear(struct unpacked *u);
+
 /*
  * unpack_source - unpack the kernel tarball inside @deb (or the tarball
- * @tarball itself when @deb is NULL) into @dir; *root receives the tree's
- * top directory (the single top-level directory of the archive, if any).
+ * @tarball itself when @deb is NULL) into @dir.  out->root receives the
+ * tree's top directory (the single top-level directory of the archive, if
+ * any; caller frees with unpacked_clear()).  For a .deb, the date of its
+ * changelog.Debian.gz's first entry, which must be version @debver, is in
+ * out->date (out->dated set).  tar skips members outside @dir ("../",
+ * absolute names); a symlink pointing outside the tree is refused
+ * (KMIG_EUSAGE).  Returns 0 or negative with the message recorded (naming
+ * the archive); on error out is empty and @dir may hold partial content.
  */
-int unpack_source(char **root, const char *deb, const char *tarball,
-		  const char *dir);
+int unpack_source(struct unpacked *out, const char *deb, const char *debver,
+		  const char *tarball, const char *dir);
+
+/*
+ * deb_changelog_date - the date of the first entry of the Debian changelog
+ * @text (" -- Name <mail>  Sun, 15 Nov 2026 23:30:52 +0100"): *@when in
+ * Unix seconds, *@tz the offset in minutes east of UTC.  When @version is
+ * not NULL, the entry's version (the header's parenthesised part) must be
+ * it.  Returns 0 or KMIG_ENOTFOUND with the message recorded.
+ */
+int deb_changelog_date(const char *text, const char *version, long long *when,
+		       int *tz);
 
 #endif

@@ -17,6 +17,7 @@ void release_info_clear(struct release_info *r)
 	free(r->tag);
 	free(r->commit);
 	free(r->ruleset);
+	free(r->date_source);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -37,12 +38,13 @@ static void read_release(sqlite3_stmt *s, struct release_info *r)
 	r->ruleset = store_col_dup(s, 3);
 	r->date = sqlite3_column_int64(s, 4);
 	r->files = sqlite3_column_int64(s, 5);
+	r->date_source = store_col_dup(s, 6);
 }
 
 int store_release_get(struct store *st, const char *tag, struct release_info *out)
 {
 	static const char sql[] =
-		"SELECT id, tag, commit_id, ruleset, date, files FROM releases WHERE tag = ?";
+		"SELECT id, tag, commit_id, ruleset, date, files, date_source FROM releases WHERE tag = ?";
 	sqlite3_stmt *s = store_stmt(st, sql);
 	int rc;
 
@@ -63,10 +65,28 @@ int store_release_get(struct store *st, const char *tag, struct release_info *ou
 			    tag);
 }
 
+int store_release_recommit(struct store *st, const char *tag,
+			   const char *old_commit, const char *new_commit)
+{
+	static const char sql[] =
+		"UPDATE releases SET commit_id = ?3 WHERE tag = ?1 AND commit_id = ?2";
+	sqlite3_stmt *s;
+
+	if (store_need_txn(st, "store_release_recommit"))
+		return KMIG_EGENERIC;
+	s = store_stmt(st, sql);
+	if (!s)
+		return KMIG_EGENERIC;
+	sqlite3_bind_text(s, 1, tag, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(s, 2, old_commit, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(s, 3, new_commit, -1, SQLITE_TRANSIENT);
+	return store_done(st, s, "write");
+}
+
 int store_releases(struct store *st, struct release_info **out, size_t *n)
 {
 	static const char sql[] =
-		"SELECT id, tag, commit_id, ruleset, date, files FROM releases ORDER BY sort_key";
+		"SELECT id, tag, commit_id, ruleset, date, files, date_source FROM releases ORDER BY sort_key";
 	sqlite3_stmt *s = store_stmt(st, sql);
 	size_t alloc = 0;
 	int rc;
@@ -224,6 +244,22 @@ int store_release_start(struct store *st, long long *id, const char *tag,
 		return ret;
 	*id = sqlite3_last_insert_rowid(st->db);
 	return 0;
+}
+
+int store_release_date_source(struct store *st, long long release,
+			      const char *source)
+{
+	static const char sql[] = "UPDATE releases SET date_source = ?2 WHERE id = ?1";
+	sqlite3_stmt *s;
+
+	if (store_need_txn(st, "store_release_date_source"))
+		return KMIG_EGENERIC;
+	s = store_stmt(st, sql);
+	if (!s)
+		return KMIG_EGENERIC;
+	sqlite3_bind_int64(s, 1, release);
+	store_bind_text(s, 2, source);
+	return store_done(st, s, "write");
 }
 
 static int subsystem_id(struct store *st, const char *name, long long *id)

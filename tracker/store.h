@@ -68,6 +68,7 @@ struct release_info {
 	char *ruleset;
 	long long date;
 	long long files;
+	char *date_source;	/* "debian-changelog", or NULL: the commit time */
 };
 void release_info_clear(struct release_info *r);
 
@@ -76,6 +77,22 @@ void release_info_clear(struct release_info *r);
  * or KMIG_ENOTFOUND.  No transaction needed.
  */
 int store_release_get(struct store *st, const char *tag, struct release_info *out);
+/*
+ * store_release_date_source - record where the date of @release (an id of
+ * store_release_start()) comes from: "debian-changelog", or NULL for the
+ * commit time as such.  The caller holds the transaction.
+ */
+int store_release_date_source(struct store *st, long long release,
+			      const char *source);
+/*
+ * store_release_recommit - release @tag, scanned at commit @old_commit,
+ * is now commit @new_commit with the same tree (kmig import re-created it
+ * on a new parent): record the new commit id, keeping its counts, files
+ * and date.  No row changes when @tag is not scanned or was scanned at
+ * another commit.  The caller holds the transaction (store_begin()).
+ */
+int store_release_recommit(struct store *st, const char *tag,
+			   const char *old_commit, const char *new_commit);
 /*
  * store_releases - every scanned release in version order, *@n of them in
  * *@out (free with release_infos_free()).  No transaction needed.

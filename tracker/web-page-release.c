@@ -218,8 +218,9 @@ static void release_summary(struct web *w, struct sbuf *sb, size_t i)
 	char date[32];
 
 	format_date(date, sizeof(date), rel->date, "%Y-%m-%d");
-	sbuf_addf(sb, "<p>Commit <code>%s</code>, %s; %lld files scanned",
-		  rel->commit ? rel->commit : "", date, rel->files);
+	sbuf_addf(sb, "<p>Commit <code>%s</code>, %s%s; %lld files scanned",
+		  rel->commit ? rel->commit : "",
+		  rel->date_source ? "Debian date " : "", date, rel->files);
 	if (i) {
 		sbuf_addstr(sb, "; deltas against <a href=\"");
 		html_escape(sb, w->rel.pages[i - 1]);

@@ -84,7 +84,8 @@ static void index_releases(struct web *w, struct sbuf *sb)
 		format_date(date, sizeof(date), rel->date, "%Y-%m-%d");
 		sbuf_addstr(sb, "<tr><td>");
 		add_link(sb, w->rel.pages[i], rel->tag);
-		sbuf_addf(sb, "</td><td>%s</td><td><code>%.12s</code></td>", date,
+		sbuf_addf(sb, "</td><td>%s%s</td><td><code>%.12s</code></td>", date,
+			  rel->date_source ? " (Debian)" : "",
 			  rel->commit ? rel->commit : "");
 		td_num(sb, rel->files);
 		td_num(sb, w->rel.tot[i]);

@@ -33,6 +33,9 @@ mk_deb() {
 	printf 'VERSION = %s\n' "$_up" > "$_d/src/linux-source-$2/Makefile"
 	printf 'int f(void) { return 0; }\n' > "$_d/src/linux-source-$2/a.c"
 	tar -C "$_d/src" -cJf "$_d/pkg/usr/src/linux-source-$2.tar.xz" "linux-source-$2"
+	mkdir -p "$_d/pkg/usr/share/doc/linux-source-$2"
+	printf 'linux (%s) unstable; urgency=medium\n\n  * Test.\n\n -- Kmig Test <test@kmig.invalid>  Sun, 15 Nov 2026 23:30:52 +0100\n' "$3" |
+		gzip -n > "$_d/pkg/usr/share/doc/linux-source-$2/changelog.Debian.gz"
 	cat > "$_d/pkg/DEBIAN/control" <<EOF
 Package: linux-source-$2
 Version: $3

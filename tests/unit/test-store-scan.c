@@ -317,10 +317,59 @@ static void test_transactions(void **state)
 	site_list_clear(&none);
 }
 
+/*
+ * A release re-created at a new commit with the same tree keeps its id,
+ * files and counts; only the commit id changes, and only from the commit
+ * it was scanned at.  The date's source is recorded per release.
+ */
+static void test_release_recommit(void **state)
+{
+	struct fixture *f = *state;
+	struct count_rows before = { 0 }, after = { 0 };
+	struct release_info rel;
+	long long id = put_v1(f->st);
+	size_t i;
+
+	assert_int_equal(store_counts(f->st, id, BY_FILE, NULL, NULL, &before), 0);
+	assert_true(before.n > 0);
+	/* outside a transaction: refused */
+	assert_int_equal(store_release_recommit(f->st, "v1.0", BLOB_X, BLOB_D),
+			 KMIG_EGENERIC);
+	assert_int_equal(store_begin(f->st), 0);
+	/* not the scanned commit: nothing changes */
+	assert_int_equal(store_release_recommit(f->st, "v1.0", BLOB_C, BLOB_D), 0);
+	assert_int_equal(store_release_recommit(f->st, "v9.9", BLOB_X, BLOB_D), 0);
+	assert_int_equal(store_commit(f->st), 0);
+	assert_int_equal(store_release_get(f->st, "v1.0", &rel), 0);
+	assert_string_equal(rel.commit, BLOB_X);
+	assert_null(rel.date_source);
+	release_info_clear(&rel);
+
+	assert_int_equal(store_begin(f->st), 0);
+	assert_int_equal(store_release_recommit(f->st, "v1.0", BLOB_X, BLOB_D), 0);
+	assert_int_equal(store_release_date_source(f->st, id, "debian-changelog"), 0);
+	assert_int_equal(store_commit(f->st), 0);
+	assert_int_equal(store_release_get(f->st, "v1.0", &rel), 0);
+	assert_int_equal(rel.id, id);
+	assert_string_equal(rel.commit, BLOB_D);
+	assert_int_equal(rel.date, 1000);
+	assert_int_equal(rel.files, 4);
+	assert_string_equal(rel.date_source, "debian-changelog");
+	release_info_clear(&rel);
+	assert_int_equal(store_counts(f->st, id, BY_FILE, NULL, NULL, &after), 0);
+	assert_int_equal(after.n, before.n);
+	for (i = 0; i < before.n; i++)
+		assert_row(&after.v[i], before.v[i].key, before.v[i].rule,
+			   before.v[i].count);
+	count_rows_clear(&before);
+	count_rows_clear(&after);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_release_round_trip, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_release_recommit, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_reopen_cache_hits, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_transactions, setup, teardown),
 	};

@@ -316,6 +316,37 @@ static bool header_repeats(const char *p, size_t hlen)
 	return false;
 }
 
+/*
+ * Whether a path line of the header (@hlen bytes at @p) opens a C-quoted
+ * path it never closes.  libgit2 1.5 leaks its path buffer on such a
+ * line (found by fuzz-patch), and git never writes one.
+ */
+static bool header_unquoted(const char *p, size_t hlen)
+{
+	static const char *const paths[] = {
+		"rename from ", "rename to ", "copy from ", "copy to ",
+		"--- ", "+++ ",
+	};
+	const char *end = p + hlen;
+	size_t i;
+
+	for (; p < end; p += patch_line_len(p, end))
+		for (i = 0; i < ARRAY_SIZE(paths); i++) {
+			const char *q = p + strlen(paths[i]);
+			const char *eol = p + patch_line_chomp(p, end);
+
+			if (!patch_starts(p, end, paths[i]) || q >= eol ||
+			    *q != '"')
+				continue;
+			for (q++; q < eol && *q != '"'; q++)
+				if (*q == '\\' && q + 1 < eol)
+					q++;
+			if (q >= eol)
+				return true;
+		}
+	return false;
+}
+
 /* The next "diff --git " line after the one at @p, or @end. */
 static const char *next_file(const char *p, const char *end)
 {
@@ -473,7 +504,8 @@ static int read_file(struct patch_file *f, const char *chunk, size_t clen,
 	int ret = 0;
 
 	memset(f, 0, sizeof(*f));
-	if (header_repeats(chunk, header_extent(chunk, chunk + clen)))
+	h = header_extent(chunk, chunk + clen);
+	if (header_repeats(chunk, h) || header_unquoted(chunk, h))
 		return kmig_err("malformed file header '%.*s'",
 				(int)patch_line_chomp(chunk, chunk + clen), chunk);
 	if (git_diff_from_buffer(&diff, chunk, clen) < 0)

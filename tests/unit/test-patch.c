@@ -243,6 +243,10 @@ static void test_bad_diffs(void **state)
 		  "truncated hunk in 'a.c'" },
 		{ "diff --git a/a.c b/a.c\n--- a/a.c\n+++ b/a.c\n@@ -x +1 @@\n one\n",
 		  "malformed hunk header '@@ -x +1 @@'" },
+		/* an unterminated quoted path (libgit2 1.5 leaks on it) */
+		{ "diff --git a/old.c b/new.c\nsimilarity index 90%\n"
+		  "rename from \"old.c\nrename to new.c\n",
+		  "malformed file header 'diff --git a/old.c b/new.c'" },
 	};
 	size_t i;
 

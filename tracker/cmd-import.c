@@ -124,7 +124,7 @@ static int import_one(git_repository *repo, struct import_item *it,
 {
 	git_signature *sig = NULL;
 	git_commit *parent = NULL;
-	git_tree *tree = NULL;
+	git_tree *tree = NULL, *base = NULL;
 	git_oid tree_id, commit_id, tag_id;
 	git_object *cobj = NULL;
 	char *root = NULL, *msg = NULL;
@@ -141,7 +141,15 @@ static int import_one(git_repository *repo, struct import_item *it,
 		ret = unpack_source(&root, it->deb, it->tarball, tmpdir);
 	if (ret)
 		goto out;
-	ret = repo_write_dir_tree(&tree_id, repo, root, jobs, &files, &bytes);
+	/* HEAD's commit is the parent; its tree the delta base */
+	if (git_repository_head(&head, repo) == 0 &&
+	    (git_commit_lookup(&parent, repo, git_reference_target(head)) < 0 ||
+	     git_commit_tree(&base, parent) < 0)) {
+		ret = kmig_err_git("cannot read HEAD");
+		goto out;
+	}
+	ret = repo_write_dir_tree(&tree_id, repo, root, base, jobs, &files,
+				  &bytes);
 	if (ret)
 		goto out;
 	if (git_signature_new(&sig, "kmig import", "kmig@localhost",
@@ -154,13 +162,8 @@ static int import_one(git_repository *repo, struct import_item *it,
 		goto out;
 	}
 	/* HEAD's branch (created by the first import) is the history */
-	if (git_repository_head(&head, repo) == 0) {
+	if (head)
 		branch = git_reference_name(head);
-		if (git_commit_lookup(&parent, repo, git_reference_target(head)) < 0) {
-			ret = kmig_err_git("cannot read HEAD");
-			goto out;
-		}
-	}
 	msg = xasprintf("Linux %s\n\n%s\n", it->tag + 1, it->message);
 	if (git_commit_create_v(&commit_id, repo, NULL, sig, sig, NULL, msg,
 				tree, parent ? 1 : 0, parent) < 0) {
@@ -192,15 +195,20 @@ out:
 	git_object_free(cobj);
 	git_commit_free(parent);
 	git_tree_free(tree);
+	git_tree_free(base);
 	git_signature_free(sig);
 	free(root);
 	free(msg);
 	return ret;
 }
 
+/*
+ * The blobs and trees are in kmig's pack already (repo_write_dir_tree());
+ * pack the few loose commits and tags (incrementally: no -a).
+ */
 static int pack_repo(const char *path)
 {
-	char *argv[] = { "git", "-C", (char *)path, "repack", "-a", "-d", "-q",
+	char *argv[] = { "git", "-C", (char *)path, "repack", "-d", "-q",
 			 NULL };
 	int ret;
 

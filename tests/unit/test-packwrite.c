@@ -4,8 +4,9 @@
  * packread.c and git itself: random blobs, then edited versions of them
  * as deltas against the first pack (copied into the second), the 64-bit
  * offset table (a small limit), duplicates, the delta depth limit over
- * more generations than PACKWRITE_MAX_DEPTH, and the removal of a killed
- * writer's temporary file.
+ * more generations than PACKWRITE_MAX_DEPTH, the removal of a killed
+ * writer's temporary file, and repo_write_dir_tree()'s trees against
+ * git's.
  */
 #include <dirent.h>
 #include <setjmp.h>
@@ -24,6 +25,7 @@
 #include "delta.h"
 #include "packread.h"
 #include "packwrite.h"
+#include "repo.h"
 #include "util.h"
 #include "unit-util.h"
 
@@ -423,6 +425,79 @@ static void test_delta_limits(void **state)
 	sbuf_release(&d);
 }
 
+/* git's own tree id of directory @d (a throw-away index). */
+static void git_tree_id_of(const char *d, git_oid *out)
+{
+	char *cmd = xasprintf("cd %s && git init -q --bare %s/wt.git && "
+			      "GIT_DIR=%s/wt.git GIT_INDEX_FILE=%s/wt.idx "
+			      "GIT_WORK_TREE=. sh -c 'git add -A -f . && "
+			      "git write-tree' > %s/wt.id", d, dir, dir, dir, dir);
+	char *path = xasprintf("%s/wt.id", dir);
+	struct sbuf sb = SBUF_INIT;
+
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(sbuf_read_file(&sb, path), 0);
+	assert_int_equal(git_oid_fromstrn(out, sb.buf, GIT_OID_HEXSZ), 0);
+	sbuf_release(&sb);
+	free(path);
+	free(cmd);
+	test_sh("rm -rf %s/wt.git %s/wt.idx %s/wt.id", dir, dir, dir);
+}
+
+/*
+ * repo_write_dir_tree() twice in one process on one git_repository (as
+ * kmig import of several versions does): the trees are git's (names that
+ * sort differently as directories), the second pack replaces the first,
+ * and libgit2 reads every file of both trees afterwards.
+ */
+static void test_repo_write_twice(void **state)
+{
+	git_oid t1, t2, want;
+	git_tree *tree1 = NULL, *tree2 = NULL;
+	struct sbuf sb = SBUF_INIT;
+	size_t files;
+	uint64_t bytes;
+
+	(void)state;
+	test_sh("rm -rf %s/r.git/objects/pack/* && mkdir -p %s/src/a/b %s/src/a.b "
+		"%s/src/empty && cd %s/src && seq 1 3000 > a/b/big.c && "
+		"seq 1 500 > a.b/x && echo hi > a.c && printf '#!/bin/sh\\n' > run.sh && "
+		"chmod +x run.sh && ln -s a/b/big.c link", dir, dir, dir, dir, dir);
+	{
+		char *src = xasprintf("%s/src", dir);
+
+		assert_int_equal(repo_write_dir_tree(&t1, repo, src, NULL, 2, &files,
+						     &bytes), 0);
+		assert_int_equal(files, 5);
+		git_tree_id_of(src, &want);
+		assert_true(git_oid_equal(&t1, &want));
+		test_sh("cd %s && seq 2 3001 > a/b/big.c && echo new > a/new.c", src);
+		assert_int_equal(git_tree_lookup(&tree1, repo, &t1), 0);
+		assert_int_equal(repo_write_dir_tree(&t2, repo, src, tree1, 2, &files,
+						     &bytes), 0);
+		assert_int_equal(files, 6);
+		git_tree_id_of(src, &want);
+		assert_true(git_oid_equal(&t2, &want));
+		free(src);
+	}
+	assert_int_equal(count_packs(".pack"), 1);
+	assert_int_equal(git_tree_lookup(&tree2, repo, &t2), 0);
+	assert_int_equal(repo_blob_at(repo, tree1, "a/b/big.c", &sb), 0);
+	assert_true(sb.len > 10000 && !strncmp(sb.buf, "1\n2\n", 4));
+	sbuf_reset(&sb);
+	assert_int_equal(repo_blob_at(repo, tree2, "a/b/big.c", &sb), 0);
+	assert_true(!strncmp(sb.buf, "2\n3\n", 4));
+	sbuf_reset(&sb);
+	assert_int_equal(repo_blob_at(repo, tree2, "a/new.c", &sb), 0);
+	assert_string_equal(sb.buf, "new\n");
+	/* the changed big file went in as a delta */
+	test_sh("cd %s/r.git && git verify-pack -v objects/pack/*.idx | "
+		"grep -q '^[0-9a-f]* blob .* 1 [0-9a-f]*$'", dir);
+	sbuf_release(&sb);
+	git_tree_free(tree1);
+	git_tree_free(tree2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -430,6 +505,7 @@ int main(void)
 		cmocka_unit_test(test_two_generations),
 		cmocka_unit_test(test_depth_limit),
 		cmocka_unit_test(test_stale_and_abort),
+		cmocka_unit_test(test_repo_write_twice),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

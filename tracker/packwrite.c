@@ -841,7 +841,8 @@ int packwrite_finish(struct packwriter *pw)
 		goto out_abort;
 
 	all = xmalloc(n * sizeof(*all));
-	memcpy(all, pw->base, pw->nbase * sizeof(*all));
+	if (pw->nbase)
+		memcpy(all, pw->base, pw->nbase * sizeof(*all));
 	memcpy(all + pw->nbase, pw->ents, pw->n * sizeof(*all));
 	qsort(all, n, sizeof(*all), cmp_entry);
 	for (i = 1; i < n; i++)

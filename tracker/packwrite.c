@@ -805,6 +805,66 @@ static void remove_base(const char *base)
 	}
 }
 
+/* Is every object of the pack index @idx_path in @all (sorted)? */
+static bool pack_contained(const char *idx_path, const struct pw_entry *all,
+			   size_t n)
+{
+	struct sbuf sb = SBUF_INIT;
+	const unsigned char *p, *sha;
+	size_t k, cnt, lo = 0;
+	bool ret = false;
+
+	if (slurp(idx_path, &sb) || sb.len < 8 + 1024 + 40)
+		goto out;
+	p = (const unsigned char *)sb.buf;
+	if (memcmp(p, "\377tOc", 4) || be32(p + 4) != 2)
+		goto out;
+	cnt = be32(p + 8 + 255 * 4);
+	sha = p + 8 + 1024;
+	if (8 + 1024 + cnt * (GIT_OID_RAWSZ + 8) + 40 > sb.len)
+		goto out;
+	/* both sorted: one merge pass */
+	for (k = 0; k < cnt; k++) {
+		while (lo < n && memcmp(all[lo].oid.id, sha + k * GIT_OID_RAWSZ,
+					GIT_OID_RAWSZ) < 0)
+			lo++;
+		if (lo == n || memcmp(all[lo].oid.id, sha + k * GIT_OID_RAWSZ,
+				      GIT_OID_RAWSZ))
+			goto out;
+	}
+	ret = true;
+out:
+	sbuf_release(&sb);
+	return ret;
+}
+
+/*
+ * Remove the packs (the base pack, and any left by a killed run) whose
+ * every object is in the new pack @name, whose entries are @all.
+ */
+static void remove_redundant(struct packwriter *pw, const char *name,
+			     const struct pw_entry *all, size_t n)
+{
+	DIR *dh = opendir(pw->packdir);
+	struct dirent *de;
+
+	if (!dh)
+		return;
+	while ((de = readdir(dh))) {
+		char *idx, *base;
+
+		if (strncmp(de->d_name, "pack-", 5) || !has_suffix(de->d_name, ".idx"))
+			continue;
+		idx = xasprintf("%s/%s", pw->packdir, de->d_name);
+		base = xstrndup(idx, strlen(idx) - 4);
+		if (strcmp(base, name) && pack_contained(idx, all, n))
+			remove_base(base);
+		free(base);
+		free(idx);
+	}
+	closedir(dh);
+}
+
 int packwrite_finish(struct packwriter *pw)
 {
 	unsigned char hdr[12] = { 'P', 'A', 'C', 'K', 0, 0, 0, 2 };
@@ -885,8 +945,8 @@ int packwrite_finish(struct packwriter *pw)
 	}
 	free(p);
 	ret = fsync_dir(pw->packdir);
-	if (!ret && pw->base_path && strcmp(pw->base_path, name))
-		remove_base(pw->base_path);
+	if (!ret)
+		remove_redundant(pw, name, all, n);
 	goto out_close;
 out_unlink_idx:
 	unlink(idx_tmp);

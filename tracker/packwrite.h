@@ -24,9 +24,11 @@
  * Crash safety: the pack is written to objects/pack/tmp_pack_kmig_*,
  * locked with flock() while written (a later writer removes unlocked
  * leftovers of killed runs), fsync()ed with its index, renamed into
- * place .pack before .idx, the directory fsync()ed, and only then is the
- * base pack removed.  A SIGKILL at any moment leaves the old pack, or
- * both packs (the same objects twice, which git accepts).
+ * place .pack before .idx, the directory fsync()ed, and only then are the
+ * packs removed whose every object is in the new one (the base pack, and
+ * a pack a killed run had completed).  A SIGKILL at any moment leaves the
+ * old pack, or both packs (the same objects twice, which git accepts;
+ * the next writer removes the redundant one).
  */
 #ifndef KMIG_PACKWRITE_H
 #define KMIG_PACKWRITE_H
@@ -84,7 +86,9 @@ int packwrite_add(struct packwrite_worker *w, git_object_t type,
 
 /*
  * packwrite_finish - write the trailer and the index, move both into
- * place, remove the base pack, and free @pw.  Returns 0, or negative with
+ * place, remove the packs it makes redundant (all of whose objects it
+ * holds: the base pack), and free @pw.  With no new object, nothing is
+ * written and the base pack stays.  Returns 0, or negative with
  * the message recorded (the temporary files are removed; the base pack
  * stays).  Every worker must be freed before.
  */

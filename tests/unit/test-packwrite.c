@@ -398,6 +398,51 @@ static void test_stale_and_abort(void **state)
 	assert_int_equal(count_packs(".pack"), 1);
 	test_sh("ls %s/r.git/objects/pack | { ! grep -q tmp_; }", dir);
 	free(stale);
+
+}
+
+/* Write @len bytes of @data as a blob into a new pack on @base's pack. */
+static void one_pack(const git_oid *base, const char *data, git_oid *id)
+{
+	struct packwriter *pw;
+	struct packwrite_worker *w;
+
+	assert_int_equal(packwrite_begin(&pw, git_repository_path(repo), base), 0);
+	w = packwrite_worker_new(pw);
+	assert_int_equal(packwrite_add(w, GIT_OBJECT_BLOB, data, strlen(data),
+				       NULL, id), 0);
+	packwrite_worker_free(w);
+	assert_int_equal(packwrite_finish(pw), 0);
+}
+
+/*
+ * A run killed after its pack was in place but before the base pack was
+ * removed leaves both; the next pack makes both redundant, and they go.
+ * A pack with an object of its own stays.
+ */
+static void test_redundant_packs(void **state)
+{
+	git_oid a, b, c, d;
+
+	(void)state;
+	test_sh("rm -rf %s/r.git/objects/pack/*", dir);
+	one_pack(NULL, "first object", &a);
+	test_sh("mkdir -p %s/keep && cp %s/r.git/objects/pack/pack-* %s/keep/",
+		dir, dir, dir);
+	one_pack(&a, "second object", &b);
+	assert_int_equal(count_packs(".pack"), 1);
+	/* as if killed before the base pack's removal */
+	test_sh("cp %s/keep/* %s/r.git/objects/pack/", dir, dir);
+	assert_int_equal(count_packs(".pack"), 2);
+	one_pack(&a, "second object", &c);
+	assert_true(git_oid_equal(&b, &c));
+	one_pack(&a, "third object", &d);
+	assert_int_equal(count_packs(".pack"), 1);
+	/* a pack of its own (no base): the other pack stays */
+	one_pack(NULL, "fourth object", &d);
+	assert_int_equal(count_packs(".pack"), 2);
+	test_sh("cd %s/r.git && git verify-pack objects/pack/*.idx", dir);
+	test_sh("rm -rf %s/keep", dir);
 }
 
 /* The encoder alone: an unrelated target is refused under a small limit. */
@@ -505,6 +550,7 @@ int main(void)
 		cmocka_unit_test(test_two_generations),
 		cmocka_unit_test(test_depth_limit),
 		cmocka_unit_test(test_stale_and_abort),
+		cmocka_unit_test(test_redundant_packs),
 		cmocka_unit_test(test_repo_write_twice),
 	};
 

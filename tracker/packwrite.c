@@ -128,11 +128,27 @@ static int write_all(int fd, const void *buf, size_t len, uint64_t off)
 	return 0;
 }
 
-/* Read a whole file; 0 or negative with the message recorded. */
-static int slurp(const char *path, struct sbuf *sb)
+/*
+ * Read the version-2 pack index @path into @sb: 0 with its object count
+ * in *@n and its sorted ids at *@sha (into @sb), else 1 (unusable).
+ */
+static int idx_read(struct sbuf *sb, const char *path, size_t *n,
+		    const unsigned char **sha)
 {
+	const unsigned char *p;
+
 	sbuf_reset(sb);
-	return sbuf_read_file(sb, path);
+	if (sbuf_read_file(sb, path) || sb->len < 8 + 1024 + 40)
+		return 1;
+	p = (const unsigned char *)sb->buf;
+	if (memcmp(p, "\377tOc", 4) || be32(p + 4) != 2)
+		return 1;
+	*n = be32(p + 8 + 255 * 4);
+	*sha = p + 8 + 1024;
+	/* ids, CRCs and 32-bit offsets, then the two checksums at least */
+	if (8 + 1024 + *n * (GIT_OID_RAWSZ + 8) + 40 > sb->len)
+		return 1;
+	return 0;
 }
 
 /*
@@ -147,18 +163,12 @@ static int base_try(struct packwriter *pw, const char *idx_path,
 	size_t n, i, lo, hi;
 	int found = 0;
 
-	if (slurp(idx_path, &sb) || sb.len < 8 + 1024 + 40)
+	if (idx_read(&sb, idx_path, &n, &sha))
 		goto out;
 	p = (const unsigned char *)sb.buf;
-	if (memcmp(p, "\377tOc", 4) || be32(p + 4) != 2)
-		goto out;
-	n = be32(p + 8 + 255 * 4);
-	sha = p + 8 + 1024;
 	crc = sha + n * GIT_OID_RAWSZ;
 	o32 = crc + n * 4;
 	o64 = o32 + n * 4;
-	if ((size_t)(o64 - p) + 40 > sb.len)
-		goto out;
 	lo = 0;
 	hi = n;
 	while (lo < hi && !found) {
@@ -810,18 +820,11 @@ static bool pack_contained(const char *idx_path, const struct pw_entry *all,
 			   size_t n)
 {
 	struct sbuf sb = SBUF_INIT;
-	const unsigned char *p, *sha;
+	const unsigned char *sha;
 	size_t k, cnt, lo = 0;
 	bool ret = false;
 
-	if (slurp(idx_path, &sb) || sb.len < 8 + 1024 + 40)
-		goto out;
-	p = (const unsigned char *)sb.buf;
-	if (memcmp(p, "\377tOc", 4) || be32(p + 4) != 2)
-		goto out;
-	cnt = be32(p + 8 + 255 * 4);
-	sha = p + 8 + 1024;
-	if (8 + 1024 + cnt * (GIT_OID_RAWSZ + 8) + 40 > sb.len)
+	if (idx_read(&sb, idx_path, &cnt, &sha))
 		goto out;
 	/* both sorted: one merge pass */
 	for (k = 0; k < cnt; k++) {

@@ -10,7 +10,7 @@
 #   make install  install kmig, its data, man page and bash completion under
 #                 $(DESTDIR)$(PREFIX) (PREFIX=/usr/local); make uninstall
 
-PKGS     := libgit2 sqlite3 zlib libdeflate
+PKGS     := libgit2 sqlite3 zlib libdeflate libcrypto
 CC       ?= cc
 OPT      ?= -O2 -g
 CFLAGS   += -std=gnu11 $(OPT) -Wall -Wextra -Werror -pthread \

@@ -22,6 +22,10 @@
 #   KMIG_BENCH_JOBS      kmig --jobs (default: CPUs)
 #   KMIG_BENCH_ONLY      run only these contenders (e.g. "cold cold-2 cold-4
 #                        inflate" for the scaling part alone)
+#   KMIG_BENCH_DEBS      the Debian linux-source .debs of the import
+#                        section (default ${KMIG_HOME:-~/.cache/kmig}/debs)
+#   KMIG_BENCH_IMPORT_DEB  the .deb whose tarball the import contenders
+#                        import (default: the newest version there)
 #   KMIG                 the binary (default ./kmig)
 set -u
 
@@ -243,6 +247,67 @@ else
 	fi
 fi
 
+# Import: kmig import of one tarball against git's import-tars.perl (git
+# fast-import), and the size of a history's pack that kmig import wrote
+# against "git repack -a -d -f" of the same history.
+IMPORT_TAR= PACK_KMIG= PACK_GIT= PACK_TAGS=
+IMPORT_TARS_PL=/usr/share/doc/git/contrib/fast-import/import-tars.perl
+DEBS=${KMIG_BENCH_DEBS:-${KMIG_HOME:-$CACHE/kmig}/debs}
+# deb_version FILE: 7.3.4 from linux-source-7.3_7.3.4-1~bpo13+1_all.deb
+deb_version() { basename "$1" | sed 's/^[^_]*_\([^-_]*\).*/\1/'; }
+# deb_tarball DEB OUT: the kernel tarball inside a linux-source .deb
+deb_tarball() {
+	dpkg-deb --fsys-tarfile "$1" |
+		tar -xf - -O --wildcards './usr/src/linux-source-*.tar.*' > "$2"
+}
+if want import || want import-tars || want pack-size; then
+	DEBLIST=$(for d in "$DEBS"/linux-source-*_all.deb; do
+		[ -f "$d" ] && echo "$(deb_version "$d") $d"
+	done | sort -V | cut -d' ' -f2-)
+	[ -n "$DEBLIST" ] || say "bench: NOTE: no linux-source .deb in $DEBS: import not measured"
+fi
+if [ -n "${DEBLIST:-}" ] && { want import || want import-tars; }; then
+	[ -f "$IMPORT_TARS_PL" ] || [ ! -f "$IMPORT_TARS_PL.gz" ] ||
+		{ gzip -dc "$IMPORT_TARS_PL.gz" > "$TMP/import-tars.perl" &&
+		  IMPORT_TARS_PL=$TMP/import-tars.perl; }
+	[ -f "$IMPORT_TARS_PL" ] || say "bench: NOTE: no $IMPORT_TARS_PL (the git package's contrib)"
+	deb=${KMIG_BENCH_IMPORT_DEB:-$(echo "$DEBLIST" | tail -n 1)}
+	IMPORT_TAG=v$(deb_version "$deb")
+	IMPORT_TAR=$TMP/import.tar.xz
+	say "bench: import contenders: the tarball of $(basename "$deb")"
+	deb_tarball "$deb" "$IMPORT_TAR" || die "cannot unpack $deb"
+fi
+# The pack of every .deb's release imported in version order, kept in
+# $H/pack-history with the size git repack -a -d -f gives (computed once
+# per history: minutes).
+if [ -n "${DEBLIST:-}" ] && want pack-size; then
+	PH=$H/pack-history
+	for deb in $DEBLIST; do
+		t=v$(deb_version "$deb")
+		PACK_TAGS="$PACK_TAGS $t"
+		git -C "$PH/linux" rev-parse -q --verify "refs/tags/$t" > /dev/null 2>&1 &&
+			continue
+		say "bench: importing $t into $PH (pack size)"
+		deb_tarball "$deb" "$TMP/ph.tar.xz" || die "cannot unpack $deb"
+		KMIG_HOME=$PH "$KMIG" --repo "$PH/linux" --db "$PH/kmig.db" import \
+			--tarball "$TMP/ph.tar.xz" --tag "$t" > /dev/null ||
+			die "kmig import of $t failed"
+		rm -f "$TMP/ph.tar.xz"
+	done
+	PACK_TAGS=${PACK_TAGS# }
+	packs_size() { cat "$1"/objects/pack/*.pack | wc -c; }
+	PACK_KMIG=$(packs_size "$PH/linux")
+	key="$(git -C "$PH/linux" rev-parse HEAD) $PACK_KMIG"
+	if [ "$(head -n 1 "$PH/repack-f" 2> /dev/null)" != "$key" ]; then
+		say "bench: git repack -a -d -f of a copy of $PH/linux (minutes)"
+		cp -a "$PH/linux" "$TMP/repack" &&
+			git -C "$TMP/repack" repack -a -d -f -q &&
+			{ echo "$key"; packs_size "$TMP/repack"; } > "$PH/repack-f"
+		rm -rf "$TMP/repack"
+	fi
+	PACK_GIT=$(sed -n 2p "$PH/repack-f" 2> /dev/null)
+fi
+
 # ------------------------------------------------------------------
 # Rounds.
 
@@ -303,6 +368,19 @@ while [ "$r" -le "$ROUNDS" ]; do
 		run "cold-$n" "$r" 0 "$KMIG" --repo "$REPO" --db "$H/scale.db" scan $(tag_args "$n") --jobs "$JOBS"
 		cp "$TMP/out.cold-$n" "$TMP/cold-$n.stdout" 2> /dev/null
 	done
+	if [ -n "$IMPORT_TAR" ]; then
+		rm -rf "$TMP/imp" "$TMP/imp-tars"
+		mkdir -p "$TMP/imp"
+		run import "$r" 0 env KMIG_HOME="$TMP/imp" "$KMIG" --repo "$TMP/imp/linux" \
+			--db "$TMP/imp/kmig.db" import --tarball "$IMPORT_TAR" --tag "$IMPORT_TAG"
+		rm -rf "$TMP/imp"
+		if [ -f "$IMPORT_TARS_PL" ]; then
+			git init -q --bare "$TMP/imp-tars"
+			run import-tars "$r" 0 sh -c 'cd "$1" && exec perl "$2" "$3"' import-tars \
+				"$TMP/imp-tars" "$IMPORT_TARS_PL" "$IMPORT_TAR"
+			rm -rf "$TMP/imp-tars"
+		fi
+	fi
 	if [ -n "$BOOT_REV" ] && [ "$r" -le "${KMIG_BENCH_BOOT_ROUNDS:-$ROUNDS}" ]; then
 		# both directions are one-file steps after the other was built
 		for rev in "$BOOT_REV" "$BOOT_PARENT"; do
@@ -399,7 +477,19 @@ row() {	# NAME LABEL REF_NAME RATIO_DIR TARGET_TEXT MET NOTE
 	for n in $SCALE_N; do
 		row "cold-$n" "kmig scan, cold, first $n tags" cold - "scaling" - "$(tag_args "$n" | sed 's/--tags //g')"
 	done
+	if [ -n "$IMPORT_TAR" ]; then
+		row import "kmig import, one tarball" import-tars le "<= 1.0 x import-tars" \
+			"$(le "$(ratio "$(med import 3)" "$(med import-tars 3)")" 1.0)" "$IMPORT_TAG"
+		row import-tars "import-tars.perl (fast-import)" "" - "-" - "$IMPORT_TAG"
+	fi
 	echo
+	if [ -n "$PACK_KMIG" ]; then
+		pr=$(ratio "$PACK_KMIG" "${PACK_GIT:--}")
+		echo "pack of $PACK_TAGS: kmig import $(awk -v b="$PACK_KMIG" 'BEGIN { printf "%.1f", b / 1e6 }') MB," \
+			"git repack -a -d -f $(awk -v b="${PACK_GIT:-0}" 'BEGIN { printf "%.1f", b / 1e6 }') MB:" \
+			"$pr x (target <= 1.2 x: $(le "$pr" 1.2))"
+		echo "$STAMP,\"$CPU\",$CORES,$LOAD0,$LOAD1,$NT,pack-size,1,,,,,,$pr,,repack-f,\"<= 1.2 x git repack -a -d -f\",$(le "$pr" 1.2),\"bytes: kmig $PACK_KMIG, git $PACK_GIT; $PACK_TAGS\"" >> "$CSV"
+	fi
 	echo "peak RSS of the cold scan: $RSS_MB MB (target <= 300 MB: $(le "$RSS_MB" 300))"
 	echo "x wall / x cpu: the contender's median over the reference's (kmig cold for git grep,"
 	echo "the inflate limit for kmig cold).  CPU = user + sys."

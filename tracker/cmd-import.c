@@ -311,9 +311,46 @@ static git_time_t tree_time(const char *root)
 	return t;
 }
 
-/* Unpack @it and write its tree: a new link, not yet in the chain. */
+/*
+ * The delta base for a release @tag about to be inserted: the tree of the
+ * release just before its place in the chain, else of the one just after
+ * it; *out NULL when the chain is empty.  Any tree in a pack will do; the
+ * nearest version shares the most.
+ */
+static int chain_base(git_tree **out, const struct chain *c,
+		      git_repository *repo, const char *tag)
+{
+	const struct link *l;
+	git_commit *cm = NULL;
+	size_t i;
+	int ret = 0;
+
+	*out = NULL;
+	if (!c->n)
+		return 0;
+	for (i = 0; i < c->n; i++)
+		if (c->v[i].tag && version_cmp(c->v[i].tag, tag) > 0)
+			break;
+	l = &c->v[i ? i - 1 : 0];
+	if (l->it) {
+		if (git_tree_lookup(out, repo, &l->tree) < 0)
+			ret = kmig_err_git("cannot read a tree of the history");
+		return ret;
+	}
+	if (git_commit_lookup(&cm, repo, &l->old) < 0 ||
+	    git_commit_tree(out, cm) < 0)
+		ret = kmig_err_git("cannot read the history's tree");
+	git_commit_free(cm);
+	return ret;
+}
+
+/*
+ * Unpack @it and write its tree into the pack, deltified against @base
+ * (or NULL): a new link, not yet in the chain.
+ */
 static int import_tree(struct link *l, git_repository *repo,
-		       struct import_item *it, const char *tmpdir, int jobs)
+		       struct import_item *it, const git_tree *base,
+		       const char *tmpdir, int jobs)
 {
 	struct unpacked u = { 0 };
 	int ret;
@@ -326,8 +363,8 @@ static int import_tree(struct link *l, git_repository *repo,
 		ret = unpack_source(&u, it->deb, it->v.debian, it->tarball, tmpdir);
 	if (ret)
 		goto out;
-	ret = repo_write_dir_tree(&l->tree, repo, u.root, jobs, &l->files,
-				  &l->bytes);
+	ret = repo_write_dir_tree(&l->tree, repo, u.root, base, jobs,
+				  &l->files, &l->bytes);
 	if (ret)
 		goto out;
 	/* a package's own date (its changelog); a tarball's Makefile mtime */
@@ -670,9 +707,13 @@ static int import_lock(git_repository *repo, int *fd)
 	return ret;
 }
 
+/*
+ * The blobs and trees are in kmig's pack already (repo_write_dir_tree());
+ * pack the few loose commits and tags (incrementally: no -a).
+ */
 static int pack_repo(const char *path)
 {
-	char *argv[] = { "git", "-C", (char *)path, "repack", "-a", "-d", "-q",
+	char *argv[] = { "git", "-C", (char *)path, "repack", "-d", "-q",
 			 NULL };
 	int ret;
 
@@ -804,6 +845,7 @@ static int cmd_import_fn(struct kmig_ctx *ctx, int argc, char **argv)
 	tmpdir = xasprintf("%s/tmp/import-%d", ctx->home, (int)getpid());
 	for (i = 0; i < nitems; i++) {
 		struct import_item *it = &items[i];
+		git_tree *base = NULL;
 		struct link l;
 
 		if (i && !strcmp(it->tag, items[i - 1].tag))
@@ -816,11 +858,15 @@ static int cmd_import_fn(struct kmig_ctx *ctx, int argc, char **argv)
 			cmd_fail_last(KMIG_EXIT_ERROR);
 			goto out;
 		}
-		if (import_tree(&l, repo, it, tmpdir, jobs)) {
+		if (chain_base(&base, &chain, repo, it->tag) ||
+		    import_tree(&l, repo, it, base, tmpdir, jobs)) {
 			cmd_fail(KMIG_EXIT_ERROR, "import of %s failed: %s", it->tag,
 				 kmig_errmsg());
+			git_tree_free(base);
 			goto out;
 		}
+		git_tree_free(base);
+		base = NULL;
 		chain_insert(&chain, &l, it->tag);
 		done++;
 	}

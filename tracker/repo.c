@@ -13,6 +13,7 @@
 #include <git2/sys/odb_backend.h>
 #include <zlib.h>
 
+#include "packwrite.h"
 #include "repo.h"
 
 int ncpus(void)
@@ -245,12 +246,14 @@ bool repo_tag_exists(git_repository *repo, const char *tag)
 	return ret == 0;
 }
 
-/* A directory being written: files are hashed by workers, then trees. */
+/* A directory being written: blobs by workers into a pack, then trees. */
 struct wfile {
 	char *path;		/* full path on disk */
 	const char *name;	/* points into path */
 	git_filemode_t mode;
 	git_oid oid;
+	git_oid base;		/* the base tree's blob at this path */
+	bool has_base;
 	uint64_t size;
 };
 
@@ -261,6 +264,8 @@ struct wdir {
 	size_t ndirs, adirs;
 	size_t *files;		/* indexes into the file array */
 	size_t nfiles, afiles;
+	git_oid base;		/* the base tree's tree at this path */
+	bool has_base;
 };
 
 struct walk {
@@ -340,9 +345,45 @@ static int walk_dir(struct walk *w, struct wdir *d)
 	return ret;
 }
 
+/*
+ * Note, for every file and directory of @d, the id of the same path in
+ * @bt (the previous release's tree): the delta bases.
+ */
+static int map_base(git_repository *repo, struct walk *w, struct wdir *d,
+		    const git_tree *bt)
+{
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; i < d->nfiles; i++) {
+		struct wfile *f = &w->files[d->files[i]];
+		const git_tree_entry *e = git_tree_entry_byname(bt, f->name);
+
+		if (e && git_tree_entry_type(e) == GIT_OBJECT_BLOB) {
+			f->base = *git_tree_entry_id(e);
+			f->has_base = true;
+		}
+	}
+	for (i = 0; i < d->ndirs && !ret; i++) {
+		struct wdir *sub = d->dirs[i];
+		const git_tree_entry *e = git_tree_entry_byname(bt, sub->name);
+		git_tree *st = NULL;
+
+		if (!e || git_tree_entry_type(e) != GIT_OBJECT_TREE)
+			continue;
+		sub->base = *git_tree_entry_id(e);
+		sub->has_base = true;
+		if (git_tree_lookup(&st, repo, &sub->base) < 0)
+			return kmig_err_git("cannot read the previous tree");
+		ret = map_base(repo, w, sub, st);
+		git_tree_free(st);
+	}
+	return ret;
+}
+
 struct hash_job {
 	struct walk *w;
-	const char *repo_path;
+	struct packwriter *pw;
 	size_t next;
 	pthread_mutex_t lock;
 	int ret;
@@ -351,11 +392,10 @@ struct hash_job {
 	size_t done;
 };
 
-static int hash_one(git_odb *odb, struct wfile *f)
+static int hash_one(struct packwrite_worker *pk, struct wfile *f,
+		    struct sbuf *sb)
 {
-	struct sbuf sb = SBUF_INIT;
-	int ret;
-
+	sbuf_reset(sb);
 	if (f->mode == GIT_FILEMODE_LINK) {
 		char target[4096];
 		ssize_t n = readlink(f->path, target, sizeof(target));
@@ -363,34 +403,20 @@ static int hash_one(git_odb *odb, struct wfile *f)
 		if (n < 0)
 			return kmig_err("cannot read link '%s': %s", f->path,
 					strerror(errno));
-		sbuf_add(&sb, target, (size_t)n);
-	} else if (sbuf_read_file(&sb, f->path)) {
+		sbuf_add(sb, target, (size_t)n);
+	} else if (sbuf_read_file(sb, f->path)) {
 		return KMIG_EGENERIC;
 	}
-	ret = git_odb_write(&f->oid, odb, sb.buf ? sb.buf : "", sb.len,
-			    GIT_OBJECT_BLOB);
-	sbuf_release(&sb);
-	if (ret < 0)
-		return kmig_err_git("cannot write blob");
-	return 0;
+	return packwrite_add(pk, GIT_OBJECT_BLOB, sb->buf ? sb->buf : "",
+			     sb->len, f->has_base ? &f->base : NULL, &f->oid);
 }
 
 static void *hash_worker(void *arg)
 {
 	struct hash_job *job = arg;
-	git_repository *repo = NULL;
-	git_odb *odb = NULL;
+	struct packwrite_worker *pk = packwrite_worker_new(job->pw);
+	struct sbuf sb = SBUF_INIT;
 
-	if (git_repository_open(&repo, job->repo_path) < 0 ||
-	    git_repository_odb(&odb, repo) < 0) {
-		pthread_mutex_lock(&job->lock);
-		if (!job->ret) {
-			job->ret = kmig_err_git("cannot open object database");
-			snprintf(job->err, sizeof(job->err), "%s", kmig_errmsg());
-		}
-		pthread_mutex_unlock(&job->lock);
-		goto out;
-	}
 	for (;;) {
 		size_t i;
 
@@ -404,7 +430,7 @@ static void *hash_worker(void *arg)
 		if (job->done % 512 == 0)
 			progress_update(job->prog, job->done, NULL);
 		pthread_mutex_unlock(&job->lock);
-		if (hash_one(odb, &job->w->files[i])) {
+		if (hash_one(pk, &job->w->files[i], &sb)) {
 			pthread_mutex_lock(&job->lock);
 			if (!job->ret) {
 				job->ret = KMIG_EGENERIC;
@@ -415,75 +441,91 @@ static void *hash_worker(void *arg)
 			break;
 		}
 	}
-out:
-	git_odb_free(odb);
-	git_repository_free(repo);
+	sbuf_release(&sb);
+	packwrite_worker_free(pk);
 	return NULL;
 }
 
-static int write_trees(git_oid *out, git_repository *repo, struct walk *w,
-		       struct wdir *d)
+struct tent {
+	const char *name;
+	size_t len;
+	git_filemode_t mode;
+	const git_oid *oid;
+};
+
+/* git's tree order: names compared as if directories ended with '/'. */
+static int cmp_tent(const void *a, const void *b)
 {
-	git_treebuilder *tb = NULL;
-	size_t i;
+	const struct tent *x = a, *y = b;
+	size_t n = x->len < y->len ? x->len : y->len;
+	int c = memcmp(x->name, y->name, n);
+	unsigned char cx, cy;
+
+	if (c)
+		return c;
+	cx = x->len > n ? (unsigned char)x->name[n] :
+	     x->mode == GIT_FILEMODE_TREE ? '/' : 0;
+	cy = y->len > n ? (unsigned char)y->name[n] :
+	     y->mode == GIT_FILEMODE_TREE ? '/' : 0;
+	return cx - cy;
+}
+
+/* Write @d's tree (its subtrees first); a zero id for an empty tree. */
+static int write_trees(git_oid *out, struct packwrite_worker *pk,
+		       struct walk *w, struct wdir *d)
+{
+	struct tent *ents = xcalloc(d->ndirs + d->nfiles + 1, sizeof(*ents));
+	git_oid *sub = xcalloc(d->ndirs + 1, sizeof(*sub));
+	struct sbuf sb = SBUF_INIT;
+	size_t i, n = 0;
 	int ret = 0;
 
-	if (git_treebuilder_new(&tb, repo, NULL) < 0)
-		return kmig_err_git("cannot build tree");
 	for (i = 0; i < d->ndirs; i++) {
-		git_oid sub;
-
-		ret = write_trees(&sub, repo, w, d->dirs[i]);
+		ret = write_trees(&sub[i], pk, w, d->dirs[i]);
 		if (ret)
-			goto out_free_tb;
+			goto out_free;
 		/* git does not store empty directories */
-		if (git_oid_is_zero(&sub))
+		if (git_oid_is_zero(&sub[i]))
 			continue;
-		if (git_treebuilder_insert(NULL, tb, d->dirs[i]->name, &sub,
-					   GIT_FILEMODE_TREE) < 0) {
-			ret = kmig_err_git("cannot add directory to tree");
-			goto out_free_tb;
-		}
+		ents[n++] = (struct tent){ d->dirs[i]->name,
+					   strlen(d->dirs[i]->name),
+					   GIT_FILEMODE_TREE, &sub[i] };
 	}
 	for (i = 0; i < d->nfiles; i++) {
 		struct wfile *f = &w->files[d->files[i]];
 
-		if (git_treebuilder_insert(NULL, tb, f->name, &f->oid,
-					   f->mode) < 0) {
-			ret = kmig_err_git("cannot add file to tree");
-			goto out_free_tb;
-		}
+		ents[n++] = (struct tent){ f->name, strlen(f->name), f->mode,
+					   &f->oid };
 	}
-	if (git_treebuilder_entrycount(tb) == 0) {
-		memset(out, 0, sizeof(*out));
-		goto out_free_tb;
+	memset(out, 0, sizeof(*out));
+	if (!n)
+		goto out_free;
+	qsort(ents, n, sizeof(*ents), cmp_tent);
+	for (i = 0; i < n; i++) {
+		sbuf_addf(&sb, "%o %s", (unsigned int)ents[i].mode, ents[i].name);
+		sbuf_addch(&sb, 0);
+		sbuf_add(&sb, ents[i].oid->id, GIT_OID_RAWSZ);
 	}
-	if (git_treebuilder_write(out, tb) < 0)
-		ret = kmig_err_git("cannot write tree");
-out_free_tb:
-	git_treebuilder_free(tb);
+	ret = packwrite_add(pk, GIT_OBJECT_TREE, sb.buf, sb.len,
+			    d->has_base ? &d->base : NULL, out);
+out_free:
+	sbuf_release(&sb);
+	free(sub);
+	free(ents);
 	return ret;
 }
 
-int repo_write_dir_tree(git_oid *out, git_repository *repo, const char *dir,
-			int jobs, size_t *files, uint64_t *bytes)
+/* The workers: every blob of @w into @pw. */
+static int write_blobs(struct packwriter *pw, struct walk *w, int jobs)
 {
-	struct walk w = { 0 };
-	struct wdir *root = xcalloc(1, sizeof(*root));
 	struct hash_job job = { 0 };
 	pthread_t *tids;
-	int i, ret;
+	int i, ret = 0;
 
-	root->path = xstrdup(dir);
-	root->name = "";
-	ret = walk_dir(&w, root);
-	if (ret)
-		goto out_free;
-
-	job.w = &w;
-	job.repo_path = git_repository_path(repo);
+	job.w = w;
+	job.pw = pw;
 	pthread_mutex_init(&job.lock, NULL);
-	job.prog = progress_start("writing blobs", w.nfiles);
+	job.prog = progress_start("writing blobs", w->nfiles);
 	if (jobs < 1)
 		jobs = 1;
 	tids = xcalloc((size_t)jobs, sizeof(*tids));
@@ -494,13 +536,53 @@ int repo_write_dir_tree(git_oid *out, git_repository *repo, const char *dir,
 	free(tids);
 	progress_stop(job.prog);
 	pthread_mutex_destroy(&job.lock);
-	if (job.ret) {
+	if (job.ret)
 		ret = kmig_err("%s", job.err);
-		goto out_free;
+	return ret;
+}
+
+int repo_write_dir_tree(git_oid *out, git_repository *repo, const char *dir,
+			const git_tree *base, int jobs, size_t *files,
+			uint64_t *bytes)
+{
+	struct walk w = { 0 };
+	struct wdir *root = xcalloc(1, sizeof(*root));
+	struct packwriter *pw = NULL;
+	struct packwrite_worker *pk;
+	git_odb *odb = NULL;
+	int ret;
+
+	root->path = xstrdup(dir);
+	root->name = "";
+	ret = walk_dir(&w, root);
+	if (!ret && base) {
+		root->base = *git_tree_id(base);
+		root->has_base = true;
+		ret = map_base(repo, &w, root, base);
 	}
-	ret = write_trees(out, repo, &w, root);
+	if (!ret)
+		ret = packwrite_begin(&pw, git_repository_path(repo),
+				      base ? git_tree_id(base) : NULL);
+	if (ret)
+		goto out_free;
+	ret = write_blobs(pw, &w, jobs);
+	if (!ret) {
+		pk = packwrite_worker_new(pw);
+		ret = write_trees(out, pk, &w, root);
+		packwrite_worker_free(pk);
+	}
 	if (!ret && git_oid_is_zero(out))
 		ret = kmig_err("'%s' holds no files", dir);
+	if (ret) {
+		packwrite_abort(pw);
+		goto out_free;
+	}
+	ret = packwrite_finish(pw);
+	/* libgit2 learns of the new pack (the base pack is gone) */
+	if (!ret && (git_repository_odb(&odb, repo) < 0 ||
+		     git_odb_refresh(odb) < 0))
+		ret = kmig_err_git("cannot reload the object database");
+	git_odb_free(odb);
 	if (files)
 		*files = w.nfiles;
 	if (bytes)

@@ -36,12 +36,17 @@ bool repo_tag_exists(git_repository *repo, const char *tag);
 /*
  * repo_write_dir_tree - write every file below directory @dir (regular
  * files, executables and symlinks; ignore rules are not consulted, as
- * "git add -f" would do) into the object database, using @jobs threads
- * for the blobs, and return the root tree id in @out.  @files and @bytes,
- * when non-NULL, receive totals for progress and messages.
+ * "git add -f" would do) and its trees into one new pack of @repo, using
+ * @jobs threads for the blobs, and return the root tree id in @out.
+ * @base (or NULL) is the previous release's tree: the pack holding it is
+ * copied into the new pack (which replaces it), and each blob or tree is
+ * stored as a delta against the one at the same path in @base when that
+ * is less than half its size (packwrite.h).  @files and @bytes, when
+ * non-NULL, receive totals for progress and messages.
  */
 int repo_write_dir_tree(git_oid *out, git_repository *repo, const char *dir,
-			int jobs, size_t *files, uint64_t *bytes);
+			const git_tree *base, int jobs, size_t *files,
+			uint64_t *bytes);
 
 /*
  * repo_blob_read - append the content of blob @oid to @out.

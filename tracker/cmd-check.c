@@ -599,12 +599,9 @@ static void warn_unmatched(const struct check *c)
 	for (i = 0; i < n; i++) {
 		const struct gate_allow_entry *e = &c->allow.v[idx[i]];
 		size_t len = strlen(e->path);
-		git_tree_entry *te = NULL;
 		bool dir = len && e->path[len - 1] != '/' &&
-			   !git_tree_entry_bypath(&te, c->new_, e->path) &&
-			   git_tree_entry_type(te) == GIT_OBJECT_TREE;
+			   gate_tree_has(c->new_, e->path, true);
 
-		git_tree_entry_free(te);
 		fprintf(stderr, "kmig: warning: %s:%u: '%s' matches no file%s%s%s\n",
 			c->allow.name, e->lineno, e->path,
 			dir ? " (a directory: write '" : "", dir ? e->path : "",

@@ -184,18 +184,6 @@ static int unmatched_cb(const char *root, const git_tree_entry *e, void *data)
 	return w->left ? 0 : 1;	/* all found: stop the walk */
 }
 
-static bool tree_has_path(git_tree *tree, const char *path, bool dir)
-{
-	git_tree_entry *e = NULL;
-	bool ok;
-
-	if (!*path || git_tree_entry_bypath(&e, tree, path) < 0)
-		return false;
-	ok = (git_tree_entry_type(e) == GIT_OBJECT_TREE) == dir;
-	git_tree_entry_free(e);
-	return ok;
-}
-
 size_t gate_allow_unmatched(const struct gate_allow *a, git_tree *tree,
 			    size_t **out)
 {
@@ -215,10 +203,10 @@ size_t gate_allow_unmatched(const struct gate_allow *a, git_tree *tree,
 		} else if (len && p[len - 1] == '/') {
 			char *dir = xstrndup(p, len - 1);
 
-			w.found[j] = tree_has_path(tree, dir, true);
+			w.found[j] = gate_tree_has(tree, dir, true);
 			free(dir);
 		} else {
-			w.found[j] = tree_has_path(tree, p, false);
+			w.found[j] = gate_tree_has(tree, p, false);
 		}
 	}
 	if (w.left)

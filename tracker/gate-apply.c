@@ -192,19 +192,6 @@ static const char *strip_path(const char *path, int strip)
 	return path;
 }
 
-static bool tree_has(git_tree *tree, const char *path, bool dir)
-{
-	git_tree_entry *e = NULL;
-	bool ok;
-
-	if (!path || !*path || git_tree_entry_bypath(&e, tree, path) < 0)
-		return false;
-	ok = dir ? git_tree_entry_type(e) == GIT_OBJECT_TREE :
-		   git_tree_entry_type(e) != GIT_OBJECT_TREE;
-	git_tree_entry_free(e);
-	return ok;
-}
-
 /* A created file's directory (stripped by @strip) exists, below the root. */
 static bool dir_exists(git_tree *tree, const char *path, int strip)
 {
@@ -215,7 +202,7 @@ static bool dir_exists(git_tree *tree, const char *path, int strip)
 	if (!s || !(slash = strrchr(s, '/')))
 		return false;
 	dir = xstrndup(s, (size_t)(slash - s));
-	ok = tree_has(tree, dir, true);
+	ok = gate_tree_has(tree, dir, true);
 	free(dir);
 	return ok;
 }
@@ -240,7 +227,7 @@ static int detect_strip(int *strip, const struct ddiff *d, git_tree *base,
 				continue;
 			if (!k)
 				nold++;
-			if (!tree_has(base, strip_path(f->old_path, tries[k]), false))
+			if (!gate_tree_has(base, strip_path(f->old_path, tries[k]), false))
 				missing[k] = f->old_path;
 		}
 		if (nold && !missing[k]) {

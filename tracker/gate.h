@@ -129,6 +129,12 @@ int gate_compare(struct gate *g, const struct gate_touched *t,
 int gate_diff_trees(struct gate *g, git_tree *old, git_tree *new_,
 		    struct gate_touched *t, struct gate_change *out);
 
+/*
+ * gate_tree_has - whether @tree has @path (NULL or "" never), as a
+ * directory when @dir, else as anything else (a file, link or submodule).
+ */
+bool gate_tree_has(git_tree *tree, const char *path, bool dir);
+
 /* ---- patches ---- */
 
 /* One patch file or mbox as the user gave it. */

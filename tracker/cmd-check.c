@@ -726,6 +726,8 @@ static int cmd_check_fn(struct kmig_ctx *ctx, int argc, char **argv)
 	if (load_allow(&c, allow))
 		goto out_fail;
 	warn_unmatched(&c);
+	/* all read: leave no temporary files behind, even if printing fails */
+	gate_series_drop_objects(&c.series);
 	nallowed = gate_allow_apply(c.have_allow ? &c.allow : NULL, &ch.added);
 	if (fmt == FMT_JSON)
 		print_json(&c, &ch, nallowed);

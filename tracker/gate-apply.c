@@ -657,6 +657,12 @@ out_free:
 	return ret;
 }
 
+void gate_series_drop_objects(struct gate_series *s)
+{
+	if (s->priv)
+		gitenv_clear(s->priv);
+}
+
 void gate_series_clear(struct gate_series *s)
 {
 	size_t i;

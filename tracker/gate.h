@@ -191,6 +191,13 @@ int gate_series_apply(struct gate_series *s, git_repository *repo,
 void gate_series_clear(struct gate_series *s);
 
 /*
+ * gate_series_drop_objects - remove the temporary index and objects now
+ * (gate_series_clear() does it too): tree and blob handles already read
+ * stay valid, nothing more of the patched trees can be read.
+ */
+void gate_series_drop_objects(struct gate_series *s);
+
+/*
  * gate_series_attribute - set ->patch of each site of @added (the uses
  * @base to the last tree of @s adds) to the patch that added it: the
  * latest patch whose own change adds the same use, in the same file if

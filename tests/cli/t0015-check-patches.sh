@@ -117,6 +117,9 @@ t_exit "offset: json" 1 k check --format json --patch "$TRASH/offset.diff" --bas
 t_ok "offset: json" grep -q '"offsets": \[{"patch": 1, "path": "net/b.c", "hunk": 1, "line": 21, "offset": 3}\]' "$TRASH/.stdout"
 before > "$TRASH/repo.after"
 t_ok "index, worktree, refs and objects untouched" cmp "$TRASH/repo.before" "$TRASH/repo.after"
+mkdir "$TRASH/tmp"
+t_exit "temporary files: in TMPDIR" 1 env TMPDIR="$TRASH/tmp" "$KMIG" --repo "$W" --db "$DB" check --patch "$TRASH/offset.diff" --base shifted
+t_is "temporary files: none left" "" "$(ls "$TRASH/tmp")"
 t_is "git's own index is not locked or replaced" "" "$(ls "$W/.git" | grep -i 'index\.' || true)"
 
 # a hand-edited hunk whose line counts are wrong: --recount

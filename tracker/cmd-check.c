@@ -275,7 +275,6 @@ static int resolve_patch(struct check *c, char **files, size_t n,
 		ret = kmig_err_git("cannot read the patched tree");
 		goto out_free;
 	}
-	git_oid_tostr(c->new_hex, sizeof(c->new_hex), git_tree_id(c->new_));
 	if (c->series.cover)
 		c->subject = patch_subject(c->series.cover);
 	else if (c->series.v[0].subject)

@@ -11,39 +11,54 @@
 
 #include "builtin.h"
 #include "gate.h"
+#include "patch.h"
 #include "repo.h"
 #include "rules.h"
 #include "store.h"
 
 static const char usage[] =
-	"usage: kmig check [--allow FILE] [--format text|json] [--jobs N] REV\n"
+	"usage: kmig check [--allow FILE] [--format text|json] [--removed] [--jobs N] REV\n"
 	"       kmig check [options] A..B\n"
-	"       kmig check [options] --patch FILE [--base REV]\n"
+	"       kmig check [options] --patch FILE [--patch FILE...] [--base REV]\n"
 	"\n"
 	"Report the deprecated-API uses a change adds.  REV is the change REV^..REV,\n"
-	"A..B the whole range as one change, --patch a git format-patch mbox (one or\n"
-	"more messages) or a plain unified diff, applied in memory on --base\n"
-	"(default HEAD of --repo); a patch that does not apply is an error naming\n"
-	"the first failing file and hunk.\n"
+	"A..B the whole range as one change, --patch a patch or a series checked as\n"
+	"one change.  A patch is a git format-patch mbox (one or more messages, a\n"
+	"cover letter allowed) or a plain unified diff (diff -u, diff -ruN, git diff,\n"
+	"git diff --no-prefix; the prefix is found as patch(1) finds it: -p1, else\n"
+	"-p0).  It is applied by 'git apply --cached' on a temporary index, so hunks\n"
+	"apply at an offset as git apply allows (reported), and nothing is written\n"
+	"to the repository; a patch that does not apply is an error naming the\n"
+	"first failing file and hunk.\n"
 	"\n"
 	"Only the files the change touches are lexed (the blob cache of --db is used\n"
 	"and filled when the database can be opened).  A use is a rule and a\n"
 	"whitespace-normalised source line; uses are compared as multisets over all\n"
 	"touched files, so moved or renamed code is not new, a second copy is.\n"
 	"\n"
+	"  --patch FILE     a patch, mbox or diff ('-': standard input); repeat it for\n"
+	"                   a series given as several files, in order\n"
+	"  --base REV       the tree the patches apply to (default: HEAD of --repo)\n"
 	"  --allow FILE     allowlist (default: .kmig-allow at the root of the\n"
 	"                   checked tree, if present); lines\n"
-	"                   PATH[:FUNCTION] RULE  # reason   (globs allowed)\n"
+	"                   PATH[:FUNCTION] RULE  # reason   (globs allowed; a\n"
+	"                   directory ends in '/'); an entry whose PATH matches no\n"
+	"                   file is warned about on stderr\n"
 	"  --format FMT     text (default, the 0day bot's shape) or json\n"
+	"  --removed        list the removed uses too (text; JSON always has them)\n"
 	"  --jobs N         lexer threads (default: CPUs)\n"
 	"\n"
-	"Text output: a header naming the change, '>> path:line: rule: ...' per new\n"
-	"use with the source line under it, allowed uses, then the summary line\n"
-	"'N new deprecated uses (M allowed)' and, when some were removed,\n"
-	"'K deprecated uses removed'.\n"
+	"Text output: a header naming the change (and the base by its tag, as git\n"
+	"describe --tags names it), the hunks that applied at an offset, '>> path:\n"
+	"line: rule: ...' per new use with its advice (wrapped to 80 columns), the\n"
+	"patch of a series that added it and the source line under it, allowed\n"
+	"uses, removed uses with --removed, then the summary line 'N new deprecated\n"
+	"uses (M allowed)' and, when some were removed, 'K deprecated uses removed'.\n"
 	"Exit status: 0 no new uses (or all allowed), 1 new uses, 2 error.\n";
 
 enum { FMT_TEXT, FMT_JSON };
+
+#define WRAP_COLUMNS 80
 
 struct check {
 	struct kmig_ctx *ctx;
@@ -52,10 +67,11 @@ struct check {
 	git_tree *old, *new_;
 	/* the change, for the header */
 	const char *kind;	/* "commit", "range" or "patch" */
-	char *name;		/* what the user named */
-	char *subject;		/* commit or first patch subject, or NULL */
+	char *name;		/* what the user named ("<stdin>" for -) */
+	char *subject;		/* commit or patch (cover letter) subject, or NULL */
+	char *base;		/* patches: the base as git describe --tags names it */
 	char old_hex[GIT_OID_HEXSZ + 1], new_hex[GIT_OID_HEXSZ + 1];
-	size_t npatches;
+	struct gate_series series;
 	struct gate_allow allow;
 	bool have_allow;
 };
@@ -74,6 +90,63 @@ static int tree_of(git_tree **out, git_commit *c)
 	return 0;
 }
 
+/* @c by its nearest tag (git describe --tags), else its short hash. */
+static char *describe(git_commit *c)
+{
+	git_describe_options opts;
+	git_describe_format_options fopts;
+	git_describe_result *res = NULL;
+	git_buf buf = { 0 };
+	char hex[GIT_OID_HEXSZ + 1], *ret;
+
+	git_describe_options_init(&opts, GIT_DESCRIBE_OPTIONS_VERSION);
+	git_describe_format_options_init(&fopts, GIT_DESCRIBE_FORMAT_OPTIONS_VERSION);
+	opts.describe_strategy = GIT_DESCRIBE_TAGS;
+	fopts.abbreviated_size = 12;
+	if (git_describe_commit(&res, (git_object *)c, &opts) < 0 ||
+	    git_describe_format(&buf, res, &fopts) < 0) {
+		git_describe_result_free(res);
+		git_error_clear();
+		git_oid_tostr(hex, sizeof(hex), git_commit_id(c));
+		return xstrndup(hex, 12);
+	}
+	ret = xstrdup(buf.ptr);
+	git_buf_dispose(&buf);
+	git_describe_result_free(res);
+	return ret;
+}
+
+static bool rev_exists(git_repository *repo, const char *rev)
+{
+	git_object *o = NULL;
+
+	if (git_revparse_single(&o, repo, rev) < 0)
+		return false;
+	git_object_free(o);
+	return true;
+}
+
+/* @arg names no change: name the side of a range that is no revision. */
+static int unknown_revision(git_repository *repo, const char *arg)
+{
+	const char *dots = strstr(arg, "..");
+	char *left;
+	int ret = 0;
+
+	if (!dots)
+		return kmig_err("unknown revision '%s'", arg);
+	left = xstrndup(arg, (size_t)(dots - arg));
+	dots += dots[2] == '.' ? 3 : 2;
+	if (*left && !rev_exists(repo, left))
+		ret = kmig_err("unknown revision '%s' in '%s'", left, arg);
+	else if (*dots && !rev_exists(repo, dots))
+		ret = kmig_err("unknown revision '%s' in '%s'", dots, arg);
+	else
+		ret = kmig_err("unknown revision '%s'", arg);
+	free(left);
+	return ret;
+}
+
 /* REV (REV^..REV) or A..B / A...B (merge base of A and B to B). */
 static int resolve_change(struct check *c, const char *arg)
 {
@@ -86,7 +159,7 @@ static int resolve_change(struct check *c, const char *arg)
 		/* libgit2 keeps the left side of a range whose right fails */
 		git_object_free(spec.from);
 		git_object_free(spec.to);
-		return kmig_err("unknown revision '%s'", arg);
+		return unknown_revision(c->repo, arg);
 	}
 	c->name = xstrdup(arg);
 	if (spec.flags & GIT_REVSPEC_SINGLE) {
@@ -147,43 +220,71 @@ out_free:
 	return ret;
 }
 
-static int resolve_patch(struct check *c, const char *file, const char *base)
+static const char *input_name(const char *file)
 {
-	struct sbuf sb = SBUF_INIT;
+	return strcmp(file, "-") ? file : "<stdin>";
+}
+
+static int read_input(struct sbuf *sb, const char *file)
+{
+	char tmp[65536];
+	size_t n;
+
+	if (strcmp(file, "-"))
+		return sbuf_read_file(sb, file);
+	while ((n = fread(tmp, 1, sizeof(tmp), stdin)) > 0)
+		sbuf_add(sb, tmp, n);
+	if (ferror(stdin))
+		return kmig_err("cannot read standard input");
+	return 0;
+}
+
+/* The patches @files (@n of them) applied on @base, one after the other. */
+static int resolve_patch(struct check *c, char **files, size_t n,
+			 const char *base)
+{
+	struct sbuf *sb = xcalloc(n, sizeof(*sb)), names = SBUF_INIT;
+	struct gate_patch_input *in = xcalloc(n, sizeof(*in));
 	git_commit *commit = NULL;
-	git_tree *base_tree = NULL;
-	int ret;
+	size_t i;
+	int ret = 0;
 
 	c->kind = "patch";
-	c->name = xstrdup(file);
-	if (!strcmp(file, "-")) {
-		char tmp[65536];
-		size_t n;
-
-		while ((n = fread(tmp, 1, sizeof(tmp), stdin)) > 0)
-			sbuf_add(&sb, tmp, n);
-		if (ferror(stdin))
-			return kmig_err("cannot read standard input");
-	} else if (sbuf_read_file(&sb, file)) {
-		return KMIG_EGENERIC;
+	for (i = 0; !ret && i < n; i++) {
+		ret = read_input(&sb[i], files[i]);
+		in[i].name = input_name(files[i]);
+		in[i].buf = sb[i].buf ? sb[i].buf : "";
+		in[i].len = sb[i].len;
+		sbuf_addf(&names, "%s%s", i ? ", " : "", in[i].name);
 	}
+	c->name = sbuf_detach(&names);
+	if (ret)
+		goto out_free;
 	ret = repo_resolve_commit(&commit, c->repo, base);
 	if (ret)
 		goto out_free;
 	git_oid_tostr(c->old_hex, sizeof(c->old_hex), git_commit_id(commit));
-	ret = tree_of(&base_tree, commit);
+	c->base = describe(commit);
+	ret = tree_of(&c->old, commit);
+	if (!ret)
+		ret = gate_series_apply(&c->series, c->repo, c->old, in, n);
 	if (ret)
 		goto out_free;
-	ret = gate_mempack(c->repo);
-	if (ret)
+	if (git_object_dup((git_object **)&c->new_,
+			   (git_object *)c->series.v[c->series.n - 1].tree) < 0) {
+		ret = kmig_err_git("cannot read the patched tree");
 		goto out_free;
-	ret = gate_apply_patch(&c->old, &c->new_, &c->subject, &c->npatches,
-			       c->repo, base_tree, file, sb.buf ? sb.buf : "",
-			       sb.len);
+	}
+	if (c->series.cover)
+		c->subject = patch_subject(c->series.cover);
+	else if (c->series.v[0].subject)
+		c->subject = patch_subject(c->series.v[0].subject);
 out_free:
-	git_tree_free(base_tree);
 	git_commit_free(commit);
-	sbuf_release(&sb);
+	for (i = 0; i < n; i++)
+		sbuf_release(&sb[i]);
+	free(sb);
+	free(in);
 	return ret;
 }
 
@@ -214,37 +315,135 @@ static int load_allow(struct check *c, const char *file)
 	return ret;
 }
 
+static const char *plural(size_t n)
+{
+	return n == 1 ? "" : "s";
+}
+
+/* How a patch of the series is named: its subject, else its file. */
+static const char *patch_title(const struct gate_patch *p)
+{
+	return p->subject ? p->subject : p->name;
+}
+
+/* Columns @s takes: UTF-8 characters, a tab to the next multiple of 8. */
+static size_t columns(const char *s, size_t len, size_t col)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		if (s[i] == '\t')
+			col = (col / 8 + 1) * 8;
+		else if (((unsigned char)s[i] & 0xc0) != 0x80)
+			col++;
+	}
+	return col;
+}
+
+/*
+ * Print @lead, then @text wrapped at blanks to WRAP_COLUMNS, continuation
+ * lines indented by three blanks (a word longer than a line stays whole).
+ */
+static void print_wrapped(const char *lead, const char *text)
+{
+	const char *p = text;
+	size_t col = columns(lead, strlen(lead), 0);
+	bool first = true;
+
+	fputs(lead, stdout);
+	while (*p) {
+		const char *w = p;
+		size_t wlen, wcols;
+
+		while (*p == ' ')
+			p++;
+		w = p;
+		while (*p && *p != ' ')
+			p++;
+		wlen = (size_t)(p - w);
+		if (!wlen)
+			break;
+		wcols = columns(w, wlen, 0);
+		if (!first && col + 1 + wcols > WRAP_COLUMNS) {
+			printf("\n   ");
+			col = 3;
+		} else if (!first) {
+			putchar(' ');
+			col++;
+		}
+		fwrite(w, 1, wlen, stdout);
+		col += wcols;
+		first = false;
+	}
+	putchar('\n');
+}
+
 static void print_header(const struct check *c)
 {
+	const struct gate_series *s = &c->series;
+
 	printf("kmig check: ");
 	if (!strcmp(c->kind, "commit")) {
 		printf("%.12s", c->new_hex);
 	} else if (!strcmp(c->kind, "range")) {
 		printf("%s (%.12s..%.12s)", c->name, c->old_hex, c->new_hex);
+	} else if (s->n > 1 && s->cover) {
+		printf("%s: \"%s\" (%zu patches) on %s\n", c->name, s->cover,
+		       s->n, c->base);
+		return;
+	} else if (s->n > 1) {
+		printf("%s: series of %zu patches: \"%s\" \xe2\x80\xa6 on %s\n",
+		       c->name, s->n, patch_title(&s->v[0]), c->base);
+		return;
 	} else {
 		printf("%s", c->name);
-		if (c->npatches > 1)
-			printf(" (%zu patches)", c->npatches);
 	}
 	if (c->subject)
 		printf(" (\"%s\")", c->subject);
 	if (!strcmp(c->kind, "patch"))
-		printf(" on %.12s", c->old_hex);
+		printf(" on %s", c->base);
 	printf("\n");
 }
 
+static void print_offsets(const struct check *c)
+{
+	const struct gate_series *s = &c->series;
+	size_t i;
+
+	for (i = 0; i < s->noff; i++) {
+		const struct gate_offset *o = &s->off[i];
+		long off = o->offset < 0 ? -o->offset : o->offset;
+
+		printf("note: ");
+		if (s->n > 1)
+			printf("%s: ", patch_title(&s->v[o->patch]));
+		printf("%s: hunk #%u applied at line %ld (offset %s%ld line%s)\n",
+		       o->path, o->hunk, o->line, o->offset < 0 ? "-" : "+",
+		       off, off == 1 ? "" : "s");
+	}
+}
+
+static void print_site_line(const char *what, const struct gate_site *s)
+{
+	printf("%s: %s:%u: %s: %s\n", what, s->path, s->line,
+	       rules[s->rule].id, rules[s->rule].title);
+	printf("\t%s\n", s->text);
+}
+
 static void print_text(const struct check *c, const struct gate_change *ch,
-		       size_t nallowed)
+		       size_t nallowed, bool removed)
 {
 	const char *last_path = NULL, *last_func = NULL;
 	size_t i;
 
 	print_header(c);
+	print_offsets(c);
 	if (ch->added.n)
 		printf("\n");
 	for (i = 0; i < ch->added.n; i++) {
 		const struct gate_site *s = &ch->added.v[i];
 		const struct rule *r = &rules[s->rule];
+		char *line;
 
 		if (s->allow >= 0)
 			continue;
@@ -253,8 +452,12 @@ static void print_text(const struct check *c, const struct gate_change *ch,
 			printf(">> %s: In function '%s':\n", s->path, s->func);
 		last_path = s->path;
 		last_func = s->func;
-		printf(">> %s:%u: %s: %s \xe2\x80\x94 %s\n", s->path, s->line,
-		       r->id, r->title, r->advice);
+		line = xasprintf(">> %s:%u: %s: %s \xe2\x80\x94 %s", s->path,
+				 s->line, r->id, r->title, r->advice);
+		print_wrapped("", line);
+		free(line);
+		if (c->series.n > 1 && s->patch >= 0)
+			print_wrapped("   in ", patch_title(&c->series.v[s->patch]));
 		printf("\t%s\n", s->text);
 	}
 	for (i = 0; nallowed && i < ch->added.n; i++) {
@@ -270,11 +473,15 @@ static void print_text(const struct check *c, const struct gate_change *ch,
 		       e->reason ? e->reason : "");
 		printf("\t%s\n", s->text);
 	}
-	if (ch->added.n)
+	for (i = 0; removed && i < ch->removed.n; i++)
+		print_site_line("removed", &ch->removed.v[i]);
+	if (ch->added.n || (removed && ch->removed.n))
 		printf("\n");
-	printf("%zu new deprecated uses (%zu allowed)\n", ch->added.n, nallowed);
+	printf("%zu new deprecated use%s (%zu allowed)\n", ch->added.n,
+	       plural(ch->added.n), nallowed);
 	if (ch->removed.n)
-		printf("%zu deprecated uses removed\n", ch->removed.n);
+		printf("%zu deprecated use%s removed\n", ch->removed.n,
+		       plural(ch->removed.n));
 }
 
 static void json_site(const struct gate_site *s)
@@ -289,9 +496,40 @@ static void json_site(const struct gate_site *s)
 	json_string(stdout, s->text);
 }
 
+static void json_series(const struct check *c)
+{
+	const struct gate_series *s = &c->series;
+	size_t i;
+
+	printf(", \"base\": ");
+	json_string(stdout, c->base);
+	printf(", \"patches\": %zu, \"cover\": ", s->n);
+	json_string(stdout, s->cover);
+	printf(", \"series\": [");
+	for (i = 0; i < s->n; i++) {
+		printf("%s{\"file\": ", i ? ", " : "");
+		json_string(stdout, s->v[i].name);
+		printf(", \"subject\": ");
+		json_string(stdout, s->v[i].subject);
+		printf(", \"strip\": %d}", s->v[i].strip);
+	}
+	printf("], \"offsets\": [");
+	for (i = 0; i < s->noff; i++) {
+		const struct gate_offset *o = &s->off[i];
+
+		printf("%s{\"patch\": %zu, \"path\": ", i ? ", " : "",
+		       o->patch + 1);
+		json_string(stdout, o->path);
+		printf(", \"hunk\": %u, \"line\": %ld, \"offset\": %ld}",
+		       o->hunk, o->line, o->offset);
+	}
+	printf("]");
+}
+
 static void print_json(const struct check *c, const struct gate_change *ch,
 		       size_t nallowed)
 {
+	bool patch = !strcmp(c->kind, "patch");
 	size_t i;
 
 	printf("{\n  \"change\": {\"kind\": ");
@@ -304,8 +542,8 @@ static void print_json(const struct check *c, const struct gate_change *ch,
 	json_string(stdout, c->old_hex[0] ? c->old_hex : NULL);
 	printf(", \"new\": ");
 	json_string(stdout, c->new_hex[0] ? c->new_hex : NULL);
-	if (!strcmp(c->kind, "patch"))
-		printf(", \"patches\": %zu", c->npatches);
+	if (patch)
+		json_series(c);
 	printf("},\n  \"new\": [");
 	for (i = 0; i < ch->added.n; i++) {
 		const struct gate_site *s = &ch->added.v[i];
@@ -316,6 +554,16 @@ static void print_json(const struct check *c, const struct gate_change *ch,
 		json_string(stdout, rules[s->rule].title);
 		printf(", \"advice\": ");
 		json_string(stdout, rules[s->rule].advice);
+		if (patch) {
+			printf(", \"patch\": ");
+			if (s->patch >= 0)
+				printf("%d", s->patch + 1);
+			else
+				printf("null");
+			printf(", \"patch_subject\": ");
+			json_string(stdout, s->patch >= 0 ?
+				    patch_title(&c->series.v[s->patch]) : NULL);
+		}
 		printf(", \"allowed\": %s", s->allow >= 0 ? "true" : "false");
 		if (s->allow >= 0) {
 			const struct gate_allow_entry *e = &c->allow.v[s->allow];
@@ -339,15 +587,54 @@ static void print_json(const struct check *c, const struct gate_change *ch,
 	       ch->added.n, nallowed, ch->removed.n);
 }
 
+/* Warn about allowlist entries that match no file of the checked tree. */
+static void warn_unmatched(const struct check *c)
+{
+	size_t *idx = NULL, n, i;
+
+	if (!c->have_allow)
+		return;
+	n = gate_allow_unmatched(&c->allow, c->new_, &idx);
+	for (i = 0; i < n; i++) {
+		const struct gate_allow_entry *e = &c->allow.v[idx[i]];
+		size_t len = strlen(e->path);
+		bool dir = len && e->path[len - 1] != '/' &&
+			   gate_tree_has(c->new_, e->path, true);
+
+		fprintf(stderr, "kmig: warning: %s:%u: '%s' matches no file%s%s%s\n",
+			c->allow.name, e->lineno, e->path,
+			dir ? " (a directory: write '" : "", dir ? e->path : "",
+			dir ? "/')" : "");
+	}
+	free(idx);
+}
+
 static void check_clear(struct check *c)
 {
 	git_tree_free(c->old);
 	git_tree_free(c->new_);
 	free(c->name);
 	free(c->subject);
+	free(c->base);
+	gate_series_clear(&c->series);
 	gate_allow_clear(&c->allow);
 	store_close(c->st);
 	git_repository_free(c->repo);
+}
+
+/* The arguments that go together; 0 or the usage error's exit status. */
+static int check_args(int argc, char **argv, const char *rev, size_t npatches,
+		      const char *base)
+{
+	if (optind < argc)
+		return cmd_usage_error("check", "unexpected argument '%s'", argv[optind]);
+	if (!rev && !npatches)
+		return cmd_usage_error("check", "name a change: REV, A..B or --patch FILE");
+	if (rev && npatches)
+		return cmd_usage_error("check", "give either a revision or --patch, not both");
+	if (base && !npatches)
+		return cmd_usage_error("check", "--base only goes with --patch");
+	return 0;
 }
 
 static int cmd_check_fn(struct kmig_ctx *ctx, int argc, char **argv)
@@ -358,10 +645,14 @@ static int cmd_check_fn(struct kmig_ctx *ctx, int argc, char **argv)
 		{ "allow", required_argument, NULL, 'a' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "jobs", required_argument, NULL, 'j' },
+		{ "removed", no_argument, NULL, 'r' },
 		{ NULL, 0, NULL, 0 },
 	};
 	static const char *const formats[] = { "text", "json", NULL };
-	const char *patch = NULL, *base = NULL, *allow = NULL, *rev = NULL;
+	const char *base = NULL, *allow = NULL, *rev = NULL;
+	char **patches = NULL;
+	size_t npatches = 0, apatches = 0;
+	bool removed = false;
 	struct check c = { 0 };
 	struct gate_touched touched = { 0 };
 	struct gate_change ch = { 0 };
@@ -373,7 +664,11 @@ static int cmd_check_fn(struct kmig_ctx *ctx, int argc, char **argv)
 	while ((opt = getopt_long(argc, argv, "j:", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'p':
-			patch = optarg;
+			ALLOC_GROW(patches, npatches + 1, apatches);
+			patches[npatches++] = optarg;
+			break;
+		case 'r':
+			removed = true;
 			break;
 		case 'b':
 			base = optarg;
@@ -383,28 +678,31 @@ static int cmd_check_fn(struct kmig_ctx *ctx, int argc, char **argv)
 			break;
 		case 'f':
 			fmt = parse_choice(optarg, formats);
-			if (fmt < 0)
+			if (fmt < 0) {
+				free(patches);
 				return cmd_usage_error("check", "unknown format '%s'", optarg);
+			}
 			break;
 		case 'j':
-			if (opt_uint("check", "--jobs", optarg, 1, KMIG_MAX_JOBS, &n))
+			if (opt_uint("check", "--jobs", optarg, 1, KMIG_MAX_JOBS, &n)) {
+				free(patches);
 				return KMIG_EXIT_ERROR;
+			}
 			jobs = (int)n;
 			break;
 		default:
+			free(patches);
 			return cmd_bad_option("check", argv);
 		}
 	}
 	if (optind < argc)
 		rev = argv[optind++];
-	if (optind < argc)
-		return cmd_usage_error("check", "unexpected argument '%s'", argv[optind]);
-	if (!rev && !patch)
-		return cmd_usage_error("check", "name a change: REV, A..B or --patch FILE");
-	if (rev && patch)
-		return cmd_usage_error("check", "give either a revision or --patch, not both");
-	if (base && !patch)
-		return cmd_usage_error("check", "--base only goes with --patch");
+	status = check_args(argc, argv, rev, npatches, base);
+	if (status) {
+		free(patches);
+		return status;
+	}
+	status = KMIG_EXIT_ERROR;
 
 	c.ctx = ctx;
 	if (repo_open(&c.repo, ctx->repo_path))
@@ -415,20 +713,25 @@ static int cmd_check_fn(struct kmig_ctx *ctx, int argc, char **argv)
 			kmig_errmsg());
 		c.st = NULL;
 	}
-	if (patch ? resolve_patch(&c, patch, base ? base : "HEAD") :
-		    resolve_change(&c, rev))
+	if (npatches ? resolve_patch(&c, patches, npatches, base ? base : "HEAD") :
+		       resolve_change(&c, rev))
 		goto out_fail;
 	gate_init(&g, c.repo, c.st, jobs);
-	g.inmem = patch != NULL;
+	g.inmem = npatches > 0;
 	if (gate_diff_trees(&g, c.old, c.new_, &touched, &ch))
+		goto out_fail;
+	if (npatches && gate_series_attribute(&g, &c.series, c.old, &ch.added))
 		goto out_fail;
 	if (load_allow(&c, allow))
 		goto out_fail;
+	warn_unmatched(&c);
+	/* all read: leave no temporary files behind, even if printing fails */
+	gate_series_drop_objects(&c.series);
 	nallowed = gate_allow_apply(c.have_allow ? &c.allow : NULL, &ch.added);
 	if (fmt == FMT_JSON)
 		print_json(&c, &ch, nallowed);
 	else
-		print_text(&c, &ch, nallowed);
+		print_text(&c, &ch, nallowed, removed);
 	if (progress_enabled())
 		fprintf(stderr, "kmig check: %zu files touched, %zu blobs lexed, %zu cached\n",
 			touched.before.n > touched.after.n ? touched.before.n :
@@ -444,6 +747,7 @@ out:
 	gate_touched_clear(&touched);
 	gate_release(&g);
 	check_clear(&c);
+	free(patches);
 	return status;
 }
 

@@ -157,3 +157,65 @@ size_t gate_allow_apply(const struct gate_allow *a, struct gate_sites *s)
 	}
 	return n;
 }
+
+struct unmatched_walk {
+	const struct gate_allow *a;
+	bool *found;
+	size_t left;		/* glob entries not yet matched */
+	struct sbuf path;
+};
+
+static int unmatched_cb(const char *root, const git_tree_entry *e, void *data)
+{
+	struct unmatched_walk *w = data;
+	size_t j;
+
+	if (git_tree_entry_type(e) == GIT_OBJECT_TREE)
+		return 0;
+	sbuf_reset(&w->path);
+	sbuf_addstr(&w->path, root);
+	sbuf_addstr(&w->path, git_tree_entry_name(e));
+	for (j = 0; j < w->a->n; j++) {
+		if (w->found[j] || !path_matches(w->a->v[j].path, w->path.buf))
+			continue;
+		w->found[j] = true;
+		w->left--;
+	}
+	return w->left ? 0 : 1;	/* all found: stop the walk */
+}
+
+size_t gate_allow_unmatched(const struct gate_allow *a, git_tree *tree,
+			    size_t **out)
+{
+	struct unmatched_walk w = { a, NULL, 0, SBUF_INIT };
+	size_t j, n = 0;
+
+	*out = NULL;
+	if (!a || !a->n)
+		return 0;
+	w.found = xcalloc(a->n, sizeof(*w.found));
+	for (j = 0; j < a->n; j++) {
+		const char *p = a->v[j].path;
+		size_t len = strlen(p);
+
+		if (has_glob(p)) {
+			w.left++;
+		} else if (len && p[len - 1] == '/') {
+			char *dir = xstrndup(p, len - 1);
+
+			w.found[j] = gate_tree_has(tree, dir, true);
+			free(dir);
+		} else {
+			w.found[j] = gate_tree_has(tree, p, false);
+		}
+	}
+	if (w.left)
+		git_tree_walk(tree, GIT_TREEWALK_PRE, unmatched_cb, &w);
+	sbuf_release(&w.path);
+	*out = xcalloc(a->n, sizeof(**out));
+	for (j = 0; j < a->n; j++)
+		if (!w.found[j])
+			(*out)[n++] = j;
+	free(w.found);
+	return n;
+}

@@ -1,307 +1,746 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * gate-apply.c - patches applied in memory: the preimage of the files a patch
- * names, each message applied in turn, the first failing file and hunk
- * explained.
+ * gate-apply.c - patches applied by git itself: "git apply --cached"
+ * against a temporary index (read-tree of the base first, "git write-tree"
+ * after each patch), with a temporary object directory, so offsets are
+ * handled as git apply handles them and nothing is written to the
+ * repository (its index, worktree, refs or objects).  The prefix (-p1 or
+ * -p0) is detected per patch by looking its paths up in the base tree;
+ * the hunks that applied at an offset and the first hunk that fails are
+ * read from git apply's messages.
  */
-#include <git2/sys/mempack.h>
-#include <git2/sys/odb_backend.h>
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "child.h"
 #include "gate-internal.h"
 #include "patch.h"
 
-/* ---- patches ---- */
+/* ---- the files and hunks of a diff, as far as -p and messages need ---- */
 
-int gate_mempack(git_repository *repo)
+struct dhunk {
+	unsigned long old_start;
+	const char *hdr;	/* the "@@" line, without its '\n' */
+	size_t hdr_len;
+};
+
+struct dfile {
+	char *old_path, *new_path;	/* as written, NULL for /dev/null */
+	bool created;
+	struct dhunk *h;
+	size_t nh, ah;
+};
+
+struct ddiff {
+	struct dfile *v;
+	size_t n, alloc;
+	bool recount;		/* some hunk's line counts are wrong */
+};
+
+static void ddiff_clear(struct ddiff *d)
 {
-	git_odb_backend *mem = NULL;
-	git_odb *odb = NULL;
-	int ret = 0;
+	size_t i;
 
-	if (git_mempack_new(&mem) < 0)
-		return kmig_err_git("cannot create in-memory object store");
-	if (git_repository_odb(&odb, repo) < 0) {
-		mem->free(mem);
-		return kmig_err_git("cannot open object database");
+	for (i = 0; i < d->n; i++) {
+		free(d->v[i].old_path);
+		free(d->v[i].new_path);
+		free(d->v[i].h);
 	}
-	/* the highest priority: every write goes to memory */
-	if (git_odb_add_backend(odb, mem, 1000) < 0) {
-		mem->free(mem);
-		ret = kmig_err_git("cannot add in-memory object store");
-	}
-	git_odb_free(odb);
-	return ret;
+	free(d->v);
+	memset(d, 0, sizeof(*d));
 }
 
-/* The hunks of one file's patch text: offsets of the "@@" lines. */
-static size_t split_hunks(const char *buf, size_t len, size_t **offs)
+/* The path of a "--- " / "+++ " line: up to a tab (a date follows). */
+static char *header_path(const char *p, const char *end)
 {
-	const char *p = buf, *end = buf + len;
-	size_t n = 0, alloc = 0;
+	const char *s = p + 4, *e = p + patch_line_chomp(p, end), *tab;
+	char *path;
 
-	*offs = NULL;
-	while (p < end) {
-		if (patch_starts(p, end, "@@ ")) {
-			ALLOC_GROW(*offs, n + 1, alloc);
-			(*offs)[n++] = (size_t)(p - buf);
+	tab = memchr(s, '\t', (size_t)(e - s));
+	if (tab)
+		e = tab;
+	path = patch_trim_dup(s, (size_t)(e - s));
+	if (path[0] == '"') {	/* quoted: keep the name between the quotes */
+		size_t n = strlen(path);
+
+		memmove(path, path + 1, n);
+		if (n > 1 && path[n - 2] == '"')
+			path[n - 2] = '\0';
+	}
+	if (!strcmp(path, "/dev/null")) {
+		free(path);
+		return NULL;
+	}
+	return path;
+}
+
+static bool parse_range(const char **s, unsigned long *start,
+			unsigned long *lines)
+{
+	char *e;
+
+	*start = strtoul(*s, &e, 10);
+	if (e == *s)
+		return false;
+	*lines = 1;
+	if (*e == ',') {
+		const char *n = e + 1;
+
+		*lines = strtoul(n, &e, 10);
+		if (e == n)
+			return false;
+	}
+	*s = e;
+	return true;
+}
+
+/* The body of a hunk: returns where it ends, sets d->recount if needed. */
+static const char *hunk_body(struct ddiff *d, const char *q, const char *end,
+			     unsigned long ol, unsigned long nl)
+{
+	while ((ol || nl) && q < end) {
+		char c = *q;
+
+		if (c == ' ' || c == '\n' || c == '\r') {
+			if (!ol || !nl)
+				break;
+			ol--;
+			nl--;
+		} else if (c == '-' && ol) {
+			ol--;
+		} else if (c == '+' && nl) {
+			nl--;
+		} else if (c != '\\') {
+			break;
 		}
-		p += patch_line_len(p, end);
+		q += patch_line_len(q, end);
 	}
-	return n;
+	if (ol || nl)
+		d->recount = true;
+	while (q < end && *q == '\\')
+		q += patch_line_len(q, end);
+	if (q < end && (*q == ' ' || *q == '+' ||
+			(*q == '-' && !patch_starts(q, end, "--- "))))
+		d->recount = true;
+	return q;
 }
 
-static bool applies(git_repository *repo, git_tree *tree, const char *buf,
-		    size_t len)
+static void ddiff_parse(struct ddiff *d, const char *p, const char *end)
 {
-	git_diff *diff = NULL;
-	git_index *index = NULL;
+	struct dfile *cur = NULL;
+	bool have_paths = false;
+
+	memset(d, 0, sizeof(*d));
+	while (p < end) {
+		const char *next = p + patch_line_len(p, end);
+
+		if (patch_starts(p, end, "diff ")) {
+			ALLOC_GROW(d->v, d->n + 1, d->alloc);
+			cur = &d->v[d->n++];
+			memset(cur, 0, sizeof(*cur));
+			have_paths = false;
+		} else if (patch_starts(p, end, "--- ") && next < end &&
+			   patch_starts(next, end, "+++ ")) {
+			if (!cur || have_paths) {
+				ALLOC_GROW(d->v, d->n + 1, d->alloc);
+				cur = &d->v[d->n++];
+				memset(cur, 0, sizeof(*cur));
+			}
+			cur->old_path = header_path(p, end);
+			cur->new_path = header_path(next, end);
+			cur->created = !cur->old_path;
+			have_paths = true;
+			next += patch_line_len(next, end);
+		} else if (patch_starts(p, end, "@@ -") && cur) {
+			const char *s = p + 4;
+			unsigned long os, ol, ns, nl;
+			struct dhunk *h;
+
+			if (parse_range(&s, &os, &ol) && !strncmp(s, " +", 2)) {
+				s += 2;
+				if (parse_range(&s, &ns, &nl)) {
+					ALLOC_GROW(cur->h, cur->nh + 1, cur->ah);
+					h = &cur->h[cur->nh++];
+					h->old_start = os;
+					h->hdr = p;
+					h->hdr_len = patch_line_chomp(p, end);
+					if (cur->nh == 1 && !os && !ol)
+						cur->created = true;
+					next = hunk_body(d, next, end, ol, nl);
+				}
+			}
+		}
+		p = next;
+	}
+}
+
+/* @path without its first @strip components, or NULL if it has fewer. */
+static const char *strip_path(const char *path, int strip)
+{
+	while (strip-- > 0) {
+		const char *slash = path ? strchr(path, '/') : NULL;
+
+		if (!slash)
+			return NULL;
+		path = slash + 1;
+		while (*path == '/')
+			path++;
+	}
+	return path;
+}
+
+/* A created file's directory (stripped by @strip) exists, below the root. */
+static bool dir_exists(git_tree *tree, const char *path, int strip)
+{
+	const char *s = strip_path(path, strip), *slash;
+	char *dir;
 	bool ok;
 
-	if (git_diff_from_buffer(&diff, buf, len) < 0)
+	if (!s || !(slash = strrchr(s, '/')))
 		return false;
-	ok = git_apply_to_tree(&index, repo, tree, diff, NULL) == 0;
-	git_index_free(index);
-	git_diff_free(diff);
+	dir = xstrndup(s, (size_t)(slash - s));
+	ok = gate_tree_has(tree, dir, true);
+	free(dir);
 	return ok;
 }
 
 /*
- * The whole diff does not apply to @tree: find the first file and hunk
- * that fails by applying each file's hunks cumulatively.
+ * The -p of a patch, as patch(1) finds it: -p1, else -p0, whichever makes
+ * the files the patch changes exist in @base.  A patch that only creates
+ * files is -p0 when that (and not -p1) puts them in existing directories.
  */
-static int explain_failure(git_repository *repo, git_tree *tree,
-			   git_diff *diff, const char *name)
+static int detect_strip(int *strip, const struct ddiff *d, git_tree *base,
+			const char *label)
 {
-	const git_error *e = git_error_last();
-	char *why = xstrdup(e && e->message ? e->message : "patch failed");
-	size_t i, n = git_diff_num_deltas(diff);
-	int ret = KMIG_EGENERIC;
+	static const int tries[] = { 1, 0 };
+	const char *missing[2] = { NULL, NULL };
+	size_t i, k, nold = 0;
 
-	for (i = 0; i < n; i++) {
-		const git_diff_delta *d = git_diff_get_delta(diff, i);
-		const char *path = d->status == GIT_DELTA_DELETED ?
-				   d->old_file.path : d->new_file.path;
-		git_patch *patch = NULL;
-		git_buf text = { 0 };
-		size_t *offs = NULL, nh, k;
-		bool found = false;
+	for (k = 0; k < 2; k++) {
+		for (i = 0; i < d->n && !missing[k]; i++) {
+			const struct dfile *f = &d->v[i];
 
-		if (git_patch_from_diff(&patch, diff, i) < 0 ||
-		    git_patch_to_buf(&text, patch) < 0) {
-			git_patch_free(patch);
-			continue;
-		}
-		nh = split_hunks(text.ptr, text.size, &offs);
-		if (!nh && !applies(repo, tree, text.ptr, text.size)) {
-			kmig_err("patch %s does not apply: %s: %s", name, path,
-				 why);
-			found = true;
-		}
-		for (k = 0; k < nh && !found; k++) {
-			size_t upto = k + 1 < nh ? offs[k + 1] : text.size;
-			const char *h = text.ptr + offs[k];
-
-			if (applies(repo, tree, text.ptr, upto))
+			if (f->created || !f->old_path)
 				continue;
-			kmig_err("patch %s does not apply: %s: hunk #%zu (%.*s) does not match",
-				 name, path, k + 1,
-				 (int)(patch_line_len(h, text.ptr + text.size) - 1), h);
-			found = true;
+			if (!k)
+				nold++;
+			if (!gate_tree_has(base, strip_path(f->old_path, tries[k]), false))
+				missing[k] = f->old_path;
 		}
-		free(offs);
-		git_buf_dispose(&text);
-		git_patch_free(patch);
-		if (found)
-			goto out_free;
+		if (nold && !missing[k]) {
+			*strip = tries[k];
+			return 0;
+		}
 	}
-	kmig_err("patch %s does not apply: %s", name, why);
-out_free:
-	free(why);
-	return ret;
-}
+	if (nold) {
+		const char *s1 = strip_path(missing[0], 1);
 
-static int apply_one(git_tree **tree, git_repository *repo, const char *name,
-		     const char *buf, size_t len)
-{
-	git_diff *diff = NULL;
-	git_index *index = NULL;
-	git_tree *next = NULL;
-	git_oid oid;
-	int ret = 0;
-
-	if (git_diff_from_buffer(&diff, buf, len) < 0) {
-		const git_error *e = git_error_last();
-
-		return kmig_err("cannot parse patch %s: %s", name,
-				e && e->message ? e->message : "malformed");
+		return kmig_err("patch %s does not apply: '%s' is not in the base tree, tried -p1 ('%s') and -p0 ('%s')",
+				label, missing[0], s1 ? s1 : "", missing[1]);
 	}
-	if (git_apply_to_tree(&index, repo, *tree, diff, NULL) < 0) {
-		ret = explain_failure(repo, *tree, diff, name);
-		goto out_free_diff;
-	}
-	if (git_index_write_tree_to(&oid, index, repo) < 0 ||
-	    git_tree_lookup(&next, repo, &oid) < 0) {
-		ret = kmig_err_git("cannot write patched tree");
-		goto out_free_index;
-	}
-	git_tree_free(*tree);
-	*tree = next;
-out_free_index:
-	git_index_free(index);
-out_free_diff:
-	git_diff_free(diff);
-	return ret;
-}
+	*strip = 1;
+	for (i = 0; i < d->n; i++) {
+		const char *path = d->v[i].new_path;
 
-struct patch_msg {
-	const char *start;
-	size_t len;
-	char *label;		/* for messages: "'NAME'" or "'NAME' (message N)" */
-};
-
-/* Split @buf into the diffs to apply, in order. */
-static int split_patch(struct patch_msg **out, size_t *n, char **subject,
-		       const char *name, const char *buf, size_t len)
-{
-	const char *end = buf + len, *ds, *de;
-	struct patch_span *msgs = NULL;
-	size_t alloc = 0, nmsg, i;
-
-	*out = NULL;
-	*n = 0;
-	if (!patch_is_mbox(buf, len)) {
-		/* a plain diff, maybe with some text before it */
-		if (!patch_find_diff(buf, end, &ds, &de))
-			return kmig_err("patch '%s' contains no diff", name);
-		ALLOC_GROW(*out, 1, alloc);
-		(*out)[0].start = ds;
-		(*out)[0].len = (size_t)(de - ds);
-		(*out)[0].label = xasprintf("'%s'", name);
-		*n = 1;
-		return 0;
+		if (path && !dir_exists(base, path, 1) && dir_exists(base, path, 0)) {
+			*strip = 0;
+			break;
+		}
 	}
-	nmsg = patch_mbox_split(&msgs, buf, len);
-	for (i = 0; i < nmsg; i++) {
-		const char *m = msgs[i].start, *mend = m + msgs[i].len;
-		struct patch_msg *pm;
-
-		if (!patch_find_diff(m, mend, &ds, &de))
-			continue;	/* a cover letter */
-		if (!*n)
-			*subject = patch_message_subject(m, msgs[i].len);
-		ALLOC_GROW(*out, *n + 1, alloc);
-		pm = &(*out)[(*n)++];
-		pm->start = ds;
-		pm->len = (size_t)(de - ds);
-		pm->label = nmsg > 1 ? xasprintf("'%s' (message %zu)", name, *n) :
-				       xasprintf("'%s'", name);
-	}
-	free(msgs);
-	if (!*n)
-		return kmig_err("patch '%s' contains no diff", name);
 	return 0;
 }
 
-/* Add the entry of @base at @path (if a file) to the index @idx. */
-static int mini_add(git_index *idx, git_tree *base, const char *path)
+/* ---- running git on the temporary index ---- */
+
+struct gitenv {
+	char *dir;		/* the temporary directory */
+	char *gitdir_opt;	/* "--git-dir=..." */
+	char *env[7];
+};
+
+static void gitenv_clear(struct gitenv *ge)
 {
-	git_index_entry ie;
-	git_tree_entry *e = NULL;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(ge->env); i++)
+		free(ge->env[i]);
+	free(ge->gitdir_opt);
+	if (ge->dir)
+		rm_rf(ge->dir);
+	free(ge->dir);
+	memset(ge, 0, sizeof(*ge));
+}
+
+static int gitenv_init(struct gitenv *ge, git_repository *repo)
+{
+	const char *tmp = getenv("TMPDIR");
+	char *objs;
+	git_odb *odb = NULL;
 	int ret = 0;
 
-	if (!path || git_index_get_bypath(idx, path, 0) ||
-	    git_tree_entry_bypath(&e, base, path) < 0)
-		return 0;
-	if (git_tree_entry_type(e) == GIT_OBJECT_BLOB) {
-		memset(&ie, 0, sizeof(ie));
-		ie.path = path;
-		ie.mode = git_tree_entry_filemode(e);
-		git_oid_cpy(&ie.id, git_tree_entry_id(e));
-		if (git_index_add(idx, &ie) < 0)
-			ret = kmig_err_git("cannot build the patch's preimage");
+	memset(ge, 0, sizeof(*ge));
+	ge->dir = xasprintf("%s/kmig-apply.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(ge->dir)) {
+		ret = kmig_err("cannot create a temporary directory '%s': %s",
+			       ge->dir, strerror(errno));
+		free(ge->dir);
+		ge->dir = NULL;
+		return ret;
 	}
-	git_tree_entry_free(e);
+	objs = xasprintf("%s/objects", ge->dir);
+	if (mkdir_p(objs)) {
+		free(objs);
+		return KMIG_EGENERIC;
+	}
+	ge->gitdir_opt = xasprintf("--git-dir=%s", git_repository_path(repo));
+	ge->env[0] = xasprintf("GIT_INDEX_FILE=%s/index", ge->dir);
+	ge->env[1] = xasprintf("GIT_OBJECT_DIRECTORY=%s", objs);
+	ge->env[2] = xasprintf("GIT_ALTERNATE_OBJECT_DIRECTORIES=%sobjects",
+			       git_repository_commondir(repo));
+	ge->env[3] = xstrdup("LC_ALL=C");
+	ge->env[4] = xstrdup("LANGUAGE=C");
+	ge->env[5] = NULL;
+	/* let libgit2 read what git writes there */
+	if (git_repository_odb(&odb, repo) < 0 ||
+	    git_odb_add_disk_alternate(odb, objs) < 0)
+		ret = kmig_err_git("cannot add the temporary object directory");
+	git_odb_free(odb);
+	free(objs);
 	return ret;
 }
 
 /*
- * The preimage: a tree of only the files of @base that the diffs name,
- * plus .kmig-allow.  Applying to it gives the same touched files as
- * applying to the whole tree, without libgit2 reading and writing an
- * index of the whole tree (~75000 entries for a kernel).
+ * Run "git --git-dir=REPO @args..." in the temporary environment: stdout
+ * into @out (may be NULL), stderr into @err, the exit status into *@code.
  */
-static int mini_base(git_tree **out, git_repository *repo, git_tree *base,
-		     const struct patch_msg *msgs, size_t n)
+static int run_git(struct gitenv *ge, const char *const *args, struct sbuf *out,
+		   struct sbuf *err, int *code)
 {
-	git_index *idx = NULL;
-	git_oid oid;
-	size_t i, k;
-	int ret = 0;
+	struct child_opts o = { 0 };
+	struct child_status st;
+	struct sbuf discard = SBUF_INIT;
+	const char *argv[16];
+	char *log = xasprintf("%s/stderr", ge->dir);
+	size_t n = 0;
+	int ret;
 
-	*out = NULL;
-	if (git_index_new(&idx) < 0)
-		return kmig_err_git("cannot create an index");
-	ret = mini_add(idx, base, ".kmig-allow");
-	for (i = 0; !ret && i < n; i++) {
-		git_diff *diff = NULL;
-
-		if (git_diff_from_buffer(&diff, msgs[i].start, msgs[i].len) < 0) {
-			const git_error *e = git_error_last();
-
-			ret = kmig_err("cannot parse patch %s: %s", msgs[i].label,
-				       e && e->message ? e->message : "malformed");
-			break;
-		}
-		for (k = 0; !ret && k < git_diff_num_deltas(diff); k++) {
-			const git_diff_delta *d = git_diff_get_delta(diff, k);
-
-			ret = mini_add(idx, base, d->old_file.path);
-			if (!ret)
-				ret = mini_add(idx, base, d->new_file.path);
-		}
-		git_diff_free(diff);
+	argv[n++] = "git";
+	argv[n++] = ge->gitdir_opt;
+	while (*args && n < ARRAY_SIZE(argv) - 1)
+		argv[n++] = *args++;
+	argv[n] = NULL;
+	o.argv = (char *const *)argv;
+	o.dir = ge->dir;
+	o.out_path = log;
+	o.capture = out ? out : &discard;
+	o.env = ge->env;
+	ret = child_run(&o, &st);
+	sbuf_release(&discard);
+	if (!ret) {
+		sbuf_reset(err);
+		if (sbuf_read_file(err, log))
+			sbuf_reset(err);
+		*code = st.code;
+		if (st.code == 127)
+			ret = kmig_err("cannot run 'git' (needed to apply patches)");
 	}
-	if (!ret && (git_index_write_tree_to(&oid, idx, repo) < 0 ||
-		     git_tree_lookup(out, repo, &oid) < 0))
-		ret = kmig_err_git("cannot write the patch's preimage");
-	git_index_free(idx);
+	free(log);
 	return ret;
 }
 
-int gate_apply_patch(git_tree **old, git_tree **out, char **subject,
-		     size_t *npatches, git_repository *repo, git_tree *base,
-		     const char *name, const char *buf, size_t len)
+/* The first "error:" or "fatal:" line of @err, without the prefix. */
+static char *git_error_line(const struct sbuf *err)
 {
-	struct patch_msg *msgs = NULL;
-	git_tree *tree = NULL;
-	size_t n = 0, i;
+	const char *p = err->buf ? err->buf : "", *end = p + err->len;
+
+	for (; p < end; p += patch_line_len(p, end)) {
+		size_t n = patch_line_chomp(p, end);
+
+		if (patch_starts(p, end, "error: "))
+			return xstrndup(p + 7, n - 7);
+		if (patch_starts(p, end, "fatal: "))
+			return xstrndup(p + 7, n - 7);
+	}
+	return xstrdup("git apply failed");
+}
+
+static int write_tree(struct gitenv *ge, git_repository *repo, git_tree **out)
+{
+	static const char *const args[] = { "write-tree", NULL };
+	struct sbuf so = SBUF_INIT, se = SBUF_INIT;
+	git_oid oid;
+	int code = 0, ret;
+
+	ret = run_git(ge, args, &so, &se, &code);
+	if (!ret && code) {
+		char *why = git_error_line(&se);
+
+		ret = kmig_err("git write-tree failed: %s", why);
+		free(why);
+	}
+	if (!ret && (so.len < GIT_OID_HEXSZ ||
+		     git_oid_fromstrn(&oid, so.buf, GIT_OID_HEXSZ) < 0))
+		ret = kmig_err("git write-tree gave no tree");
+	if (!ret && git_tree_lookup(out, repo, &oid) < 0)
+		ret = kmig_err_git("cannot read the patched tree");
+	sbuf_release(&so);
+	sbuf_release(&se);
+	return ret;
+}
+
+/* ---- the series ---- */
+
+/* The first Subject: header of a message, normalised, tags kept. */
+static char *tagged_subject(const char *msg, size_t len)
+{
+	const char *p = msg, *end = msg + len;
+	struct sbuf hdr = SBUF_INIT;
+	char *subject = NULL;
+
+	while (patch_header_next(&p, end, &hdr)) {
+		char *v = patch_header_value(&hdr, "Subject");
+
+		if (v && !subject)
+			subject = normalize_ws(v, strlen(v));
+		free(v);
+	}
+	sbuf_release(&hdr);
+	return subject;
+}
+
+struct pending {
+	const char *start;	/* the diff */
+	size_t len;
+};
+
+static void add_patch(struct gate_series *s, struct pending **pend,
+		      size_t *apend, const char *name, char *subject,
+		      const char *ds, const char *de, size_t msgno, bool several)
+{
+	struct gate_patch *p;
+
+	ALLOC_GROW(s->v, s->n + 1, s->alloc);
+	ALLOC_GROW(*pend, s->n + 1, *apend);
+	p = &s->v[s->n];
+	memset(p, 0, sizeof(*p));
+	p->name = xstrdup(name);
+	p->subject = subject;
+	p->label = several ? xasprintf("'%s' (message %zu)", name, msgno) :
+			     xasprintf("'%s'", name);
+	(*pend)[s->n].start = ds;
+	(*pend)[s->n].len = (size_t)(de - ds);
+	s->n++;
+}
+
+/* Split the inputs into their patches (and a cover letter). */
+static int split_inputs(struct gate_series *s, struct pending **pend,
+			const struct gate_patch_input *in, size_t nin)
+{
+	size_t apend = 0, k, i;
+
+	for (k = 0; k < nin; k++) {
+		const char *buf = in[k].buf, *end = buf + in[k].len, *ds, *de;
+		struct patch_span *msgs = NULL;
+		size_t nmsg, before = s->n, ndiff = 0;
+
+		if (!patch_is_mbox(buf, in[k].len)) {
+			/* a plain diff, maybe with some text before it */
+			if (!patch_find_diff(buf, end, &ds, &de))
+				return kmig_err("patch '%s' contains no diff",
+						in[k].name);
+			add_patch(s, pend, &apend, in[k].name, NULL, ds, de, 1,
+				  false);
+			continue;
+		}
+		nmsg = patch_mbox_split(&msgs, buf, in[k].len);
+		for (i = 0; i < nmsg; i++) {
+			const char *m = msgs[i].start, *mend = m + msgs[i].len;
+			char *subject = tagged_subject(m, msgs[i].len);
+
+			if (!patch_find_diff(m, mend, &ds, &de)) {
+				if (!s->cover && subject)
+					s->cover = subject;	/* a cover letter */
+				else
+					free(subject);
+				continue;
+			}
+			add_patch(s, pend, &apend, in[k].name, subject, ds, de,
+				  ++ndiff, nmsg > 1);
+		}
+		free(msgs);
+		if (s->n == before)
+			return kmig_err("patch '%s' contains no diff", in[k].name);
+	}
+	return 0;
+}
+
+/* Offsets from git apply -v: "Checking patch P..." then "Hunk #N succeeded at L (offset K lines)." */
+static void read_offsets(struct gate_series *s, size_t patch,
+			 const struct sbuf *err)
+{
+	const char *p = err->buf ? err->buf : "", *end = p + err->len;
+	char *path = NULL;
+
+	for (; p < end; p += patch_line_len(p, end)) {
+		size_t n = patch_line_chomp(p, end);
+		char *line = xstrndup(p, n);
+		unsigned int hunk;
+		long at, off;
+
+		if (!strncmp(line, "Checking patch ", 15) && n > 18 &&
+		    !strcmp(line + n - 3, "...")) {
+			free(path);
+			path = xstrndup(line + 15, n - 18);
+		} else if (sscanf(line, "Hunk #%u succeeded at %ld (offset %ld line",
+				  &hunk, &at, &off) == 3 && path) {
+			struct gate_offset *o;
+
+			ALLOC_GROW(s->off, s->noff + 1, s->aoff);
+			o = &s->off[s->noff++];
+			o->patch = patch;
+			o->path = xstrdup(path);
+			o->hunk = hunk;
+			o->line = at;
+			o->offset = off;
+		}
+		free(line);
+	}
+	free(path);
+}
+
+/* git apply failed: name the file and hunk of "patch failed: PATH:LINE". */
+static int apply_failure(const struct ddiff *d, int strip, const char *label,
+			 const struct sbuf *err)
+{
+	const char *p = err->buf ? err->buf : "", *end = p + err->len;
+	char *why;
+	size_t i, k;
 	int ret;
 
-	*old = *out = NULL;
-	*subject = NULL;
-	*npatches = 0;
-	ret = split_patch(&msgs, &n, subject, name, buf, len);
-	if (!ret)
-		ret = mini_base(old, repo, base, msgs, n);
-	if (!ret && git_object_dup((git_object **)&tree, (git_object *)*old) < 0)
-		ret = kmig_err_git("cannot read base tree");
-	for (i = 0; !ret && i < n; i++)
-		ret = apply_one(&tree, repo, msgs[i].label, msgs[i].start,
-				msgs[i].len);
-	for (i = 0; i < n; i++)
-		free(msgs[i].label);
-	free(msgs);
-	if (ret) {
-		free(*subject);
-		*subject = NULL;
-		git_tree_free(tree);
-		git_tree_free(*old);
-		*old = NULL;
+	for (; p < end; p += patch_line_len(p, end)) {
+		size_t n = patch_line_chomp(p, end);
+		char *line, *colon;
+		unsigned long at;
+
+		if (!patch_starts(p, end, "error: patch failed: "))
+			continue;
+		line = xstrndup(p + 21, n - 21);
+		colon = strrchr(line, ':');
+		if (!colon) {
+			free(line);
+			break;
+		}
+		*colon = '\0';
+		at = strtoul(colon + 1, NULL, 10);
+		for (i = 0; i < d->n; i++) {
+			const struct dfile *f = &d->v[i];
+			const char *np = strip_path(f->new_path, strip);
+			const char *op = strip_path(f->old_path, strip);
+
+			if (!(np && !strcmp(np, line)) && !(op && !strcmp(op, line)))
+				continue;
+			for (k = 0; k < f->nh; k++) {
+				if (f->h[k].old_start != at)
+					continue;
+				ret = kmig_err("patch %s does not apply: %s: hunk #%zu (%.*s) does not match",
+					       label, line, k + 1,
+					       (int)f->h[k].hdr_len, f->h[k].hdr);
+				free(line);
+				return ret;
+			}
+		}
+		ret = kmig_err("patch %s does not apply: %s: the hunk at line %lu does not match",
+			       label, line, at);
+		free(line);
 		return ret;
 	}
-	*npatches = n;
-	*out = tree;
-	return 0;
+	why = git_error_line(err);
+	ret = kmig_err("patch %s does not apply: %s", label, why);
+	free(why);
+	return ret;
+}
+
+static int apply_one(struct gate_series *s, struct gitenv *ge,
+		     git_repository *repo, git_tree *base, size_t i,
+		     const struct pending *pd)
+{
+	struct gate_patch *p = &s->v[i];
+	struct sbuf se = SBUF_INIT;
+	struct ddiff d;
+	char *file = xasprintf("%s/%zu.patch", ge->dir, i + 1);
+	char popt[8];
+	const char *args[10];
+	size_t n = 0;
+	int code = 0, ret;
+	FILE *f;
+
+	ddiff_parse(&d, pd->start, pd->start + pd->len);
+	ret = detect_strip(&p->strip, &d, i ? s->v[i - 1].tree : base, p->label);
+	if (ret)
+		goto out_free;
+	p->recount = d.recount;
+	f = fopen(file, "w");
+	if (!f || fwrite(pd->start, 1, pd->len, f) != pd->len) {
+		ret = kmig_err("cannot write '%s': %s", file, strerror(errno));
+		if (f)
+			fclose(f);
+		goto out_free;
+	}
+	if (fclose(f)) {
+		ret = kmig_err("cannot write '%s': %s", file, strerror(errno));
+		goto out_free;
+	}
+	snprintf(popt, sizeof(popt), "-p%d", p->strip);
+	args[n++] = "apply";
+	args[n++] = "--cached";
+	args[n++] = "-v";
+	args[n++] = "--whitespace=nowarn";
+	args[n++] = popt;
+	if (d.recount)
+		args[n++] = "--recount";
+	args[n++] = file;
+	args[n] = NULL;
+	ret = run_git(ge, args, NULL, &se, &code);
+	if (ret)
+		goto out_free;
+	if (code) {
+		ret = apply_failure(&d, p->strip, p->label, &se);
+		goto out_free;
+	}
+	read_offsets(s, i, &se);
+	ret = write_tree(ge, repo, &p->tree);
+out_free:
+	sbuf_release(&se);
+	ddiff_clear(&d);
+	free(file);
+	return ret;
+}
+
+int gate_series_apply(struct gate_series *s, git_repository *repo,
+		      git_tree *base, const struct gate_patch_input *in,
+		      size_t nin)
+{
+	struct pending *pend = NULL;
+	struct gitenv *ge;
+	struct sbuf se = SBUF_INIT;
+	const char *args[3];
+	size_t i;
+	int code = 0, ret;
+
+	memset(s, 0, sizeof(*s));
+	ge = xcalloc(1, sizeof(*ge));
+	s->priv = ge;
+	ret = split_inputs(s, &pend, in, nin);
+	if (ret)
+		goto out_free;
+	ret = gitenv_init(ge, repo);
+	if (ret)
+		goto out_free;
+	args[0] = "read-tree";
+	args[1] = git_oid_tostr_s(git_tree_id(base));
+	args[2] = NULL;
+	ret = run_git(ge, args, NULL, &se, &code);
+	if (!ret && code) {
+		char *why = git_error_line(&se);
+
+		ret = kmig_err("cannot apply patches: git read-tree: %s", why);
+		free(why);
+	}
+	for (i = 0; !ret && i < s->n; i++)
+		ret = apply_one(s, ge, repo, base, i, &pend[i]);
+out_free:
+	sbuf_release(&se);
+	free(pend);
+	return ret;
+}
+
+void gate_series_drop_objects(struct gate_series *s)
+{
+	if (s->priv)
+		gitenv_clear(s->priv);
+}
+
+void gate_series_clear(struct gate_series *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->n; i++) {
+		free(s->v[i].name);
+		free(s->v[i].subject);
+		free(s->v[i].label);
+		git_tree_free(s->v[i].tree);
+	}
+	free(s->v);
+	for (i = 0; i < s->noff; i++)
+		free(s->off[i].path);
+	free(s->off);
+	free(s->cover);
+	if (s->priv) {
+		gitenv_clear(s->priv);
+		free(s->priv);
+	}
+	memset(s, 0, sizeof(*s));
+}
+
+/* ---- which patch of a series added a use ---- */
+
+static bool same_use(const struct gate_site *a, const struct gate_site *b,
+		     bool path)
+{
+	return a->rule == b->rule && !strcmp(a->text, b->text) &&
+	       (!path || !strcmp(a->path, b->path));
+}
+
+int gate_series_attribute(struct gate *g, const struct gate_series *s,
+			  git_tree *base, struct gate_sites *added)
+{
+	struct gate_touched *t;
+	struct gate_change *steps;
+	bool **used;
+	size_t i, k, j;
+	int ret = 0, pass;
+
+	for (i = 0; i < added->n; i++)
+		added->v[i].patch = s->n == 1 ? 0 : -1;
+	if (s->n <= 1 || !added->n)
+		return 0;
+	t = xcalloc(s->n, sizeof(*t));
+	steps = xcalloc(s->n, sizeof(*steps));
+	used = xcalloc(s->n, sizeof(*used));
+	for (k = 0; !ret && k < s->n; k++) {
+		ret = gate_diff_trees(g, k ? s->v[k - 1].tree : base,
+				      s->v[k].tree, &t[k], &steps[k]);
+		used[k] = xcalloc(steps[k].added.n + 1, sizeof(**used));
+	}
+	/* the latest patch that added the same use: same file first */
+	for (pass = 0; !ret && pass < 2; pass++) {
+		for (i = 0; i < added->n; i++) {
+			struct gate_site *site = &added->v[i];
+			bool done = site->patch >= 0;
+
+			for (k = s->n; !done && k-- > 0;) {
+				for (j = 0; j < steps[k].added.n; j++) {
+					if (used[k][j] ||
+					    !same_use(site, &steps[k].added.v[j], !pass))
+						continue;
+					used[k][j] = true;
+					site->patch = (int)k;
+					done = true;
+					break;
+				}
+			}
+		}
+	}
+	for (k = 0; k < s->n; k++) {
+		free(used[k]);
+		gate_change_clear(&steps[k]);
+		gate_touched_clear(&t[k]);
+	}
+	free(used);
+	free(steps);
+	free(t);
+	return ret;
 }

@@ -131,6 +131,7 @@ static void emit(struct gate_sites *out, const struct entry *e)
 	s->text = e->text;
 	s->on_change = e->on_change;
 	s->allow = -1;
+	s->patch = -1;
 }
 
 /*

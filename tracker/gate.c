@@ -56,6 +56,18 @@ void gate_release(struct gate *g)
 	g->blobs = NULL;
 }
 
+bool gate_tree_has(git_tree *tree, const char *path, bool dir)
+{
+	git_tree_entry *e = NULL;
+	bool ok;
+
+	if (!path || !*path || git_tree_entry_bypath(&e, tree, path) < 0)
+		return false;
+	ok = (git_tree_entry_type(e) == GIT_OBJECT_TREE) == dir;
+	git_tree_entry_free(e);
+	return ok;
+}
+
 /* ---- touched files ---- */
 
 static void files_clear(struct gate_files *f)

@@ -14,14 +14,14 @@
  * line, on an added line, is preferred.
  *
  * Patches (git format-patch mboxes, series of them, or plain unified
- * diffs) are applied in memory: gate_mempack() makes the repository write
- * new objects to memory, so nothing is written to the user's repository.
+ * diffs) are applied by "git apply --cached" on a temporary index and
+ * object directory, so nothing is written to the user's repository.
  *
  * The implementation, one file per job: gate.c (the gate, its blobs and
  * gate_diff_trees()), gate-diff.c (gate_touch(): the tree walk and the
  * changed lines), gate-lex.c (gate_blobs_load(): cache, lexing, cache
- * transaction), gate-compare.c (gate_compare()), gate-apply.c (patches;
- * the patch text itself is read by patch.h) and gate-allow.c (the
+ * transaction), gate-compare.c (gate_compare()), gate-apply.c (patches,
+ * with git apply; mbox and headers are read by patch.h) and gate-allow.c (the
  * allowlist).  gate-internal.h is what they share.
  *
  * All functions return 0 or a negative code with the message recorded by
@@ -47,6 +47,7 @@ struct gate_site {
 	const char *text;	/* whitespace-normalised source line */
 	bool on_change;		/* on a line the diff adds (or deletes) */
 	int allow;		/* allowlist entry index, or -1 */
+	int patch;		/* patch of a series that added it, or -1 */
 };
 
 struct gate_sites {
@@ -86,7 +87,7 @@ struct gate {
 	git_repository *repo;
 	struct store *st;	/* blob cache, or NULL */
 	int jobs;		/* lexer threads */
-	bool inmem;		/* objects in memory: lex in this thread */
+	bool inmem;		/* objects only @repo sees (a patch's): lex in this thread */
 	struct gate_blobs *blobs;
 	/* statistics */
 	size_t lexed, cached;
@@ -128,24 +129,82 @@ int gate_compare(struct gate *g, const struct gate_touched *t,
 int gate_diff_trees(struct gate *g, git_tree *old, git_tree *new_,
 		    struct gate_touched *t, struct gate_change *out);
 
+/*
+ * gate_tree_has - whether @tree has @path (NULL or "" never), as a
+ * directory when @dir, else as anything else (a file, link or submodule).
+ */
+bool gate_tree_has(git_tree *tree, const char *path, bool dir);
+
 /* ---- patches ---- */
 
-/* gate_mempack - make @repo write new objects to memory only. */
-int gate_mempack(git_repository *repo);
+/* One patch file or mbox as the user gave it. */
+struct gate_patch_input {
+	const char *name;	/* for messages ("<stdin>" for standard input) */
+	const char *buf;
+	size_t len;
+};
+
+/* One patch of a series, applied. */
+struct gate_patch {
+	char *name;		/* the input it came from */
+	char *subject;		/* Subject: with its tags ("[PATCH 2/3] ..."), NULL for a plain diff */
+	char *label;		/* for messages: "'NAME'" or "'NAME' (message N)" */
+	int strip;		/* the -p it applied with (1 or 0) */
+	bool recount;		/* applied with --recount (wrong line counts) */
+	git_tree *tree;		/* the whole tree after it */
+};
+
+/* A hunk that applied away from where its header said. */
+struct gate_offset {
+	size_t patch;		/* index into the series */
+	char *path;
+	unsigned int hunk;	/* 1-based, within the file */
+	long line;		/* where it applied */
+	long offset;		/* lines from its header's position */
+};
+
+struct gate_series {
+	struct gate_patch *v;
+	size_t n, alloc;
+	char *cover;		/* the cover letter's subject (tags kept), or NULL */
+	struct gate_offset *off;
+	size_t noff, aoff;
+	void *priv;		/* the temporary index and objects */
+};
 
 /*
- * gate_apply_patch - apply the patch text @buf (@len bytes; a git
- * format-patch mbox with one or more messages, or a plain unified diff)
- * named @name to @base, in memory (call gate_mempack() first).  *@old and
- * *@out receive the trees before and after, holding only the files the
- * patch names (and .kmig-allow), which is all gate_touch() needs.
- * *@subject receives the first message's subject (NULL for a plain diff),
- * *@npatches the number of messages applied.  A patch that does not apply
- * is an error naming the first failing file and hunk.
+ * gate_series_apply - apply the patches of @in (@nin inputs in order; each
+ * a git format-patch mbox of one or more messages, or a plain unified diff:
+ * diff -u, diff -ruN, git diff, git diff --no-prefix) to @base, one after
+ * the other, with "git apply --cached" on a temporary index and object
+ * directory: offsets as git apply takes them, nothing written to the
+ * repository.  The prefix is detected per patch: -p1, else -p0, whichever
+ * makes the paths it changes exist; hunk line counts that do not match
+ * their bodies get --recount.  A message without a diff is the cover
+ * letter.  The trees stay readable through @repo until
+ * gate_series_clear().  An error names the patch and the first failing
+ * file and hunk, or the prefixes tried.  Clear @s in every case.
  */
-int gate_apply_patch(git_tree **old, git_tree **out, char **subject,
-		     size_t *npatches, git_repository *repo, git_tree *base,
-		     const char *name, const char *buf, size_t len);
+int gate_series_apply(struct gate_series *s, git_repository *repo,
+		      git_tree *base, const struct gate_patch_input *in,
+		      size_t nin);
+void gate_series_clear(struct gate_series *s);
+
+/*
+ * gate_series_drop_objects - remove the temporary index and objects now
+ * (gate_series_clear() does it too): tree and blob handles already read
+ * stay valid, nothing more of the patched trees can be read.
+ */
+void gate_series_drop_objects(struct gate_series *s);
+
+/*
+ * gate_series_attribute - set ->patch of each site of @added (the uses
+ * @base to the last tree of @s adds) to the patch that added it: the
+ * latest patch whose own change adds the same use, in the same file if
+ * one does.  -1 when none does (a use only the whole series makes new).
+ */
+int gate_series_attribute(struct gate *g, const struct gate_series *s,
+			  git_tree *base, struct gate_sites *added);
 
 /* ---- allowlist ---- */
 
@@ -174,5 +233,13 @@ int gate_allow_parse(struct gate_allow *out, const char *name,
 
 /* gate_allow_apply - set ->allow of each site of @s; returns how many. */
 size_t gate_allow_apply(const struct gate_allow *a, struct gate_sites *s);
+
+/*
+ * gate_allow_unmatched - the entries of @a whose PATH matches no file of
+ * @tree (a typo, or a directory written without its '/'): their indexes
+ * into *@out (malloc'd, the caller's); returns how many.
+ */
+size_t gate_allow_unmatched(const struct gate_allow *a, git_tree *tree,
+			    size_t **out);
 
 #endif

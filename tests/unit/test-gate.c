@@ -252,40 +252,63 @@ static void test_apply_patch(void **state)
 		" }\n"
 		"-- \n"
 		"2.39.5\n";
-	git_tree *base = make_tree(f->repo, files), *old = NULL, *out = NULL;
+	/* the same change as a plain diff, made on a file one line longer */
+	static const char plain[] =
+		"--- a/drivers/a.c\t2026-01-01 00:00:00.000000000 +0000\n"
+		"+++ b/drivers/a.c\t2026-01-01 00:00:00.000000000 +0000\n"
+		"@@ -2,4 +2,4 @@\n"
+		" void f(void)\n"
+		" {\n"
+		"-\tstrcpy(a, b);\n"
+		"+\tstrscpy(a, b, 4);\n"
+		" }\n";
+	git_tree *base = make_tree(f->repo, files), *shifted;
+	struct gate_patch_input in = { "t.patch", mbox, strlen(mbox) };
+	struct gate_series s;
 	struct gate_touched t;
 	struct gate_change c;
 	struct gate g;
-	char *subject = NULL;
-	size_t n = 0;
 
-	assert_int_equal(gate_mempack(f->repo), 0);
-	assert_int_equal(gate_apply_patch(&old, &out, &subject, &n, f->repo, base,
-					  "t.patch", mbox, strlen(mbox)), 0);
-	assert_string_equal(subject, "drivers: a: strscpy");
-	assert_int_equal(n, 1);
+	assert_int_equal(gate_series_apply(&s, f->repo, base, &in, 1), 0);
+	assert_int_equal(s.n, 1);
+	assert_string_equal(s.v[0].subject, "[PATCH] drivers: a: strscpy");
+	assert_int_equal(s.v[0].strip, 1);
+	assert_int_equal(s.noff, 0);
 	gate_init(&g, f->repo, NULL, 1);
 	g.inmem = true;
-	assert_int_equal(gate_diff_trees(&g, old, out, &t, &c), 0);
+	assert_int_equal(gate_diff_trees(&g, base, s.v[0].tree, &t, &c), 0);
 	assert_int_equal(c.added.n, 0);
 	assert_int_equal(c.removed.n, 1);
 	assert_int_equal(c.removed.v[0].rule, RULE_STRCPY);
 	gate_change_clear(&c);
 	gate_touched_clear(&t);
 	gate_release(&g);
-	git_tree_free(old);
-	git_tree_free(out);
-	free(subject);
+	gate_series_clear(&s);
+
+	/* a hunk one line away from its header: applied, the offset reported */
+	shifted = make_tree(f->repo, (const char *const[]){ "drivers/a.c",
+			    "int a;\nint b;\n" A_C, NULL });
+	in.buf = plain;
+	in.len = strlen(plain);
+	assert_int_equal(gate_series_apply(&s, f->repo, shifted, &in, 1), 0);
+	assert_null(s.v[0].subject);
+	assert_int_equal(s.noff, 1);
+	assert_string_equal(s.off[0].path, "drivers/a.c");
+	assert_int_equal(s.off[0].hunk, 1);
+	assert_int_equal(s.off[0].line, 3);
+	assert_int_equal(s.off[0].offset, 1);
+	gate_series_clear(&s);
+	git_tree_free(shifted);
 
 	/* on another file: the hunk does not match */
 	git_tree_free(base);
 	base = make_tree(f->repo, (const char *const[]){ "drivers/a.c", "int x;\n", NULL });
-	assert_int_not_equal(gate_apply_patch(&old, &out, &subject, &n, f->repo, base,
-					      "t.patch", mbox, strlen(mbox)), 0);
+	in.buf = mbox;
+	in.len = strlen(mbox);
+	assert_int_not_equal(gate_series_apply(&s, f->repo, base, &in, 1), 0);
 	assert_string_equal(kmig_errmsg(), "patch 't.patch' does not apply: drivers/a.c: "
 			    "hunk #1 (@@ -1,4 +1,4 @@) does not match");
-	assert_null(subject);
-	assert_null(old);
+	gate_series_clear(&s);
 	git_tree_free(base);
 }
 

@@ -182,14 +182,50 @@ int repo_open_or_init(git_repository **out, const char *path)
 {
 	struct stat st;
 
+	git_repository *tmp = NULL;
+	char *dir, *slash, *part;
+	size_t n;
+	int ret = 0;
+
 	*out = NULL;
 	if (stat(path, &st) == 0)
 		return repo_open(out, path);
-	if (mkdir_p(path))
-		return KMIG_EGENERIC;
-	if (git_repository_init(out, path, 1) < 0)
-		return kmig_err_git("cannot create repository");
-	return 0;
+	/*
+	 * Made next to @path and renamed into place, so that a process
+	 * killed while git_repository_init() writes never leaves a half
+	 * repository at @path (a leftover "*.init-PID" is harmless).
+	 */
+	dir = xstrdup(path);
+	slash = strrchr(dir, '/');
+	if (slash && slash != dir) {
+		*slash = '\0';
+		if (mkdir_p(dir)) {
+			free(dir);
+			return KMIG_EGENERIC;
+		}
+	}
+	free(dir);
+	n = strlen(path);
+	while (n > 1 && path[n - 1] == '/')
+		n--;
+	part = xasprintf("%.*s.init-%d", (int)n, path, (int)getpid());
+	rm_rf(part);
+	if (git_repository_init(&tmp, part, 1) < 0) {
+		ret = kmig_err_git("cannot create repository");
+		goto out_part;
+	}
+	git_repository_free(tmp);
+	if (rename(part, path)) {
+		ret = kmig_err("cannot create repository '%s': %s", path,
+			       strerror(errno));
+		goto out_part;
+	}
+	free(part);
+	return repo_open(out, path);
+out_part:
+	rm_rf(part);
+	free(part);
+	return ret;
 }
 
 int repo_resolve_commit(git_commit **out, git_repository *repo, const char *rev)

@@ -11,7 +11,10 @@
 # Set here:
 #	KMIG_HOME   exported, $E2E_HOME
 #	E2E_LINUX   $E2E_HOME/linux, the repository "kmig import" makes
-#	E2E_BASE, E2E_NEXT   v6.1.192 and v6.12.118, the default history
+#	E2E_BASE, E2E_NEXT   v6.1.192 and v6.12.118, the base of the fixture
+#	            series and the release after it
+#	E2E_HISTORY the default history: the newest Debian version of each
+#	            default line when these tests were recorded (5.10 to 7.3)
 #	E2E_REPO    the repository the test runs kmig on: $E2E_LINUX, or
 #	            the fixture clone after e2e_use_fixture
 # The database is per run, in the trash directory.
@@ -21,6 +24,7 @@ export KMIG_HOME="$E2E_HOME"
 E2E_LINUX="$E2E_HOME/linux"
 E2E_BASE=v6.1.192
 E2E_NEXT=v6.12.118
+E2E_HISTORY="v5.10.262 v6.1.192 v6.12.118 v7.2.13 v7.3.4"
 E2E_REPO="$E2E_LINUX"
 FIXTURE_DIR="$TOP/tests/qemu"
 
@@ -43,9 +47,11 @@ e2e_import() {
 		e2e_has "$@"
 }
 
-# e2e_ensure_history - $E2E_LINUX has the default history.
+# e2e_ensure_history - $E2E_LINUX has the default history (five releases:
+# about 750 MB of .debs on a fresh machine).
 e2e_ensure_history() {
-	e2e_import "$E2E_BASE" "$E2E_NEXT"
+	# shellcheck disable=SC2086
+	e2e_import $E2E_HISTORY
 }
 
 # e2e_use_fixture - kmig runs on the fixture clone $E2E_HOME/e2e/linux.git

@@ -169,3 +169,11 @@ DROP TABLE schema_version;
 -- took it from the package's Debian changelog entry (the commit message's
 -- "Date-Source: debian-changelog" trailer); NULL: the commit time as such.
 ALTER TABLE releases ADD COLUMN date_source TEXT;
+
+-- migration: 5
+-- The date the release's kernel line (X.Y) was first uploaded to Debian as
+-- a release (the oldest changelog entry of an X.Y version without "~"; the
+-- commit message's "Line-Date: UNIXTIME" trailer), or NULL.  The forecast
+-- regresses counts on it: a Debian point release of a long-term line holds
+-- that line's code, so its own upload date would put 6.1.192 after 7.3.4.
+ALTER TABLE releases ADD COLUMN line_date INTEGER;

@@ -190,6 +190,7 @@ struct link {
 	struct import_item *it;		/* new: the item */
 	git_signature *sig;		/* new: author, committer and tagger */
 	bool dated;			/* new: sig has the Debian changelog's date */
+	long long line_date;		/* new: its line's first Debian release */
 	size_t files;			/* new: for the result line */
 	uint64_t bytes;
 };
@@ -377,6 +378,7 @@ static int import_tree(struct link *l, git_repository *repo,
 	l->it = it;
 	l->tag = it->tag;
 	l->dated = u.dated;
+	l->line_date = u.line_date;
 out:
 	unpacked_clear(&u);
 	rm_rf(tmpdir);
@@ -426,14 +428,19 @@ out:
 static int newcommit(git_repository *repo, struct link *l, git_commit *parent)
 {
 	git_tree *tree = NULL;
+	char line[64] = "";
 	char *msg;
 	int ret = 0;
 
 	if (git_tree_lookup(&tree, repo, &l->tree) < 0)
 		return kmig_err_git("cannot read written tree");
+	if (l->dated && l->line_date)
+		snprintf(line, sizeof(line), "Line-Date: %lld\n", l->line_date);
 	/* the scan labels the date by the trailer (cmd-scan.c's date_source()) */
-	msg = xasprintf("Linux %s\n\n%s\n%s", l->it->tag + 1, l->it->message,
-			l->dated ? "\nDate-Source: debian-changelog\n" : "");
+	/* and the forecast's date by Line-Date (cmd-scan.c's line_date()) */
+	msg = xasprintf("Linux %s\n\n%s\n%s%s", l->it->tag + 1, l->it->message,
+			l->dated ? "\nDate-Source: debian-changelog\n" : "",
+			line);
 	if (git_commit_create_v(&l->new, repo, NULL, l->sig, l->sig, NULL, msg,
 				tree, parent ? 1 : 0, parent) < 0)
 		ret = kmig_err_git("cannot create commit");

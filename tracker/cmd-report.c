@@ -29,7 +29,8 @@ static const char usage[] =
 	"the uses added and removed since the previous release (a use is a rule,\n"
 	"path and whitespace-normalised line, compared as multisets).\n"
 	"Text and JSON give each rule's forecast over the releases up to TAG: least\n"
-	"squares of count on release date, \"zero by YYYY-MM\" at that pace or \"not\n"
+	"squares of count on release date (a Debian package: the first Debian\n"
+	"release of its X.Y line), \"zero by YYYY-MM\" at that pace or \"not\n"
 	"converging\", with the slope per year (--trend: a final forecast line).\n";
 
 enum { FMT_TEXT, FMT_CSV, FMT_JSON };
@@ -117,7 +118,7 @@ static int fit_forecasts(struct store *st, const struct release_info *rels,
 	for (i = 0; i < n; i++) {
 		struct count_rows c = { 0 };
 
-		dates[i] = rels[i].date;
+		dates[i] = release_trend_date(&rels[i]);
 		ret = store_counts(st, rels[i].id, BY_RULE, o->rule, o->subsystem, &c);
 		if (ret) {
 			count_rows_clear(&c);
@@ -498,7 +499,7 @@ static int do_trend(struct store *st, struct report_opts *o)
 			goto out;
 		}
 		count = sum_rows(&c);
-		dates[i] = rels[i].date;
+		dates[i] = release_trend_date(&rels[i]);
 		counts[i] = count;
 		added = sum_rows(&add);
 		removed = sum_rows(&rem);

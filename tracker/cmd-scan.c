@@ -286,6 +286,19 @@ static const char *date_source(git_commit *commit)
 	return msg && strstr(msg, trailer) ? "debian-changelog" : NULL;
 }
 
+/*
+ * The Unix time of @commit's "Line-Date:" trailer (kmig import: the first
+ * Debian release of the kernel line), or 0.
+ */
+static long long line_date(git_commit *commit)
+{
+	static const char trailer[] = "\nLine-Date: ";
+	const char *msg = git_commit_message(commit), *p;
+
+	p = msg ? strstr(msg, trailer) : NULL;
+	return p ? strtoll(p + strlen(trailer), NULL, 10) : 0;
+}
+
 static int write_release(struct scan_state *s, struct release_plan *p)
 {
 	const char *ruleset = rules_hash();
@@ -335,6 +348,8 @@ static int write_release(struct scan_state *s, struct release_plan *p)
 				  p->maint ? maint_hex : NULL);
 	if (!ret)
 		ret = store_release_date_source(s->st, rel, date_source(p->commit));
+	if (!ret)
+		ret = store_release_line_date(s->st, rel, line_date(p->commit));
 	for (i = 0; !ret && i < p->ntodo; i++) {
 		ret = store_blob_put(s->st, repo_oid_str(&p->todo[i]), ruleset,
 				     p->bytes[i], &p->results[i]);

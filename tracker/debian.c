@@ -981,6 +981,41 @@ int deb_changelog_date(const char *text, const char *version, long long *when,
 	return kmig_errcode(KMIG_ENOTFOUND, "the changelog's first entry has no trailer");
 }
 
+int deb_changelog_line_date(const char *text, const char *debver,
+			    long long *when)
+{
+	const char *p, *dot = strchr(debver, '.');
+	size_t n;
+	bool found = false;
+
+	if (!dot)
+		return kmig_errcode(KMIG_ENOTFOUND, "'%s' names no kernel line", debver);
+	n = (size_t)(dot - debver) + 1 + strspn(dot + 1, "0123456789");
+	/* entries are newest first: the last match is the oldest */
+	for (p = text; *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : p + strlen(p)) {
+		const char *v = p + strlen("linux (");
+		size_t vlen;
+		long long w;
+		int tz;
+
+		if (strncmp(p, "linux (", strlen("linux (")))
+			continue;
+		vlen = strcspn(v, ")\n");
+		if (vlen <= n || strncmp(v, debver, n) ||
+		    (v[n] != '.' && v[n] != '-') || memchr(v, '~', vlen))
+			continue;
+		if (!deb_changelog_date(p, NULL, &w, &tz)) {
+			*when = w;
+			found = true;
+		}
+	}
+	if (!found)
+		return kmig_errcode(KMIG_ENOTFOUND,
+				    "the changelog has no release of the %.*s line",
+				    (int)n, debver);
+	return 0;
+}
+
 /* The date of @debver from the changelog.Debian.gz inside @deb. */
 static int deb_date(struct unpacked *out, const char *deb, const char *debver,
 		    const char *log)
@@ -1004,8 +1039,12 @@ static int deb_date(struct unpacked *out, const char *deb, const char *debver,
 		if (ret)
 			ret = kmig_err("'%s': %s", deb, kmig_errmsg());
 	}
-	if (!ret)
+	if (!ret) {
 		out->dated = true;
+		/* a changelog without the line's first release: no line date */
+		if (deb_changelog_line_date(sb.buf, debver, &out->line_date))
+			out->line_date = 0;
+	}
 	sbuf_release(&sb);
 	return ret;
 }

@@ -102,6 +102,7 @@ struct unpacked {
 	bool dated;		/* the package's changelog gave the date */
 	long long date;		/* Unix time of the version's changelog entry */
 	int tz;			/* its UTC offset in minutes */
+	long long line_date;	/* first upload of the X.Y line as a release, or 0 */
 };
 void unpacked_clear(struct unpacked *u);
 
@@ -126,6 +127,16 @@ int unpack_source(struct unpacked *out, const char *deb, const char *debver,
  * not NULL, the entry's version (the header's parenthesised part) must be
  * it.  Returns 0 or KMIG_ENOTFOUND with the message recorded.
  */
+/*
+ * deb_changelog_line_date - the date of the oldest entry of the Debian
+ * changelog @text for a release of the kernel line of @debver ("6.1" for
+ * "6.1.192-3"): an entry whose version is X.Y, X.Y-N or X.Y.Z-N without
+ * "~" (release candidates are not releases).  *@when in Unix seconds.
+ * Returns 0 or KMIG_ENOTFOUND with the message recorded.
+ */
+int deb_changelog_line_date(const char *text, const char *debver,
+			    long long *when);
+
 int deb_changelog_date(const char *text, const char *version, long long *when,
 		       int *tz);
 

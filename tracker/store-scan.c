@@ -39,12 +39,13 @@ static void read_release(sqlite3_stmt *s, struct release_info *r)
 	r->date = sqlite3_column_int64(s, 4);
 	r->files = sqlite3_column_int64(s, 5);
 	r->date_source = store_col_dup(s, 6);
+	r->line_date = sqlite3_column_int64(s, 7);
 }
 
 int store_release_get(struct store *st, const char *tag, struct release_info *out)
 {
 	static const char sql[] =
-		"SELECT id, tag, commit_id, ruleset, date, files, date_source FROM releases WHERE tag = ?";
+		"SELECT id, tag, commit_id, ruleset, date, files, date_source, line_date FROM releases WHERE tag = ?";
 	sqlite3_stmt *s = store_stmt(st, sql);
 	int rc;
 
@@ -86,7 +87,7 @@ int store_release_recommit(struct store *st, const char *tag,
 int store_releases(struct store *st, struct release_info **out, size_t *n)
 {
 	static const char sql[] =
-		"SELECT id, tag, commit_id, ruleset, date, files, date_source FROM releases ORDER BY sort_key";
+		"SELECT id, tag, commit_id, ruleset, date, files, date_source, line_date FROM releases ORDER BY sort_key";
 	sqlite3_stmt *s = store_stmt(st, sql);
 	size_t alloc = 0;
 	int rc;
@@ -259,6 +260,25 @@ int store_release_date_source(struct store *st, long long release,
 		return KMIG_EGENERIC;
 	sqlite3_bind_int64(s, 1, release);
 	store_bind_text(s, 2, source);
+	return store_done(st, s, "write");
+}
+
+int store_release_line_date(struct store *st, long long release,
+			    long long when)
+{
+	static const char sql[] = "UPDATE releases SET line_date = ?2 WHERE id = ?1";
+	sqlite3_stmt *s;
+
+	if (store_need_txn(st, "store_release_line_date"))
+		return KMIG_EGENERIC;
+	s = store_stmt(st, sql);
+	if (!s)
+		return KMIG_EGENERIC;
+	sqlite3_bind_int64(s, 1, release);
+	if (when)
+		sqlite3_bind_int64(s, 2, when);
+	else
+		sqlite3_bind_null(s, 2);
 	return store_done(st, s, "write");
 }
 

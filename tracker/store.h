@@ -69,7 +69,18 @@ struct release_info {
 	long long date;
 	long long files;
 	char *date_source;	/* "debian-changelog", or NULL: the commit time */
+	long long line_date;	/* the first Debian upload of its X.Y line, or 0 */
 };
+
+/*
+ * release_trend_date - the date the forecast puts @r at: the first Debian
+ * release of its kernel line when known (a point release of a long-term
+ * line holds that line's code), else its own date.
+ */
+static inline long long release_trend_date(const struct release_info *r)
+{
+	return r->line_date ? r->line_date : r->date;
+}
 void release_info_clear(struct release_info *r);
 
 /*
@@ -84,6 +95,14 @@ int store_release_get(struct store *st, const char *tag, struct release_info *ou
  */
 int store_release_date_source(struct store *st, long long release,
 			      const char *source);
+
+/*
+ * store_release_line_date - record the date (Unix time; 0: unknown) the
+ * kernel line of @release was first uploaded to Debian, which the
+ * forecast regresses on.  The caller holds a transaction.
+ */
+int store_release_line_date(struct store *st, long long release,
+			    long long when);
 /*
  * store_release_recommit - release @tag, scanned at commit @old_commit,
  * is now commit @new_commit with the same tree (kmig import re-created it

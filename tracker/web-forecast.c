@@ -24,7 +24,7 @@ void td_forecast(struct web *w, struct sbuf *sb, const long long *v)
 	char month[16];
 
 	for (i = 0; i < n; i++)
-		dates[i] = w->rel.v[i].date;
+		dates[i] = release_trend_date(&w->rel.v[i]);
 	forecast_fit(dates, v, n, &f);
 	free(dates);
 	switch (f.kind) {
@@ -58,8 +58,10 @@ void forecast_method(struct sbuf *sb)
 {
 	sbuf_addstr(sb, "<p class=\"note\" id=\"forecast-method\"><b>Forecast method.</b> "
 		    "Least squares of count on release date: a line is fitted to the counts of "
-		    "every scanned release, x being the release&rsquo;s date (as in the list of "
-		    "releases) in years. When the line falls, the newest count reaches zero at "
+		    "every scanned release, x being in years the date of the release&rsquo;s "
+		    "kernel line: for a Debian package, the first Debian upload of its X.Y line "
+		    "as a release (its changelog; a point release of a long-term line holds that "
+		    "line&rsquo;s code), else the release&rsquo;s own date. When the line falls, the newest count reaches zero at "
 		    "that pace &mdash; newest count &divide; fall per year after the newest "
 		    "release&rsquo;s date &mdash; shown as &ldquo;zero by YYYY-MM&rdquo; with "
 		    "the slope per year; a flat or rising line is &ldquo;not converging&rdquo;, "

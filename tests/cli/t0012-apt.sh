@@ -34,7 +34,8 @@ mk_deb() {
 	printf 'int f(void) { return 0; }\n' > "$_d/src/linux-source-$2/a.c"
 	tar -C "$_d/src" -cJf "$_d/pkg/usr/src/linux-source-$2.tar.xz" "linux-source-$2"
 	mkdir -p "$_d/pkg/usr/share/doc/linux-source-$2"
-	printf 'linux (%s) unstable; urgency=medium\n\n  * Test.\n\n -- Kmig Test <test@kmig.invalid>  Sun, 15 Nov 2026 23:30:52 +0100\n' "$3" |
+	# the version's entry, a release candidate and the line's first release
+	printf 'linux (%s) unstable; urgency=medium\n\n  * Test.\n\n -- Kmig Test <test@kmig.invalid>  Sun, 15 Nov 2026 23:30:52 +0100\n\nlinux (%s.1-1) unstable; urgency=medium\n\n  * First.\n\n -- Kmig Test <test@kmig.invalid>  Mon, 02 Jan 2023 09:00:00 +0000\n\nlinux (%s~rc1-1~exp1) experimental; urgency=medium\n\n  * Candidate.\n\n -- Kmig Test <test@kmig.invalid>  Mon, 05 Dec 2022 09:00:00 +0000\n' "$3" "$2" "$2" |
 		gzip -n > "$_d/pkg/usr/share/doc/linux-source-$2/changelog.Debian.gz"
 	cat > "$_d/pkg/DEBIAN/control" <<EOF
 Package: linux-source-$2
@@ -142,12 +143,20 @@ Linux 9.2.1
 Linux 9.1.4" "$(git -C "$REPO" log --format=%s HEAD)"
 t_is "its tree is the package's" "VERSION = 9.2.1" \
 	"$(git -C "$REPO" show v9.2.1:Makefile)"
+t_is "dated by the version's changelog entry" "2026-11-15T23:30:52+01:00" \
+	"$(git -C "$REPO" log -1 --format=%cI v9.2.1)"
+t_ok "the line's first Debian release in the message (not its rc)" \
+	grep -qx 'Line-Date: 1672650000' "$(git -C "$REPO" log -1 --format=%B v9.2.1 > "$TRASH/msg"; echo "$TRASH/msg")"
 t_is "the packages were downloaded into \$KMIG_HOME/debs" \
 "linux-source-9.10_9.10.1-1_all.deb
 linux-source-9.1_9.1.4-1~bpo1_all.deb
 linux-source-9.2_9.2.1-1_all.deb" "$(ls "$KMIG_HOME/debs" | LC_ALL=C sort)"
 t_is "apt's download output is not on stdout" "" \
 	"$(grep -v '^v9\.[0-9.]* [0-9a-f]\{40\} ' "$TRASH/.stdout")"
+t_exit "scan" 0 k scan
+t_is "the scan records the line date" "v9.1.4|1672650000
+v9.2.1|1672650000
+v9.10.1|1672650000" "$(sqlite3 "$DB" 'SELECT tag, line_date FROM releases ORDER BY sort_key')"
 t_exit "an explicit version (into another repository)" 0 \
 	"$KMIG" --repo "$TRASH/linux2" --db "$DB" import 9.1.2
 t_is "is the one imported" v9.1.2 "$(git -C "$TRASH/linux2" tag -l)"

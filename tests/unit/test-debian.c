@@ -95,6 +95,54 @@ static void test_malformed(void **state)
 				 KMIG_ENOTFOUND);
 }
 
+/* A line's history: newest first, release candidates, another line. */
+static const char history[] =
+	"linux (6.12.118-1~deb12u1) bookworm-security; urgency=high\n"
+	"\n"
+	"  * Rebuild for bookworm-security\n"
+	"\n"
+	" -- Ben Hutchings <benh@debian.org>  Sat, 28 Nov 2026 10:00:00 +0100\n"
+	"\n"
+	"linux (6.12.3-1) unstable; urgency=medium\n"
+	"\n"
+	"  * New upstream release\n"
+	"\n"
+	" -- Ben Hutchings <benh@debian.org>  Sun, 08 Dec 2024 10:00:00 +0100\n"
+	"\n"
+	"linux (6.12~rc6-1~exp1) experimental; urgency=medium\n"
+	"\n"
+	"  * A release candidate is not a release\n"
+	"\n"
+	" -- Ben Hutchings <benh@debian.org>  Sun, 10 Nov 2024 01:12:45 +0100\n"
+	"\n"
+	"linux (6.1.4-1) unstable; urgency=medium\n"
+	"\n"
+	"  * 6.1 is another line, and so is 6.11\n"
+	"\n"
+	" -- Ben Hutchings <benh@debian.org>  Mon, 02 Jan 2023 09:00:00 +0000\n"
+	"\n"
+	"linux (6.11.10-1) unstable; urgency=medium\n"
+	"\n"
+	"  * other line\n"
+	"\n"
+	" -- Ben Hutchings <benh@debian.org>  Sat, 01 Jan 2022 00:00:00 +0000\n";
+
+static void test_line_date(void **state)
+{
+	long long when = 0;
+
+	(void)state;
+	/* the oldest release of 6.12, not its rc, not 6.1 nor 6.11 */
+	assert_int_equal(deb_changelog_line_date(history, "6.12.118-1~deb12u1", &when), 0);
+	assert_int_equal(when, 1733648400LL);
+	assert_int_equal(deb_changelog_line_date(history, "6.1.192-3", &when), 0);
+	assert_int_equal(when, 1672650000LL);
+	assert_int_equal(deb_changelog_line_date(history, "7.3.4-1", &when),
+			 KMIG_ENOTFOUND);
+	assert_int_equal(deb_changelog_line_date(history, "7", &when),
+			 KMIG_ENOTFOUND);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -102,6 +150,7 @@ int main(void)
 		cmocka_unit_test(test_other_version),
 		cmocka_unit_test(test_offsets_and_leap_day),
 		cmocka_unit_test(test_malformed),
+		cmocka_unit_test(test_line_date),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,6 +1,7 @@
 #!/bin/sh
 # demo.sh - the main job on the embedded default, the Debian kernel history:
-# import the newest linux-source-6.1 and -6.12, scan every release and print
+# import the newest version of each default kernel line (5.10, 6.1, 6.12,
+# 7.2, 7.3), scan every release and print
 # the per-release report.  Later stages append themselves below.
 set -e
 cd "$(dirname "$0")/.."

@@ -23,9 +23,13 @@ static const char usage[] =
 	"  --by file        release,path,rule,count       (non-zero rows)\n"
 	"  --by rule        release,rule,count            (every rule, zeros too)\n"
 	"--top N keeps the N largest groups (text default: 20 subsystems/files).\n"
-	"--trend: every scanned release in version order with count, delta and\n"
-	"the uses added and removed since the previous release (a use is a rule,\n"
-	"path and whitespace-normalised line, compared as multisets).\n";
+	"--trend: every scanned release in version order with its count and,\n"
+	"since the previous release, the uses added and removed (a use is a rule,\n"
+	"path and whitespace-normalised line; each file's uses are compared as\n"
+	"multisets, so a use moved to another file is removed and added), the\n"
+	"delta = added - removed over the files of the section now, and the uses\n"
+	"moved in (or out) with files a MAINTAINERS change put in another section.\n"
+	"--trend takes neither --by nor --top.\n";
 
 enum { FMT_TEXT, FMT_CSV, FMT_JSON };
 
@@ -350,6 +354,43 @@ static long long sum_rows(const struct count_rows *r)
 	return s;
 }
 
+/*
+ * One step of the trend: the count of release @i and, against release
+ * @i - 1, its delta, the uses added and removed and the uses moved in (or
+ * out, negative) with files that changed section.  The delta is over the
+ * same files (those of the section now), so delta = added - removed;
+ * the count moved by the step is moved + delta.
+ */
+struct trend_step {
+	long long count, delta, added, removed, moved;
+};
+
+static int trend_step(struct store *st, const struct release_info *rels,
+		      size_t i, const struct report_opts *o, long long prev_count,
+		      struct trend_step *t)
+{
+	struct count_rows c = { 0 }, add = { 0 }, rem = { 0 }, before = { 0 };
+	int ret;
+
+	memset(t, 0, sizeof(*t));
+	ret = store_counts(st, rels[i].id, BY_RULE, o->rule, o->subsystem, &c);
+	if (!ret && i)
+		ret = store_site_changes(st, rels[i - 1].id, rels[i].id, o->rule,
+					 o->subsystem, &add, &rem, &before);
+	if (!ret) {
+		t->count = sum_rows(&c);
+		t->added = sum_rows(&add);
+		t->removed = sum_rows(&rem);
+		t->delta = t->count - sum_rows(&before);
+		t->moved = sum_rows(&before) - prev_count;
+	}
+	count_rows_clear(&c);
+	count_rows_clear(&add);
+	count_rows_clear(&rem);
+	count_rows_clear(&before);
+	return ret;
+}
+
 static int do_trend(struct store *st, struct report_opts *o)
 {
 	struct release_info *rels = NULL;
@@ -364,57 +405,50 @@ static int do_trend(struct store *st, struct report_opts *o)
 		goto out;
 	}
 	if (o->fmt == FMT_TEXT)
-		printf("%-16s %9s %9s %9s %9s\n", "release", "count", "delta",
-		       "added", "removed");
+		printf("%-16s %9s %9s %9s %9s %9s\n", "release", "count", "delta",
+		       "added", "removed", "moved");
 	else if (o->fmt == FMT_CSV)
-		printf("release,count,delta,added,removed\n");
+		printf("release,count,delta,added,removed,moved\n");
 	else
 		printf("[");
 	for (i = 0; i < n; i++) {
-		struct count_rows c = { 0 }, add = { 0 }, rem = { 0 };
-		long long count, added = 0, removed = 0;
+		struct trend_step t;
 
-		if (store_counts(st, rels[i].id, BY_RULE, o->rule, o->subsystem, &c) ||
-		    (i && store_site_changes(st, rels[i - 1].id, rels[i].id, o->rule,
-					     o->subsystem, &add, &rem))) {
-			count_rows_clear(&c);
+		if (trend_step(st, rels, i, o, prev_count, &t)) {
 			cmd_fail_last(KMIG_EXIT_ERROR);
 			goto out;
 		}
-		count = sum_rows(&c);
-		added = sum_rows(&add);
-		removed = sum_rows(&rem);
 		if (o->fmt == FMT_TEXT) {
-			printf("%-16s %9lld", rels[i].tag, count);
+			printf("%-16s %9lld", rels[i].tag, t.count);
 			if (i)
-				printf(" %+9lld %9lld %9lld\n", count - prev_count,
-				       added, removed);
+				printf(" %+9lld %9lld %9lld %+9lld\n", t.delta,
+				       t.added, t.removed, t.moved);
 			else
-				printf(" %9s %9s %9s\n", "-", "-", "-");
+				printf(" %9s %9s %9s %9s\n", "-", "-", "-", "-");
 		} else if (o->fmt == FMT_CSV) {
 			csv_field(stdout, rels[i].tag);
 			if (i)
-				printf(",%lld,%lld,%lld,%lld\n", count,
-				       count - prev_count, added, removed);
+				printf(",%lld,%lld,%lld,%lld,%lld\n", t.count,
+				       t.delta, t.added, t.removed, t.moved);
 			else
-				printf(",%lld,,,\n", count);
+				printf(",%lld,,,,\n", t.count);
 		} else {
 			printf("%s\n {\"release\": ", i ? "," : "");
 			json_string(stdout, rels[i].tag);
-			printf(", \"count\": %lld", count);
+			printf(", \"count\": %lld", t.count);
 			if (i)
-				printf(", \"delta\": %lld, \"added\": %lld, \"removed\": %lld}",
-				       count - prev_count, added, removed);
+				printf(", \"delta\": %lld, \"added\": %lld, \"removed\": %lld, \"moved\": %lld}",
+				       t.delta, t.added, t.removed, t.moved);
 			else
-				printf(", \"delta\": null, \"added\": null, \"removed\": null}");
+				printf(", \"delta\": null, \"added\": null, \"removed\": null, \"moved\": null}");
 		}
-		prev_count = count;
-		count_rows_clear(&c);
-		count_rows_clear(&add);
-		count_rows_clear(&rem);
+		prev_count = t.count;
 	}
 	if (o->fmt == FMT_JSON)
 		printf("\n]\n");
+	else if (o->fmt == FMT_TEXT && n > 1)
+		printf("note: delta = added - removed, over the files of the section now; moved: uses that came (or left, negative) with files changing section\n"
+		       "note: a use is matched per file: one moved to another file is removed there and added here ('kmig check' matches across files)\n");
 	status = finish_stdout(KMIG_EXIT_OK);
 out:
 	release_infos_free(rels, n);
@@ -482,6 +516,9 @@ static int cmd_report_fn(struct kmig_ctx *ctx, int argc, char **argv)
 		return cmd_usage_error("report", "unexpected argument '%s'", argv[optind + 1]);
 	if (trend && optind < argc)
 		return cmd_usage_error("report", "--trend takes no TAG");
+	if (trend && (o.by_given || o.top >= 0))
+		return cmd_usage_error("report", "--trend takes no %s",
+				       o.by_given ? "--by" : "--top");
 	if (!o.by_given)
 		o.by = o.fmt == FMT_CSV ? BY_SUBSYSTEM : BY_RULE;
 	if (store_open(&st, ctx->db_path))

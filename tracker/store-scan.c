@@ -378,28 +378,18 @@ int store_counts(struct store *st, long long release, enum count_by by,
 
 int store_site_changes(struct store *st, long long old, long long new_,
 		       const char *rule, const char *subsystem,
-		       struct count_rows *added, struct count_rows *removed)
+		       struct count_rows *added, struct count_rows *removed,
+		       struct count_rows *before)
 {
-	/*
-	 * Sites of files whose blob differs between the releases, +1 in the
-	 * new release and -1 in the old; per (rule, path, text) the positive
-	 * sum is added, the negative removed.
-	 */
 	static const char sql[] =
-		"WITH changed AS ("
-		"  SELECT rf.release_id AS rel, rf.path, rf.oid, r.ruleset, "
-		"         CASE WHEN rf.release_id = ?2 THEN 1 ELSE -1 END AS sign "
-		"  FROM release_files rf JOIN releases r ON r.id = rf.release_id "
-		"  JOIN subsystems s ON s.id = rf.subsystem_id "
-		"  WHERE rf.release_id IN (?1, ?2) AND (?4 IS NULL OR s.name = ?4) "
-		"  AND NOT EXISTS (SELECT 1 FROM release_files o "
-		"    WHERE o.release_id = (CASE WHEN rf.release_id = ?2 THEN ?1 ELSE ?2 END) "
-		"    AND o.path = rf.path AND o.oid = rf.oid)), "
-		"d AS (SELECT bs.rule, c.path, bs.text, sum(c.sign) AS n "
-		"  FROM changed c JOIN blob_sites bs ON bs.oid = c.oid AND bs.ruleset = c.ruleset "
-		"  WHERE (?3 IS NULL OR bs.rule = ?3) GROUP BY bs.rule, c.path, bs.text) "
+		"WITH " TREND_FILES ", " TREND_SEL ", " TREND_DIFF("sel")
 		"SELECT rule, sum(CASE WHEN n > 0 THEN n ELSE 0 END), "
 		"       sum(CASE WHEN n < 0 THEN -n ELSE 0 END) FROM d GROUP BY rule ORDER BY rule";
+	static const char before_sql[] =
+		"WITH " TREND_FILES ", " TREND_SEL
+		"SELECT NULL, fc.rule, sum(fc.count) FROM sel "
+		"JOIN file_counts fc ON fc.release_id = ?1 AND fc.path = sel.path "
+		"WHERE (?3 IS NULL OR fc.rule = ?3) GROUP BY fc.rule ORDER BY fc.rule";
 	sqlite3_stmt *s = store_stmt(st, sql);
 	int rc;
 
@@ -426,7 +416,16 @@ int store_site_changes(struct store *st, long long old, long long new_,
 	sqlite3_reset(s);
 	if (rc != SQLITE_DONE)
 		return store_dberr(st, "compare releases");
-	return 0;
+	if (!before)
+		return 0;
+	s = store_stmt(st, before_sql);
+	if (!s)
+		return KMIG_EGENERIC;
+	sqlite3_bind_int64(s, 1, old);
+	sqlite3_bind_int64(s, 2, new_);
+	store_bind_text(s, 3, rule);
+	store_bind_text(s, 4, subsystem);
+	return collect_rows(st, s, before);
 }
 
 int store_subsystem_exists(struct store *st, const char *name)

@@ -70,33 +70,22 @@ int store_web_changes(struct store *st, long long old, long long new_,
 		      web_change_fn *fn, void *data)
 {
 	/*
-	 * As store_site_changes() with its subsystem filter, for every
-	 * subsystem at once: the sites of files whose blob differs, +1 in
-	 * the new release and -1 in the old, summed per (subsystem, rule,
-	 * path, text) with each side in its own release's subsystem.
+	 * As store_site_changes(), for every section at once: each path's
+	 * uses are compared and counted in the section the path is in now.
 	 */
 	static const char sql[] =
-		"WITH changed AS ("
-		"  SELECT rf.path, rf.oid, r.ruleset, s.name AS subsystem, "
-		"         CASE WHEN rf.release_id = ?2 THEN 1 ELSE -1 END AS sign "
-		"  FROM release_files rf JOIN releases r ON r.id = rf.release_id "
-		"  JOIN subsystems s ON s.id = rf.subsystem_id "
-		"  WHERE rf.release_id IN (?1, ?2) "
-		"  AND NOT EXISTS (SELECT 1 FROM release_files o "
-		"    WHERE o.release_id = (CASE WHEN rf.release_id = ?2 THEN ?1 ELSE ?2 END) "
-		"    AND o.path = rf.path AND o.oid = rf.oid)), "
-		"d AS (SELECT c.subsystem, bs.rule, sum(c.sign) AS n "
-		"  FROM changed c JOIN blob_sites bs ON bs.oid = c.oid AND bs.ruleset = c.ruleset "
-		"  GROUP BY c.subsystem, bs.rule, c.path, bs.text) "
-		"SELECT subsystem, rule, sum(CASE WHEN n > 0 THEN n ELSE 0 END), "
+		"WITH " TREND_FILES ", " TREND_DIFF("f")
+		"SELECT s.name, d.rule, sum(CASE WHEN n > 0 THEN n ELSE 0 END), "
 		"       sum(CASE WHEN n < 0 THEN -n ELSE 0 END) FROM d "
-		"GROUP BY subsystem, rule ORDER BY subsystem, rule";
+		"JOIN subsystems s ON s.id = d.sid "
+		"GROUP BY s.name, d.rule ORDER BY s.name, d.rule";
 	sqlite3_stmt *s = store_stmt(st, sql);
 
 	if (!s)
 		return KMIG_EGENERIC;
 	sqlite3_bind_int64(s, 1, old);
 	sqlite3_bind_int64(s, 2, new_);
+	sqlite3_bind_null(s, 3);
 	return each_row(st, s, "compare releases", change_row, (void *)fn, data);
 }
 

@@ -153,14 +153,21 @@ int store_counts(struct store *st, long long release, enum count_by by,
 		 const char *rule, const char *subsystem, struct count_rows *out);
 /*
  * store_site_changes - uses added and removed from release @old to @new
- * per rule: a site is (rule, path, normalised line), compared as multisets
- * (only files whose blob differs are compared).  Rows: key NULL, rule,
- * count = added in @added and removed in @removed (appended).  No
- * transaction needed.
+ * per rule.  A use is (rule, path, normalised line); each path's uses are
+ * compared as multisets (only files whose blob differs), so a use is
+ * neither added nor removed when its file moves to another section.  A
+ * path belongs to its section in @new (in @old when @new lacks it); with
+ * @subsystem only the paths of that section count.  Rows: key NULL, rule,
+ * count = added in @added and removed in @removed (appended, one row per
+ * rule with changes).  @before (may be NULL) gets per rule the count in
+ * @old of the same paths, so that for every rule
+ *	count in @new - before = added - removed.
+ * No transaction needed.
  */
 int store_site_changes(struct store *st, long long old, long long new_,
 		       const char *rule, const char *subsystem,
-		       struct count_rows *added, struct count_rows *removed);
+		       struct count_rows *added, struct count_rows *removed,
+		       struct count_rows *before);
 /*
  * store_subsystem_exists - 1 when @name is a known subsystem, 0 when not,
  * negative on error.  No transaction needed.
@@ -309,7 +316,7 @@ int store_web_counts(struct store *st, web_count_fn *fn, void *data);
 
 /*
  * Uses added and removed from release @old to @new_ per (subsystem, rule),
- * compared as store_site_changes() does with a subsystem filter.
+ * as store_site_changes() with each section as its @subsystem.
  */
 struct web_change {
 	const char *subsystem;

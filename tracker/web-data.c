@@ -125,7 +125,7 @@ static int load_release_changes(struct web *w, size_t i)
 	int ret;
 
 	ret = store_site_changes(w->st, w->rel.v[i - 1].id, w->rel.v[i].id,
-				 NULL, NULL, &add, &rem);
+				 NULL, NULL, &add, &rem, NULL);
 	for (j = 0; !ret && j < add.n; j++) {
 		int r = rule_lookup(add.v[j].rule);
 

@@ -165,13 +165,13 @@ t_is "sites recorded with line, function and normalised text" \
 
 k report --trend --format csv > "$TRASH/actual"
 cat > "$TRASH/expect" <<'EOF2'
-release,count,delta,added,removed
-v1.9,14,,,
-v1.10,19,5,6,1
+release,count,delta,added,removed,moved
+v1.9,14,,,,
+v1.10,19,5,6,1,0
 EOF2
 t_ok "trend: count, delta, added and removed" cmp "$TRASH/expect" "$TRASH/actual"
 k report --trend --format csv --rule strlcpy > "$TRASH/actual"
-printf 'release,count,delta,added,removed\nv1.9,1,,,\nv1.10,0,-1,0,1\n' > "$TRASH/expect"
+printf 'release,count,delta,added,removed,moved\nv1.9,1,,,,\nv1.10,0,-1,0,1,0\n' > "$TRASH/expect"
 t_ok "trend for one rule" cmp "$TRASH/expect" "$TRASH/actual"
 
 t_exit "text report" 0 k report

@@ -410,7 +410,7 @@ static int cmd_check_fn(struct kmig_ctx *ctx, int argc, char **argv)
 	if (repo_open(&c.repo, ctx->repo_path))
 		goto out_fail;
 	/* the database is optional here: it only speeds things up */
-	if (store_open(&c.st, ctx->db_path)) {
+	if (store_open_readonly(&c.st, ctx->db_path)) {
 		fprintf(stderr, "kmig: note: blob cache not used: %s\n",
 			kmig_errmsg());
 		c.st = NULL;

@@ -521,7 +521,7 @@ static int cmd_report_fn(struct kmig_ctx *ctx, int argc, char **argv)
 				       o.by_given ? "--by" : "--top");
 	if (!o.by_given)
 		o.by = o.fmt == FMT_CSV ? BY_SUBSYSTEM : BY_RULE;
-	if (store_open(&st, ctx->db_path))
+	if (store_open_readonly(&st, ctx->db_path))
 		return cmd_fail_last(KMIG_EXIT_ERROR);
 	if (o.subsystem) {
 		int known = store_subsystem_exists(st, o.subsystem);

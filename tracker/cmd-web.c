@@ -110,7 +110,7 @@ static int cmd_web_fn(struct kmig_ctx *ctx, int argc, char **argv)
 	}
 	tmp = xasprintf("%s.tmp-%ld", dir, (long)getpid());
 
-	if (store_open(&st, ctx->db_path)) {
+	if (store_open_readonly(&st, ctx->db_path)) {
 		cmd_fail_last(KMIG_EXIT_ERROR);
 		goto out_free;
 	}

@@ -37,6 +37,16 @@ struct store;
  */
 int store_open(struct store **out, const char *path);
 /*
+ * store_open_readonly - open the existing database @path read-only into
+ * *@out (NULL on error), never creating it or its directory, and never
+ * writing to it: KMIG_ENOTFOUND when @path does not exist, an error when
+ * its schema is not this kmig's (a read-only database is not migrated).
+ * In a directory this process cannot write, the database is read as
+ * immutable (SQLite takes no locks there): a writer elsewhere at the same
+ * time is not seen.  Every writing function fails on such a store.
+ */
+int store_open_readonly(struct store **out, const char *path);
+/*
  * store_close - finalize the cached statements and close; NULL is a no-op.
  * A transaction still open is rolled back.
  */

@@ -519,6 +519,17 @@ static int cmd_log_fn(struct kmig_ctx *ctx, int argc, char **argv)
 	progress_stop(prog);
 	if (record(&s))
 		goto out_fail;
+	if (s.subsystem) {
+		int known = store_subsystem_exists(s.st, s.subsystem);
+
+		if (known < 0)
+			goto out_fail;
+		if (!known) {
+			status = cmd_fail(KMIG_EXIT_ERROR, "unknown subsystem '%s'",
+					  s.subsystem);
+			goto out;
+		}
+	}
 	if (s.fmt == FMT_CSV)
 		print_csv(&s);
 	else if (s.fmt == FMT_JSON)

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "builtin.h"
+#include "repo.h"
 #include "rules.h"
 #include "store.h"
 
@@ -293,7 +294,8 @@ static void print_json(const struct release_info *rel,
 	free(keep);
 }
 
-static int do_report(struct store *st, const char *tag, struct report_opts *o)
+static int do_report(struct store *st, const char *repo_path, const char *tag,
+		     struct report_opts *o)
 {
 	struct release_info *rels = NULL, *rel = NULL, *prev = NULL;
 	struct count_rows cur = { 0 }, old = { 0 }, byrule = { 0 }, oldrule = { 0 };
@@ -314,7 +316,15 @@ static int do_report(struct store *st, const char *tag, struct report_opts *o)
 				break;
 		}
 	if (!rel) {
-		cmd_fail(KMIG_EXIT_ERROR, "release '%s' is not scanned (run 'kmig scan')", tag);
+		git_repository *repo = NULL;
+
+		if (!repo_open(&repo, repo_path) && !repo_tag_exists(repo, tag))
+			cmd_fail(KMIG_EXIT_ERROR, "tag '%s' does not exist in '%s'", tag,
+				 repo_path);
+		else
+			cmd_fail(KMIG_EXIT_ERROR, "release '%s' is not scanned (run 'kmig scan')",
+				 tag);
+		git_repository_free(repo);
 		goto out;
 	}
 	if (store_counts(st, rel->id, o->by, o->rule, o->subsystem, &cur) ||
@@ -534,7 +544,7 @@ static int cmd_report_fn(struct kmig_ctx *ctx, int argc, char **argv)
 		}
 	}
 	status = trend ? do_trend(st, &o) :
-		 do_report(st, optind < argc ? argv[optind] : NULL, &o);
+		 do_report(st, ctx->repo_path, optind < argc ? argv[optind] : NULL, &o);
 	store_close(st);
 	return status;
 }

@@ -161,13 +161,18 @@ int repo_guard_loose(git_repository *repo)
 int repo_open(git_repository **out, const char *path)
 {
 	struct stat st;
+	int ret;
 
 	*out = NULL;
 	if (stat(path, &st) < 0)
 		return kmig_err("repository '%s' does not exist (run 'kmig import' or pass --repo)",
 				path);
-	if (git_repository_open_ext(out, path, GIT_REPOSITORY_OPEN_NO_SEARCH,
-				    NULL) < 0)
+	ret = git_repository_open_ext(out, path, GIT_REPOSITORY_OPEN_NO_SEARCH,
+				      NULL);
+	if (ret == GIT_EOWNER)
+		return kmig_err("repository '%s' is owned by another user: git refuses it as of dubious ownership (git config --global --add safe.directory '%s')",
+				path, path);
+	if (ret < 0)
 		return kmig_err("'%s' is not a git repository", path);
 	if (repo_guard_loose(*out)) {
 		git_repository_free(*out);

@@ -430,7 +430,9 @@ int store_site_changes(struct store *st, long long old, long long new_,
 
 int store_subsystem_exists(struct store *st, const char *name)
 {
-	static const char sql[] = "SELECT 1 FROM subsystems WHERE name = ?";
+	static const char sql[] =
+		"SELECT 1 FROM subsystems WHERE name = ?1 "
+		"UNION ALL SELECT 1 FROM commit_changes WHERE subsystem = ?1 LIMIT 1";
 	sqlite3_stmt *s = store_stmt(st, sql);
 	int rc;
 

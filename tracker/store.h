@@ -179,7 +179,8 @@ int store_site_changes(struct store *st, long long old, long long new_,
 		       struct count_rows *added, struct count_rows *removed,
 		       struct count_rows *before);
 /*
- * store_subsystem_exists - 1 when @name is a known subsystem, 0 when not,
+ * store_subsystem_exists - 1 when @name is a known subsystem (of a
+ * scanned release or of a commit kmig log recorded), 0 when not,
  * negative on error.  No transaction needed.
  */
 int store_subsystem_exists(struct store *st, const char *name);

@@ -1,0 +1,148 @@
+#!/bin/sh
+# Numbers that agree (issue 19): the trend per path across a MAINTAINERS
+# change, read-only commands on the database, names checked, help.
+. "$(dirname "$0")/../lib.sh"
+
+W="$TRASH/work"
+DB="$TRASH/kmig.db"
+k() { "$KMIG" --repo "$W" --db "$DB" "$@"; }
+
+git init -q "$W"
+mkdir -p "$W/lib" "$W/drivers"
+cat > "$W/MAINTAINERS" <<'EOM'
+Maintainers List
+----------------
+
+DRIVERS
+F:	drivers/
+
+THE REST
+F:	*
+F:	*/
+EOM
+printf 'void a(void)\n{\n\tBUG_ON(1);\n\tBUG_ON(2);\n\tstrcpy(x, y);\n}\n' > "$W/lib/a.c"
+printf 'void b(void)\n{\n\tBUG_ON(3);\n}\n' > "$W/lib/b.c"
+printf 'void d(void)\n{\n\tBUG_ON(4);\n\tstrcpy(p, q);\n}\n' > "$W/drivers/d.c"
+printf 'void e(void)\n{\n\tBUG_ON(5);\n}\n' > "$W/drivers/e.c"
+git_commit_all "$W" one && git -C "$W" tag v1.0
+
+# v2.0: a new section takes lib/ (a.c unchanged, b.c gains a use), drivers/e.c
+# moves to lib/e.c (its use is removed there and added here), d.c loses one
+cat > "$W/MAINTAINERS" <<'EOM'
+Maintainers List
+----------------
+
+DRIVERS
+F:	drivers/
+
+LIBRARY CODE
+F:	lib/
+
+THE REST
+F:	*
+F:	*/
+EOM
+printf 'void b(void)\n{\n\tBUG_ON(3);\n\tBUG_ON(6);\n}\n' > "$W/lib/b.c"
+git -C "$W" mv drivers/e.c lib/e.c
+printf 'void d(void)\n{\n\tstrcpy(p, q);\n}\n' > "$W/drivers/d.c"
+git_commit_all "$W" two && git -C "$W" tag v2.0
+
+t_exit "scan" 0 k scan
+
+csv_row() { sed -n 3p "$TRASH/.stdout"; }
+t_exit "trend of the new section" 0 k report --trend --subsystem "LIBRARY CODE" --rule bug-on --format csv
+t_is "LIBRARY CODE bug-on: a.c moved in (not added); b.c's new use and the renamed e.c are added" \
+	"v2.0,5,2,2,0,3" "$(csv_row)"
+t_exit "trend of the section that lost lib/" 0 k report --trend --subsystem "THE REST" --rule bug-on --format csv
+t_is "THE REST bug-on: nothing added or removed, the files moved out" \
+	"v2.0,0,0,0,0,-3" "$(csv_row)"
+t_exit "trend of DRIVERS" 0 k report --trend --subsystem DRIVERS --rule bug-on --format csv
+t_is "DRIVERS bug-on: d.c lost one, e.c left (removed at its old path)" \
+	"v2.0,0,-2,0,2,0" "$(csv_row)"
+
+# delta = added - removed, and count - previous count = delta + moved, for
+# every section and rule of either release
+check_rows() {
+	bad=0
+	k report v1.0 --by subsystem --format csv | sed 1d > "$TRASH/rows"
+	k report v2.0 --by subsystem --format csv | sed 1d >> "$TRASH/rows"
+	cut -d, -f2 "$TRASH/rows" | sort -u > "$TRASH/subs"
+	cut -d, -f3 "$TRASH/rows" | sort -u > "$TRASH/rules"
+	while read -r sub; do
+		while read -r rule; do
+			k report --trend --subsystem "$sub" --rule "$rule" --format csv |
+				sed 1d > "$TRASH/t"
+			awk -F, -v s="$sub" -v r="$rule" 'NR > 1 {
+				if ($3 != $4 - $5) { print s, r, "delta", $0; bad = 1 }
+				if ($2 - prev != $3 + $6) { print s, r, "moved", $0; bad = 1 }
+			} { prev = $2 } END { exit bad }' "$TRASH/t" || bad=1
+		done < "$TRASH/rules"
+	done < "$TRASH/subs"
+	return $bad
+}
+t_ok "every section and rule: delta = added - removed" check_rows
+t_is "without a section nothing moves" "v2.0,7,0,2,2,0" \
+	"$(k report --trend --format csv | sed -n 3p)"
+t_ok "the text trend names the definitions" sh -c \
+	"'$KMIG' --repo '$W' --db '$DB' report --trend | grep -q 'delta = added - removed'"
+
+# --trend with --by or --top
+t_exit "--trend --by is an error" 2 k report --trend --by file
+t_exit "--trend --top is an error" 2 k report --trend --top 3
+
+# names
+t_exit "report of a tag the repository lacks" 2 k report nosuch
+t_ok "it says the tag does not exist" grep -q "tag 'nosuch' does not exist" "$TRASH/.stderr"
+git -C "$W" tag v3.0
+t_exit "report of a tag not scanned" 2 k report v3.0
+t_ok "it says not scanned" grep -q "release 'v3.0' is not scanned" "$TRASH/.stderr"
+t_exit "log --subsystem NO SUCH" 2 k log --subsystem "NO SUCH" v1.0..v2.0
+t_ok "log names the section" grep -q "unknown subsystem 'NO SUCH'" "$TRASH/.stderr"
+t_exit "log --subsystem of a known section" 0 k log --subsystem DRIVERS v1.0..v2.0
+t_exit "convert --subsystem NO SUCH SECTION" 2 k convert strlcpy --base v2.0 --subsystem "NO SUCH SECTION"
+t_ok "convert names the section" grep -q "unknown subsystem 'NO SUCH SECTION'" "$TRASH/.stderr"
+t_exit "web --source-url with an unknown placeholder" 2 \
+	k web -o "$TRASH/site" --source-url 'https://x/{tag}/{file}#L{line}'
+t_ok "web names the placeholder" grep -q "unknown placeholder '{file}'" "$TRASH/.stderr"
+t_ok "and writes nothing" test ! -e "$TRASH/site"
+
+# read-only commands never create the database
+NX="$TRASH/nonexist/dir/x.db"
+t_exit "report on a missing database" 2 "$KMIG" --repo "$W" --db "$NX" report
+t_is "one line" 1 "$(wc -l < "$TRASH/.stderr")"
+t_exit "web on a missing database" 2 "$KMIG" --repo "$W" --db "$NX" web -o "$TRASH/s2"
+t_exit "check without a database still works (1: a new use)" 1 "$KMIG" --repo "$W" --db "$NX" check v1.0..v2.0
+t_ok "nothing was created" test ! -e "$TRASH/nonexist"
+cp "$DB" "$TRASH/copy.db"
+sum_before=$(cksum < "$TRASH/copy.db")
+t_exit "report reads a database" 0 "$KMIG" --repo "$W" --db "$TRASH/copy.db" report --trend
+t_is "report does not write it" "$sum_before" "$(cksum < "$TRASH/copy.db")"
+
+# a directory the user cannot write: as root, run as nobody (setpriv)
+RO="$TRASH/ro"
+mkdir "$RO" && cp "$DB" "$RO/x.db" && chmod 644 "$RO/x.db" && chmod 555 "$RO"
+chmod 755 "$TRASH"
+if [ "$(id -u)" = 0 ] && command -v setpriv > /dev/null; then
+	as_user() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+else
+	as_user() { "$@"; }
+fi
+if as_user sh -c "touch '$RO/probe'" 2> /dev/null; then
+	t_skip "report in a read-only directory" "cannot make a directory unwritable here"
+else
+	t_exit "report in a read-only directory" 0 as_user "$KMIG" --repo "$W" --db "$RO/x.db" report
+	t_exit "trend in a read-only directory" 0 as_user "$KMIG" --repo "$W" --db "$RO/x.db" report --trend
+	t_is "no -wal or -shm left behind" "x.db" "$(ls "$RO")"
+fi
+chmod 755 "$RO"
+
+# help
+t_exit "kmig help help" 0 k help help
+t_ok "it shows help's usage" grep -q '^usage: kmig help' "$TRASH/.stdout"
+t_exit "branch test --help" 0 k branch test --help
+for o in --keep-log --rebuild --accel; do
+	t_ok "branch test --help shows $o" grep -q -- "$o" "$TRASH/.stdout"
+done
+t_exit "kmig help branch test" 0 k help branch test
+t_ok "the same usage" grep -q -- "--keep-log" "$TRASH/.stdout"
+t_done

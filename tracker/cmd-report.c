@@ -4,6 +4,7 @@
  */
 #include <getopt.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,7 +16,8 @@
 static const char usage[] =
 	"usage: kmig report [TAG] [--rule ID] [--subsystem NAME] [--by rule|subsystem|file]\n"
 	"                   [--top N] [--format text|csv|json]\n"
-	"       kmig report --trend [--rule ID] [--subsystem NAME] [--format text|csv|json]\n"
+	"       kmig report --trend [--rule ID] [--subsystem NAME] [--by subsystem]\n"
+	"                   [--format text|csv|json]\n"
 	"\n"
 	"Report the counts of a scanned release (default: the newest), with the\n"
 	"delta against the previous scanned release.  Text groups by rule unless\n"
@@ -30,7 +32,9 @@ static const char usage[] =
 	"multisets, so a use moved to another file is removed and added), the\n"
 	"delta = added - removed over the files of the section now, and the uses\n"
 	"moved in (or out) with files a MAINTAINERS change put in another section.\n"
-	"--trend takes neither --by nor --top.\n";
+	"--trend --by subsystem: one such row per release, subsystem and rule\n"
+	"(release,subsystem,rule,count,delta,added,removed,moved).  --trend takes\n"
+	"no --top, and no other --by.\n";
 
 enum { FMT_TEXT, FMT_CSV, FMT_JSON };
 
@@ -465,6 +469,174 @@ out:
 	return status;
 }
 
+/* One (section, rule) of a trend step by section. */
+struct sec_row {
+	const char *sub, *rule;
+	long long count, prev, added, removed, before;
+};
+
+static int cmp_sec_row(const void *a, const void *b)
+{
+	const struct sec_row *x = a, *y = b;
+	int c = strcmp(x->sub, y->sub);
+
+	return c ? c : strcmp(x->rule, y->rule);
+}
+
+/* Add @rows to @v, each count into the field at byte offset @field. */
+static void sec_rows_add(struct sec_row **v, size_t *n, size_t *alloc,
+			 const struct count_rows *rows, size_t field)
+{
+	size_t i;
+
+	for (i = 0; i < rows->n; i++) {
+		struct sec_row *r;
+
+		ALLOC_GROW(*v, *n + 1, *alloc);
+		r = &(*v)[(*n)++];
+		memset(r, 0, sizeof(*r));
+		r->sub = rows->v[i].key;
+		r->rule = rows->v[i].rule;
+		*(long long *)((char *)r + field) = rows->v[i].count;
+	}
+}
+
+/* Sort @v and sum the rows of each (section, rule); returns the new count. */
+static size_t sec_rows_merge(struct sec_row *v, size_t n)
+{
+	size_t i, m = 0;
+
+	if (n)
+		qsort(v, n, sizeof(*v), cmp_sec_row);
+	for (i = 0; i < n; i++) {
+		struct sec_row *r = &v[m - (m && !cmp_sec_row(&v[m - 1], &v[i]))];
+
+		if (r == &v[m]) {
+			v[m++] = v[i];
+			continue;
+		}
+		r->count += v[i].count;
+		r->prev += v[i].prev;
+		r->added += v[i].added;
+		r->removed += v[i].removed;
+		r->before += v[i].before;
+	}
+	return m;
+}
+
+static void print_sec_row(const struct report_opts *o, const char *tag,
+			  const struct sec_row *r, bool first, bool has_prev)
+{
+	long long delta = r->count - r->before, moved = r->before - r->prev;
+
+	if (o->fmt == FMT_TEXT) {
+		printf("%-16s %-22s %9lld", tag, r->rule, r->count);
+		if (has_prev)
+			printf(" %+9lld %9lld %9lld %+9lld", delta, r->added,
+			       r->removed, moved);
+		else
+			printf(" %9s %9s %9s %9s", "-", "-", "-", "-");
+		printf("  %s\n", r->sub);
+	} else if (o->fmt == FMT_CSV) {
+		csv_field(stdout, tag);
+		putchar(',');
+		csv_field(stdout, r->sub);
+		printf(",%s,%lld", r->rule, r->count);
+		if (has_prev)
+			printf(",%lld,%lld,%lld,%lld\n", delta, r->added, r->removed,
+			       moved);
+		else
+			printf(",,,,\n");
+	} else {
+		printf("%s\n {\"release\": ", first ? "" : ",");
+		json_string(stdout, tag);
+		printf(", \"subsystem\": ");
+		json_string(stdout, r->sub);
+		printf(", \"rule\": \"%s\", \"count\": %lld", r->rule, r->count);
+		if (has_prev)
+			printf(", \"delta\": %lld, \"added\": %lld, \"removed\": %lld, \"moved\": %lld}",
+			       delta, r->added, r->removed, moved);
+		else
+			printf(", \"delta\": null, \"added\": null, \"removed\": null, \"moved\": null}");
+	}
+}
+
+/*
+ * The trend by section: one row per release, section and rule with uses
+ * (or changes), each as a row of do_trend() with --subsystem and --rule.
+ */
+static int trend_sections(struct store *st, const struct release_info *rels,
+			  size_t i, const struct report_opts *o, bool *first)
+{
+	struct count_rows cur = { 0 }, prev = { 0 }, add = { 0 }, rem = { 0 },
+			  before = { 0 };
+	struct sec_row *v = NULL;
+	size_t n = 0, alloc = 0, j;
+	int ret;
+
+	ret = store_counts(st, rels[i].id, BY_SUBSYSTEM, o->rule, o->subsystem, &cur);
+	if (!ret && i)
+		ret = store_counts(st, rels[i - 1].id, BY_SUBSYSTEM, o->rule, NULL, &prev);
+	if (!ret && i)
+		ret = store_section_changes(st, rels[i - 1].id, rels[i].id, o->rule,
+					    &add, &rem, &before);
+	if (ret)
+		goto out;
+	sec_rows_add(&v, &n, &alloc, &cur, offsetof(struct sec_row, count));
+	sec_rows_add(&v, &n, &alloc, &prev, offsetof(struct sec_row, prev));
+	sec_rows_add(&v, &n, &alloc, &add, offsetof(struct sec_row, added));
+	sec_rows_add(&v, &n, &alloc, &rem, offsetof(struct sec_row, removed));
+	sec_rows_add(&v, &n, &alloc, &before, offsetof(struct sec_row, before));
+	n = sec_rows_merge(v, n);
+	for (j = 0; j < n; j++) {
+		if (o->subsystem && strcmp(o->subsystem, v[j].sub))
+			continue;
+		print_sec_row(o, rels[i].tag, &v[j], *first, i > 0);
+		*first = false;
+	}
+out:
+	free(v);
+	count_rows_clear(&cur);
+	count_rows_clear(&prev);
+	count_rows_clear(&add);
+	count_rows_clear(&rem);
+	count_rows_clear(&before);
+	return ret;
+}
+
+static int do_trend_by_section(struct store *st, struct report_opts *o)
+{
+	struct release_info *rels = NULL;
+	bool first = true;
+	size_t n, i;
+	int status = KMIG_EXIT_ERROR;
+
+	if (store_releases(st, &rels, &n))
+		return cmd_fail_last(KMIG_EXIT_ERROR);
+	if (!n) {
+		cmd_fail(KMIG_EXIT_ERROR, "no release is scanned (run 'kmig scan')");
+		goto out;
+	}
+	if (o->fmt == FMT_TEXT)
+		printf("%-16s %-22s %9s %9s %9s %9s %9s  %s\n", "release", "rule",
+		       "count", "delta", "added", "removed", "moved", "subsystem");
+	else if (o->fmt == FMT_CSV)
+		printf("release,subsystem,rule,count,delta,added,removed,moved\n");
+	else
+		printf("[");
+	for (i = 0; i < n; i++)
+		if (trend_sections(st, rels, i, o, &first)) {
+			cmd_fail_last(KMIG_EXIT_ERROR);
+			goto out;
+		}
+	if (o->fmt == FMT_JSON)
+		printf("\n]\n");
+	status = finish_stdout(KMIG_EXIT_OK);
+out:
+	release_infos_free(rels, n);
+	return status;
+}
+
 static int cmd_report_fn(struct kmig_ctx *ctx, int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -526,9 +698,10 @@ static int cmd_report_fn(struct kmig_ctx *ctx, int argc, char **argv)
 		return cmd_usage_error("report", "unexpected argument '%s'", argv[optind + 1]);
 	if (trend && optind < argc)
 		return cmd_usage_error("report", "--trend takes no TAG");
-	if (trend && (o.by_given || o.top >= 0))
-		return cmd_usage_error("report", "--trend takes no %s",
-				       o.by_given ? "--by" : "--top");
+	if (trend && o.top >= 0)
+		return cmd_usage_error("report", "--trend takes no --top");
+	if (trend && o.by_given && o.by != BY_SUBSYSTEM)
+		return cmd_usage_error("report", "--trend takes --by subsystem only");
 	if (!o.by_given)
 		o.by = o.fmt == FMT_CSV ? BY_SUBSYSTEM : BY_RULE;
 	if (store_open_readonly(&st, ctx->db_path))
@@ -543,7 +716,8 @@ static int cmd_report_fn(struct kmig_ctx *ctx, int argc, char **argv)
 					o.subsystem);
 		}
 	}
-	status = trend ? do_trend(st, &o) :
+	status = trend && o.by_given ? do_trend_by_section(st, &o) :
+		 trend ? do_trend(st, &o) :
 		 do_report(st, ctx->repo_path, optind < argc ? argv[optind] : NULL, &o);
 	store_close(st);
 	return status;

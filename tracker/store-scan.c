@@ -428,6 +428,57 @@ int store_site_changes(struct store *st, long long old, long long new_,
 	return collect_rows(st, s, before);
 }
 
+int store_section_changes(struct store *st, long long old, long long new_,
+			  const char *rule, struct count_rows *added,
+			  struct count_rows *removed, struct count_rows *before)
+{
+	static const char sql[] =
+		"WITH " TREND_FILES ", " TREND_DIFF("f")
+		"SELECT s.name, d.rule, sum(CASE WHEN n > 0 THEN n ELSE 0 END), "
+		"       sum(CASE WHEN n < 0 THEN -n ELSE 0 END) FROM d "
+		"JOIN subsystems s ON s.id = d.sid "
+		"GROUP BY s.name, d.rule ORDER BY s.name, d.rule";
+	static const char before_sql[] =
+		"WITH " TREND_FILES
+		"SELECT s.name, fc.rule, sum(fc.count) FROM f "
+		"JOIN subsystems s ON s.id = f.sid "
+		"JOIN file_counts fc ON fc.release_id = ?1 AND fc.path = f.path "
+		"WHERE (?3 IS NULL OR fc.rule = ?3) "
+		"GROUP BY s.name, fc.rule ORDER BY s.name, fc.rule";
+	sqlite3_stmt *s = store_stmt(st, sql);
+	int rc;
+
+	if (!s)
+		return KMIG_EGENERIC;
+	sqlite3_bind_int64(s, 1, old);
+	sqlite3_bind_int64(s, 2, new_);
+	store_bind_text(s, 3, rule);
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		struct count_row *row;
+
+		ALLOC_GROW(added->v, added->n + 1, added->alloc);
+		row = &added->v[added->n++];
+		row->key = store_col_dup(s, 0);
+		row->rule = store_col_dup(s, 1);
+		row->count = sqlite3_column_int64(s, 2);
+		ALLOC_GROW(removed->v, removed->n + 1, removed->alloc);
+		row = &removed->v[removed->n++];
+		row->key = store_col_dup(s, 0);
+		row->rule = store_col_dup(s, 1);
+		row->count = sqlite3_column_int64(s, 3);
+	}
+	sqlite3_reset(s);
+	if (rc != SQLITE_DONE)
+		return store_dberr(st, "compare releases");
+	s = store_stmt(st, before_sql);
+	if (!s)
+		return KMIG_EGENERIC;
+	sqlite3_bind_int64(s, 1, old);
+	sqlite3_bind_int64(s, 2, new_);
+	store_bind_text(s, 3, rule);
+	return collect_rows(st, s, before);
+}
+
 int store_subsystem_exists(struct store *st, const char *name)
 {
 	static const char sql[] =

@@ -179,6 +179,17 @@ int store_site_changes(struct store *st, long long old, long long new_,
 		       struct count_rows *added, struct count_rows *removed,
 		       struct count_rows *before);
 /*
+ * store_section_changes - store_site_changes() for every section at once
+ * (and optionally only rule @rule): rows keyed by section, ordered by
+ * section and rule, appended to @added and @removed (the same keys, one
+ * row per section and rule with changes) and to @before (the count in
+ * @old of the paths of the section, as store_site_changes() defines
+ * them).  No transaction needed.
+ */
+int store_section_changes(struct store *st, long long old, long long new_,
+			  const char *rule, struct count_rows *added,
+			  struct count_rows *removed, struct count_rows *before);
+/*
  * store_subsystem_exists - 1 when @name is a known subsystem (of a
  * scanned release or of a commit kmig log recorded), 0 when not,
  * negative on error.  No transaction needed.

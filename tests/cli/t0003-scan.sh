@@ -193,7 +193,7 @@ t_is "the rc tag: one new blob" "v1.11-rc1: 8 files, 1 blobs lexed, 20 uses" "$(
 t_exit "scan --tags GLOB" 0 k scan --tags 'v1.9'
 t_is "only the matching tag" "v1.9: up to date" "$(cat "$TRASH/.stdout")"
 t_exit "report on an unscanned tag" 2 k report v9.9
-t_ok "unscanned tag named" grep -q "release 'v9.9' is not scanned" "$TRASH/.stderr"
+t_ok "a tag the repository lacks is named as such" grep -q "tag 'v9.9' does not exist" "$TRASH/.stderr"
 t_exit "report on an unknown subsystem" 2 k report --subsystem 'NO SUCH'
 
 # The same history from a pack (deltas, as git gc leaves a kernel tree)

@@ -81,13 +81,27 @@ check_rows() {
 	return $bad
 }
 t_ok "every section and rule: delta = added - removed" check_rows
+by_section() {
+	bad=0
+	k report --trend --by subsystem --format csv | grep '^v2\.0,' > "$TRASH/bysec"
+	while IFS=, read -r rel sub rule rest; do
+		one=$(k report --trend --subsystem "$sub" --rule "$rule" --format csv | sed -n 3p | cut -d, -f2-)
+		[ "$one" = "$rest" ] || { echo "$sub $rule: $one != $rest"; bad=1; }
+	done < "$TRASH/bysec"
+	return $bad
+}
+t_ok "--trend --by subsystem: each row as --subsystem --rule" by_section
+t_is "--trend --by subsystem: rows of sections a MAINTAINERS change emptied" \
+	"v2.0,THE REST,bug-on,0,0,0,0,-3" \
+	"$(k report --trend --by subsystem --format csv | grep '^v2\.0,THE REST,bug-on')"
 t_is "without a section nothing moves" "v2.0,7,0,2,2,0" \
 	"$(k report --trend --format csv | sed -n 3p)"
 t_ok "the text trend names the definitions" sh -c \
 	"'$KMIG' --repo '$W' --db '$DB' report --trend | grep -q 'delta = added - removed'"
 
 # --trend with --by or --top
-t_exit "--trend --by is an error" 2 k report --trend --by file
+t_exit "--trend --by file is an error" 2 k report --trend --by file
+t_exit "--trend --by rule is an error" 2 k report --trend --by rule
 t_exit "--trend --top is an error" 2 k report --trend --top 3
 
 # names

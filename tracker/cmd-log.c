@@ -250,6 +250,26 @@ static int record(struct log_state *s)
 	return ret;
 }
 
+/* record_range - the range as kmig log was given it, with its commits. */
+static int record_range(struct log_state *s, const char *range,
+			const git_oid *from, const git_oid *to)
+{
+	const char **ids = xcalloc(s->n ? s->n : 1, sizeof(*ids));
+	char from_hex[GIT_OID_HEXSZ + 1], to_hex[GIT_OID_HEXSZ + 1];
+	size_t i;
+	int ret;
+
+	for (i = 0; i < s->n; i++)
+		ids[i] = xstrdup(repo_oid_str(&s->v[i].id));
+	git_oid_tostr(from_hex, sizeof(from_hex), from);
+	git_oid_tostr(to_hex, sizeof(to_hex), to);
+	ret = store_log_range_put(s->st, range, from_hex, to_hex, ids, s->n);
+	for (i = 0; i < s->n; i++)
+		free((char *)ids[i]);
+	free(ids);
+	return ret;
+}
+
 /* Per-rule totals of a commit's changes, filtered; returns true if any. */
 static bool rule_totals(const struct log_state *s, const struct commit_changes *ch,
 			long long *added, long long *removed)
@@ -517,7 +537,7 @@ static int cmd_log_fn(struct kmig_ctx *ctx, int argc, char **argv)
 		goto out_fail;
 	}
 	progress_stop(prog);
-	if (record(&s))
+	if (record(&s) || record_range(&s, range, &from, &to))
 		goto out_fail;
 	if (s.subsystem) {
 		int known = store_subsystem_exists(s.st, s.subsystem);

@@ -176,6 +176,41 @@ int store_web_commit_changes(struct store *st, web_commit_fn *fn, void *data)
 	return each_row(st, s, "read commits", commit_row, (void *)fn, data);
 }
 
+static int range_row(sqlite3_stmt *s, void *fn, void *data)
+{
+	struct web_range_change r = {
+		.range = (const char *)sqlite3_column_text(s, 0),
+		.rule = (const char *)sqlite3_column_text(s, 1),
+		.commits = sqlite3_column_int64(s, 2),
+		.added = sqlite3_column_int64(s, 3),
+		.removed = sqlite3_column_int64(s, 4),
+	};
+
+	return ((web_range_fn *)fn)(data, &r);
+}
+
+int store_web_range_changes(struct store *st, web_range_fn *fn, void *data)
+{
+	static const char sql[] =
+		"SELECT lr.range, cc.rule, count(DISTINCT cc.commit_id), sum(cc.added), "
+		"       sum(cc.removed) "
+		"FROM log_ranges lr JOIN log_range_commits lc ON lc.range_id = lr.id "
+		"JOIN commit_changes cc ON cc.commit_id = lc.commit_id "
+		"GROUP BY lr.range, cc.rule "
+		"UNION ALL "
+		"SELECT NULL, cc.rule, count(DISTINCT cc.commit_id), sum(cc.added), "
+		"       sum(cc.removed) FROM commit_changes cc "
+		"WHERE NOT EXISTS (SELECT 1 FROM log_range_commits lc "
+		"  WHERE lc.commit_id = cc.commit_id) "
+		"GROUP BY cc.rule "
+		"ORDER BY 1, 2";
+	sqlite3_stmt *s = store_stmt(st, sql);
+
+	if (!s)
+		return KMIG_EGENERIC;
+	return each_row(st, s, "read log ranges", range_row, (void *)fn, data);
+}
+
 static int step_row(sqlite3_stmt *s, void *fn, void *data)
 {
 	struct web_step r = {

@@ -226,6 +226,15 @@ int store_commit_put(struct store *st, const char *commit, const char *author,
 int store_commit_get(struct store *st, const char *commit, const char *ruleset,
 		     struct commit_changes *out);
 
+/*
+ * store_log_range_put - record that kmig log attributed range @range
+ * (from @from to @to, commit ids) and that its commits are the @n
+ * @commits (each already recorded with store_commit_put()), replacing an
+ * older record of @range.  Opens its own transaction.
+ */
+int store_log_range_put(struct store *st, const char *range, const char *from,
+			const char *to, const char *const *commits, size_t n);
+
 /* ---- branch (store-branch.c) ---- */
 
 /* One step of "kmig branch apply": a patch of the series on a branch. */
@@ -386,6 +395,21 @@ struct web_commit_change {
 };
 typedef int web_commit_fn(void *data, const struct web_commit_change *row);
 int store_web_commit_changes(struct store *st, web_commit_fn *fn, void *data);
+
+/*
+ * kmig log per range and rule: the commits of the range with changes of
+ * the rule and their sum, ordered by range and rule; range NULL for the
+ * commits recorded in no range (by a kmig before ranges were recorded).
+ */
+struct web_range_change {
+	const char *range;
+	const char *rule;
+	long long commits;
+	long long added;
+	long long removed;
+};
+typedef int web_range_fn(void *data, const struct web_range_change *row);
+int store_web_range_changes(struct store *st, web_range_fn *fn, void *data);
 
 /*
  * Conversion branch steps by branch and position, with the newest build

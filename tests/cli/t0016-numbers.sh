@@ -120,6 +120,19 @@ t_exit "web --source-url with an unknown placeholder" 2 \
 t_ok "web names the placeholder" grep -q "unknown placeholder '{file}'" "$TRASH/.stderr"
 t_ok "and writes nothing" test ! -e "$TRASH/site"
 
+# log.html: one row per range and rule, never a sum across ranges
+S() { python3 "$TOP/tests/web/site.py" "$@"; }
+git -C "$W" tag v2.0-again v2.0
+t_exit "log of a second range with the same commits" 0 k log v1.0..v2.0-again
+t_exit "web" 0 k web -o "$TRASH/site"
+t_is "log page: a row per range and rule" \
+	"$(sqlite3 "$DB" "SELECT 2 * count(DISTINCT rule) FROM commit_changes")" \
+	"$(S rows "$TRASH/site/log.html" log-ranges)"
+t_is "log page: each range's bug-on removed as in the database, not doubled" \
+	"$(sqlite3 "$DB" "SELECT sum(removed) FROM commit_changes WHERE rule = 'bug-on'")" \
+	"$(S cell "$TRASH/site/log.html" log-ranges v1.0..v2.0-again 4 | tr -d -)"
+rm -rf "$TRASH/site"
+
 # read-only commands never create the database
 NX="$TRASH/nonexist/dir/x.db"
 t_exit "report on a missing database" 2 "$KMIG" --repo "$W" --db "$NX" report

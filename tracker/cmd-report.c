@@ -246,8 +246,9 @@ static void print_json(const struct release_info *rel,
 	json_string(stdout, rel->tag);
 	printf(", \"commit\": ");
 	json_string(stdout, rel->commit);
-	printf(", \"date\": %lld, \"files\": %lld, \"previous\": ", rel->date,
-	       rel->files);
+	printf(", \"date\": ");
+	json_date(stdout, rel->date, true);
+	printf(", \"files\": %lld, \"previous\": ", rel->files);
 	json_string(stdout, prev ? prev->tag : NULL);
 	printf(", \"rule\": ");
 	json_string(stdout, o->rule);

@@ -22,10 +22,11 @@ static const char usage[] =
 	"Report the counts of a scanned release (default: the newest), with the\n"
 	"delta against the previous scanned release.  Text groups by rule unless\n"
 	"--by says otherwise; CSV defaults to --by subsystem:\n"
-	"  --by subsystem   release,subsystem,rule,count  (non-zero rows)\n"
-	"  --by file        release,path,rule,count       (non-zero rows)\n"
+	"  --by subsystem   release,subsystem,rule,count,delta  (non-zero rows)\n"
+	"  --by file        release,path,rule,count,delta       (non-zero rows)\n"
 	"  --by rule        release,rule,count            (every rule, zeros too)\n"
-	"--top N keeps the N largest groups (text default: 20 subsystems/files).\n"
+	"(delta: against the previous release, empty for the first).  --top N\n"
+	"keeps the N largest groups, largest first (text default: 20).\n"
 	"--trend: every scanned release in version order with its count and,\n"
 	"since the previous release, the uses added and removed (a use is a rule,\n"
 	"path and whitespace-normalised line; each file's uses are compared as\n"
@@ -50,6 +51,7 @@ struct report_opts {
 struct total {
 	const char *key;
 	long long count;
+	size_t first, nrows;	/* its rows in the count_rows it sums */
 };
 
 static int cmp_total_key(const void *a, const void *b)
@@ -78,9 +80,12 @@ static struct total *totals_by_key(const struct count_rows *rows, size_t *n)
 	for (i = 0; i < rows->n; i++) {
 		const char *k = rows->v[i].key ? rows->v[i].key : rows->v[i].rule;
 
-		if (!*n || strcmp(t[*n - 1].key, k))
-			t[(*n)++].key = k;
+		if (!*n || strcmp(t[*n - 1].key, k)) {
+			t[*n].key = k;
+			t[(*n)++].first = i;
+		}
 		t[*n - 1].count += rows->v[i].count;
+		t[*n - 1].nrows++;
 	}
 	return t;
 }
@@ -88,7 +93,7 @@ static struct total *totals_by_key(const struct count_rows *rows, size_t *n)
 static long long lookup_total(struct total *t, size_t n, const char *key,
 			      bool *found)
 {
-	struct total k = { key, 0 }, *hit;
+	struct total k = { .key = key }, *hit;
 
 	hit = bsearch(&k, t, n, sizeof(*t), cmp_total_key);
 	*found = hit != NULL;
@@ -184,10 +189,119 @@ static void print_text(const struct release_info *rel,
 		printf("note: warn-on-user is a heuristic (WARN in handlers named *_sendmsg, *_recvmsg, *_setsockopt, *_getsockopt, *_ioctl, *_store)\n");
 }
 
-static void print_csv(const struct release_info *rel, const struct report_opts *o,
-		      const struct count_rows *cur)
+static struct total *listed_groups(const struct count_rows *cur,
+				   const struct report_opts *o, size_t *n);
+
+/* One (key, rule) row of a listed group: its count now and its delta. */
+typedef void group_row_fn(const struct release_info *rel, const char *keyname,
+			  const char *key, const char *rule, long long count,
+			  const long long *delta, bool *first);
+
+/*
+ * each_group_row - the rows of group @g of @cur merged with the rows of
+ * its key in @old (@ot, @on: old's groups), by rule: a rule the key had
+ * before and has no more is a row of count 0, so the deltas of a group
+ * add up to the delta of its key the text shows.  @old NULL: no previous
+ * release (delta NULL).
+ */
+static void each_group_row(const struct total *g, const struct count_rows *cur,
+			   const struct count_rows *old, const struct total *ot,
+			   size_t on, group_row_fn *fn, const struct release_info *rel,
+			   const char *keyname, bool *first)
 {
-	size_t i, limit = cur->n;
+	const struct total k = { .key = g->key }, *og = NULL;
+	size_t i = g->first, end = g->first + g->nrows, j = 0, oend = 0;
+
+	if (old && on)
+		og = bsearch(&k, ot, on, sizeof(*ot), cmp_total_key);
+	if (og) {
+		j = og->first;
+		oend = og->first + og->nrows;
+	}
+	while (i < end || j < oend) {
+		int c = i >= end ? 1 : j >= oend ? -1 :
+			strcmp(cur->v[i].rule, old->v[j].rule);
+		long long now = c <= 0 ? cur->v[i].count : 0;
+		long long before = c >= 0 ? old->v[j].count : 0;
+		long long delta = now - before;
+
+		fn(rel, keyname, g->key, c <= 0 ? cur->v[i].rule : old->v[j].rule,
+		   now, old ? &delta : NULL, first);
+		if (c <= 0)
+			i++;
+		if (c >= 0)
+			j++;
+	}
+}
+
+static void csv_group_row(const struct release_info *rel, const char *keyname,
+			  const char *key, const char *rule, long long count,
+			  const long long *delta, bool *first)
+{
+	(void)keyname;
+	(void)first;
+	csv_field(stdout, rel->tag);
+	putchar(',');
+	csv_field(stdout, key);
+	printf(",%s,%lld,", rule, count);
+	if (delta)
+		printf("%lld", *delta);
+	putchar('\n');
+}
+
+static void json_group_row(const struct release_info *rel, const char *keyname,
+			   const char *key, const char *rule, long long count,
+			   const long long *delta, bool *first)
+{
+	(void)rel;
+	printf("%s\n  {\"%s\": ", *first ? "" : ",", keyname);
+	json_string(stdout, key);
+	printf(", \"rule\": \"%s\", \"count\": %lld, \"delta\": ", rule, count);
+	if (delta)
+		printf("%lld}", *delta);
+	else
+		printf("null}");
+	*first = false;
+}
+
+/* List the groups of @cur (all, or --top N) with each_group_row(). */
+static void print_groups(const struct release_info *rel, const char *keyname,
+			 const struct report_opts *o, const struct count_rows *cur,
+			 const struct count_rows *old, group_row_fn *fn)
+{
+	size_t i, n, on = 0;
+	struct total *t = listed_groups(cur, o, &n);
+	struct total *ot = old ? totals_by_key(old, &on) : NULL;
+	bool first = true;
+
+	for (i = 0; i < n; i++)
+		each_group_row(&t[i], cur, old, ot, on, fn, rel, keyname, &first);
+	free(t);
+	free(ot);
+}
+
+/*
+ * The groups of @cur to list: all in key order, or with --top the N with
+ * the largest counts, largest first.  *@n of them; caller frees.
+ */
+static struct total *listed_groups(const struct count_rows *cur,
+				   const struct report_opts *o, size_t *n)
+{
+	struct total *t = totals_by_key(cur, n);
+
+	if (o->top >= 0) {
+		qsort(t, *n, sizeof(*t), cmp_total_count);
+		if ((size_t)o->top < *n)
+			*n = (size_t)o->top;
+	}
+	return t;
+}
+
+static void print_csv(const struct release_info *rel, bool has_prev,
+		      const struct report_opts *o, const struct count_rows *cur,
+		      const struct count_rows *old)
+{
+	size_t i;
 
 	if (o->by == BY_RULE) {
 		printf("release,rule,count\n");
@@ -199,47 +313,19 @@ static void print_csv(const struct release_info *rel, const struct report_opts *
 		}
 		return;
 	}
-	printf("release,%s,rule,count\n", o->by == BY_SUBSYSTEM ? "subsystem" : "path");
-	if (o->top >= 0) {
-		/* keep the rows of the top N keys by total */
-		size_t n;
-		struct total *t = totals_by_key(cur, &n);
-
-		qsort(t, n, sizeof(*t), cmp_total_count);
-		if ((size_t)o->top < n)
-			n = (size_t)o->top;
-		qsort(t, n, sizeof(*t), cmp_total_key);
-		for (i = 0; i < cur->n; i++) {
-			bool found;
-
-			lookup_total(t, n, cur->v[i].key, &found);
-			if (!found)
-				continue;
-			csv_field(stdout, rel->tag);
-			putchar(',');
-			csv_field(stdout, cur->v[i].key);
-			printf(",%s,%lld\n", cur->v[i].rule, cur->v[i].count);
-		}
-		free(t);
-		return;
-	}
-	for (i = 0; i < limit; i++) {
-		csv_field(stdout, rel->tag);
-		putchar(',');
-		csv_field(stdout, cur->v[i].key);
-		printf(",%s,%lld\n", cur->v[i].rule, cur->v[i].count);
-	}
+	printf("release,%s,rule,count,delta\n", o->by == BY_SUBSYSTEM ? "subsystem" : "path");
+	print_groups(rel, NULL, o, cur, has_prev ? old : NULL, csv_group_row);
 }
 
 static void print_json(const struct release_info *rel,
 		       const struct release_info *prev,
 		       const struct report_opts *o, const struct count_rows *cur,
-		       const struct count_rows *old, const struct count_rows *rule_rows)
+		       const struct count_rows *old, const struct count_rows *rule_rows,
+		       const struct count_rows *oldkeys)
 {
 	const char *keyname = o->by == BY_SUBSYSTEM ? "subsystem" : "path";
 	long long total = 0;
-	size_t i, n = 0;
-	struct total *keep = NULL;
+	size_t i;
 	bool first = true;
 
 	printf("{\"release\": ");
@@ -271,32 +357,11 @@ static void print_json(const struct release_info *rel,
 	}
 	printf("},\n \"total\": %lld", total);
 	if (o->by != BY_RULE) {
-		if (o->top >= 0) {
-			keep = totals_by_key(cur, &n);
-			qsort(keep, n, sizeof(*keep), cmp_total_count);
-			if ((size_t)o->top < n)
-				n = (size_t)o->top;
-			qsort(keep, n, sizeof(*keep), cmp_total_key);
-		}
 		printf(",\n \"counts\": [");
-		first = true;
-		for (i = 0; i < cur->n; i++) {
-			bool found = true;
-
-			if (keep)
-				lookup_total(keep, n, cur->v[i].key, &found);
-			if (!found)
-				continue;
-			printf("%s\n  {\"%s\": ", first ? "" : ",", keyname);
-			json_string(stdout, cur->v[i].key);
-			printf(", \"rule\": \"%s\", \"count\": %lld}", cur->v[i].rule,
-			       cur->v[i].count);
-			first = false;
-		}
+		print_groups(rel, keyname, o, cur, prev ? oldkeys : NULL, json_group_row);
 		printf("\n ]");
 	}
 	printf("}\n");
-	free(keep);
 }
 
 static int do_report(struct store *st, const char *repo_path, const char *tag,
@@ -344,10 +409,10 @@ static int do_report(struct store *st, const char *repo_path, const char *tag,
 		print_text(rel, prev, o, &cur, &old);
 		break;
 	case FMT_CSV:
-		print_csv(rel, o, &cur);
+		print_csv(rel, prev != NULL, o, &cur, &old);
 		break;
 	default:
-		print_json(rel, prev, o, &cur, &oldrule, &byrule);
+		print_json(rel, prev, o, &cur, &oldrule, &byrule, &old);
 	}
 	status = finish_stdout(KMIG_EXIT_OK);
 out:

@@ -121,39 +121,40 @@ t_ok "v1.9 per-rule counts (every rule, zeros too)" cmp "$TRASH/expect" "$TRASH/
 
 k report v1.9 --format csv > "$TRASH/actual"
 cat > "$TRASH/expect" <<'EOF2'
-release,subsystem,rule,count
-v1.9,DRIVERS FOO,bug,1
-v1.9,NETWORKING [GENERAL],alloc-arith,1
-v1.9,NETWORKING [GENERAL],alloc-obj,2
-v1.9,NETWORKING [GENERAL],strlcpy,1
-v1.9,RDS - RELIABLE DATAGRAM SOCKETS,bug-on,1
-v1.9,RDS - RELIABLE DATAGRAM SOCKETS,printk-p,1
-v1.9,RDS - RELIABLE DATAGRAM SOCKETS,strcpy,1
-v1.9,RDS - RELIABLE DATAGRAM SOCKETS,warn-on,1
-v1.9,RDS - RELIABLE DATAGRAM SOCKETS,warn-on-user,1
-v1.9,THE REST,flex-array-one,1
-v1.9,THE REST,flex-array-zero,1
-v1.9,THE REST,kmap,1
-v1.9,THE REST,strcpy,1
+release,subsystem,rule,count,delta
+v1.9,DRIVERS FOO,bug,1,
+v1.9,NETWORKING [GENERAL],alloc-arith,1,
+v1.9,NETWORKING [GENERAL],alloc-obj,2,
+v1.9,NETWORKING [GENERAL],strlcpy,1,
+v1.9,RDS - RELIABLE DATAGRAM SOCKETS,bug-on,1,
+v1.9,RDS - RELIABLE DATAGRAM SOCKETS,printk-p,1,
+v1.9,RDS - RELIABLE DATAGRAM SOCKETS,strcpy,1,
+v1.9,RDS - RELIABLE DATAGRAM SOCKETS,warn-on,1,
+v1.9,RDS - RELIABLE DATAGRAM SOCKETS,warn-on-user,1,
+v1.9,THE REST,flex-array-one,1,
+v1.9,THE REST,flex-array-zero,1,
+v1.9,THE REST,kmap,1,
+v1.9,THE REST,strcpy,1,
 EOF2
 t_ok "v1.9 per-subsystem CSV (the default), X: and N: applied" cmp "$TRASH/expect" "$TRASH/actual"
 
 k report v1.10 --format csv --by file --rule strcpy > "$TRASH/actual"
 cat > "$TRASH/expect" <<'EOF2'
-release,path,rule,count
-v1.10,include/linux/m.h,strcpy,1
-v1.10,net/core/dev.c,strcpy,1
-v1.10,net/rds/send.c,strcpy,1
-v1.10,net/rds/send2.c,strcpy,1
+release,path,rule,count,delta
+v1.10,include/linux/m.h,strcpy,1,0
+v1.10,net/core/dev.c,strcpy,1,1
+v1.10,net/rds/send.c,strcpy,1,0
+v1.10,net/rds/send2.c,strcpy,1,1
 EOF2
 t_ok "v1.10 per-file CSV for one rule" cmp "$TRASH/expect" "$TRASH/actual"
 
 k report --format csv --subsystem 'NETWORKING [GENERAL]' > "$TRASH/actual"
 cat > "$TRASH/expect" <<'EOF2'
-release,subsystem,rule,count
-v1.10,NETWORKING [GENERAL],alloc-arith,1
-v1.10,NETWORKING [GENERAL],alloc-obj,2
-v1.10,NETWORKING [GENERAL],strcpy,1
+release,subsystem,rule,count,delta
+v1.10,NETWORKING [GENERAL],alloc-arith,1,0
+v1.10,NETWORKING [GENERAL],alloc-obj,2,0
+v1.10,NETWORKING [GENERAL],strcpy,1,1
+v1.10,NETWORKING [GENERAL],strlcpy,0,-1
 EOF2
 t_ok "default release is the newest scanned; --subsystem filter" cmp "$TRASH/expect" "$TRASH/actual"
 

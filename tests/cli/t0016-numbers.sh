@@ -99,6 +99,34 @@ t_is "without a section nothing moves" "v2.0,7,0,2,2,0" \
 t_ok "the text trend names the definitions" sh -c \
 	"'$KMIG' --repo '$W' --db '$DB' report --trend | grep -q 'delta = added - removed'"
 
+# JSON and CSV: one date form, --top by count, the delta the text shows
+t_ok "report JSON: the date is ISO 8601 with its offset" sh -c \
+	"'$KMIG' --repo '$W' --db '$DB' report --format json --by file |
+	python3 -c 'import json, sys, datetime; d = json.load(sys.stdin)[\"date\"]; assert datetime.datetime.fromisoformat(d).utcoffset() is not None, d'"
+t_is "--top 2 lists the 2 largest files, largest first (CSV)" "lib/a.c lib/b.c" \
+	"$(k report --format csv --by file --top 2 | sed 1d | cut -d, -f2 | uniq | tr '\n' ' ' | sed 's/ $//')"
+t_is "--top 2 lists the 2 largest files, largest first (JSON)" "lib/a.c lib/b.c" \
+	"$(k report --format json --by file --top 2 | python3 -c 'import json, sys
+seen = []
+for r in json.load(sys.stdin)["counts"]:
+    if r["path"] not in seen: seen.append(r["path"])
+print(" ".join(seen))')"
+# per file: the deltas of the CSV rows add up to the delta of the text
+k report --by file --top 100 | awk '$1 ~ /^[0-9]+$/ && NF == 3 && $3 != "total" { print $3 "," $2 + 0 }' | sort > "$TRASH/text-delta"
+k report --by file --format csv | sed 1d | awk -F, '{ d[$2] += $5 } END { for (f in d) print f "," d[f] }' | sort > "$TRASH/csv-delta"
+t_ok "CSV --by file: per-file deltas as the text" cmp "$TRASH/text-delta" "$TRASH/csv-delta"
+k report --by subsystem --top 100 | awk '$1 ~ /^[0-9]+$/ && $NF != "total" { d = $2; $1 = $2 = ""; sub(/^ +/, ""); print $0 "," d + 0 }' | sort > "$TRASH/text-delta"
+k report --by subsystem --format json | python3 -c 'import json, sys
+d = {}
+for r in json.load(sys.stdin)["counts"]:
+    d[r["subsystem"]] = d.get(r["subsystem"], 0) + r["delta"]
+for k in d: print("%s,%d" % (k, d[k]))' | sort > "$TRASH/json-delta"
+t_ok "JSON --by subsystem: per-subsystem deltas as the text" cmp "$TRASH/text-delta" "$TRASH/json-delta"
+t_ok "a rule a file lost is a row of count 0" sh -c \
+	"'$KMIG' --repo '$W' --db '$DB' report --by file --format csv | grep -qx 'v2.0,drivers/d.c,bug-on,0,-1'"
+t_ok "log JSON: dates ISO 8601 with the offset" sh -c \
+	"'$KMIG' --repo '$W' --db '$DB' log --format json v1.0..v2.0 | grep -q '\"date\": \"[0-9-]*T[0-9:]*+00:00\"'"
+
 # --trend with --by or --top
 t_exit "--trend --by file is an error" 2 k report --trend --by file
 t_exit "--trend --by rule is an error" 2 k report --trend --by rule

@@ -307,7 +307,8 @@ int store_open_readonly(struct store **out, const char *path)
 {
 	struct store *st;
 	char *upath, *uri, *dir, *slash;
-	bool dir_ro;
+	bool dir_ro, migrated = false;
+	int have;
 
 	*out = NULL;
 	if (access(path, F_OK) < 0)
@@ -332,8 +333,19 @@ int store_open_readonly(struct store **out, const char *path)
 	 */
 	uri = xasprintf("file:%s?mode=ro%s", upath, dir_ro ? "&immutable=1" : "");
 	free(upath);
-	if (open_ro(st, uri))
+	if (open_ro(st, uri) || current_version(st, &have))
 		goto out_close;
+	if (have < store_schema_version() && !migrated) {
+		/* an older schema is migrated once: the one write, if allowed */
+		struct store *rw;
+
+		if (store_open(&rw, path))
+			goto out_close;
+		store_close(rw);
+		migrated = true;
+		if (open_ro(st, uri))
+			goto out_close;
+	}
 	if (check_version_ro(st))
 		goto out_close;
 	free(uri);

@@ -40,7 +40,8 @@ int store_open(struct store **out, const char *path);
  * store_open_readonly - open the existing database @path read-only into
  * *@out (NULL on error), never creating it or its directory, and never
  * writing to it: KMIG_ENOTFOUND when @path does not exist, an error when
- * its schema is not this kmig's (a read-only database is not migrated).
+ * its schema is newer than this kmig's.  An older schema is migrated
+ * first (as store_open() does: the one write, which needs write access).
  * In a directory this process cannot write, the database is read as
  * immutable (SQLite takes no locks there): a writer elsewhere at the same
  * time is not seen.  Every writing function fails on such a store.

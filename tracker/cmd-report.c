@@ -434,6 +434,18 @@ static long long sum_rows(const struct count_rows *r)
 	return s;
 }
 
+/* trend_releases - every scanned release into *@rels; an exit status. */
+static int trend_releases(struct store *st, struct release_info **rels, size_t *n)
+{
+	if (store_releases(st, rels, n))
+		return cmd_fail_last(KMIG_EXIT_ERROR);
+	if (!*n) {
+		release_infos_free(*rels, *n);
+		return cmd_fail(KMIG_EXIT_ERROR, "no release is scanned (run 'kmig scan')");
+	}
+	return 0;
+}
+
 /*
  * One step of the trend: the count of release @i and, against release
  * @i - 1, its delta, the uses added and removed and the uses moved in (or
@@ -478,12 +490,10 @@ static int do_trend(struct store *st, struct report_opts *o)
 	long long prev_count = 0;
 	int status = KMIG_EXIT_ERROR;
 
-	if (store_releases(st, &rels, &n))
-		return cmd_fail_last(KMIG_EXIT_ERROR);
-	if (!n) {
-		cmd_fail(KMIG_EXIT_ERROR, "no release is scanned (run 'kmig scan')");
-		goto out;
-	}
+	status = trend_releases(st, &rels, &n);
+	if (status)
+		return status;
+	status = KMIG_EXIT_ERROR;
 	if (o->fmt == FMT_TEXT)
 		printf("%-16s %9s %9s %9s %9s %9s\n", "release", "count", "delta",
 		       "added", "removed", "moved");
@@ -677,12 +687,10 @@ static int do_trend_by_section(struct store *st, struct report_opts *o)
 	size_t n, i;
 	int status = KMIG_EXIT_ERROR;
 
-	if (store_releases(st, &rels, &n))
-		return cmd_fail_last(KMIG_EXIT_ERROR);
-	if (!n) {
-		cmd_fail(KMIG_EXIT_ERROR, "no release is scanned (run 'kmig scan')");
-		goto out;
-	}
+	status = trend_releases(st, &rels, &n);
+	if (status)
+		return status;
+	status = KMIG_EXIT_ERROR;
 	if (o->fmt == FMT_TEXT)
 		printf("%-16s %-22s %9s %9s %9s %9s %9s  %s\n", "release", "rule",
 		       "count", "delta", "added", "removed", "moved", "subsystem");

@@ -64,7 +64,6 @@ void store_bind_text(sqlite3_stmt *s, int i, const char *v);
 /* store_col_dup - a copy of a text column, or NULL. */
 char *store_col_dup(sqlite3_stmt *s, int i);
 
-/* SQL shared by store_site_changes() and store_web_changes(). */
 /*
  * The files of a trend step from release ?1 to ?2: every path of either
  * release, with both blobs and the section it belongs to, the new

@@ -376,6 +376,34 @@ int store_counts(struct store *st, long long release, enum count_by by,
 	return collect_rows(st, s, out);
 }
 
+/*
+ * collect_changes - rows (key, rule, added, removed) of @s appended to
+ * @added and @removed (the same keys in both).
+ */
+static int collect_changes(struct store *st, sqlite3_stmt *s,
+			   struct count_rows *added, struct count_rows *removed)
+{
+	struct count_rows *const outs[] = { added, removed };
+	size_t i;
+	int rc;
+
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW)
+		for (i = 0; i < ARRAY_SIZE(outs); i++) {
+			struct count_rows *o = outs[i];
+			struct count_row *row;
+
+			ALLOC_GROW(o->v, o->n + 1, o->alloc);
+			row = &o->v[o->n++];
+			row->key = store_col_dup(s, 0);
+			row->rule = store_col_dup(s, 1);
+			row->count = sqlite3_column_int64(s, 2 + (int)i);
+		}
+	sqlite3_reset(s);
+	if (rc != SQLITE_DONE)
+		return store_dberr(st, "compare releases");
+	return 0;
+}
+
 int store_site_changes(struct store *st, long long old, long long new_,
 		       const char *rule, const char *subsystem,
 		       struct count_rows *added, struct count_rows *removed,
@@ -383,7 +411,7 @@ int store_site_changes(struct store *st, long long old, long long new_,
 {
 	static const char sql[] =
 		"WITH " TREND_FILES ", " TREND_SEL ", " TREND_DIFF("sel")
-		"SELECT rule, sum(CASE WHEN n > 0 THEN n ELSE 0 END), "
+		"SELECT NULL, rule, sum(CASE WHEN n > 0 THEN n ELSE 0 END), "
 		"       sum(CASE WHEN n < 0 THEN -n ELSE 0 END) FROM d GROUP BY rule ORDER BY rule";
 	static const char before_sql[] =
 		"WITH " TREND_FILES ", " TREND_SEL
@@ -391,7 +419,6 @@ int store_site_changes(struct store *st, long long old, long long new_,
 		"JOIN file_counts fc ON fc.release_id = ?1 AND fc.path = sel.path "
 		"WHERE (?3 IS NULL OR fc.rule = ?3) GROUP BY fc.rule ORDER BY fc.rule";
 	sqlite3_stmt *s = store_stmt(st, sql);
-	int rc;
 
 	if (!s)
 		return KMIG_EGENERIC;
@@ -399,23 +426,8 @@ int store_site_changes(struct store *st, long long old, long long new_,
 	sqlite3_bind_int64(s, 2, new_);
 	store_bind_text(s, 3, rule);
 	store_bind_text(s, 4, subsystem);
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		struct count_row *row;
-
-		ALLOC_GROW(added->v, added->n + 1, added->alloc);
-		row = &added->v[added->n++];
-		row->key = NULL;
-		row->rule = store_col_dup(s, 0);
-		row->count = sqlite3_column_int64(s, 1);
-		ALLOC_GROW(removed->v, removed->n + 1, removed->alloc);
-		row = &removed->v[removed->n++];
-		row->key = NULL;
-		row->rule = store_col_dup(s, 0);
-		row->count = sqlite3_column_int64(s, 2);
-	}
-	sqlite3_reset(s);
-	if (rc != SQLITE_DONE)
-		return store_dberr(st, "compare releases");
+	if (collect_changes(st, s, added, removed))
+		return KMIG_EGENERIC;
 	if (!before)
 		return 0;
 	s = store_stmt(st, before_sql);
@@ -446,30 +458,14 @@ int store_section_changes(struct store *st, long long old, long long new_,
 		"WHERE (?3 IS NULL OR fc.rule = ?3) "
 		"GROUP BY s.name, fc.rule ORDER BY s.name, fc.rule";
 	sqlite3_stmt *s = store_stmt(st, sql);
-	int rc;
 
 	if (!s)
 		return KMIG_EGENERIC;
 	sqlite3_bind_int64(s, 1, old);
 	sqlite3_bind_int64(s, 2, new_);
 	store_bind_text(s, 3, rule);
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		struct count_row *row;
-
-		ALLOC_GROW(added->v, added->n + 1, added->alloc);
-		row = &added->v[added->n++];
-		row->key = store_col_dup(s, 0);
-		row->rule = store_col_dup(s, 1);
-		row->count = sqlite3_column_int64(s, 2);
-		ALLOC_GROW(removed->v, removed->n + 1, removed->alloc);
-		row = &removed->v[removed->n++];
-		row->key = store_col_dup(s, 0);
-		row->rule = store_col_dup(s, 1);
-		row->count = sqlite3_column_int64(s, 3);
-	}
-	sqlite3_reset(s);
-	if (rc != SQLITE_DONE)
-		return store_dberr(st, "compare releases");
+	if (collect_changes(st, s, added, removed))
+		return KMIG_EGENERIC;
 	s = store_stmt(st, before_sql);
 	if (!s)
 		return KMIG_EGENERIC;

@@ -54,41 +54,6 @@ int store_web_counts(struct store *st, web_count_fn *fn, void *data)
 	return each_row(st, s, "read counts", count_row, (void *)fn, data);
 }
 
-static int change_row(sqlite3_stmt *s, void *fn, void *data)
-{
-	struct web_change r = {
-		.subsystem = col_text(s, 0),
-		.rule = col_text(s, 1),
-		.added = sqlite3_column_int64(s, 2),
-		.removed = sqlite3_column_int64(s, 3),
-	};
-
-	return ((web_change_fn *)fn)(data, &r);
-}
-
-int store_web_changes(struct store *st, long long old, long long new_,
-		      web_change_fn *fn, void *data)
-{
-	/*
-	 * As store_site_changes(), for every section at once: each path's
-	 * uses are compared and counted in the section the path is in now.
-	 */
-	static const char sql[] =
-		"WITH " TREND_FILES ", " TREND_DIFF("f")
-		"SELECT s.name, d.rule, sum(CASE WHEN n > 0 THEN n ELSE 0 END), "
-		"       sum(CASE WHEN n < 0 THEN -n ELSE 0 END) FROM d "
-		"JOIN subsystems s ON s.id = d.sid "
-		"GROUP BY s.name, d.rule ORDER BY s.name, d.rule";
-	sqlite3_stmt *s = store_stmt(st, sql);
-
-	if (!s)
-		return KMIG_EGENERIC;
-	sqlite3_bind_int64(s, 1, old);
-	sqlite3_bind_int64(s, 2, new_);
-	sqlite3_bind_null(s, 3);
-	return each_row(st, s, "compare releases", change_row, (void *)fn, data);
-}
-
 static int file_count_row(sqlite3_stmt *s, void *fn, void *data)
 {
 	struct web_file_count r = {

@@ -346,20 +346,6 @@ struct web_count {
 typedef int web_count_fn(void *data, const struct web_count *row);
 int store_web_counts(struct store *st, web_count_fn *fn, void *data);
 
-/*
- * Uses added and removed from release @old to @new_ per (subsystem, rule),
- * as store_site_changes() with each section as its @subsystem.
- */
-struct web_change {
-	const char *subsystem;
-	const char *rule;
-	long long added;
-	long long removed;
-};
-typedef int web_change_fn(void *data, const struct web_change *row);
-int store_web_changes(struct store *st, long long old, long long new_,
-		      web_change_fn *fn, void *data);
-
 /* The (path, rule) counts of a release with the file's subsystem, by path. */
 struct web_file_count {
 	const char *path;

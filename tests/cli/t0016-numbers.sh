@@ -161,6 +161,19 @@ t_is "log page: each range's bug-on removed as in the database, not doubled" \
 	"$(S cell "$TRASH/site/log.html" log-ranges v1.0..v2.0-again 4 | tr -d -)"
 rm -rf "$TRASH/site"
 
+# a repository owned by another user: git refuses it as of dubious ownership
+if [ "$(id -u)" = 0 ]; then
+	git init -q "$TRASH/theirs" && git -C "$TRASH/theirs" commit -q --allow-empty -m x &&
+		chown -R 65534:65534 "$TRASH/theirs"
+	t_exit "scan of a repository owned by another user" 2 \
+		"$KMIG" --repo "$TRASH/theirs" --db "$TRASH/theirs.db" scan
+	t_ok "it says dubious ownership, in one line" sh -c \
+		"test \$(wc -l < '$TRASH/.stderr') = 1 && grep -q 'dubious ownership' '$TRASH/.stderr'"
+	chown -R "$(id -u):$(id -g)" "$TRASH/theirs"
+else
+	t_skip "repository owned by another user" "needs root to chown"
+fi
+
 # read-only commands never create the database
 NX="$TRASH/nonexist/dir/x.db"
 t_exit "report on a missing database" 2 "$KMIG" --repo "$W" --db "$NX" report

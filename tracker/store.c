@@ -278,6 +278,12 @@ static int check_version_ro(struct store *st)
 /* open_ro - open @uri (a file: URI) read-only into @st->db. */
 static int open_ro(struct store *st, const char *uri)
 {
+	size_t i;
+
+	/* a reopen: the cached statements belong to the old connection */
+	for (i = 0; i < st->ncache; i++)
+		sqlite3_finalize(st->cache[i].stmt);
+	st->ncache = 0;
 	if (st->db)
 		sqlite3_close(st->db);
 	st->db = NULL;

@@ -177,3 +177,21 @@ ALTER TABLE releases ADD COLUMN date_source TEXT;
 -- regresses counts on it: a Debian point release of a long-term line holds
 -- that line's code, so its own upload date would put 6.1.192 after 7.3.4.
 ALTER TABLE releases ADD COLUMN line_date INTEGER;
+
+-- migration: 6
+-- The ranges kmig log attributed, and their commits: the dashboard counts
+-- per range (ranges overlap, or hold backports of the same change, so sums
+-- across ranges count uses twice).  Recorded again by each run of a range.
+CREATE TABLE log_ranges (
+	id INTEGER PRIMARY KEY,
+	range TEXT NOT NULL UNIQUE,	-- as given to kmig log, e.g. v6.1..v6.2
+	from_commit TEXT NOT NULL,
+	to_commit TEXT NOT NULL,
+	recorded_at INTEGER NOT NULL
+);
+CREATE TABLE log_range_commits (
+	range_id INTEGER NOT NULL REFERENCES log_ranges(id) ON DELETE CASCADE,
+	commit_id TEXT NOT NULL REFERENCES commits(commit_id) ON DELETE CASCADE,
+	PRIMARY KEY (range_id, commit_id)
+) WITHOUT ROWID;
+CREATE INDEX log_range_commits_commit ON log_range_commits(commit_id);

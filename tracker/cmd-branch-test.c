@@ -17,13 +17,28 @@
 #include "repo.h"
 #include "store.h"
 
+/* Shown by "kmig branch test --help" and "kmig help branch test" (kmig.c). */
+const char branch_test_usage[] =
+	"usage: kmig branch test [--base TAG | --name BRANCH] [--test NAME]...\n"
+	"                        [--timeout S] [--keep-log] [--rebuild]\n"
+	"                        [--accel tcg|kvm] [--no-compile-check]\n"
+	"\n"
+	"Build and boot every applied step of the conversion branch (default: the\n"
+	"one 'kmig branch apply' made last) and compile-check the .c files each\n"
+	"step touches (make W=1 FILE.o under allmodconfig).  Each step ends pass,\n"
+	"build-fail, boot-fail or compile-fail, shown by 'kmig branch status'.\n"
+	"  --base TAG        the branch kmig/TAG\n"
+	"  --name BRANCH     the branch BRANCH\n"
+	"  --test NAME       run this guest test (repeatable; default: boot, rds)\n"
+	"  --timeout S       kill QEMU after S seconds (default 120)\n"
+	"  --keep-log        keep the console log of a passing boot too\n"
+	"  --rebuild         build a step even if its image was built before\n"
+	"  --accel A         tcg (default) or kvm\n"
+	"  --no-compile-check  skip the W=1 compile check\n"
+	"Exit status: 0 every tested step passed, 1 some step failed, 2 error.\n";
+
 /*
- * What "kmig branch test" does (its options are shown by "kmig help branch";
- * the usage is that of cmd-branch.c, which dispatches here):
- *
- * usage: kmig branch test [--base TAG | --name BRANCH] [--test NAME]...
- *                         [--timeout S] [--keep-log] [--rebuild]
- *                         [--accel tcg|kvm] [--no-compile-check]
+ * What "kmig branch test" does (usage above; cmd-branch.c dispatches here):
  *
  * For every applied step of the branch (default: the one 'kmig branch
  * apply' made last): build it with the QEMU configuration and boot it with

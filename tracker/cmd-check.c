@@ -658,7 +658,7 @@ static int cmd_check_fn(struct kmig_ctx *ctx, int argc, char **argv)
 	struct gate_change ch = { 0 };
 	struct gate g = { 0 };
 	unsigned long n;
-	int opt, fmt = FMT_TEXT, jobs = ncpus(), status = KMIG_EXIT_ERROR;
+	int opt, fmt = FMT_TEXT, jobs = ncpus(), status = KMIG_EXIT_ERROR, open_ret;
 	size_t nallowed;
 
 	while ((opt = getopt_long(argc, argv, "j:", opts, NULL)) != -1) {
@@ -708,11 +708,10 @@ static int cmd_check_fn(struct kmig_ctx *ctx, int argc, char **argv)
 	if (repo_open(&c.repo, ctx->repo_path))
 		goto out_fail;
 	/* the database is optional here: it only speeds things up */
-	if (store_open(&c.st, ctx->db_path)) {
+	open_ret = store_open_readonly(&c.st, ctx->db_path);
+	if (open_ret && open_ret != KMIG_ENOTFOUND)
 		fprintf(stderr, "kmig: note: blob cache not used: %s\n",
 			kmig_errmsg());
-		c.st = NULL;
-	}
 	if (npatches ? resolve_patch(&c, patches, npatches, base ? base : "HEAD") :
 		       resolve_change(&c, rev))
 		goto out_fail;

@@ -476,6 +476,7 @@ static int convert_open(struct convert *c, struct kmig_ctx *ctx)
 	struct release_info rel = { 0 };
 	git_commit *base = NULL;
 	struct sbuf m = SBUF_INIT;
+	size_t i;
 	int ret;
 
 	ret = repo_open(&c->repo, ctx->repo_path);
@@ -485,6 +486,11 @@ static int convert_open(struct convert *c, struct kmig_ctx *ctx)
 		ret = store_open(&c->st, ctx->db_path);
 	if (!ret)
 		ret = store_release_get(c->st, c->o.base, &rel);
+	for (i = 0; !ret && i < c->o.nsubsystems; i++) {
+		ret = store_subsystem_exists(c->st, c->o.subsystems[i]);
+		ret = ret < 0 ? ret : !ret ?
+		      kmig_err("unknown subsystem '%s'", c->o.subsystems[i]) : 0;
+	}
 	if (!ret)
 		ret = series_read(&c->series, c->dir, true);
 	if (ret)

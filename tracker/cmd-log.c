@@ -250,6 +250,26 @@ static int record(struct log_state *s)
 	return ret;
 }
 
+/* record_range - the range as kmig log was given it, with its commits. */
+static int record_range(struct log_state *s, const char *range,
+			const git_oid *from, const git_oid *to)
+{
+	const char **ids = xcalloc(s->n ? s->n : 1, sizeof(*ids));
+	char from_hex[GIT_OID_HEXSZ + 1], to_hex[GIT_OID_HEXSZ + 1];
+	size_t i;
+	int ret;
+
+	for (i = 0; i < s->n; i++)
+		ids[i] = xstrdup(repo_oid_str(&s->v[i].id));
+	git_oid_tostr(from_hex, sizeof(from_hex), from);
+	git_oid_tostr(to_hex, sizeof(to_hex), to);
+	ret = store_log_range_put(s->st, range, from_hex, to_hex, ids, s->n);
+	for (i = 0; i < s->n; i++)
+		free((char *)ids[i]);
+	free(ids);
+	return ret;
+}
+
 /* Per-rule totals of a commit's changes, filtered; returns true if any. */
 static bool rule_totals(const struct log_state *s, const struct commit_changes *ch,
 			long long *added, long long *removed)
@@ -274,13 +294,13 @@ static bool rule_totals(const struct log_state *s, const struct commit_changes *
 	return any;
 }
 
-static void fmt_date(char *buf, size_t n, long long t, bool full)
+static void fmt_date(char *buf, size_t n, long long t)
 {
 	time_t tt = (time_t)t;
 	struct tm tm;
 
 	gmtime_r(&tt, &tm);
-	strftime(buf, n, full ? "%Y-%m-%dT%H:%M:%SZ" : "%Y-%m-%d", &tm);
+	strftime(buf, n, "%Y-%m-%d", &tm);
 }
 
 static void print_rules(const long long *added, const long long *removed)
@@ -309,7 +329,7 @@ static void print_text(const struct log_state *s, const char *range)
 		with += any;
 		if (!any && !s->all)
 			continue;
-		fmt_date(date, sizeof(date), c->date, false);
+		fmt_date(date, sizeof(date), c->date);
 		printf("%.12s %s %s  %s\n", repo_oid_str(&c->id), date, c->name,
 		       c->subject);
 		print_rules(added, removed);
@@ -331,15 +351,15 @@ static void print_csv(const struct log_state *s)
 	printf("commit,date,author,email,subject,rule,added,removed\n");
 	for (i = 0; i < s->n; i++) {
 		const struct log_commit *c = &s->v[i];
-		char date[32];
 
 		if (!rule_totals(s, &c->changes, added, removed))
 			continue;
-		fmt_date(date, sizeof(date), c->date, true);
 		for (r = 0; r < RULE__COUNT; r++) {
 			if (!added[r] && !removed[r])
 				continue;
-			printf("%s,%s,", repo_oid_str(&c->id), date);
+			printf("%s,", repo_oid_str(&c->id));
+			json_date(stdout, c->date, false);
+			putchar(',');
 			csv_field(stdout, c->name);
 			putchar(',');
 			csv_field(stdout, c->email);
@@ -368,18 +388,18 @@ static void print_json(const struct log_state *s, const char *range,
 	printf(", \"commits_examined\": %zu,\n  \"commits\": [", s->n);
 	for (i = 0; i < s->n; i++) {
 		const struct log_commit *c = &s->v[i];
-		char date[32];
 		bool first = true;
 
 		if (!rule_totals(s, &c->changes, added, removed) && !s->all)
 			continue;
-		fmt_date(date, sizeof(date), c->date, true);
 		printf("%s\n    {\"commit\": \"%s\", \"author\": ", shown++ ? "," : "",
 		       repo_oid_str(&c->id));
 		json_string(stdout, c->name);
 		printf(", \"email\": ");
 		json_string(stdout, c->email);
-		printf(", \"date\": \"%s\", \"subject\": ", date);
+		printf(", \"date\": ");
+		json_date(stdout, c->date, true);
+		printf(", \"subject\": ");
 		json_string(stdout, c->subject);
 		printf(",\n     \"rules\": [");
 		for (r = 0; r < RULE__COUNT; r++) {
@@ -517,8 +537,19 @@ static int cmd_log_fn(struct kmig_ctx *ctx, int argc, char **argv)
 		goto out_fail;
 	}
 	progress_stop(prog);
-	if (record(&s))
+	if (record(&s) || record_range(&s, range, &from, &to))
 		goto out_fail;
+	if (s.subsystem) {
+		int known = store_subsystem_exists(s.st, s.subsystem);
+
+		if (known < 0)
+			goto out_fail;
+		if (!known) {
+			status = cmd_fail(KMIG_EXIT_ERROR, "unknown subsystem '%s'",
+					  s.subsystem);
+			goto out;
+		}
+	}
 	if (s.fmt == FMT_CSV)
 		print_csv(&s);
 	else if (s.fmt == FMT_JSON)

@@ -4,30 +4,40 @@
  */
 #include <getopt.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "builtin.h"
 #include "forecast.h"
+#include "repo.h"
 #include "rules.h"
 #include "store.h"
 
 static const char usage[] =
 	"usage: kmig report [TAG] [--rule ID] [--subsystem NAME] [--by rule|subsystem|file]\n"
 	"                   [--top N] [--format text|csv|json]\n"
-	"       kmig report --trend [--rule ID] [--subsystem NAME] [--format text|csv|json]\n"
+	"       kmig report --trend [--rule ID] [--subsystem NAME] [--by subsystem]\n"
+	"                   [--format text|csv|json]\n"
 	"\n"
 	"Report the counts of a scanned release (default: the newest), with the\n"
 	"delta against the previous scanned release.  Text groups by rule unless\n"
 	"--by says otherwise; CSV defaults to --by subsystem:\n"
-	"  --by subsystem   release,subsystem,rule,count  (non-zero rows)\n"
-	"  --by file        release,path,rule,count       (non-zero rows)\n"
+	"  --by subsystem   release,subsystem,rule,count,delta  (non-zero rows)\n"
+	"  --by file        release,path,rule,count,delta       (non-zero rows)\n"
 	"  --by rule        release,rule,count            (every rule, zeros too)\n"
-	"--top N keeps the N largest groups (text default: 20 subsystems/files).\n"
-	"--trend: every scanned release in version order with count, delta and\n"
-	"the uses added and removed since the previous release (a use is a rule,\n"
-	"path and whitespace-normalised line, compared as multisets).\n"
+	"(delta: against the previous release, empty for the first).  --top N\n"
+	"keeps the N largest groups, largest first (text default: 20).\n"
+	"--trend: every scanned release in version order with its count and,\n"
+	"since the previous release, the uses added and removed (a use is a rule,\n"
+	"path and whitespace-normalised line; each file's uses are compared as\n"
+	"multisets, so a use moved to another file is removed and added), the\n"
+	"delta = added - removed over the files of the section now, and the uses\n"
+	"moved in (or out) with files a MAINTAINERS change put in another section.\n"
+	"--trend --by subsystem: one such row per release, subsystem and rule\n"
+	"(release,subsystem,rule,count,delta,added,removed,moved).  --trend takes\n"
+	"no --top, and no other --by.\n"
 	"Text and JSON give each rule's forecast over the releases up to TAG: least\n"
 	"squares of count on release date (a Debian package: the first Debian\n"
 	"release of its X.Y line), \"zero by YYYY-MM\" at that pace or \"not\n"
@@ -47,6 +57,7 @@ struct report_opts {
 struct total {
 	const char *key;
 	long long count;
+	size_t first, nrows;	/* its rows in the count_rows it sums */
 };
 
 static int cmp_total_key(const void *a, const void *b)
@@ -75,9 +86,12 @@ static struct total *totals_by_key(const struct count_rows *rows, size_t *n)
 	for (i = 0; i < rows->n; i++) {
 		const char *k = rows->v[i].key ? rows->v[i].key : rows->v[i].rule;
 
-		if (!*n || strcmp(t[*n - 1].key, k))
-			t[(*n)++].key = k;
+		if (!*n || strcmp(t[*n - 1].key, k)) {
+			t[*n].key = k;
+			t[(*n)++].first = i;
+		}
 		t[*n - 1].count += rows->v[i].count;
+		t[*n - 1].nrows++;
 	}
 	return t;
 }
@@ -85,7 +99,7 @@ static struct total *totals_by_key(const struct count_rows *rows, size_t *n)
 static long long lookup_total(struct total *t, size_t n, const char *key,
 			      bool *found)
 {
-	struct total k = { key, 0 }, *hit;
+	struct total k = { .key = key }, *hit;
 
 	hit = bsearch(&k, t, n, sizeof(*t), cmp_total_key);
 	*found = hit != NULL;
@@ -279,10 +293,119 @@ static void print_text(const struct release_info *rel,
 		printf("note: warn-on-user is a heuristic (WARN in handlers named *_sendmsg, *_recvmsg, *_setsockopt, *_getsockopt, *_ioctl, *_store)\n");
 }
 
-static void print_csv(const struct release_info *rel, const struct report_opts *o,
-		      const struct count_rows *cur)
+static struct total *listed_groups(const struct count_rows *cur,
+				   const struct report_opts *o, size_t *n);
+
+/* One (key, rule) row of a listed group: its count now and its delta. */
+typedef void group_row_fn(const struct release_info *rel, const char *keyname,
+			  const char *key, const char *rule, long long count,
+			  const long long *delta, bool *first);
+
+/*
+ * each_group_row - the rows of group @g of @cur merged with the rows of
+ * its key in @old (@ot, @on: old's groups), by rule: a rule the key had
+ * before and has no more is a row of count 0, so the deltas of a group
+ * add up to the delta of its key the text shows.  @old NULL: no previous
+ * release (delta NULL).
+ */
+static void each_group_row(const struct total *g, const struct count_rows *cur,
+			   const struct count_rows *old, const struct total *ot,
+			   size_t on, group_row_fn *fn, const struct release_info *rel,
+			   const char *keyname, bool *first)
 {
-	size_t i, limit = cur->n;
+	const struct total k = { .key = g->key }, *og = NULL;
+	size_t i = g->first, end = g->first + g->nrows, j = 0, oend = 0;
+
+	if (old && on)
+		og = bsearch(&k, ot, on, sizeof(*ot), cmp_total_key);
+	if (og) {
+		j = og->first;
+		oend = og->first + og->nrows;
+	}
+	while (i < end || j < oend) {
+		int c = i >= end ? 1 : j >= oend ? -1 :
+			strcmp(cur->v[i].rule, old->v[j].rule);
+		long long now = c <= 0 ? cur->v[i].count : 0;
+		long long before = c >= 0 ? old->v[j].count : 0;
+		long long delta = now - before;
+
+		fn(rel, keyname, g->key, c <= 0 ? cur->v[i].rule : old->v[j].rule,
+		   now, old ? &delta : NULL, first);
+		if (c <= 0)
+			i++;
+		if (c >= 0)
+			j++;
+	}
+}
+
+static void csv_group_row(const struct release_info *rel, const char *keyname,
+			  const char *key, const char *rule, long long count,
+			  const long long *delta, bool *first)
+{
+	(void)keyname;
+	(void)first;
+	csv_field(stdout, rel->tag);
+	putchar(',');
+	csv_field(stdout, key);
+	printf(",%s,%lld,", rule, count);
+	if (delta)
+		printf("%lld", *delta);
+	putchar('\n');
+}
+
+static void json_group_row(const struct release_info *rel, const char *keyname,
+			   const char *key, const char *rule, long long count,
+			   const long long *delta, bool *first)
+{
+	(void)rel;
+	printf("%s\n  {\"%s\": ", *first ? "" : ",", keyname);
+	json_string(stdout, key);
+	printf(", \"rule\": \"%s\", \"count\": %lld, \"delta\": ", rule, count);
+	if (delta)
+		printf("%lld}", *delta);
+	else
+		printf("null}");
+	*first = false;
+}
+
+/* List the groups of @cur (all, or --top N) with each_group_row(). */
+static void print_groups(const struct release_info *rel, const char *keyname,
+			 const struct report_opts *o, const struct count_rows *cur,
+			 const struct count_rows *old, group_row_fn *fn)
+{
+	size_t i, n, on = 0;
+	struct total *t = listed_groups(cur, o, &n);
+	struct total *ot = old ? totals_by_key(old, &on) : NULL;
+	bool first = true;
+
+	for (i = 0; i < n; i++)
+		each_group_row(&t[i], cur, old, ot, on, fn, rel, keyname, &first);
+	free(t);
+	free(ot);
+}
+
+/*
+ * The groups of @cur to list: all in key order, or with --top the N with
+ * the largest counts, largest first.  *@n of them; caller frees.
+ */
+static struct total *listed_groups(const struct count_rows *cur,
+				   const struct report_opts *o, size_t *n)
+{
+	struct total *t = totals_by_key(cur, n);
+
+	if (o->top >= 0) {
+		qsort(t, *n, sizeof(*t), cmp_total_count);
+		if ((size_t)o->top < *n)
+			*n = (size_t)o->top;
+	}
+	return t;
+}
+
+static void print_csv(const struct release_info *rel, bool has_prev,
+		      const struct report_opts *o, const struct count_rows *cur,
+		      const struct count_rows *old)
+{
+	size_t i;
 
 	if (o->by == BY_RULE) {
 		printf("release,rule,count\n");
@@ -294,56 +417,28 @@ static void print_csv(const struct release_info *rel, const struct report_opts *
 		}
 		return;
 	}
-	printf("release,%s,rule,count\n", o->by == BY_SUBSYSTEM ? "subsystem" : "path");
-	if (o->top >= 0) {
-		/* keep the rows of the top N keys by total */
-		size_t n;
-		struct total *t = totals_by_key(cur, &n);
-
-		qsort(t, n, sizeof(*t), cmp_total_count);
-		if ((size_t)o->top < n)
-			n = (size_t)o->top;
-		qsort(t, n, sizeof(*t), cmp_total_key);
-		for (i = 0; i < cur->n; i++) {
-			bool found;
-
-			lookup_total(t, n, cur->v[i].key, &found);
-			if (!found)
-				continue;
-			csv_field(stdout, rel->tag);
-			putchar(',');
-			csv_field(stdout, cur->v[i].key);
-			printf(",%s,%lld\n", cur->v[i].rule, cur->v[i].count);
-		}
-		free(t);
-		return;
-	}
-	for (i = 0; i < limit; i++) {
-		csv_field(stdout, rel->tag);
-		putchar(',');
-		csv_field(stdout, cur->v[i].key);
-		printf(",%s,%lld\n", cur->v[i].rule, cur->v[i].count);
-	}
+	printf("release,%s,rule,count,delta\n", o->by == BY_SUBSYSTEM ? "subsystem" : "path");
+	print_groups(rel, NULL, o, cur, has_prev ? old : NULL, csv_group_row);
 }
 
 static void print_json(const struct release_info *rel,
 		       const struct release_info *prev,
 		       const struct report_opts *o, const struct count_rows *cur,
 		       const struct count_rows *old, const struct count_rows *rule_rows,
-		       const struct forecast *fc)
+		       const struct count_rows *oldkeys, const struct forecast *fc)
 {
 	const char *keyname = o->by == BY_SUBSYSTEM ? "subsystem" : "path";
 	long long total = 0;
-	size_t i, n = 0;
-	struct total *keep = NULL;
+	size_t i;
 	bool first = true;
 
 	printf("{\"release\": ");
 	json_string(stdout, rel->tag);
 	printf(", \"commit\": ");
 	json_string(stdout, rel->commit);
-	printf(", \"date\": %lld, \"files\": %lld, \"previous\": ", rel->date,
-	       rel->files);
+	printf(", \"date\": ");
+	json_date(stdout, rel->date, true);
+	printf(", \"files\": %lld, \"previous\": ", rel->files);
 	json_string(stdout, prev ? prev->tag : NULL);
 	printf(", \"date_source\": ");
 	json_string(stdout, rel->date_source ? rel->date_source : "commit");
@@ -372,35 +467,15 @@ static void print_json(const struct release_info *rel,
 	printf("},\n \"total\": %lld, \"forecast\": ", total);
 	print_forecast_json(&fc[RULE__COUNT]);
 	if (o->by != BY_RULE) {
-		if (o->top >= 0) {
-			keep = totals_by_key(cur, &n);
-			qsort(keep, n, sizeof(*keep), cmp_total_count);
-			if ((size_t)o->top < n)
-				n = (size_t)o->top;
-			qsort(keep, n, sizeof(*keep), cmp_total_key);
-		}
 		printf(",\n \"counts\": [");
-		first = true;
-		for (i = 0; i < cur->n; i++) {
-			bool found = true;
-
-			if (keep)
-				lookup_total(keep, n, cur->v[i].key, &found);
-			if (!found)
-				continue;
-			printf("%s\n  {\"%s\": ", first ? "" : ",", keyname);
-			json_string(stdout, cur->v[i].key);
-			printf(", \"rule\": \"%s\", \"count\": %lld}", cur->v[i].rule,
-			       cur->v[i].count);
-			first = false;
-		}
+		print_groups(rel, keyname, o, cur, prev ? oldkeys : NULL, json_group_row);
 		printf("\n ]");
 	}
 	printf("}\n");
-	free(keep);
 }
 
-static int do_report(struct store *st, const char *tag, struct report_opts *o)
+static int do_report(struct store *st, const char *repo_path, const char *tag,
+		     struct report_opts *o)
 {
 	struct release_info *rels = NULL, *rel = NULL, *prev = NULL;
 	struct count_rows cur = { 0 }, old = { 0 }, byrule = { 0 }, oldrule = { 0 };
@@ -422,7 +497,15 @@ static int do_report(struct store *st, const char *tag, struct report_opts *o)
 				break;
 		}
 	if (!rel) {
-		cmd_fail(KMIG_EXIT_ERROR, "release '%s' is not scanned (run 'kmig scan')", tag);
+		git_repository *repo = NULL;
+
+		if (!repo_open(&repo, repo_path) && !repo_tag_exists(repo, tag))
+			cmd_fail(KMIG_EXIT_ERROR, "tag '%s' does not exist in '%s'", tag,
+				 repo_path);
+		else
+			cmd_fail(KMIG_EXIT_ERROR, "release '%s' is not scanned (run 'kmig scan')",
+				 tag);
+		git_repository_free(repo);
 		goto out;
 	}
 	if (store_counts(st, rel->id, o->by, o->rule, o->subsystem, &cur) ||
@@ -439,10 +522,10 @@ static int do_report(struct store *st, const char *tag, struct report_opts *o)
 		print_text(rel, prev, o, &cur, &old, fc);
 		break;
 	case FMT_CSV:
-		print_csv(rel, o, &cur);
+		print_csv(rel, prev != NULL, o, &cur, &old);
 		break;
 	default:
-		print_json(rel, prev, o, &cur, &oldrule, &byrule, fc);
+		print_json(rel, prev, o, &cur, &oldrule, &byrule, &old, fc);
 	}
 	status = finish_stdout(KMIG_EXIT_OK);
 out:
@@ -464,6 +547,55 @@ static long long sum_rows(const struct count_rows *r)
 	return s;
 }
 
+/* trend_releases - every scanned release into *@rels; an exit status. */
+static int trend_releases(struct store *st, struct release_info **rels, size_t *n)
+{
+	if (store_releases(st, rels, n))
+		return cmd_fail_last(KMIG_EXIT_ERROR);
+	if (!*n) {
+		release_infos_free(*rels, *n);
+		return cmd_fail(KMIG_EXIT_ERROR, "no release is scanned (run 'kmig scan')");
+	}
+	return 0;
+}
+
+/*
+ * One step of the trend: the count of release @i and, against release
+ * @i - 1, its delta, the uses added and removed and the uses moved in (or
+ * out, negative) with files that changed section.  The delta is over the
+ * same files (those of the section now), so delta = added - removed;
+ * the count moved by the step is moved + delta.
+ */
+struct trend_step {
+	long long count, delta, added, removed, moved;
+};
+
+static int trend_step(struct store *st, const struct release_info *rels,
+		      size_t i, const struct report_opts *o, long long prev_count,
+		      struct trend_step *t)
+{
+	struct count_rows c = { 0 }, add = { 0 }, rem = { 0 }, before = { 0 };
+	int ret;
+
+	memset(t, 0, sizeof(*t));
+	ret = store_counts(st, rels[i].id, BY_RULE, o->rule, o->subsystem, &c);
+	if (!ret && i)
+		ret = store_site_changes(st, rels[i - 1].id, rels[i].id, o->rule,
+					 o->subsystem, &add, &rem, &before);
+	if (!ret) {
+		t->count = sum_rows(&c);
+		t->added = sum_rows(&add);
+		t->removed = sum_rows(&rem);
+		t->delta = t->count - sum_rows(&before);
+		t->moved = sum_rows(&before) - prev_count;
+	}
+	count_rows_clear(&c);
+	count_rows_clear(&add);
+	count_rows_clear(&rem);
+	count_rows_clear(&before);
+	return ret;
+}
+
 static int do_trend(struct store *st, struct report_opts *o)
 {
 	struct release_info *rels = NULL;
@@ -472,68 +604,59 @@ static int do_trend(struct store *st, struct report_opts *o)
 	long long prev_count = 0;
 	int status = KMIG_EXIT_ERROR;
 
-	if (store_releases(st, &rels, &n))
-		return cmd_fail_last(KMIG_EXIT_ERROR);
-	if (!n) {
-		cmd_fail(KMIG_EXIT_ERROR, "no release is scanned (run 'kmig scan')");
-		goto out;
-	}
+	status = trend_releases(st, &rels, &n);
+	if (status)
+		return status;
+	status = KMIG_EXIT_ERROR;
 	dates = xcalloc(n, sizeof(*dates));
 	counts = xcalloc(n, sizeof(*counts));
 	if (o->fmt == FMT_TEXT)
-		printf("%-16s %9s %9s %9s %9s\n", "release", "count", "delta",
-		       "added", "removed");
+		printf("%-16s %9s %9s %9s %9s %9s\n", "release", "count", "delta",
+		       "added", "removed", "moved");
 	else if (o->fmt == FMT_CSV)
-		printf("release,count,delta,added,removed\n");
+		printf("release,count,delta,added,removed,moved\n");
 	else
 		printf("[");
 	for (i = 0; i < n; i++) {
-		struct count_rows c = { 0 }, add = { 0 }, rem = { 0 };
-		long long count, added = 0, removed = 0;
+		struct trend_step t;
 
-		if (store_counts(st, rels[i].id, BY_RULE, o->rule, o->subsystem, &c) ||
-		    (i && store_site_changes(st, rels[i - 1].id, rels[i].id, o->rule,
-					     o->subsystem, &add, &rem))) {
-			count_rows_clear(&c);
+		if (trend_step(st, rels, i, o, prev_count, &t)) {
 			cmd_fail_last(KMIG_EXIT_ERROR);
 			goto out;
 		}
-		count = sum_rows(&c);
-		dates[i] = release_trend_date(&rels[i]);
-		counts[i] = count;
-		added = sum_rows(&add);
-		removed = sum_rows(&rem);
 		if (o->fmt == FMT_TEXT) {
-			printf("%-16s %9lld", rels[i].tag, count);
+			printf("%-16s %9lld", rels[i].tag, t.count);
 			if (i)
-				printf(" %+9lld %9lld %9lld\n", count - prev_count,
-				       added, removed);
+				printf(" %+9lld %9lld %9lld %+9lld\n", t.delta,
+				       t.added, t.removed, t.moved);
 			else
-				printf(" %9s %9s %9s\n", "-", "-", "-");
+				printf(" %9s %9s %9s %9s\n", "-", "-", "-", "-");
 		} else if (o->fmt == FMT_CSV) {
 			csv_field(stdout, rels[i].tag);
 			if (i)
-				printf(",%lld,%lld,%lld,%lld\n", count,
-				       count - prev_count, added, removed);
+				printf(",%lld,%lld,%lld,%lld,%lld\n", t.count,
+				       t.delta, t.added, t.removed, t.moved);
 			else
-				printf(",%lld,,,\n", count);
+				printf(",%lld,,,,\n", t.count);
 		} else {
 			printf("%s\n {\"release\": ", i ? "," : "");
 			json_string(stdout, rels[i].tag);
-			printf(", \"count\": %lld", count);
+			printf(", \"count\": %lld", t.count);
 			if (i)
-				printf(", \"delta\": %lld, \"added\": %lld, \"removed\": %lld}",
-				       count - prev_count, added, removed);
+				printf(", \"delta\": %lld, \"added\": %lld, \"removed\": %lld, \"moved\": %lld}",
+				       t.delta, t.added, t.removed, t.moved);
 			else
-				printf(", \"delta\": null, \"added\": null, \"removed\": null}");
+				printf(", \"delta\": null, \"added\": null, \"removed\": null, \"moved\": null}");
 		}
-		prev_count = count;
-		count_rows_clear(&c);
-		count_rows_clear(&add);
-		count_rows_clear(&rem);
+		dates[i] = release_trend_date(&rels[i]);
+		counts[i] = t.count;
+		prev_count = t.count;
 	}
 	if (o->fmt == FMT_JSON)
 		printf("\n]\n");
+	else if (o->fmt == FMT_TEXT && n > 1)
+		printf("note: delta = added - removed, over the files of the section now; moved: uses that came (or left, negative) with files changing section\n"
+		       "note: a use is matched per file: one moved to another file is removed there and added here ('kmig check' matches across files)\n");
 	if (o->fmt == FMT_TEXT) {
 		struct sbuf sb = SBUF_INIT;
 		struct forecast fc;
@@ -548,6 +671,172 @@ static int do_trend(struct store *st, struct report_opts *o)
 out:
 	free(dates);
 	free(counts);
+	release_infos_free(rels, n);
+	return status;
+}
+
+/* One (section, rule) of a trend step by section. */
+struct sec_row {
+	const char *sub, *rule;
+	long long count, prev, added, removed, before;
+};
+
+static int cmp_sec_row(const void *a, const void *b)
+{
+	const struct sec_row *x = a, *y = b;
+	int c = strcmp(x->sub, y->sub);
+
+	return c ? c : strcmp(x->rule, y->rule);
+}
+
+/* Add @rows to @v, each count into the field at byte offset @field. */
+static void sec_rows_add(struct sec_row **v, size_t *n, size_t *alloc,
+			 const struct count_rows *rows, size_t field)
+{
+	size_t i;
+
+	for (i = 0; i < rows->n; i++) {
+		struct sec_row *r;
+
+		ALLOC_GROW(*v, *n + 1, *alloc);
+		r = &(*v)[(*n)++];
+		memset(r, 0, sizeof(*r));
+		r->sub = rows->v[i].key;
+		r->rule = rows->v[i].rule;
+		*(long long *)((char *)r + field) = rows->v[i].count;
+	}
+}
+
+/* Sort @v and sum the rows of each (section, rule); returns the new count. */
+static size_t sec_rows_merge(struct sec_row *v, size_t n)
+{
+	size_t i, m = 0;
+
+	if (n)
+		qsort(v, n, sizeof(*v), cmp_sec_row);
+	for (i = 0; i < n; i++) {
+		struct sec_row *r = &v[m - (m && !cmp_sec_row(&v[m - 1], &v[i]))];
+
+		if (r == &v[m]) {
+			v[m++] = v[i];
+			continue;
+		}
+		r->count += v[i].count;
+		r->prev += v[i].prev;
+		r->added += v[i].added;
+		r->removed += v[i].removed;
+		r->before += v[i].before;
+	}
+	return m;
+}
+
+static void print_sec_row(const struct report_opts *o, const char *tag,
+			  const struct sec_row *r, bool first, bool has_prev)
+{
+	long long delta = r->count - r->before, moved = r->before - r->prev;
+
+	if (o->fmt == FMT_TEXT) {
+		printf("%-16s %-22s %9lld", tag, r->rule, r->count);
+		if (has_prev)
+			printf(" %+9lld %9lld %9lld %+9lld", delta, r->added,
+			       r->removed, moved);
+		else
+			printf(" %9s %9s %9s %9s", "-", "-", "-", "-");
+		printf("  %s\n", r->sub);
+	} else if (o->fmt == FMT_CSV) {
+		csv_field(stdout, tag);
+		putchar(',');
+		csv_field(stdout, r->sub);
+		printf(",%s,%lld", r->rule, r->count);
+		if (has_prev)
+			printf(",%lld,%lld,%lld,%lld\n", delta, r->added, r->removed,
+			       moved);
+		else
+			printf(",,,,\n");
+	} else {
+		printf("%s\n {\"release\": ", first ? "" : ",");
+		json_string(stdout, tag);
+		printf(", \"subsystem\": ");
+		json_string(stdout, r->sub);
+		printf(", \"rule\": \"%s\", \"count\": %lld", r->rule, r->count);
+		if (has_prev)
+			printf(", \"delta\": %lld, \"added\": %lld, \"removed\": %lld, \"moved\": %lld}",
+			       delta, r->added, r->removed, moved);
+		else
+			printf(", \"delta\": null, \"added\": null, \"removed\": null, \"moved\": null}");
+	}
+}
+
+/*
+ * The trend by section: one row per release, section and rule with uses
+ * (or changes), each as a row of do_trend() with --subsystem and --rule.
+ */
+static int trend_sections(struct store *st, const struct release_info *rels,
+			  size_t i, const struct report_opts *o, bool *first)
+{
+	struct count_rows cur = { 0 }, prev = { 0 }, add = { 0 }, rem = { 0 },
+			  before = { 0 };
+	struct sec_row *v = NULL;
+	size_t n = 0, alloc = 0, j;
+	int ret;
+
+	ret = store_counts(st, rels[i].id, BY_SUBSYSTEM, o->rule, o->subsystem, &cur);
+	if (!ret && i)
+		ret = store_counts(st, rels[i - 1].id, BY_SUBSYSTEM, o->rule, NULL, &prev);
+	if (!ret && i)
+		ret = store_section_changes(st, rels[i - 1].id, rels[i].id, o->rule,
+					    &add, &rem, &before);
+	if (ret)
+		goto out;
+	sec_rows_add(&v, &n, &alloc, &cur, offsetof(struct sec_row, count));
+	sec_rows_add(&v, &n, &alloc, &prev, offsetof(struct sec_row, prev));
+	sec_rows_add(&v, &n, &alloc, &add, offsetof(struct sec_row, added));
+	sec_rows_add(&v, &n, &alloc, &rem, offsetof(struct sec_row, removed));
+	sec_rows_add(&v, &n, &alloc, &before, offsetof(struct sec_row, before));
+	n = sec_rows_merge(v, n);
+	for (j = 0; j < n; j++) {
+		if (o->subsystem && strcmp(o->subsystem, v[j].sub))
+			continue;
+		print_sec_row(o, rels[i].tag, &v[j], *first, i > 0);
+		*first = false;
+	}
+out:
+	free(v);
+	count_rows_clear(&cur);
+	count_rows_clear(&prev);
+	count_rows_clear(&add);
+	count_rows_clear(&rem);
+	count_rows_clear(&before);
+	return ret;
+}
+
+static int do_trend_by_section(struct store *st, struct report_opts *o)
+{
+	struct release_info *rels = NULL;
+	bool first = true;
+	size_t n, i;
+	int status = KMIG_EXIT_ERROR;
+
+	status = trend_releases(st, &rels, &n);
+	if (status)
+		return status;
+	status = KMIG_EXIT_ERROR;
+	if (o->fmt == FMT_TEXT)
+		printf("%-16s %-22s %9s %9s %9s %9s %9s  %s\n", "release", "rule",
+		       "count", "delta", "added", "removed", "moved", "subsystem");
+	else if (o->fmt == FMT_CSV)
+		printf("release,subsystem,rule,count,delta,added,removed,moved\n");
+	else
+		printf("[");
+	for (i = 0; i < n; i++)
+		if (trend_sections(st, rels, i, o, &first)) {
+			cmd_fail_last(KMIG_EXIT_ERROR);
+			goto out;
+		}
+	if (o->fmt == FMT_JSON)
+		printf("\n]\n");
+	status = finish_stdout(KMIG_EXIT_OK);
+out:
 	release_infos_free(rels, n);
 	return status;
 }
@@ -613,9 +902,13 @@ static int cmd_report_fn(struct kmig_ctx *ctx, int argc, char **argv)
 		return cmd_usage_error("report", "unexpected argument '%s'", argv[optind + 1]);
 	if (trend && optind < argc)
 		return cmd_usage_error("report", "--trend takes no TAG");
+	if (trend && o.top >= 0)
+		return cmd_usage_error("report", "--trend takes no --top");
+	if (trend && o.by_given && o.by != BY_SUBSYSTEM)
+		return cmd_usage_error("report", "--trend takes --by subsystem only");
 	if (!o.by_given)
 		o.by = o.fmt == FMT_CSV ? BY_SUBSYSTEM : BY_RULE;
-	if (store_open(&st, ctx->db_path))
+	if (store_open_readonly(&st, ctx->db_path))
 		return cmd_fail_last(KMIG_EXIT_ERROR);
 	if (o.subsystem) {
 		int known = store_subsystem_exists(st, o.subsystem);
@@ -627,8 +920,9 @@ static int cmd_report_fn(struct kmig_ctx *ctx, int argc, char **argv)
 					o.subsystem);
 		}
 	}
-	status = trend ? do_trend(st, &o) :
-		 do_report(st, optind < argc ? argv[optind] : NULL, &o);
+	status = trend && o.by_given ? do_trend_by_section(st, &o) :
+		 trend ? do_trend(st, &o) :
+		 do_report(st, ctx->repo_path, optind < argc ? argv[optind] : NULL, &o);
 	store_close(st);
 	return status;
 }

@@ -67,6 +67,23 @@ static void show_progress(void *data, size_t pages)
 	progress_update(data, pages, NULL);
 }
 
+/* The first '{' of @tmpl that starts none of {tag}, {path}, {line}, or NULL. */
+static const char *unknown_placeholder(const char *tmpl)
+{
+	static const char *const known[] = { "{tag}", "{path}", "{line}" };
+	const char *p;
+	size_t i;
+
+	for (p = strchr(tmpl, '{'); p; p = strchr(p + 1, '{')) {
+		for (i = 0; i < ARRAY_SIZE(known); i++)
+			if (!strncmp(p, known[i], strlen(known[i])))
+				break;
+		if (i == ARRAY_SIZE(known))
+			return p;
+	}
+	return NULL;
+}
+
 static int cmd_web_fn(struct kmig_ctx *ctx, int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -87,9 +104,16 @@ static int cmd_web_fn(struct kmig_ctx *ctx, int argc, char **argv)
 		case 'o':
 			out = optarg;
 			break;
-		case 's':
+		case 's': {
+			const char *bad = unknown_placeholder(optarg);
+
+			if (bad)
+				return cmd_usage_error("web", "--source-url: unknown placeholder '%.*s' (known: {tag}, {path}, {line})",
+						       (int)strcspn(bad, "}") + (bad[strcspn(bad, "}")] == '}'),
+						       bad);
 			o.source_url = optarg;
 			break;
+		}
 		case 'n':
 			if (opt_uint("web", "--sites-per-page", optarg, 1, INT_MAX, &n))
 				return KMIG_EXIT_ERROR;
@@ -110,7 +134,7 @@ static int cmd_web_fn(struct kmig_ctx *ctx, int argc, char **argv)
 	}
 	tmp = xasprintf("%s.tmp-%ld", dir, (long)getpid());
 
-	if (store_open(&st, ctx->db_path)) {
+	if (store_open_readonly(&st, ctx->db_path)) {
 		cmd_fail_last(KMIG_EXIT_ERROR);
 		goto out_free;
 	}

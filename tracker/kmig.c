@@ -135,18 +135,40 @@ static int print_main_usage(FILE *f)
 	return 0;
 }
 
-static int cmd_help(const char *name)
+static const char help_usage[] =
+	"usage: kmig help [COMMAND [SUBCOMMAND]]\n"
+	"\n"
+	"Without COMMAND, list the commands; else show COMMAND's usage and\n"
+	"options (the same as 'kmig COMMAND --help').\n";
+
+/* "kmig branch test" has options of its own (cmd-branch-test.c). */
+extern const char branch_test_usage[];
+
+/* The usage of command @c run as @argv (argv[0] the command). */
+static const char *usage_of(const struct kmig_cmd *c, int argc, char **argv)
+{
+	if (!strcmp(c->name, "branch") && argc > 1 && !strcmp(argv[1], "test"))
+		return branch_test_usage;
+	return c->usage;
+}
+
+/* kmig help [COMMAND [SUBCOMMAND]]: @argv[0] is "help". */
+static int cmd_help(int argc, char **argv)
 {
 	const struct kmig_cmd *c;
 
-	if (!name) {
+	if (argc < 2) {
 		print_main_usage(stdout);
 		return finish_stdout(0);
 	}
-	c = find_cmd(name);
+	if (!strcmp(argv[1], "help")) {
+		fputs(help_usage, stdout);
+		return finish_stdout(0);
+	}
+	c = find_cmd(argv[1]);
 	if (!c)
-		return cmd_fail(KMIG_EXIT_ERROR, "unknown command '%s'", name);
-	fputs(c->usage, stdout);
+		return cmd_fail(KMIG_EXIT_ERROR, "unknown command '%s'", argv[1]);
+	fputs(usage_of(c, argc - 1, argv + 1), stdout);
 	return finish_stdout(0);
 }
 
@@ -195,7 +217,7 @@ static int dispatch(struct kmig_ctx *ctx, int argc, char **argv)
 			ctx->db_path = optarg;
 			break;
 		case 'h':
-			return cmd_help(NULL);
+			return cmd_help(0, NULL);
 		case 'V':
 			printf("kmig %s (libgit2 %s, sqlite %s)\n", KMIG_VERSION,
 			       LIBGIT2_VERSION, store_sqlite_version());
@@ -214,14 +236,14 @@ static int dispatch(struct kmig_ctx *ctx, int argc, char **argv)
 	argc -= optind;
 	argv += optind;
 	if (!strcmp(argv[0], "help"))
-		return cmd_help(argc > 1 ? argv[1] : NULL);
+		return cmd_help(argc, argv);
 	c = find_cmd(argv[0]);
 	if (!c)
 		return cmd_fail(KMIG_EXIT_ERROR,
 				"'%s' is not a kmig command (see 'kmig --help')",
 				argv[0]);
 	if (wants_help(argc, argv)) {
-		fputs(c->usage, stdout);
+		fputs(usage_of(c, argc, argv), stdout);
 		return finish_stdout(0);
 	}
 	git_libgit2_init();

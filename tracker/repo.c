@@ -5,6 +5,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -159,16 +160,42 @@ int repo_guard_loose(git_repository *repo)
 	return 0;
 }
 
+/*
+ * owned_by_other - @path looks like a repository (a .git, or a bare HEAD)
+ * owned by another user: what git refuses as of dubious ownership.
+ * libgit2 1.5 reports that as a missing safe.directory, not GIT_EOWNER.
+ */
+static bool owned_by_other(const char *path)
+{
+	static const char *const marks[] = { ".git", "HEAD" };
+	struct stat st;
+	size_t i;
+	bool other = false;
+
+	for (i = 0; i < ARRAY_SIZE(marks) && !other; i++) {
+		char *p = xasprintf("%s/%s", path, marks[i]);
+
+		other = stat(p, &st) == 0 && st.st_uid != geteuid();
+		free(p);
+	}
+	return other;
+}
+
 int repo_open(git_repository **out, const char *path)
 {
 	struct stat st;
+	int ret;
 
 	*out = NULL;
 	if (stat(path, &st) < 0)
 		return kmig_err("repository '%s' does not exist (run 'kmig import' or pass --repo)",
 				path);
-	if (git_repository_open_ext(out, path, GIT_REPOSITORY_OPEN_NO_SEARCH,
-				    NULL) < 0)
+	ret = git_repository_open_ext(out, path, GIT_REPOSITORY_OPEN_NO_SEARCH,
+				      NULL);
+	if (ret == GIT_EOWNER || (ret < 0 && owned_by_other(path)))
+		return kmig_err("repository '%s' is owned by another user: git refuses it as of dubious ownership (git config --global --add safe.directory '%s')",
+				path, path);
+	if (ret < 0)
 		return kmig_err("'%s' is not a git repository", path);
 	if (repo_guard_loose(*out)) {
 		git_repository_free(*out);

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "store-internal.h"
 
@@ -109,4 +110,51 @@ int store_commit_get(struct store *st, const char *commit, const char *ruleset,
 	if (rc != SQLITE_DONE)
 		return store_dberr(st, "read commit changes");
 	return recorded ? 0 : KMIG_ENOTFOUND;
+}
+
+int store_log_range_put(struct store *st, const char *range, const char *from,
+			const char *to, const char *const *commits, size_t n)
+{
+	static const char del_sql[] = "DELETE FROM log_ranges WHERE range = ?";
+	static const char ins_sql[] =
+		"INSERT INTO log_ranges(range, from_commit, to_commit, recorded_at) "
+		"VALUES (?, ?, ?, ?)";
+	static const char mem_sql[] =
+		"INSERT OR IGNORE INTO log_range_commits(range_id, commit_id) VALUES (?, ?)";
+	sqlite3_stmt *s;
+	long long id;
+	size_t i;
+
+	if (store_begin(st))
+		return KMIG_EGENERIC;
+	s = store_stmt(st, del_sql);
+	if (!s)
+		goto out_rollback;
+	sqlite3_bind_text(s, 1, range, -1, SQLITE_TRANSIENT);
+	if (store_done(st, s, "write"))
+		goto out_rollback;
+	s = store_stmt(st, ins_sql);
+	if (!s)
+		goto out_rollback;
+	sqlite3_bind_text(s, 1, range, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(s, 2, from, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(s, 3, to, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(s, 4, (sqlite3_int64)time(NULL));
+	if (store_done(st, s, "write"))
+		goto out_rollback;
+	id = sqlite3_last_insert_rowid(st->db);
+	for (i = 0; i < n; i++) {
+		s = store_stmt(st, mem_sql);
+		if (!s)
+			goto out_rollback;
+		sqlite3_bind_int64(s, 1, id);
+		sqlite3_bind_text(s, 2, commits[i], -1, SQLITE_TRANSIENT);
+		if (store_done(st, s, "write"))
+			goto out_rollback;
+	}
+	return store_commit(st);
+
+out_rollback:
+	store_rollback(st);
+	return KMIG_EGENERIC;
 }

@@ -64,4 +64,44 @@ void store_bind_text(sqlite3_stmt *s, int i, const char *v);
 /* store_col_dup - a copy of a text column, or NULL. */
 char *store_col_dup(sqlite3_stmt *s, int i);
 
+/*
+ * The files of a trend step from release ?1 to ?2: every path of either
+ * release, with both blobs and the section it belongs to, the new
+ * release's (or the old one's for a file the new release lacks).  A
+ * MAINTAINERS change moves a file, with its uses, to another section; its
+ * uses are compared as those of one path.
+ */
+#define TREND_FILES \
+	"f AS (" \
+	"  SELECT n.path, n.oid AS new_oid, o.oid AS old_oid, n.subsystem_id AS sid " \
+	"  FROM release_files n LEFT JOIN release_files o " \
+	"    ON o.release_id = ?1 AND o.path = n.path " \
+	"  WHERE n.release_id = ?2 " \
+	"  UNION ALL " \
+	"  SELECT o.path, NULL, o.oid, o.subsystem_id FROM release_files o " \
+	"  WHERE o.release_id = ?1 AND NOT EXISTS (SELECT 1 FROM release_files n " \
+	"    WHERE n.release_id = ?2 AND n.path = o.path)) "
+
+/*
+ * The sites of the files of f (or of sel: f in one section) whose blob
+ * differs, +1 in the new release and -1 in the old, summed per (section,
+ * rule, path, text): a positive sum is added, a negative one removed.
+ */
+#define TREND_DIFF(files) \
+	"changed AS (" \
+	"  SELECT path, sid, new_oid AS oid, ?2 AS rel, 1 AS sign FROM " files \
+	"  WHERE new_oid IS NOT NULL AND new_oid IS NOT old_oid " \
+	"  UNION ALL " \
+	"  SELECT path, sid, old_oid, ?1, -1 FROM " files \
+	"  WHERE old_oid IS NOT NULL AND old_oid IS NOT new_oid), " \
+	"d AS (SELECT c.sid, bs.rule, sum(c.sign) AS n FROM changed c " \
+	"  JOIN releases r ON r.id = c.rel " \
+	"  JOIN blob_sites bs ON bs.oid = c.oid AND bs.ruleset = r.ruleset " \
+	"  WHERE (?3 IS NULL OR bs.rule = ?3) " \
+	"  GROUP BY c.sid, bs.rule, c.path, bs.text) "
+
+#define TREND_SEL \
+	"sel AS (SELECT f.* FROM f JOIN subsystems s ON s.id = f.sid " \
+	"  WHERE ?4 IS NULL OR s.name = ?4) "
+
 #endif

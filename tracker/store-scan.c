@@ -432,32 +432,49 @@ int store_counts(struct store *st, long long release, enum count_by by,
 	return collect_rows(st, s, out);
 }
 
+/*
+ * collect_changes - rows (key, rule, added, removed) of @s appended to
+ * @added and @removed (the same keys in both).
+ */
+static int collect_changes(struct store *st, sqlite3_stmt *s,
+			   struct count_rows *added, struct count_rows *removed)
+{
+	struct count_rows *const outs[] = { added, removed };
+	size_t i;
+	int rc;
+
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW)
+		for (i = 0; i < ARRAY_SIZE(outs); i++) {
+			struct count_rows *o = outs[i];
+			struct count_row *row;
+
+			ALLOC_GROW(o->v, o->n + 1, o->alloc);
+			row = &o->v[o->n++];
+			row->key = store_col_dup(s, 0);
+			row->rule = store_col_dup(s, 1);
+			row->count = sqlite3_column_int64(s, 2 + (int)i);
+		}
+	sqlite3_reset(s);
+	if (rc != SQLITE_DONE)
+		return store_dberr(st, "compare releases");
+	return 0;
+}
+
 int store_site_changes(struct store *st, long long old, long long new_,
 		       const char *rule, const char *subsystem,
-		       struct count_rows *added, struct count_rows *removed)
+		       struct count_rows *added, struct count_rows *removed,
+		       struct count_rows *before)
 {
-	/*
-	 * Sites of files whose blob differs between the releases, +1 in the
-	 * new release and -1 in the old; per (rule, path, text) the positive
-	 * sum is added, the negative removed.
-	 */
 	static const char sql[] =
-		"WITH changed AS ("
-		"  SELECT rf.release_id AS rel, rf.path, rf.oid, r.ruleset, "
-		"         CASE WHEN rf.release_id = ?2 THEN 1 ELSE -1 END AS sign "
-		"  FROM release_files rf JOIN releases r ON r.id = rf.release_id "
-		"  JOIN subsystems s ON s.id = rf.subsystem_id "
-		"  WHERE rf.release_id IN (?1, ?2) AND (?4 IS NULL OR s.name = ?4) "
-		"  AND NOT EXISTS (SELECT 1 FROM release_files o "
-		"    WHERE o.release_id = (CASE WHEN rf.release_id = ?2 THEN ?1 ELSE ?2 END) "
-		"    AND o.path = rf.path AND o.oid = rf.oid)), "
-		"d AS (SELECT bs.rule, c.path, bs.text, sum(c.sign) AS n "
-		"  FROM changed c JOIN blob_sites bs ON bs.oid = c.oid AND bs.ruleset = c.ruleset "
-		"  WHERE (?3 IS NULL OR bs.rule = ?3) GROUP BY bs.rule, c.path, bs.text) "
-		"SELECT rule, sum(CASE WHEN n > 0 THEN n ELSE 0 END), "
+		"WITH " TREND_FILES ", " TREND_SEL ", " TREND_DIFF("sel")
+		"SELECT NULL, rule, sum(CASE WHEN n > 0 THEN n ELSE 0 END), "
 		"       sum(CASE WHEN n < 0 THEN -n ELSE 0 END) FROM d GROUP BY rule ORDER BY rule";
+	static const char before_sql[] =
+		"WITH " TREND_FILES ", " TREND_SEL
+		"SELECT NULL, fc.rule, sum(fc.count) FROM sel "
+		"JOIN file_counts fc ON fc.release_id = ?1 AND fc.path = sel.path "
+		"WHERE (?3 IS NULL OR fc.rule = ?3) GROUP BY fc.rule ORDER BY fc.rule";
 	sqlite3_stmt *s = store_stmt(st, sql);
-	int rc;
 
 	if (!s)
 		return KMIG_EGENERIC;
@@ -465,29 +482,60 @@ int store_site_changes(struct store *st, long long old, long long new_,
 	sqlite3_bind_int64(s, 2, new_);
 	store_bind_text(s, 3, rule);
 	store_bind_text(s, 4, subsystem);
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		struct count_row *row;
+	if (collect_changes(st, s, added, removed))
+		return KMIG_EGENERIC;
+	if (!before)
+		return 0;
+	s = store_stmt(st, before_sql);
+	if (!s)
+		return KMIG_EGENERIC;
+	sqlite3_bind_int64(s, 1, old);
+	sqlite3_bind_int64(s, 2, new_);
+	store_bind_text(s, 3, rule);
+	store_bind_text(s, 4, subsystem);
+	return collect_rows(st, s, before);
+}
 
-		ALLOC_GROW(added->v, added->n + 1, added->alloc);
-		row = &added->v[added->n++];
-		row->key = NULL;
-		row->rule = store_col_dup(s, 0);
-		row->count = sqlite3_column_int64(s, 1);
-		ALLOC_GROW(removed->v, removed->n + 1, removed->alloc);
-		row = &removed->v[removed->n++];
-		row->key = NULL;
-		row->rule = store_col_dup(s, 0);
-		row->count = sqlite3_column_int64(s, 2);
-	}
-	sqlite3_reset(s);
-	if (rc != SQLITE_DONE)
-		return store_dberr(st, "compare releases");
-	return 0;
+int store_section_changes(struct store *st, long long old, long long new_,
+			  const char *rule, struct count_rows *added,
+			  struct count_rows *removed, struct count_rows *before)
+{
+	static const char sql[] =
+		"WITH " TREND_FILES ", " TREND_DIFF("f")
+		"SELECT s.name, d.rule, sum(CASE WHEN n > 0 THEN n ELSE 0 END), "
+		"       sum(CASE WHEN n < 0 THEN -n ELSE 0 END) FROM d "
+		"JOIN subsystems s ON s.id = d.sid "
+		"GROUP BY s.name, d.rule ORDER BY s.name, d.rule";
+	static const char before_sql[] =
+		"WITH " TREND_FILES
+		"SELECT s.name, fc.rule, sum(fc.count) FROM f "
+		"JOIN subsystems s ON s.id = f.sid "
+		"JOIN file_counts fc ON fc.release_id = ?1 AND fc.path = f.path "
+		"WHERE (?3 IS NULL OR fc.rule = ?3) "
+		"GROUP BY s.name, fc.rule ORDER BY s.name, fc.rule";
+	sqlite3_stmt *s = store_stmt(st, sql);
+
+	if (!s)
+		return KMIG_EGENERIC;
+	sqlite3_bind_int64(s, 1, old);
+	sqlite3_bind_int64(s, 2, new_);
+	store_bind_text(s, 3, rule);
+	if (collect_changes(st, s, added, removed))
+		return KMIG_EGENERIC;
+	s = store_stmt(st, before_sql);
+	if (!s)
+		return KMIG_EGENERIC;
+	sqlite3_bind_int64(s, 1, old);
+	sqlite3_bind_int64(s, 2, new_);
+	store_bind_text(s, 3, rule);
+	return collect_rows(st, s, before);
 }
 
 int store_subsystem_exists(struct store *st, const char *name)
 {
-	static const char sql[] = "SELECT 1 FROM subsystems WHERE name = ?";
+	static const char sql[] =
+		"SELECT 1 FROM subsystems WHERE name = ?1 "
+		"UNION ALL SELECT 1 FROM commit_changes WHERE subsystem = ?1 LIMIT 1";
 	sqlite3_stmt *s = store_stmt(st, sql);
 	int rc;
 

@@ -54,52 +54,6 @@ int store_web_counts(struct store *st, web_count_fn *fn, void *data)
 	return each_row(st, s, "read counts", count_row, (void *)fn, data);
 }
 
-static int change_row(sqlite3_stmt *s, void *fn, void *data)
-{
-	struct web_change r = {
-		.subsystem = col_text(s, 0),
-		.rule = col_text(s, 1),
-		.added = sqlite3_column_int64(s, 2),
-		.removed = sqlite3_column_int64(s, 3),
-	};
-
-	return ((web_change_fn *)fn)(data, &r);
-}
-
-int store_web_changes(struct store *st, long long old, long long new_,
-		      web_change_fn *fn, void *data)
-{
-	/*
-	 * As store_site_changes() with its subsystem filter, for every
-	 * subsystem at once: the sites of files whose blob differs, +1 in
-	 * the new release and -1 in the old, summed per (subsystem, rule,
-	 * path, text) with each side in its own release's subsystem.
-	 */
-	static const char sql[] =
-		"WITH changed AS ("
-		"  SELECT rf.path, rf.oid, r.ruleset, s.name AS subsystem, "
-		"         CASE WHEN rf.release_id = ?2 THEN 1 ELSE -1 END AS sign "
-		"  FROM release_files rf JOIN releases r ON r.id = rf.release_id "
-		"  JOIN subsystems s ON s.id = rf.subsystem_id "
-		"  WHERE rf.release_id IN (?1, ?2) "
-		"  AND NOT EXISTS (SELECT 1 FROM release_files o "
-		"    WHERE o.release_id = (CASE WHEN rf.release_id = ?2 THEN ?1 ELSE ?2 END) "
-		"    AND o.path = rf.path AND o.oid = rf.oid)), "
-		"d AS (SELECT c.subsystem, bs.rule, sum(c.sign) AS n "
-		"  FROM changed c JOIN blob_sites bs ON bs.oid = c.oid AND bs.ruleset = c.ruleset "
-		"  GROUP BY c.subsystem, bs.rule, c.path, bs.text) "
-		"SELECT subsystem, rule, sum(CASE WHEN n > 0 THEN n ELSE 0 END), "
-		"       sum(CASE WHEN n < 0 THEN -n ELSE 0 END) FROM d "
-		"GROUP BY subsystem, rule ORDER BY subsystem, rule";
-	sqlite3_stmt *s = store_stmt(st, sql);
-
-	if (!s)
-		return KMIG_EGENERIC;
-	sqlite3_bind_int64(s, 1, old);
-	sqlite3_bind_int64(s, 2, new_);
-	return each_row(st, s, "compare releases", change_row, (void *)fn, data);
-}
-
 static int file_count_row(sqlite3_stmt *s, void *fn, void *data)
 {
 	struct web_file_count r = {
@@ -185,6 +139,41 @@ int store_web_commit_changes(struct store *st, web_commit_fn *fn, void *data)
 	if (!s)
 		return KMIG_EGENERIC;
 	return each_row(st, s, "read commits", commit_row, (void *)fn, data);
+}
+
+static int range_row(sqlite3_stmt *s, void *fn, void *data)
+{
+	struct web_range_change r = {
+		.range = (const char *)sqlite3_column_text(s, 0),
+		.rule = (const char *)sqlite3_column_text(s, 1),
+		.commits = sqlite3_column_int64(s, 2),
+		.added = sqlite3_column_int64(s, 3),
+		.removed = sqlite3_column_int64(s, 4),
+	};
+
+	return ((web_range_fn *)fn)(data, &r);
+}
+
+int store_web_range_changes(struct store *st, web_range_fn *fn, void *data)
+{
+	static const char sql[] =
+		"SELECT lr.range, cc.rule, count(DISTINCT cc.commit_id), sum(cc.added), "
+		"       sum(cc.removed) "
+		"FROM log_ranges lr JOIN log_range_commits lc ON lc.range_id = lr.id "
+		"JOIN commit_changes cc ON cc.commit_id = lc.commit_id "
+		"GROUP BY lr.range, cc.rule "
+		"UNION ALL "
+		"SELECT NULL, cc.rule, count(DISTINCT cc.commit_id), sum(cc.added), "
+		"       sum(cc.removed) FROM commit_changes cc "
+		"WHERE NOT EXISTS (SELECT 1 FROM log_range_commits lc "
+		"  WHERE lc.commit_id = cc.commit_id) "
+		"GROUP BY cc.rule "
+		"ORDER BY 1, 2";
+	sqlite3_stmt *s = store_stmt(st, sql);
+
+	if (!s)
+		return KMIG_EGENERIC;
+	return each_row(st, s, "read log ranges", range_row, (void *)fn, data);
 }
 
 static int step_row(sqlite3_stmt *s, void *fn, void *data)

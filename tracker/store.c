@@ -3,6 +3,7 @@
  * store.c - open, create and migrate the database; transactions.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -251,6 +252,114 @@ int store_open(struct store **out, const char *path)
 	return 0;
 
 out_close:
+	store_close(st);
+	return KMIG_EGENERIC;
+}
+
+/*
+ * check_version_ro - a read-only database cannot be migrated: refuse one
+ * older or newer than this kmig.
+ */
+static int check_version_ro(struct store *st)
+{
+	int have, want = store_schema_version();
+
+	if (current_version(st, &have))
+		return KMIG_EGENERIC;
+	if (have < want)
+		return kmig_err("database '%s' has schema version %d, older than this kmig (%d); run 'kmig scan' to migrate it",
+				st->path, have, want);
+	if (have > want)
+		return kmig_err("database '%s' has schema version %d, newer than this kmig (%d); upgrade kmig",
+				st->path, have, want);
+	return 0;
+}
+
+/* open_ro - open @uri (a file: URI) read-only into @st->db. */
+static int open_ro(struct store *st, const char *uri)
+{
+	size_t i;
+
+	/* a reopen: the cached statements belong to the old connection */
+	for (i = 0; i < st->ncache; i++)
+		sqlite3_finalize(st->cache[i].stmt);
+	st->ncache = 0;
+	if (st->db)
+		sqlite3_close(st->db);
+	st->db = NULL;
+	if (sqlite3_open_v2(uri, &st->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI |
+			    SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK)
+		return kmig_err("cannot open database '%s': %s", st->path,
+				st->db ? sqlite3_errmsg(st->db) : "out of memory");
+	sqlite3_busy_timeout(st->db, 30000);
+	return 0;
+}
+
+/* uri_path - @path %-escaped for a file: URI (caller frees). */
+static char *uri_path(const char *path)
+{
+	struct sbuf sb = SBUF_INIT;
+
+	for (; *path; path++) {
+		if (*path == '%' || *path == '?' || *path == '#')
+			sbuf_addf(&sb, "%%%02X", (unsigned char)*path);
+		else
+			sbuf_addch(&sb, *path);
+	}
+	return sbuf_detach(&sb);
+}
+
+int store_open_readonly(struct store **out, const char *path)
+{
+	struct store *st;
+	char *upath, *uri, *dir, *slash;
+	bool dir_ro, migrated = false;
+	int have;
+
+	*out = NULL;
+	if (access(path, F_OK) < 0)
+		return kmig_errcode(KMIG_ENOTFOUND,
+				    "database '%s' does not exist (run 'kmig scan' first)",
+				    path);
+	dir = xstrdup(path);
+	slash = strrchr(dir, '/');
+	if (slash)
+		slash[slash == dir ? 1 : 0] = '\0';
+	dir_ro = access(slash ? dir : ".", W_OK) < 0;
+	free(dir);
+
+	st = xcalloc(1, sizeof(*st));
+	st->path = xstrdup(path);
+	upath = uri_path(path);
+	/*
+	 * In WAL mode even a reader needs the -shm file, which SQLite cannot
+	 * create in a directory we cannot write: there the database is read
+	 * as immutable (no locks, no WAL), since no writer of ours can work
+	 * there either.
+	 */
+	uri = xasprintf("file:%s?mode=ro%s", upath, dir_ro ? "&immutable=1" : "");
+	free(upath);
+	if (open_ro(st, uri) || current_version(st, &have))
+		goto out_close;
+	if (have < store_schema_version() && !migrated) {
+		/* an older schema is migrated once: the one write, if allowed */
+		struct store *rw;
+
+		if (store_open(&rw, path))
+			goto out_close;
+		store_close(rw);
+		migrated = true;
+		if (open_ro(st, uri))
+			goto out_close;
+	}
+	if (check_version_ro(st))
+		goto out_close;
+	free(uri);
+	*out = st;
+	return 0;
+
+out_close:
+	free(uri);
 	store_close(st);
 	return KMIG_EGENERIC;
 }

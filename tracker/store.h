@@ -37,6 +37,17 @@ struct store;
  */
 int store_open(struct store **out, const char *path);
 /*
+ * store_open_readonly - open the existing database @path read-only into
+ * *@out (NULL on error), never creating it or its directory, and never
+ * writing to it: KMIG_ENOTFOUND when @path does not exist, an error when
+ * its schema is newer than this kmig's.  An older schema is migrated
+ * first (as store_open() does: the one write, which needs write access).
+ * In a directory this process cannot write, the database is read as
+ * immutable (SQLite takes no locks there): a writer elsewhere at the same
+ * time is not seen.  Every writing function fails on such a store.
+ */
+int store_open_readonly(struct store **out, const char *path);
+/*
  * store_close - finalize the cached statements and close; NULL is a no-op.
  * A transaction still open is rolled back.
  */
@@ -189,16 +200,35 @@ int store_counts(struct store *st, long long release, enum count_by by,
 		 const char *rule, const char *subsystem, struct count_rows *out);
 /*
  * store_site_changes - uses added and removed from release @old to @new
- * per rule: a site is (rule, path, normalised line), compared as multisets
- * (only files whose blob differs are compared).  Rows: key NULL, rule,
- * count = added in @added and removed in @removed (appended).  No
- * transaction needed.
+ * per rule.  A use is (rule, path, normalised line); each path's uses are
+ * compared as multisets (only files whose blob differs), so a use is
+ * neither added nor removed when its file moves to another section.  A
+ * path belongs to its section in @new (in @old when @new lacks it); with
+ * @subsystem only the paths of that section count.  Rows: key NULL, rule,
+ * count = added in @added and removed in @removed (appended, one row per
+ * rule with changes).  @before (may be NULL) gets per rule the count in
+ * @old of the same paths, so that for every rule
+ *	count in @new - before = added - removed.
+ * No transaction needed.
  */
 int store_site_changes(struct store *st, long long old, long long new_,
 		       const char *rule, const char *subsystem,
-		       struct count_rows *added, struct count_rows *removed);
+		       struct count_rows *added, struct count_rows *removed,
+		       struct count_rows *before);
 /*
- * store_subsystem_exists - 1 when @name is a known subsystem, 0 when not,
+ * store_section_changes - store_site_changes() for every section at once
+ * (and optionally only rule @rule): rows keyed by section, ordered by
+ * section and rule, appended to @added and @removed (the same keys, one
+ * row per section and rule with changes) and to @before (the count in
+ * @old of the paths of the section, as store_site_changes() defines
+ * them).  No transaction needed.
+ */
+int store_section_changes(struct store *st, long long old, long long new_,
+			  const char *rule, struct count_rows *added,
+			  struct count_rows *removed, struct count_rows *before);
+/*
+ * store_subsystem_exists - 1 when @name is a known subsystem (of a
+ * scanned release or of a commit kmig log recorded), 0 when not,
  * negative on error.  No transaction needed.
  */
 int store_subsystem_exists(struct store *st, const char *name);
@@ -232,6 +262,15 @@ int store_commit_put(struct store *st, const char *commit, const char *author,
  */
 int store_commit_get(struct store *st, const char *commit, const char *ruleset,
 		     struct commit_changes *out);
+
+/*
+ * store_log_range_put - record that kmig log attributed range @range
+ * (from @from to @to, commit ids) and that its commits are the @n
+ * @commits (each already recorded with store_commit_put()), replacing an
+ * older record of @range.  Opens its own transaction.
+ */
+int store_log_range_put(struct store *st, const char *range, const char *from,
+			const char *to, const char *const *commits, size_t n);
 
 /* ---- branch (store-branch.c) ---- */
 
@@ -343,20 +382,6 @@ struct web_count {
 typedef int web_count_fn(void *data, const struct web_count *row);
 int store_web_counts(struct store *st, web_count_fn *fn, void *data);
 
-/*
- * Uses added and removed from release @old to @new_ per (subsystem, rule),
- * compared as store_site_changes() does with a subsystem filter.
- */
-struct web_change {
-	const char *subsystem;
-	const char *rule;
-	long long added;
-	long long removed;
-};
-typedef int web_change_fn(void *data, const struct web_change *row);
-int store_web_changes(struct store *st, long long old, long long new_,
-		      web_change_fn *fn, void *data);
-
 /* The (path, rule) counts of a release with the file's subsystem, by path. */
 struct web_file_count {
 	const char *path;
@@ -393,6 +418,21 @@ struct web_commit_change {
 };
 typedef int web_commit_fn(void *data, const struct web_commit_change *row);
 int store_web_commit_changes(struct store *st, web_commit_fn *fn, void *data);
+
+/*
+ * kmig log per range and rule: the commits of the range with changes of
+ * the rule and their sum, ordered by range and rule; range NULL for the
+ * commits recorded in no range (by a kmig before ranges were recorded).
+ */
+struct web_range_change {
+	const char *range;
+	const char *rule;
+	long long commits;
+	long long added;
+	long long removed;
+};
+typedef int web_range_fn(void *data, const struct web_range_change *row);
+int store_web_range_changes(struct store *st, web_range_fn *fn, void *data);
 
 /*
  * Conversion branch steps by branch and position, with the newest build

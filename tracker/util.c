@@ -470,6 +470,18 @@ void csv_field(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+void json_date(FILE *f, long long t, bool quoted)
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+	char buf[40];
+
+	if (!gmtime_r(&tt, &tm) ||
+	    !strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%S+00:00", &tm))
+		snprintf(buf, sizeof(buf), "%lld", t);
+	fprintf(f, quoted ? "\"%s\"" : "%s", buf);
+}
+
 void json_string(FILE *f, const char *s)
 {
 	if (!s) {

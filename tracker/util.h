@@ -186,6 +186,12 @@ void progress_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void csv_field(FILE *f, const char *s);		/* RFC 4180 quoting */
 void json_string(FILE *f, const char *s);	/* quoted JSON string */
 /*
+ * json_date - @t (seconds since the epoch) as a quoted ISO 8601 string in
+ * UTC with its offset ("2024-01-31T12:00:00+00:00"), the one form of a
+ * date in every JSON and CSV output.  @quoted: with the JSON quotes.
+ */
+void json_date(FILE *f, long long t, bool quoted);
+/*
  * glob_match - fnmatch(3) of @str against @pat, with FNM_NOESCAPE ('\' is
  * an ordinary character) and, when @pathname, FNM_PATHNAME ('*', '?' and
  * brackets do not match '/').  Leading dots are ordinary characters.

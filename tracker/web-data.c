@@ -62,19 +62,30 @@ static int load_count(void *data, const struct web_count *c)
 	return 0;
 }
 
-static int load_change(void *data, const struct web_change *c)
+/* Uses added and removed per subsystem and rule, newest release only. */
+static int load_section_changes(struct web *w)
 {
-	struct web *w = data;
-	struct sub *s = find_sub(w, c->subsystem);
-	int r = rule_lookup(c->rule);
+	struct count_rows add = { 0 }, rem = { 0 }, before = { 0 };
+	size_t n = w->rel.n, i;
+	int ret;
 
-	if (!s || r < 0)
-		return 0;
-	s->added[r] += c->added;
-	s->removed[r] += c->removed;
-	s->added_tot += c->added;
-	s->removed_tot += c->removed;
-	return 0;
+	ret = store_section_changes(w->st, w->rel.v[n - 2].id, w->rel.v[n - 1].id,
+				    NULL, &add, &rem, &before);
+	for (i = 0; !ret && i < add.n; i++) {
+		struct sub *s = find_sub(w, add.v[i].key);
+		int r = rule_lookup(add.v[i].rule);
+
+		if (!s || r < 0)
+			continue;
+		s->added[r] += add.v[i].count;
+		s->removed[r] += rem.v[i].count;
+		s->added_tot += add.v[i].count;
+		s->removed_tot += rem.v[i].count;
+	}
+	count_rows_clear(&add);
+	count_rows_clear(&rem);
+	count_rows_clear(&before);
+	return ret;
 }
 
 /* The release axis: ids, tags, page names, and the rule and release totals. */
@@ -125,7 +136,7 @@ static int load_release_changes(struct web *w, size_t i)
 	int ret;
 
 	ret = store_site_changes(w->st, w->rel.v[i - 1].id, w->rel.v[i].id,
-				 NULL, NULL, &add, &rem);
+				 NULL, NULL, &add, &rem, NULL);
 	for (j = 0; !ret && j < add.n; j++) {
 		int r = rule_lookup(add.v[j].rule);
 
@@ -164,8 +175,7 @@ int web_load(struct web *w)
 	}
 	/* per subsystem, for the newest release only */
 	if (n > 1)
-		return store_web_changes(w->st, w->rel.v[n - 2].id, w->rel.v[n - 1].id,
-					 load_change, w);
+		return load_section_changes(w);
 	return 0;
 }
 

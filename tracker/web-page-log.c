@@ -18,8 +18,7 @@ struct log_state {
 	char *commit;
 	long long added, removed;
 	size_t ncommits;
-	long long rule_added[RULE__COUNT], rule_removed[RULE__COUNT];
-	size_t rule_commits[RULE__COUNT], rule_seen[RULE__COUNT];
+	struct sbuf ranges;	/* the rows of the table per range */
 };
 
 static void log_flush(struct log_state *ls)
@@ -60,14 +59,6 @@ static int add_commit_change(void *data, const struct web_commit_change *c)
 	}
 	ls->added += c->added;
 	ls->removed += c->removed;
-	if (r >= 0) {
-		ls->rule_added[r] += c->added;
-		ls->rule_removed[r] += c->removed;
-		if (ls->rule_seen[r] != ls->ncommits) {
-			ls->rule_seen[r] = ls->ncommits;
-			ls->rule_commits[r]++;
-		}
-	}
 	if (ls->changes.len)
 		sbuf_addstr(&ls->changes, "<br>");
 	if (r >= 0)
@@ -80,11 +71,32 @@ static int add_commit_change(void *data, const struct web_commit_change *c)
 	return 0;
 }
 
+/* One row of the table per range: a range and a rule, never a sum of ranges. */
+static int add_range_change(void *data, const struct web_range_change *c)
+{
+	struct log_state *ls = data;
+	struct sbuf *sb = &ls->ranges;
+	int r = rule_lookup(c->rule);
+
+	sbuf_addstr(sb, "<tr>");
+	td_text(sb, c->range ? c->range : "(no range recorded)");
+	sbuf_addstr(sb, "<td>");
+	if (r >= 0)
+		add_link(sb, ls->w->rule.pages[r], c->rule);
+	else
+		html_escape(sb, c->rule);
+	sbuf_addstr(sb, "</td>");
+	td_num(sb, c->commits);
+	td_change(sb, c->added, true, true);
+	td_change(sb, c->removed, false, true);
+	sbuf_addstr(sb, "</tr>\n");
+	return 0;
+}
+
 int page_log(struct web *w)
 {
 	struct sbuf *sb = &w->out.page;
 	struct log_state ls = { .w = w };
-	size_t r;
 	int ret;
 
 	page_begin(w, "Per-commit attribution (kmig log)");
@@ -97,21 +109,16 @@ int page_log(struct web *w)
 		ret = page_end(w, "log.html");
 		goto out_release;
 	}
-	sbuf_addf(sb, "<p>%zu commit%s added or removed uses.</p>\n<h2>Per rule</h2>\n"
-		  "<div class=\"scroll\"><table class=\"sortable\" id=\"log-rules\">\n<thead><tr><th>Rule</th>"
-		  "<th class=\"num\">Commits</th><th class=\"num\">Added</th><th class=\"num\">Removed</th>"
+	ret = store_web_range_changes(w->st, add_range_change, &ls);
+	if (ret)
+		goto out_release;
+	sbuf_addf(sb, "<p>%zu commit%s added or removed uses.</p>\n<h2>Per range</h2>\n"
+		  "<p class=\"note\">One row per range given to kmig log and rule: ranges overlap "
+		  "or hold backports of the same change, so they are never added together.</p>\n"
+		  "<div class=\"scroll\"><table class=\"sortable\" id=\"log-ranges\">\n<thead><tr><th>Range</th>"
+		  "<th>Rule</th><th class=\"num\">Commits</th><th class=\"num\">Added</th><th class=\"num\">Removed</th>"
 		  "</tr></thead>\n<tbody>\n", ls.ncommits, ls.ncommits == 1 ? "" : "s");
-	for (r = 0; r < RULE__COUNT; r++) {
-		if (!ls.rule_commits[r])
-			continue;
-		sbuf_addstr(sb, "<tr><td>");
-		add_link(sb, w->rule.pages[r], rules[r].id);
-		sbuf_addstr(sb, "</td>");
-		td_num(sb, (long long)ls.rule_commits[r]);
-		td_change(sb, ls.rule_added[r], true, true);
-		td_change(sb, ls.rule_removed[r], false, true);
-		sbuf_addstr(sb, "</tr>\n");
-	}
+	sbuf_add(sb, ls.ranges.buf, ls.ranges.len);
 	sbuf_addstr(sb, "</tbody>\n</table></div>\n<h2>Commits</h2>\n");
 	if (ls.ncommits > MAX_LOG_COMMITS)
 		sbuf_addf(sb, "<p class=\"note\">The newest %d of %zu commits.</p>\n",
@@ -126,5 +133,6 @@ out_release:
 	free(ls.commit);
 	sbuf_release(&ls.rows);
 	sbuf_release(&ls.changes);
+	sbuf_release(&ls.ranges);
 	return ret;
 }

@@ -46,13 +46,17 @@ t_is "unwritable database: one line" 1 "$(wc -l < "$TRASH/.stderr")"
 t_ok "unwritable database is named" grep -q "database '$dbpath'" "$TRASH/.stderr"
 
 # environment and options: --db overrides KMIG_DB, which overrides KMIG_HOME
-KMIG_DB="$TRASH/env.db" "$KMIG" report > /dev/null 2>&1
-t_ok "KMIG_DB creates the database there" test -f "$TRASH/env.db"
-KMIG_DB="$TRASH/env.db" "$KMIG" --db "$TRASH/opt.db" report > /dev/null 2>&1
-t_ok "--db wins over KMIG_DB" test -f "$TRASH/opt.db"
-"$KMIG" report > /dev/null 2>&1
+# (report opens the database read-only and creates none: it names the path)
+KMIG_DB="$TRASH/env.db" "$KMIG" report > /dev/null 2> "$TRASH/err"
+t_ok "KMIG_DB names the database" grep -q "database '$TRASH/env.db' does not exist" "$TRASH/err"
+KMIG_DB="$TRASH/env.db" "$KMIG" --db "$TRASH/opt.db" report > /dev/null 2> "$TRASH/err"
+t_ok "--db wins over KMIG_DB" grep -q "database '$TRASH/opt.db' does not exist" "$TRASH/err"
+t_ok "report created neither" test ! -e "$TRASH/env.db" -a ! -e "$TRASH/opt.db"
+KMIG_DB="$TRASH/env.db" "$KMIG" branch status > /dev/null 2>&1
+t_ok "KMIG_DB creates the database there (a writing command)" test -f "$TRASH/env.db"
+"$KMIG" branch status > /dev/null 2>&1
 t_ok "default database under KMIG_HOME" test -f "$KMIG_HOME/kmig.db"
-t_is "schema version recorded" 5 "$(sqlite3 "$KMIG_HOME/kmig.db" 'PRAGMA user_version')"
+t_is "schema version recorded" 6 "$(sqlite3 "$KMIG_HOME/kmig.db" 'PRAGMA user_version')"
 t_is "no schema version table (dropped in migration 3)" "" \
 	"$(sqlite3 "$KMIG_HOME/kmig.db" "SELECT name FROM sqlite_master WHERE name = 'schema_version'")"
 t_is "WAL mode" wal "$(sqlite3 "$KMIG_HOME/kmig.db" 'PRAGMA journal_mode')"
@@ -68,7 +72,7 @@ t_is "a version-1 database" "1|release_files_oid" \
 t_exit "a version-1 database opens (report: nothing scanned yet)" 2 \
 	"$KMIG" --db "$TRASH/v1.db" report
 t_ok "... and only says so" grep -q 'no release is scanned' "$TRASH/.stderr"
-t_is "... and is migrated to 5, its index and version table dropped" "5||" \
+t_is "... and is migrated to the newest (6), its index and version table dropped" "6||" \
 	"$(sqlite3 "$TRASH/v1.db" "SELECT (SELECT user_version FROM pragma_user_version), (SELECT name FROM sqlite_master WHERE name = 'release_files_oid'), (SELECT name FROM sqlite_master WHERE name = 'schema_version')")"
 
 # a version-2 database (the version in table schema_version, before
@@ -92,10 +96,10 @@ t_is "a version-2 database" "2|0" \
 	"$(sqlite3 "$TRASH/v2.db" "SELECT version, (SELECT user_version FROM pragma_user_version) FROM schema_version")"
 t_exit "a version-2 database opens and reports its release" 0 \
 	"$KMIG" --db "$TRASH/v2.db" report --format csv --by subsystem v9.1
-t_is "... with its counts" "release,subsystem,rule,count
-v9.1,NETWORKING,bug,3
-v9.1,SOUND,bug,4" "$(cat "$TRASH/.stdout")"
-t_is "... migrated to 5, its version table dropped" "5|" \
+t_is "... with its counts" "release,subsystem,rule,count,delta
+v9.1,NETWORKING,bug,3,
+v9.1,SOUND,bug,4," "$(cat "$TRASH/.stdout")"
+t_is "... migrated to the newest (6), its version table dropped" "6|" \
 	"$(sqlite3 "$TRASH/v2.db" "SELECT (SELECT user_version FROM pragma_user_version), (SELECT name FROM sqlite_master WHERE name = 'schema_version')")"
 t_is "... its rows kept" "1|2|2|1" \
 	"$(sqlite3 "$TRASH/v2.db" "SELECT (SELECT count(*) FROM releases), (SELECT count(*) FROM release_files), (SELECT count(*) FROM counts), (SELECT count(*) FROM branch_steps)")"

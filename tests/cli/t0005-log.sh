@@ -97,17 +97,17 @@ t_ok "text: exact per-commit numbers, oldest first, totals" diff -u "$TRASH/expe
 t_exit "log with merges" 0 k log --format csv c1..m9
 cat > "$TRASH/expect" <<EOF
 commit,date,author,email,subject,rule,added,removed
-$(rev c4),2023-11-14T22:18:20Z,Kmig Test,test@kmig.invalid,"net: add a check, Ω",bug-on,1,0
-$(rev c4),2023-11-14T22:18:20Z,Kmig Test,test@kmig.invalid,"net: add a check, Ω",strcpy,1,0
-$(rev c5),2023-11-14T22:20:00Z,Kmig Test,test@kmig.invalid,"remove, ""quoted""",bug-on,0,1
-$(rev c5),2023-11-14T22:20:00Z,Kmig Test,test@kmig.invalid,"remove, ""quoted""",strcpy,0,1
-$(rev c6),2023-11-14T22:21:40Z,Kmig Test,test@kmig.invalid,drivers: legacy,strcpy,2,0
-$(rev c6),2023-11-14T22:21:40Z,Kmig Test,test@kmig.invalid,drivers: legacy,kmap,1,0
+$(rev c4),2023-11-14T22:18:20+00:00,Kmig Test,test@kmig.invalid,"net: add a check, Ω",bug-on,1,0
+$(rev c4),2023-11-14T22:18:20+00:00,Kmig Test,test@kmig.invalid,"net: add a check, Ω",strcpy,1,0
+$(rev c5),2023-11-14T22:20:00+00:00,Kmig Test,test@kmig.invalid,"remove, ""quoted""",bug-on,0,1
+$(rev c5),2023-11-14T22:20:00+00:00,Kmig Test,test@kmig.invalid,"remove, ""quoted""",strcpy,0,1
+$(rev c6),2023-11-14T22:21:40+00:00,Kmig Test,test@kmig.invalid,drivers: legacy,strcpy,2,0
+$(rev c6),2023-11-14T22:21:40+00:00,Kmig Test,test@kmig.invalid,drivers: legacy,kmap,1,0
 EOF
 head -n 7 "$TRASH/.stdout" > "$TRASH/actual"
 t_ok "csv: rows and RFC 4180 quoting" diff -u "$TRASH/expect" "$TRASH/actual"
 t_is "csv: the side commit once, the merge skipped" \
-	"$(rev c8),2023-11-14T22:23:20Z,Kmig Test,test@kmig.invalid,side: BUG(),bug,1,0" \
+	"$(rev c8),2023-11-14T22:23:20+00:00,Kmig Test,test@kmig.invalid,side: BUG(),bug,1,0" \
 	"$(tail -n +8 "$TRASH/.stdout")"
 
 t_is "db: every non-merge commit recorded" "7" "$(sqlite3 "$DB" 'SELECT count(*) FROM commits')"

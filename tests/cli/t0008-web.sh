@@ -163,6 +163,9 @@ t_ok "the directory is untouched, nothing left aside" \
 t_exit "unexpected argument" 2 k web extra
 t_exit "bad --sites-per-page" 2 k web --sites-per-page 0
 t_exit "-o ." 2 k web -o .
+t_exit "missing database" 2 "$KMIG" --db "$TRASH/empty.db" web -o "$TRASH/site3"
+t_ok "missing database: one line, not created" sh -c "test \$(wc -l < '$TRASH/.stderr') = 1 && grep -q 'does not exist' '$TRASH/.stderr' && test ! -e '$TRASH/empty.db'"
+"$KMIG" --repo "$W" --db "$TRASH/empty.db" branch status > /dev/null 2>&1
 t_exit "empty database" 2 "$KMIG" --db "$TRASH/empty.db" web -o "$TRASH/site3"
 t_ok "no release scanned: one line" sh -c "test \$(wc -l < '$TRASH/.stderr') = 1 && grep -q 'no release is scanned' '$TRASH/.stderr'"
 t_ok "and no site left behind" test ! -e "$TRASH/site3"

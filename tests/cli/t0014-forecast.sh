@@ -81,10 +81,10 @@ t_exit "trend of strcpy" 0 k report --trend --rule strcpy
 t_is "trend: the forecast last" \
 	"forecast: zero by 2024-06 at this pace (-1.0/year); least squares of count on release date, over 3 releases" \
 	"$(tail -n 1 "$TRASH/.stdout")"
-t_is "trend CSV: no forecast row" "release,count,delta,added,removed
-v1.0,3,,,
-v1.1,2,-1,0,1
-v1.2,1,-1,0,1" "$(k report --trend --rule strcpy --format csv)"
+t_is "trend CSV: no forecast row" "release,count,delta,added,removed,moved
+v1.0,3,,,,
+v1.1,2,-1,0,1,0
+v1.2,1,-1,0,1,0" "$(k report --trend --rule strcpy --format csv)"
 t_is "report CSV by rule: no forecast column" "release,rule,count" \
 	"$(k report --format csv --by rule | head -n 1)"
 t_exit "report by subsystem" 0 k report --by subsystem --rule warn-on

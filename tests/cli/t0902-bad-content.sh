@@ -61,7 +61,7 @@ git_commit_all "$W" one && git -C "$W" tag v1.0
 t_exit "scan: no MAINTAINERS, hostile content" 0 k scan --tags v1.0
 t_is "every file scanned" "v1.0: 9 files, 9 blobs lexed, 16 uses" "$(cat "$TRASH/.stdout")"
 t_ok "warning: no MAINTAINERS" grep -q "^warning: v1.0: no top-level MAINTAINERS file: every file is in (none)$" "$TRASH/.stderr"
-k report v1.0 --by file --format csv > "$TRASH/actual"
+k report v1.0 --by file --format csv | cut -d, -f1-4 > "$TRASH/actual"
 cat > "$TRASH/expect" <<'EOC'
 release,path,rule,count
 v1.0,drivers/foo/foo.c,warn-on,1
@@ -85,7 +85,7 @@ EOC
 grep -v '^v1.0,lib/open.c,bug,' "$TRASH/expect" > "$TRASH/expect2"
 grep -v '^v1.0,lib/open.c,bug,' "$TRASH/actual" > "$TRASH/actual2"
 t_ok "exact per-file counts" cmp "$TRASH/expect2" "$TRASH/actual2"
-k report v1.0 --format csv > "$TRASH/actual"
+k report v1.0 --format csv | cut -d, -f1-4 > "$TRASH/actual"
 t_is "every file in (none)" "v1.0,(none),strcpy,8
 v1.0,(none),warn-on,1" "$(sed 1d "$TRASH/actual" | grep -v '^v1.0,(none),bug,')"
 t_ok "bug in (none): 6, and lib/open.c's" grep -q '^v1.0,(none),bug,[67]$' "$TRASH/actual"
@@ -104,8 +104,8 @@ t_is "NUL bytes: the line numbers after them" "bug:3 strcpy:1 strcpy:4 " \
 git_commit_all "$W" two && git -C "$W" tag v1.1
 t_exit "scan: empty MAINTAINERS" 0 k scan --tags v1.1
 t_ok "warning: no sections" grep -q "^warning: v1.1: MAINTAINERS has no sections: every file is in (none)$" "$TRASH/.stderr"
-t_is "counts unchanged, all in (none)" "$(k report v1.0 --format csv | sed 1d | sed 's/^v1.0/v1.1/')" \
-	"$(k report v1.1 --format csv | sed 1d)"
+t_is "counts unchanged, all in (none)" "$(k report v1.0 --format csv | sed 1d | cut -d, -f1-4 | sed 's/^v1.0/v1.1/')" \
+	"$(k report v1.1 --format csv | sed 1d | cut -d, -f1-4)"
 
 python3 - "$W/MAINTAINERS" <<'EOP'
 import sys
@@ -129,11 +129,13 @@ EOP
 git_commit_all "$W" three && git -C "$W" tag v1.2
 t_exit "scan: malformed MAINTAINERS" 0 k scan --tags v1.2
 t_ok "warning: malformed lines counted" grep -q "^warning: v1.2: MAINTAINERS: 5 malformed lines ignored$" "$TRASH/.stderr"
-k report v1.2 --format csv > "$TRASH/actual"
+k report v1.2 --format csv | cut -d, -f1-4 > "$TRASH/actual"
 grep -v '^v1.2,(none),bug,' "$TRASH/actual" > "$TRASH/actual2"
+# (a rule a section had in v1.1 and lost is a row of count 0)
 cat > "$TRASH/expect" <<'EOC'
 release,subsystem,rule,count
 v1.2,(none),strcpy,1
+v1.2,(none),warn-on,0
 v1.2,FOO DRIVER,warn-on,1
 v1.2,LIB,bug,5
 v1.2,LIB,strcpy,7

@@ -41,6 +41,37 @@ t_is "file rows add up to the release total" \
 t_is "strlcpy is gone upstream by v6.12 (counted as 0)" 0 \
 	"$(awk -F, '$2 == "strlcpy" {print $3}' "$TRASH/rules-next.csv")"
 
+# the trend per section: uses are compared per path and counted in the
+# section a file is in now, so delta = added - removed for every section
+# and rule, and the count moved by a MAINTAINERS change is apart
+k report --trend --by subsystem --format csv > "$TRASH/trend.csv"
+t_ok "trend by section has rows of $E2E_NEXT" grep -q "^$E2E_NEXT," "$TRASH/trend.csv"
+t_ok "every section and rule: delta = added - removed, count - previous = delta + moved" \
+	python3 -c '
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+prev = {(r["subsystem"], r["rule"]): int(r["count"]) for r in rows if r["release"] == sys.argv[2]}
+bad = 0
+for r in rows:
+    if r["release"] != sys.argv[3]:
+        continue
+    c, d, a, m, mv = (int(r[k]) for k in ("count", "delta", "added", "removed", "moved"))
+    if d != a - m or c - prev.get((r["subsystem"], r["rule"]), 0) != d + mv:
+        print(r); bad = 1
+sys.exit(bad)' "$TRASH/trend.csv" "$E2E_BASE" "$E2E_NEXT"
+t_is "sections add up to the trend total (count, delta, added, removed; nothing moved)" \
+	"$(k report --trend --format csv | grep "^$E2E_NEXT," | cut -d, -f2-6)" \
+	"$(awk -F, -v t="$E2E_NEXT" '$1 == t { c += $(NF-4); d += $(NF-3); a += $(NF-2); r += $(NF-1); m += $NF }
+		END { print c "," d "," a "," r "," m }' "$TRASH/trend.csv")"
+for sub in "LIBRARY CODE" "THE REST"; do
+	t_is "$sub bug-on: --subsystem --rule as the row by section" \
+		"$(k report --trend --subsystem "$sub" --rule bug-on --format csv | grep "^$E2E_NEXT," | cut -d, -f2-)" \
+		"$(grep "^$E2E_NEXT,$sub,bug-on," "$TRASH/trend.csv" | cut -d, -f4-)"
+done
+t_is "lib/assoc_array.c's BUG_ON moved into LIBRARY CODE, not added" 0 \
+	"$(k report --trend --subsystem "LIBRARY CODE" --rule bug-on --format csv | grep "^$E2E_NEXT," |
+		awk -F, '{ print ($6 >= 30) ? 0 : 1 }')"
+
 # shellcheck disable=SC2086
 t_exit "rescan" 0 k scan $tags
 t_is "rescan lexes nothing" "$(for tag in $E2E_HISTORY; do echo "$tag: up to date"; done)" \

@@ -236,7 +236,7 @@ static void test_reopen_cache_hits(void **state)
 	/* v2.0: net/b.c's BUG_ON is gone */
 	v2 = put_release(f->st, "v2.0", BLOB_D, BLOB_D);
 	assert_int_equal(store_site_changes(f->st, v1, v2, NULL, NULL, &added,
-					    &removed), 0);
+					    &removed, NULL), 0);
 	assert_int_equal(added.n, 1);
 	assert_int_equal(removed.n, 1);
 	assert_row(&added.v[0], NULL, "bug-on", 0);
@@ -244,7 +244,7 @@ static void test_reopen_cache_hits(void **state)
 	count_rows_clear(&added);
 	count_rows_clear(&removed);
 	assert_int_equal(store_site_changes(f->st, v1, v2, NULL, "SOUND", &added,
-					    &removed), 0);
+					    &removed, NULL), 0);
 	assert_int_equal(added.n, 0);
 	count_rows_clear(&added);
 	count_rows_clear(&removed);

@@ -54,6 +54,9 @@ static const char usage[] =
 	"patch of a series that added it and the source line under it, allowed\n"
 	"uses, removed uses with --removed, then the summary line 'N new deprecated\n"
 	"uses (M allowed)' and, when some were removed, 'K deprecated uses removed'.\n"
+	"For a range with uses added or removed, a note follows: uses are matched\n"
+	"across files ('kmig report --trend' matches per file); JSON says so in\n"
+	"\"matching\": \"across files\" of \"summary\".\n"
 	"Exit status: 0 no new uses (or all allowed), 1 new uses, 2 error.\n";
 
 enum { FMT_TEXT, FMT_JSON };
@@ -482,6 +485,9 @@ static void print_text(const struct check *c, const struct gate_change *ch,
 	if (ch->removed.n)
 		printf("%zu deprecated use%s removed\n", ch->removed.n,
 		       plural(ch->removed.n));
+	/* a range's counts differ from the trend's when uses moved between files */
+	if (!strcmp(c->kind, "range") && (ch->added.n || ch->removed.n))
+		printf("note: uses are matched across files (a use moved to another file is neither added nor removed); 'kmig report --trend' matches per file\n");
 }
 
 static void json_site(const struct gate_site *s)
@@ -583,7 +589,7 @@ static void print_json(const struct check *c, const struct gate_change *ch,
 		printf("}");
 	}
 	printf("%s],\n", ch->removed.n ? "\n  " : "");
-	printf("  \"summary\": {\"new\": %zu, \"allowed\": %zu, \"removed\": %zu}\n}\n",
+	printf("  \"summary\": {\"new\": %zu, \"allowed\": %zu, \"removed\": %zu, \"matching\": \"across files\"}\n}\n",
 	       ch->added.n, nallowed, ch->removed.n);
 }
 

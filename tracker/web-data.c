@@ -53,6 +53,8 @@ static int load_count(void *data, const struct web_count *c)
 		s->name = xstrdup(c->subsystem);
 		s->cnt = xcalloc(RULE__COUNT * w->rel.n, sizeof(*s->cnt));
 		s->tot = xcalloc(w->rel.n, sizeof(*s->tot));
+		s->delta = xcalloc(w->rel.n, sizeof(*s->delta));
+		s->moved_tot = xcalloc(w->rel.n, sizeof(*s->moved_tot));
 	}
 	s = &w->sub.v[w->sub.n - 1];
 	s->cnt[r * w->rel.n + ri] += c->count;
@@ -62,25 +64,51 @@ static int load_count(void *data, const struct web_count *c)
 	return 0;
 }
 
-/* Uses added and removed per subsystem and rule, newest release only. */
-static int load_section_changes(struct web *w)
+/*
+ * Uses added, removed and moved per subsystem since release @i - 1, as
+ * kmig report --trend: the delta and moved of every subsystem at @i and,
+ * for the newest release, per rule.
+ */
+static int load_section_changes(struct web *w, size_t i)
 {
 	struct count_rows add = { 0 }, rem = { 0 }, before = { 0 };
-	size_t n = w->rel.n, i;
-	int ret;
+	size_t n = w->rel.n, j;
+	bool last = i == n - 1;
+	int r, ret;
 
-	ret = store_section_changes(w->st, w->rel.v[n - 2].id, w->rel.v[n - 1].id,
+	ret = store_section_changes(w->st, w->rel.v[i - 1].id, w->rel.v[i].id,
 				    NULL, &add, &rem, &before);
-	for (i = 0; !ret && i < add.n; i++) {
-		struct sub *s = find_sub(w, add.v[i].key);
-		int r = rule_lookup(add.v[i].rule);
+	/* moved = the previous count of the files in the section now - the previous count */
+	for (j = 0; j < w->sub.n; j++) {
+		struct sub *s = &w->sub.v[j];
 
+		s->moved_tot[i] = -s->tot[i - 1];
+		for (r = 0; last && r < RULE__COUNT; r++)
+			s->moved[r] = -s->cnt[r * n + i - 1];
+	}
+	for (j = 0; !ret && j < before.n; j++) {
+		struct sub *s = find_sub(w, before.v[j].key);
+
+		r = rule_lookup(before.v[j].rule);
 		if (!s || r < 0)
 			continue;
-		s->added[r] += add.v[i].count;
-		s->removed[r] += rem.v[i].count;
-		s->added_tot += add.v[i].count;
-		s->removed_tot += rem.v[i].count;
+		s->moved_tot[i] += before.v[j].count;
+		if (last)
+			s->moved[r] += before.v[j].count;
+	}
+	for (j = 0; !ret && j < add.n; j++) {
+		struct sub *s = find_sub(w, add.v[j].key);
+
+		r = rule_lookup(add.v[j].rule);
+		if (!s || r < 0)
+			continue;
+		s->delta[i] += add.v[j].count - rem.v[j].count;
+		if (!last)
+			continue;
+		s->added[r] += add.v[j].count;
+		s->removed[r] += rem.v[j].count;
+		s->added_tot += add.v[j].count;
+		s->removed_tot += rem.v[j].count;
 	}
 	count_rows_clear(&add);
 	count_rows_clear(&rem);
@@ -170,12 +198,11 @@ int web_load(struct web *w)
 	name_sub_pages(w);
 	for (i = 1; i < n; i++) {
 		ret = load_release_changes(w, i);
+		if (!ret)
+			ret = load_section_changes(w, i);
 		if (ret)
 			return ret;
 	}
-	/* per subsystem, for the newest release only */
-	if (n > 1)
-		return load_section_changes(w);
 	return 0;
 }
 
@@ -328,6 +355,8 @@ void web_data_free(struct web *w)
 		free(w->sub.v[i].page);
 		free(w->sub.v[i].cnt);
 		free(w->sub.v[i].tot);
+		free(w->sub.v[i].delta);
+		free(w->sub.v[i].moved_tot);
 	}
 	free(w->sub.v);
 	for (i = 0; w->rel.pages && i < w->rel.n; i++)

@@ -166,6 +166,50 @@ void td_changes(struct sbuf *sb, const long long *v, size_t i, long long added,
 	td_change(sb, removed, false, known);
 }
 
+void td_sub_delta(struct sbuf *sb, bool known, long long d, long long moved)
+{
+	if (!known) {
+		td_none(sb);
+		return;
+	}
+	sbuf_addf(sb, "<td class=\"num%s\" data-v=\"%lld\">",
+		  d > 0 ? " up" : d < 0 ? " down" : "", d);
+	sbuf_addf(sb, d ? "%+lld" : "%lld", d);
+	if (moved)
+		sbuf_addf(sb, " <small class=\"moved\">(%+lld moved)</small>", moved);
+	sbuf_addstr(sb, "</td>");
+}
+
+void td_sub_changes(struct sbuf *sb, bool known, long long added,
+		    long long removed, long long moved)
+{
+	td_sub_delta(sb, known, added - removed, moved);
+	td_change(sb, added, true, known);
+	td_change(sb, removed, false, known);
+}
+
+void sub_change_cards(struct sbuf *sb, const char *label, const long long *v,
+		      size_t i, long long added, long long removed,
+		      long long moved)
+{
+	card(sb, label, "%lld", v[i]);
+	if (!i)
+		return;
+	card(sb, "since the previous release (delta)", "%+lld", added - removed);
+	if (moved)
+		card(sb, "moved with files changing section", "%+lld", moved);
+	card(sb, "uses added", "%lld", added);
+	card(sb, "uses removed", "%lld", removed);
+}
+
+void sections_note(struct sbuf *sb)
+{
+	sbuf_addstr(sb, "<p class=\"note\">A section&rsquo;s delta = added &minus; removed, over the "
+		    "files of the section now; moved: uses that came into the section with files a "
+		    "MAINTAINERS change gave it (negative: left with files). Its count changes by "
+		    "delta + moved (as <code>kmig report --trend</code>).</p>\n");
+}
+
 void td_sparkline(struct web *w, struct sbuf *sb, const long long *v)
 {
 	size_t last = w->rel.n - 1;
@@ -199,7 +243,7 @@ void counts_table_begin(struct web *w, struct sbuf *sb, const char *id,
 
 void counts_row(struct web *w, struct sbuf *sb, const char *href,
 		const char *name, const long long *c, long long added,
-		long long removed)
+		long long removed, const long long *moved)
 {
 	size_t k;
 
@@ -208,7 +252,10 @@ void counts_row(struct web *w, struct sbuf *sb, const char *href,
 	sbuf_addstr(sb, "</td>");
 	for (k = first_column(w); k < w->rel.n; k++)
 		td_num(sb, c[k]);
-	td_changes(sb, c, w->rel.n - 1, added, removed);
+	if (moved)
+		td_sub_changes(sb, w->rel.n > 1, added, removed, *moved);
+	else
+		td_changes(sb, c, w->rel.n - 1, added, removed);
 	td_forecast(w, sb, c);
 	sbuf_addstr(sb, "</tr>\n");
 }

@@ -58,7 +58,14 @@ struct sub {
 	long long *cnt;		/* [rule * nrel + release] */
 	long long *tot;		/* [release] */
 	long long added[RULE__COUNT], removed[RULE__COUNT];	/* last release */
+	long long moved[RULE__COUNT];				/* last release */
 	long long added_tot, removed_tot;
+	/*
+	 * [release], since the previous one (as kmig report --trend): delta =
+	 * added - removed over the files in the section now, and the uses
+	 * moved in (negative: out) with files changing section.
+	 */
+	long long *delta, *moved_tot;
 };
 
 /* A file with uses in one release. */
@@ -244,6 +251,27 @@ void td_change(struct sbuf *sb, long long v, bool added, bool known);
  */
 void td_changes(struct sbuf *sb, const long long *v, size_t i, long long added,
 		long long removed);
+/*
+ * td_sub_delta - a section's delta @d (added - removed) with the uses
+ * @moved in or out with files, when not 0; a dash when not @known.
+ */
+void td_sub_delta(struct sbuf *sb, bool known, long long d, long long moved);
+/*
+ * td_sub_changes - the cells delta (with the uses @moved in or out, when
+ * not 0), added and removed of a section's change since the previous
+ * release (delta = @added - @removed); dashes when not @known.
+ */
+void td_sub_changes(struct sbuf *sb, bool known, long long added,
+		    long long removed, long long moved);
+/*
+ * sub_change_cards - change_cards() of a section: delta = @added -
+ * @removed, and the uses @moved in or out with files when not 0.
+ */
+void sub_change_cards(struct sbuf *sb, const char *label, const long long *v,
+		      size_t i, long long added, long long removed,
+		      long long moved);
+/* sections_note - the paragraph on what a section's delta and moved mean. */
+void sections_note(struct sbuf *sb);
 /* td_sparkline - a cell with the sparkline of @v, sorted by the newest delta. */
 void td_sparkline(struct web *w, struct sbuf *sb, const long long *v);
 
@@ -252,14 +280,15 @@ void td_sparkline(struct web *w, struct sbuf *sb, const long long *v);
  * column, @id is the table's), a column for each of the newest
  * MAX_RELEASE_COLUMNS releases, then delta, added, removed and forecast.
  * counts_row() adds a row linking @name to @href with the per-release
- * counts @c; counts_table_end() closes the table with a note when releases
+ * counts @c (a section's row, with td_sub_changes(), when @moved is not
+ * NULL: the uses *@moved in or out with files); counts_table_end() closes the table with a note when releases
  * were left out.
  */
 void counts_table_begin(struct web *w, struct sbuf *sb, const char *id,
 			const char *what);
 void counts_row(struct web *w, struct sbuf *sb, const char *href,
 		const char *name, const long long *c, long long added,
-		long long removed);
+		long long removed, const long long *moved);
 void counts_table_end(struct web *w, struct sbuf *sb);
 
 /* ---- web-forecast.c ---- */

@@ -333,10 +333,12 @@ static void release_subs(struct web *w, struct sbuf *sb, size_t i)
 			add_link(sb, s->page, s->name);
 			sbuf_addstr(sb, "</td>");
 			td_num(sb, s->tot[i]);
-			td_delta(sb, i ? s->tot[i] - s->tot[i - 1] : 0, i > 0);
+			td_sub_delta(sb, i > 0, i ? s->delta[i] : 0, i ? s->moved_tot[i] : 0);
 			sbuf_addstr(sb, "</tr>\n");
 		}
 		sbuf_addstr(sb, "</tbody>\n</table></div>\n");
+		if (i)
+			sections_note(sb);
 	}
 	free(rank);
 }

@@ -161,9 +161,11 @@ static void rule_subs(struct web *w, struct sbuf *sb, size_t r)
 	for (i = 0; i < nr; i++) {
 		const struct sub *s = &w->sub.v[rank[i].index];
 
-		counts_row(w, sb, s->page, s->name, &s->cnt[r * n], s->added[r], s->removed[r]);
+		counts_row(w, sb, s->page, s->name, &s->cnt[r * n], s->added[r], s->removed[r],
+			   &s->moved[r]);
 	}
 	counts_table_end(w, sb);
+	sections_note(sb);
 out:
 	free(rank);
 }

@@ -37,11 +37,12 @@ int page_subsystems(struct web *w)
 		sbuf_addstr(sb, "</td>");
 		td_num(sb, s->tot[last]);
 		td_sparkline(w, sb, s->tot);
-		td_changes(sb, s->tot, last, s->added_tot, s->removed_tot);
+		td_sub_changes(sb, last > 0, s->added_tot, s->removed_tot, s->moved_tot[last]);
 		td_forecast(w, sb, s->tot);
 		sbuf_addstr(sb, "</tr>\n");
 	}
 	sbuf_addstr(sb, "</tbody>\n</table></div>\n");
+	sections_note(sb);
 out:
 	forecast_method(sb);
 	free(rank);
@@ -106,7 +107,8 @@ static int page_sub(struct web *w, const struct sub *s, const size_t *by_sub,
 	page_begin(w, title);
 	free(title);
 	sbuf_addstr(sb, "<div class=\"cards\">");
-	change_cards(sb, "uses in the newest release", s->tot, last, s->added_tot, s->removed_tot);
+	sub_change_cards(sb, "uses in the newest release", s->tot, last, s->added_tot,
+			 s->removed_tot, s->moved_tot[last]);
 	sbuf_addstr(sb, "</div>\n<h2>Uses per release</h2>\n<div class=\"scroll\">");
 	svg_line_chart(sb, "chart-sub", "Uses per release, all rules", w->rel.tags, n, &series, 1, false);
 	sbuf_addstr(sb, "</div>\n<h2>Rules &times; releases</h2>\n");
@@ -115,9 +117,11 @@ static int page_sub(struct web *w, const struct sub *s, const size_t *by_sub,
 		const long long *c = &s->cnt[r * n];
 
 		if (has_uses(c, n))
-			counts_row(w, sb, w->rule.pages[r], rules[r].id, c, s->added[r], s->removed[r]);
+			counts_row(w, sb, w->rule.pages[r], rules[r].id, c, s->added[r],
+				   s->removed[r], &s->moved[r]);
 	}
 	counts_table_end(w, sb);
+	sections_note(sb);
 	sub_files(w, sb, s, by_sub, cursor);
 	forecast_method(sb);
 	return page_end(w, s->page);

@@ -154,10 +154,14 @@ t_ok "second copy: one new use" grep -qx "1 new deprecated use (0 allowed)" "$TR
 # ranges
 t_exit "range c1..c4" 1 k check c1..c4
 t_ok "range: the same two uses" sh -c "grep '^>> net/b.c:[0-9]*: ' '$TRASH/.stdout' | cut -d: -f1-3 | tr '\n' ' ' | grep -qx '>> net/b.c:5: bug-on >> net/b.c:25: strcpy '"
+t_is "range: the matching note after the summary" \
+	"note: uses are matched across files (a use moved to another file is neither added nor removed); 'kmig report --trend' matches per file" "$(tail -n 1 "$TRASH/.stdout")"
 t_exit "range c3..c5: added then removed" 0 k check c3..c5
+t_ok "range with nothing added or removed: no note" sh -c "! grep -q '^note: uses are matched' '$TRASH/.stdout'"
 t_exit "range c4...c6 (from the merge base)" 0 k check c4...c6
-t_is "merge-base range: allowed and removed" "1 new deprecated use (1 allowed)
-2 deprecated uses removed" "$(tail -n 2 "$TRASH/.stdout")"
+t_is "merge-base range: allowed and removed, then the note" "1 new deprecated use (1 allowed)
+2 deprecated uses removed
+note: uses are matched across files (a use moved to another file is neither added nor removed); 'kmig report --trend' matches per file" "$(tail -n 3 "$TRASH/.stdout")"
 
 # patches: mbox (git format-patch) and plain diff, on --base
 git -C "$W" format-patch -q -1 --stdout c4 > "$TRASH/c4.mbox"
@@ -206,7 +210,7 @@ t_exit "--allow with another function" 1 k check --allow "$TRASH/allow2" c4
 
 # JSON
 t_exit "json" 1 k check --format json c4
-t_ok "json: summary" grep -q '"summary": {"new": 2, "allowed": 0, "removed": 0}' "$TRASH/.stdout"
+t_ok "json: summary" grep -q '"summary": {"new": 2, "allowed": 0, "removed": 0, "matching": "across files"}' "$TRASH/.stdout"
 t_ok "json: a site" grep -q '{"path": "net/b.c", "line": 5, "function": "net_init", "rule": "bug-on", "text": "BUG_ON(x > 100);"' "$TRASH/.stdout"
 if command -v python3 > /dev/null; then
 	t_ok "json parses" python3 -m json.tool "$TRASH/.stdout"

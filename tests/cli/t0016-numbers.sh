@@ -159,6 +159,38 @@ t_is "log page: a row per range and rule" \
 t_is "log page: each range's bug-on removed as in the database, not doubled" \
 	"$(sqlite3 "$DB" "SELECT sum(removed) FROM commit_changes WHERE rule = 'bug-on'")" \
 	"$(S cell "$TRASH/site/log.html" log-ranges v1.0..v2.0-again 4 | tr -d -)"
+
+# the subsystem pages: delta = added - removed, as the trend, and the moved count
+delta_ok() {	# PAGE TABLE DELTA-COLUMN: every row's delta is added - removed
+	python3 -c '
+import re, subprocess, sys
+page, table, col = sys.argv[1], sys.argv[2], int(sys.argv[3])
+rows = subprocess.run([sys.executable, sys.argv[4], "column", page, table, "0"],
+		      capture_output=True, text=True, check=True).stdout.splitlines()
+bad = 0
+for name in rows:
+	c = [subprocess.run([sys.executable, sys.argv[4], "cell", page, table, name, str(col + k)],
+			    capture_output=True, text=True, check=True).stdout.strip() for k in range(3)]
+	d = int(c[0].split()[0])
+	if d != int(c[1]) + int(c[2]):
+		print(name, c); bad = 1
+sys.exit(bad)' "$@" "$TOP/tests/web/site.py"
+}
+t_ok "subsystems page: every delta = added - removed" delta_ok "$TRASH/site/subsystems.html" subsystems 3
+t_is "subsystems page: LIBRARY CODE's delta and moved, added, removed" "+2 (+4 moved) +2 0" \
+	"$(for c in 3 4 5; do S cell "$TRASH/site/subsystems.html" subsystems "LIBRARY CODE" $c; done | tr '\n' ' ' | sed 's/ $//')"
+t_is "subsystems page: THE REST lost its files, added and removed nothing" "0 (-4 moved)" \
+	"$(S cell "$TRASH/site/subsystems.html" subsystems "THE REST" 3)"
+t_ok "subsystems page: says what delta and moved mean" \
+	grep -q "delta = added &minus; removed, over the files of the section now; moved:" "$TRASH/site/subsystems.html"
+lib=$(grep -o 'href="sub-[^"]*library[^"]*"' "$TRASH/site/subsystems.html" | head -n 1 | cut -d'"' -f2)
+t_is "LIBRARY CODE page: bug-on as the trend (delta 2, added 2, removed 0, moved +3)" "+2 (+3 moved) +2 0" \
+	"$(for c in 3 4 5; do S cell "$TRASH/site/$lib" rules bug-on $c; done | tr '\n' ' ' | sed 's/ $//')"
+t_ok "LIBRARY CODE page: the delta card is added - removed" grep -q "<b>+2</b>since the previous release (delta)" "$TRASH/site/$lib"
+t_ok "LIBRARY CODE page: the moved card" grep -q "<b>+4</b>moved with files changing section" "$TRASH/site/$lib"
+rel=$(grep -oh 'href="release-v2[^"]*\.html"' "$TRASH/site/"*.html | head -n 1 | cut -d'"' -f2)
+t_is "release page: LIBRARY CODE's delta and moved" "+2 (+4 moved)" \
+	"$(S cell "$TRASH/site/$rel" subsystems "LIBRARY CODE" 2)"
 rm -rf "$TRASH/site"
 
 # a repository owned by another user: git refuses it as of dubious ownership

@@ -186,6 +186,39 @@ static void test_cells(void **state)
 	sbuf_release(&sb);
 }
 
+/* A section's change cells: delta = added - removed, and the uses moved with files. */
+static void test_sub_cells(void **state)
+{
+	static const long long v[] = { 0, 107 };
+	struct sbuf sb = SBUF_INIT;
+
+	(void)state;
+	td_sub_changes(&sb, false, 5, 5, 5);
+	assert_int_equal(count(sb.buf, "data-v=\"\">&mdash;</td>"), 3);
+	sbuf_reset(&sb);
+	td_sub_changes(&sb, true, 1, 3, 109);
+	assert_string_equal(sb.buf, "<td class=\"num down\" data-v=\"-2\">-2 "
+			    "<small class=\"moved\">(+109 moved)</small></td>"
+			    "<td class=\"num up\" data-v=\"1\">+1</td>"
+			    "<td class=\"num down\" data-v=\"3\">-3</td>");
+	sbuf_reset(&sb);
+	td_sub_changes(&sb, true, 0, 0, 0);
+	assert_int_equal(count(sb.buf, "data-v=\"0\">0</td>"), 3);
+	sbuf_reset(&sb);
+	sub_change_cards(&sb, "uses", v, 1, 1, 3, 109);
+	assert_int_equal(count(sb.buf, "<div class=\"card\">"), 5);
+	assert_non_null(strstr(sb.buf, "<b>-2</b>since the previous release (delta)"));
+	assert_non_null(strstr(sb.buf, "<b>+109</b>moved with files changing section"));
+	sbuf_reset(&sb);
+	sub_change_cards(&sb, "uses", v, 1, 1, 3, 0);
+	assert_int_equal(count(sb.buf, "<div class=\"card\">"), 4);
+	assert_null(strstr(sb.buf, "moved with"));
+	sbuf_reset(&sb);
+	sections_note(&sb);
+	assert_non_null(strstr(sb.buf, "delta = added &minus; removed"));
+	sbuf_release(&sb);
+}
+
 /* The forecast cell: the fit over the releases' dates (forecast.c), as HTML. */
 static void test_forecast_cell(void **state)
 {
@@ -289,6 +322,7 @@ int main(void)
 		cmocka_unit_test(test_names_unique),
 		cmocka_unit_test(test_charts),
 		cmocka_unit_test(test_cells),
+		cmocka_unit_test(test_sub_cells),
 		cmocka_unit_test(test_forecast_cell),
 		cmocka_unit_test(test_rank_subs),
 	};

@@ -347,9 +347,8 @@ static int write_release(struct scan_state *s, struct release_plan *p)
 				  (long long)git_commit_time(p->commit), ruleset,
 				  p->maint ? maint_hex : NULL);
 	if (!ret)
-		ret = store_release_date_source(s->st, rel, date_source(p->commit));
-	if (!ret)
-		ret = store_release_line_date(s->st, rel, line_date(p->commit));
+		ret = store_release_dates(s->st, rel, date_source(p->commit),
+					  line_date(p->commit));
 	for (i = 0; !ret && i < p->ntodo; i++) {
 		ret = store_blob_put(s->st, repo_oid_str(&p->todo[i]), ruleset,
 				     p->bytes[i], &p->results[i]);

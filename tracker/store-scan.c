@@ -247,38 +247,24 @@ int store_release_start(struct store *st, long long *id, const char *tag,
 	return 0;
 }
 
-int store_release_date_source(struct store *st, long long release,
-			      const char *source)
+int store_release_dates(struct store *st, long long release,
+			const char *source, long long line_date)
 {
-	static const char sql[] = "UPDATE releases SET date_source = ?2 WHERE id = ?1";
+	static const char sql[] =
+		"UPDATE releases SET date_source = ?2, line_date = ?3 WHERE id = ?1";
 	sqlite3_stmt *s;
 
-	if (store_need_txn(st, "store_release_date_source"))
+	if (store_need_txn(st, "store_release_dates"))
 		return KMIG_EGENERIC;
 	s = store_stmt(st, sql);
 	if (!s)
 		return KMIG_EGENERIC;
 	sqlite3_bind_int64(s, 1, release);
 	store_bind_text(s, 2, source);
-	return store_done(st, s, "write");
-}
-
-int store_release_line_date(struct store *st, long long release,
-			    long long when)
-{
-	static const char sql[] = "UPDATE releases SET line_date = ?2 WHERE id = ?1";
-	sqlite3_stmt *s;
-
-	if (store_need_txn(st, "store_release_line_date"))
-		return KMIG_EGENERIC;
-	s = store_stmt(st, sql);
-	if (!s)
-		return KMIG_EGENERIC;
-	sqlite3_bind_int64(s, 1, release);
-	if (when)
-		sqlite3_bind_int64(s, 2, when);
+	if (line_date)
+		sqlite3_bind_int64(s, 3, line_date);
 	else
-		sqlite3_bind_null(s, 2);
+		sqlite3_bind_null(s, 3);
 	return store_done(st, s, "write");
 }
 

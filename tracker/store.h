@@ -100,20 +100,14 @@ void release_info_clear(struct release_info *r);
  */
 int store_release_get(struct store *st, const char *tag, struct release_info *out);
 /*
- * store_release_date_source - record where the date of @release (an id of
- * store_release_start()) comes from: "debian-changelog", or NULL for the
- * commit time as such.  The caller holds the transaction.
+ * store_release_dates - record where the date of @release (an id of
+ * store_release_start()) comes from, @source: "debian-changelog", or NULL
+ * for the commit time as such; and @line_date, the Unix time (0: unknown)
+ * the release's kernel line was first released in Debian, which the
+ * forecast regresses on.  The caller holds the transaction.
  */
-int store_release_date_source(struct store *st, long long release,
-			      const char *source);
-
-/*
- * store_release_line_date - record the date (Unix time; 0: unknown) the
- * kernel line of @release was first uploaded to Debian, which the
- * forecast regresses on.  The caller holds a transaction.
- */
-int store_release_line_date(struct store *st, long long release,
-			    long long when);
+int store_release_dates(struct store *st, long long release,
+			const char *source, long long line_date);
 /*
  * store_release_recommit - release @tag, scanned at commit @old_commit,
  * is now commit @new_commit with the same tree (kmig import re-created it

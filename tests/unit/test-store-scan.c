@@ -343,11 +343,14 @@ static void test_release_recommit(void **state)
 	assert_int_equal(store_release_get(f->st, "v1.0", &rel), 0);
 	assert_string_equal(rel.commit, BLOB_X);
 	assert_null(rel.date_source);
+	/* no line date: the forecast takes the release's own date */
+	assert_int_equal(rel.line_date, 0);
+	assert_int_equal(release_trend_date(&rel), rel.date);
 	release_info_clear(&rel);
 
 	assert_int_equal(store_begin(f->st), 0);
 	assert_int_equal(store_release_recommit(f->st, "v1.0", BLOB_X, BLOB_D), 0);
-	assert_int_equal(store_release_date_source(f->st, id, "debian-changelog"), 0);
+	assert_int_equal(store_release_dates(f->st, id, "debian-changelog", 1672650000), 0);
 	assert_int_equal(store_commit(f->st), 0);
 	assert_int_equal(store_release_get(f->st, "v1.0", &rel), 0);
 	assert_int_equal(rel.id, id);
@@ -355,6 +358,8 @@ static void test_release_recommit(void **state)
 	assert_int_equal(rel.date, 1000);
 	assert_int_equal(rel.files, 4);
 	assert_string_equal(rel.date_source, "debian-changelog");
+	assert_int_equal(rel.line_date, 1672650000);
+	assert_int_equal(release_trend_date(&rel), 1672650000);
 	release_info_clear(&rel);
 	assert_int_equal(store_counts(f->st, id, BY_FILE, NULL, NULL, &after), 0);
 	assert_int_equal(after.n, before.n);

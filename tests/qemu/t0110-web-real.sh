@@ -17,6 +17,9 @@ if [ "$(sqlite3 "$E2E_HOME/kmig.db" "SELECT count(*) FROM releases WHERE tag IN 
 	sqlite3 "$E2E_HOME/kmig.db" ".backup '$DB'"
 fi
 t_exit "scan both releases" 0 k scan --tags "$E2E_BASE" --tags "$E2E_NEXT"
+# the index and subsystem pages show the newest scanned release: v6.12.118,
+# or v7.3.4 when the reused database has the whole default history
+NEWEST=$(q "SELECT tag FROM releases ORDER BY sort_key DESC LIMIT 1")
 
 start=$(date +%s)
 t_exit "write the site" 0 k web -o "$SITE"
@@ -27,7 +30,7 @@ t_ok "page count stays sane ($pages)" test "$pages" -lt 5000
 t_is "one page per subsystem with uses" "$(q "SELECT count(DISTINCT subsystem_id) FROM counts")" \
 	"$(ls "$SITE"/sub-*.html | wc -l)"
 t_is "index: one row per rule" 18 "$(S rows "$SITE/index.html" rules)"
-k report "$E2E_NEXT" --format csv --by rule | sed 1d | cut -d, -f3 > "$TRASH/expect"
+k report "$NEWEST" --format csv --by rule | sed 1d | cut -d, -f3 > "$TRASH/expect"
 S column "$SITE/index.html" rules 2 > "$TRASH/actual"
 t_ok "index: counts are kmig report's" cmp "$TRASH/expect" "$TRASH/actual"
 for tag in "$E2E_BASE" "$E2E_NEXT"; do
@@ -37,7 +40,7 @@ for tag in "$E2E_BASE" "$E2E_NEXT"; do
 done
 rds=$(grep -l '<h1>Subsystem RDS - RELIABLE DATAGRAM SOCKETS</h1>' "$SITE"/sub-*.html)
 t_is "RDS page lists the net/rds files with uses" \
-	"$(q "SELECT count(DISTINCT f.path) FROM file_counts f JOIN releases r ON r.id = f.release_id WHERE r.tag = '$E2E_NEXT' AND f.path LIKE 'net/rds/%'")" \
+	"$(q "SELECT count(DISTINCT f.path) FROM file_counts f JOIN releases r ON r.id = f.release_id WHERE r.tag = '$NEWEST' AND f.path LIKE 'net/rds/%'")" \
 	"$(S rows "$rds" files)"
 t_is "every link and anchor resolves" "" "$(S links "$SITE")"
 t_is "no external URL" "" "$(S external "$SITE")"

@@ -33,6 +33,7 @@
 #define READER_CACHE	(8u << 20)
 #define DEPTH_UNKNOWN	-1
 #define DEPTH_WALK_MAX	10000
+#define PACKWRITE_LEVEL	6	/* libdeflate level of new objects */
 
 struct pw_entry {
 	git_oid oid;
@@ -51,7 +52,6 @@ struct packwriter {
 	char *tmp_path;
 	int fd;
 	uint64_t pos;		/* end of the objects written */
-	int level;
 	uint64_t large;
 
 	/* the base pack: its entries in id order, by offset, chain depths */
@@ -382,7 +382,6 @@ int packwrite_begin(struct packwriter **out, const char *repo_path,
 	pw->fd = -1;
 	pw->base_fd = -1;
 	pw->pos = 12;
-	pw->level = 6;
 	pw->large = UINT64_C(1) << 31;
 	pthread_mutex_init(&pw->lock, NULL);
 	if (mkdir_p(pw->packdir)) {
@@ -413,11 +412,6 @@ int packwrite_begin(struct packwriter **out, const char *repo_path,
 out_free:
 	packwrite_abort(pw);
 	return ret;
-}
-
-void packwrite_set_level(struct packwriter *pw, int level)
-{
-	pw->level = level < 1 ? 1 : level > 12 ? 12 : level;
 }
 
 void packwrite_set_large_offset(struct packwriter *pw, uint64_t limit)
@@ -467,7 +461,7 @@ struct packwrite_worker *packwrite_worker_new(struct packwriter *pw)
 	struct packwrite_worker *w = xcalloc(1, sizeof(*w));
 
 	w->pw = pw;
-	w->comp = libdeflate_alloc_compressor(pw->level);
+	w->comp = libdeflate_alloc_compressor(PACKWRITE_LEVEL);
 	w->md = EVP_MD_CTX_new();
 	if (!w->comp || !w->md)
 		abort();	/* as xmalloc() does */

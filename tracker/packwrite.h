@@ -56,11 +56,6 @@ int packwrite_begin(struct packwriter **out, const char *repo_path,
 		    const git_oid *base);
 
 /*
- * packwrite_set_level - the libdeflate compression level of new objects
- * (1-12; default 6).  Before the first packwrite_worker_new().
- */
-void packwrite_set_level(struct packwriter *pw, int level);
-/*
  * packwrite_set_large_offset - offsets at or above @limit go to the
  * index's 64-bit table (default 2^31, the format's limit; the tests use
  * a small limit to exercise the 64-bit table).

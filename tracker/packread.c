@@ -31,10 +31,7 @@ struct pack {
 	char *path;			/* the .pack, for messages */
 	int fd;
 	uint64_t size;
-	const unsigned char *idx;	/* the mapped .idx */
-	size_t idx_size;
-	uint32_t n;
-	const unsigned char *fan, *sha, *off32, *off64;
+	struct pack_index ix;		/* the mapped .idx */
 	uint64_t *ends;			/* sorted offsets, then size - 20 */
 };
 
@@ -43,24 +40,64 @@ struct packset {
 	size_t n, alloc;
 };
 
-static uint32_t be32(const unsigned char *p)
+int pack_index_parse(struct pack_index *ix, const void *buf, size_t len)
 {
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
-	       (uint32_t)p[2] << 8 | p[3];
+	const unsigned char *p = buf;
+
+	memset(ix, 0, sizeof(*ix));
+	if (len < 8 + 1024 + 40 || memcmp(p, "\377tOc", 4) || pack_be32(p + 4) != 2)
+		return 1;
+	ix->buf = p;
+	ix->len = len;
+	ix->fan = p + 8;
+	ix->n = pack_be32(ix->fan + 255 * 4);
+	ix->sha = ix->fan + 1024;
+	ix->crc = ix->sha + (size_t)ix->n * GIT_OID_RAWSZ;
+	ix->off32 = ix->crc + (size_t)ix->n * 4;
+	ix->off64 = ix->off32 + (size_t)ix->n * 4;
+	/* the 64-bit table, then the two checksums at least */
+	if ((size_t)(ix->off64 - p) + 40 > len)
+		return 1;
+	return 0;
 }
 
-/* The offset of the @i-th object of the index, or PACK_POS_NONE. */
-static uint64_t idx_offset(const struct pack *p, uint32_t i)
+uint64_t pack_index_offset(const struct pack_index *ix, uint32_t i)
 {
-	uint64_t o = be32(p->off32 + (size_t)i * 4);
+	uint64_t o = pack_be32(ix->off32 + (size_t)i * 4);
 	const unsigned char *q;
 
 	if (!(o & 0x80000000u))
 		return o;
-	q = p->off64 + (size_t)(o & 0x7fffffffu) * 8;
-	if (q < p->off64 || (size_t)(q + 8 - p->idx) > p->idx_size)
+	q = ix->off64 + (size_t)(o & 0x7fffffffu) * 8;
+	/* inside the 64-bit table, before the two trailing checksums */
+	if (q < ix->off64 || (size_t)(q + 8 - ix->buf) > ix->len - 40)
 		return PACK_POS_NONE;
-	return (uint64_t)be32(q) << 32 | be32(q + 4);
+	return (uint64_t)pack_be32(q) << 32 | pack_be32(q + 4);
+}
+
+int pack_index_find(const struct pack_index *ix, const unsigned char *id,
+		    uint32_t *i)
+{
+	uint32_t lo = id[0] ? pack_be32(ix->fan + (id[0] - 1) * 4) : 0;
+	uint32_t hi = pack_be32(ix->fan + id[0] * 4);
+
+	if (hi > ix->n || lo > hi)
+		return 1;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		int c = memcmp(ix->sha + (size_t)mid * GIT_OID_RAWSZ, id,
+			       GIT_OID_RAWSZ);
+
+		if (c < 0) {
+			lo = mid + 1;
+		} else if (c > 0) {
+			hi = mid;
+		} else {
+			*i = mid;
+			return 0;
+		}
+	}
+	return 1;
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -72,8 +109,8 @@ static int cmp_u64(const void *a, const void *b)
 
 static void pack_release(struct pack *p)
 {
-	if (p->idx)
-		munmap((void *)p->idx, p->idx_size);
+	if (p->ix.buf)
+		munmap((void *)p->ix.buf, p->ix.len);
 	if (p->fd >= 0)
 		close(p->fd);
 	free(p->ends);
@@ -86,6 +123,7 @@ static int pack_load(struct pack *p, const char *idx_path)
 	unsigned char hdr[12];
 	struct stat st;
 	size_t len = strlen(idx_path);
+	void *map;
 	uint32_t i;
 	int fd;
 
@@ -99,39 +137,31 @@ static int pack_load(struct pack *p, const char *idx_path)
 		close(fd);
 		return 1;
 	}
-	p->idx_size = (size_t)st.st_size;
-	p->idx = mmap(NULL, p->idx_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
 	close(fd);
-	if (p->idx == MAP_FAILED) {
-		p->idx = NULL;
+	if (map == MAP_FAILED)
+		return 1;
+	if (pack_index_parse(&p->ix, map, (size_t)st.st_size)) {
+		munmap(map, (size_t)st.st_size);
 		return 1;
 	}
-	if (memcmp(p->idx, "\377tOc", 4) || be32(p->idx + 4) != 2)
-		return 1;
-	p->fan = p->idx + 8;
-	p->n = be32(p->fan + 255 * 4);
-	p->sha = p->fan + 1024;
-	p->off32 = p->sha + (size_t)p->n * (GIT_OID_RAWSZ + 4);
-	p->off64 = p->off32 + (size_t)p->n * 4;
-	if ((size_t)(p->off64 - p->idx) + 40 > p->idx_size)
-		return 1;
 
 	p->fd = open(p->path, O_RDONLY | O_CLOEXEC);
 	if (p->fd < 0 || fstat(p->fd, &st) < 0 || st.st_size < 32 ||
 	    pread(p->fd, hdr, sizeof(hdr), 0) != (ssize_t)sizeof(hdr) ||
-	    memcmp(hdr, "PACK", 4) || (be32(hdr + 4) != 2 && be32(hdr + 4) != 3) ||
-	    be32(hdr + 8) != p->n)
+	    memcmp(hdr, "PACK", 4) || (pack_be32(hdr + 4) != 2 && pack_be32(hdr + 4) != 3) ||
+	    pack_be32(hdr + 8) != p->ix.n)
 		return 1;
 	p->size = (uint64_t)st.st_size;
 
-	p->ends = xmalloc(((size_t)p->n + 1) * sizeof(*p->ends));
-	for (i = 0; i < p->n; i++) {
-		p->ends[i] = idx_offset(p, i);
+	p->ends = xmalloc(((size_t)p->ix.n + 1) * sizeof(*p->ends));
+	for (i = 0; i < p->ix.n; i++) {
+		p->ends[i] = pack_index_offset(&p->ix, i);
 		if (p->ends[i] < 12 || p->ends[i] >= p->size - 20)
 			return 1;
 	}
-	qsort(p->ends, p->n, sizeof(*p->ends), cmp_u64);
-	p->ends[p->n] = p->size - 20;
+	qsort(p->ends, p->ix.n, sizeof(*p->ends), cmp_u64);
+	p->ends[p->ix.n] = p->size - 20;
 	return 0;
 }
 
@@ -187,29 +217,16 @@ int packset_find(const struct packset *ps, const git_oid *oid, uint64_t *pos)
 
 	for (k = 0; ps && k < ps->n; k++) {
 		const struct pack *p = &ps->v[k];
-		uint32_t lo = id[0] ? be32(p->fan + (id[0] - 1) * 4) : 0;
-		uint32_t hi = be32(p->fan + id[0] * 4);
+		uint32_t i;
+		uint64_t o;
 
-		if (hi > p->n || lo > hi)
+		if (pack_index_find(&p->ix, id, &i))
 			continue;
-		while (lo < hi) {
-			uint32_t mid = lo + (hi - lo) / 2;
-			int c = memcmp(p->sha + (size_t)mid * GIT_OID_RAWSZ, id,
-				       GIT_OID_RAWSZ);
-
-			if (c < 0) {
-				lo = mid + 1;
-			} else if (c > 0) {
-				hi = mid;
-			} else {
-				uint64_t o = idx_offset(p, mid);
-
-				if (o == PACK_POS_NONE || o > PACK_OFS_MASK)
-					break;
-				*pos = (uint64_t)k << PACK_OFS_BITS | o;
-				return 0;
-			}
-		}
+		o = pack_index_offset(&p->ix, i);
+		if (o == PACK_POS_NONE || o > PACK_OFS_MASK)
+			continue;
+		*pos = (uint64_t)k << PACK_OFS_BITS | o;
+		return 0;
 	}
 	return KMIG_ENOTFOUND;
 }
@@ -384,7 +401,7 @@ static int entry_read(struct pack_reader *r, uint64_t pos, struct entry *en)
 	p = &r->ps->v[k];
 	/* the entry ends where the next one starts */
 	lo = 0;
-	hi = p->n;
+	hi = p->ix.n;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
@@ -393,7 +410,7 @@ static int entry_read(struct pack_reader *r, uint64_t pos, struct entry *en)
 		else
 			hi = mid;
 	}
-	if (lo >= p->n || p->ends[lo] != off)
+	if (lo >= p->ix.n || p->ends[lo] != off)
 		return corrupt(p, off, "no object starts there");
 	end = p->ends[lo + 1];
 	if (end <= off || end - off > SIZE_MAX / 2)

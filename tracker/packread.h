@@ -43,6 +43,46 @@ struct pack_reader;
 /* A position: the pack's number << 40 | the object's offset in it. */
 #define PACK_POS_NONE (~(uint64_t)0)
 
+/* pack_be32 - the big-endian 32-bit number at @p (pack and index fields). */
+static inline uint32_t pack_be32(const unsigned char *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+	       (uint32_t)p[2] << 8 | p[3];
+}
+
+/*
+ * A version-2 pack index (.idx) in memory, as git writes it: the fan-out
+ * table, the sorted ids, their CRC32s, 32-bit offsets and the 64-bit
+ * offsets table.  The pointers point into the caller's buffer.
+ */
+struct pack_index {
+	const unsigned char *buf;
+	size_t len;
+	uint32_t n;			/* objects */
+	const unsigned char *fan, *sha, *crc, *off32, *off64;
+};
+
+/*
+ * pack_index_parse - view the @len bytes at @buf as a version-2 index:
+ * 0, or 1 when they are not one (bad magic or version, too short for
+ * its object count).  Never reads outside @buf.
+ */
+int pack_index_parse(struct pack_index *ix, const void *buf, size_t len);
+
+/*
+ * pack_index_offset - the pack offset of the @i-th object (@i < ix->n),
+ * resolving the 64-bit table; PACK_POS_NONE when it points outside the
+ * table's part of the index (before its two trailing checksums).
+ */
+uint64_t pack_index_offset(const struct pack_index *ix, uint32_t i);
+
+/*
+ * pack_index_find - the position of @id (GIT_OID_RAWSZ bytes) in @ix's
+ * sorted ids, through the fan-out table: 0 with it in *@i, or 1.
+ */
+int pack_index_find(const struct pack_index *ix, const unsigned char *id,
+		    uint32_t *i);
+
 struct pack_object {
 	const unsigned char *data;	/* NUL-terminated, owned by the reader */
 	size_t len;

@@ -81,12 +81,6 @@ struct packwrite_worker {
 	size_t zcap;
 };
 
-static uint32_t be32(const unsigned char *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
-	       (uint32_t)p[2] << 8 | p[3];
-}
-
 static void put_be32(unsigned char *p, uint32_t v)
 {
 	p[0] = v >> 24;
@@ -128,27 +122,13 @@ static int write_all(int fd, const void *buf, size_t len, uint64_t off)
 	return 0;
 }
 
-/*
- * Read the version-2 pack index @path into @sb: 0 with its object count
- * in *@n and its sorted ids at *@sha (into @sb), else 1 (unusable).
- */
-static int idx_read(struct sbuf *sb, const char *path, size_t *n,
-		    const unsigned char **sha)
+/* Read the pack index @path into @sb and view it as one: 0, else 1. */
+static int idx_read(struct sbuf *sb, const char *path, struct pack_index *ix)
 {
-	const unsigned char *p;
-
 	sbuf_reset(sb);
-	if (sbuf_read_file(sb, path) || sb->len < 8 + 1024 + 40)
+	if (sbuf_read_file(sb, path))
 		return 1;
-	p = (const unsigned char *)sb->buf;
-	if (memcmp(p, "\377tOc", 4) || be32(p + 4) != 2)
-		return 1;
-	*n = be32(p + 8 + 255 * 4);
-	*sha = p + 8 + 1024;
-	/* ids, CRCs and 32-bit offsets, then the two checksums at least */
-	if (8 + 1024 + *n * (GIT_OID_RAWSZ + 8) + 40 > sb->len)
-		return 1;
-	return 0;
+	return pack_index_parse(ix, sb->buf, sb->len);
 }
 
 /*
@@ -159,47 +139,26 @@ static int base_try(struct packwriter *pw, const char *idx_path,
 		    const git_oid *want)
 {
 	struct sbuf sb = SBUF_INIT;
-	const unsigned char *p, *sha, *crc, *o32, *o64;
-	size_t n, i, lo, hi;
+	struct pack_index ix;
+	uint32_t at;
+	size_t n, i;
 	int found = 0;
 
-	if (idx_read(&sb, idx_path, &n, &sha))
+	if (idx_read(&sb, idx_path, &ix) || pack_index_find(&ix, want->id, &at))
 		goto out;
-	p = (const unsigned char *)sb.buf;
-	crc = sha + n * GIT_OID_RAWSZ;
-	o32 = crc + n * 4;
-	o64 = o32 + n * 4;
-	lo = 0;
-	hi = n;
-	while (lo < hi && !found) {
-		size_t mid = lo + (hi - lo) / 2;
-		int c = memcmp(sha + mid * GIT_OID_RAWSZ, want->id, GIT_OID_RAWSZ);
-
-		if (!c)
-			found = 1;
-		else if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (!found)
-		goto out;
+	found = 1;
+	n = ix.n;
 	pw->base = xmalloc((n ? n : 1) * sizeof(*pw->base));
 	pw->by_off = xmalloc((n ? n : 1) * sizeof(*pw->by_off));
 	for (i = 0; i < n; i++) {
-		uint64_t off = be32(o32 + i * 4);
+		uint64_t off = pack_index_offset(&ix, (uint32_t)i);
 
-		if (off & 0x80000000u) {
-			const unsigned char *q = o64 + (off & 0x7fffffffu) * 8;
-
-			if ((size_t)(q + 8 - p) > sb.len - 40) {
-				found = 0;
-				break;
-			}
-			off = (uint64_t)be32(q) << 32 | be32(q + 4);
+		if (off == PACK_POS_NONE) {
+			found = 0;
+			break;
 		}
-		memcpy(pw->base[i].oid.id, sha + i * GIT_OID_RAWSZ, GIT_OID_RAWSZ);
-		pw->base[i].crc = be32(crc + i * 4);
+		memcpy(pw->base[i].oid.id, ix.sha + i * GIT_OID_RAWSZ, GIT_OID_RAWSZ);
+		pw->base[i].crc = pack_be32(ix.crc + i * 4);
 		pw->base[i].off = off;
 		pw->by_off[i].off = off;
 		pw->by_off[i].i = (uint32_t)i;
@@ -286,8 +245,8 @@ static int find_base(struct packwriter *pw, const git_oid *base)
 		if (pw->base_fd < 0 || fstat(pw->base_fd, &st) < 0 ||
 		    st.st_size < 32 ||
 		    pread(pw->base_fd, hdr, 12, 0) != 12 ||
-		    memcmp(hdr, "PACK", 4) || be32(hdr + 4) != 2 ||
-		    be32(hdr + 8) != pw->nbase)
+		    memcmp(hdr, "PACK", 4) || pack_be32(hdr + 4) != 2 ||
+		    pack_be32(hdr + 8) != pw->nbase)
 			ret = kmig_err("cannot use pack '%s' as a base: %s", pack,
 				       pw->base_fd < 0 ? strerror(errno) :
 				       "not a version-2 pack matching its index");
@@ -814,14 +773,16 @@ static bool pack_contained(const char *idx_path, const struct pw_entry *all,
 			   size_t n)
 {
 	struct sbuf sb = SBUF_INIT;
+	struct pack_index ix;
 	const unsigned char *sha;
-	size_t k, cnt, lo = 0;
+	size_t k, lo = 0;
 	bool ret = false;
 
-	if (idx_read(&sb, idx_path, &cnt, &sha))
+	if (idx_read(&sb, idx_path, &ix))
 		goto out;
+	sha = ix.sha;
 	/* both sorted: one merge pass */
-	for (k = 0; k < cnt; k++) {
+	for (k = 0; k < ix.n; k++) {
 		while (lo < n && memcmp(all[lo].oid.id, sha + k * GIT_OID_RAWSZ,
 					GIT_OID_RAWSZ) < 0)
 			lo++;

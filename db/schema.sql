@@ -195,3 +195,19 @@ CREATE TABLE log_range_commits (
 	PRIMARY KEY (range_id, commit_id)
 ) WITHOUT ROWID;
 CREATE INDEX log_range_commits_commit ON log_range_commits(commit_id);
+
+-- migration: 7
+-- What a release's own tree says about each rule (relinfo.h): whether its
+-- Documentation/process/deprecated.rst has the rule's section, and which
+-- of the rule's replacements its include/ defines.  Keyed by content
+-- ("<deprecated.rst blob>:<include/ tree>:<rule data hash>"), so a
+-- re-scan, or a check on a base with the same files, reads them here.
+CREATE TABLE relinfo (
+	key TEXT NOT NULL,
+	rule TEXT NOT NULL,
+	documented INTEGER NOT NULL,	-- 1: deprecated.rst has its section
+	replacements TEXT NOT NULL,	-- the defined replacements, space-separated
+	PRIMARY KEY (key, rule)
+) WITHOUT ROWID;
+-- The relinfo key of the release's tree, NULL until recorded.
+ALTER TABLE releases ADD COLUMN relinfo_key TEXT;

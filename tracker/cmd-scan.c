@@ -11,6 +11,7 @@
 #include "maintainers.h"
 #include "maintcache.h"
 #include "oidset.h"
+#include "relinfo.h"
 #include "repo.h"
 #include "rules.h"
 #include "scan.h"
@@ -41,6 +42,7 @@ struct scan_state {
 	struct scan_pool *pool;	/* started on the first release to lex */
 	int jobs;
 	uint64_t lexed, lexed_bytes;
+	struct relinfo_cache relinfo;	/* header blobs read (relinfo.h) */
 };
 
 static int cmp_tags(const void *a, const void *b)
@@ -385,6 +387,29 @@ static int write_release(struct scan_state *s, struct release_plan *p)
 	return 0;
 }
 
+/*
+ * The release's deprecated.rst sections and defined replacements
+ * (relinfo.h): stored ones of the same content are reused, so a warm
+ * re-scan reads no header.
+ */
+static int scan_relinfo(struct scan_state *s, struct release_plan *p)
+{
+	git_tree *tree = NULL;
+	double t0 = mono_now();
+	bool read = false;
+	int ret;
+
+	if (git_commit_tree(&tree, p->commit) < 0)
+		return kmig_err_git("cannot read tree");
+	ret = relinfo_scan_release(s->st, s->repo, p->tag, tree, &s->relinfo,
+				   &read);
+	git_tree_free(tree);
+	if (!ret && read)
+		progress_note("%s: read deprecated.rst and include/ in %.2fs\n",
+			      p->tag, mono_now() - t0);
+	return ret;
+}
+
 static int cmd_scan_fn(struct kmig_ctx *ctx, int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -465,7 +490,8 @@ static int cmd_scan_fn(struct kmig_ctx *ctx, int argc, char **argv)
 			}
 			planned++;
 		}
-		if (write_release(&s, cur)) {
+		if (write_release(&s, cur) ||
+		    (cur->commit && scan_relinfo(&s, cur))) {
 			cmd_fail(KMIG_EXIT_ERROR, "scan of %s failed: %s", tags[i],
 				 kmig_errmsg());
 			goto out_plans;
@@ -498,6 +524,7 @@ out:
 	free(tags);
 	free(globs);
 	oidset_clear(&s.cached);
+	relinfo_cache_clear(&s.relinfo);
 	store_close(s.st);
 	git_repository_free(s.repo);
 	return status;

@@ -20,12 +20,15 @@
 #include "matcher-hash.h"
 
 const struct rule rules[RULE__COUNT] = {
-#define RULE(sym, id_, title_, source_, advice_, kind_, names_)	\
+#define RULE(sym, id_, title_, source_, sections_, advice_, repl_,	\
+	     kind_, names_)						\
 	[sym] = {							\
 		.id = id_,						\
 		.title = title_,					\
 		.source = source_,					\
+		.sections = sections_,					\
 		.advice = advice_,					\
+		.repl = repl_,						\
 		.kind = kind_,						\
 		.names = names_,					\
 	},
@@ -102,4 +105,44 @@ const char *rules_hash(void)
 {
 	pthread_once(&rules_hash_once, rules_hash_init);
 	return rules_hash_hex;
+}
+
+int rule_nrepl(int r)
+{
+	int n = 0;
+
+	if (r < 0 || r >= RULE__COUNT || !rules[r].repl)
+		return 0;
+	while (rules[r].repl[n])
+		n++;
+	return n;
+}
+
+bool rule_globs_match(int r, char *const *want, size_t nwant,
+		      char *const *skip, size_t nskip)
+{
+	bool ok = !nwant;
+	size_t i;
+
+	for (i = 0; !ok && i < nwant; i++)
+		ok = glob_match(want[i], rules[r].id, false);
+	for (i = 0; ok && i < nskip; i++)
+		ok = !glob_match(skip[i], rules[r].id, false);
+	return ok;
+}
+
+int rule_globs_check(char *const *globs, size_t n, const char *opt)
+{
+	size_t i;
+	int r;
+
+	for (i = 0; i < n; i++) {
+		for (r = 0; r < RULE__COUNT; r++)
+			if (glob_match(globs[i], rules[r].id, false))
+				break;
+		if (r == RULE__COUNT)
+			return kmig_err("%s '%s' matches no rule (see 'kmig rules')",
+					opt, globs[i]);
+	}
+	return 0;
 }

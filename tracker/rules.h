@@ -3,17 +3,20 @@
  * rules.h - the deprecated-API rule table.
  *
  * The rules themselves are data in rules.def (X-macro): id, title, source
- * (the deprecated.rst section title, or "checkpatch"), replacement advice,
- * and the matcher kind with its identifier list.  Nothing else in kmig
+ * (the deprecated.rst section title, or "checkpatch"), the section titles
+ * a release's deprecated.rst documents it under, replacement advice and
+ * the replacement identifiers it names, and the matcher kind with its
+ * identifier list.  Nothing else in kmig
  * names an individual rule except through enum rule_id.
  */
 #ifndef KMIG_RULES_H
 #define KMIG_RULES_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 enum rule_id {
-#define RULE(sym, id, title, source, advice, kind, names) sym,
+#define RULE(sym, id, title, source, sections, advice, repl, kind, names) sym,
 #include "rules.def"
 #undef RULE
 	RULE__COUNT
@@ -38,7 +41,9 @@ struct rule {
 	const char *id;		/* binding id, e.g. "strlcpy" */
 	const char *title;
 	const char *source;	/* deprecated.rst section title or "checkpatch" */
+	const char *const *sections;	/* deprecated.rst titles, or NULL (checkpatch) */
 	const char *advice;	/* replacement advice */
+	const char *const *repl;	/* replacement identifiers, or NULL */
 	enum rule_kind kind;
 	const char *const *names;	/* NULL-terminated identifiers, or NULL */
 };
@@ -53,5 +58,25 @@ int rule_lookup(const char *id);
  * matcher invalidates the cache.  Static string.
  */
 const char *rules_hash(void);
+
+/*
+ * rule_nrepl - the number of replacement identifiers of rule @r (0 when
+ * it has none).  Each is at most RULE_MAX_REPL.
+ */
+#define RULE_MAX_REPL 16
+int rule_nrepl(int r);
+
+/*
+ * rule_globs_match - whether rule @r passes the --rule/--skip-rule
+ * filter: its id matches one of @want[0..nwant) (or @nwant is 0) and
+ * none of @skip[0..nskip) (fnmatch globs).
+ */
+bool rule_globs_match(int r, char *const *want, size_t nwant,
+		      char *const *skip, size_t nskip);
+/*
+ * rule_globs_check - 0 when every glob of @globs[0..n) matches some rule
+ * id, else KMIG_EGENERIC with "no rule matches '<glob>' (...)" recorded.
+ */
+int rule_globs_check(char *const *globs, size_t n, const char *opt);
 
 #endif

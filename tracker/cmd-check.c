@@ -12,12 +12,14 @@
 #include "builtin.h"
 #include "gate.h"
 #include "patch.h"
+#include "relinfo.h"
 #include "repo.h"
 #include "rules.h"
 #include "store.h"
 
 static const char usage[] =
-	"usage: kmig check [--allow FILE] [--format text|json] [--removed] [--jobs N] REV\n"
+	"usage: kmig check [--allow FILE] [--format text|json] [--removed] [--jobs N]\n"
+	"                  [--rule ID]... [--skip-rule ID]... REV\n"
 	"       kmig check [options] A..B\n"
 	"       kmig check [options] --patch FILE [--patch FILE...] [--base REV]\n"
 	"\n"
@@ -47,6 +49,17 @@ static const char usage[] =
 	"  --format FMT     text (default, the 0day bot's shape) or json\n"
 	"  --removed        list the removed uses too (text; JSON always has them)\n"
 	"  --jobs N         lexer threads (default: CPUs)\n"
+	"  --rule ID        only the rules matching ID (a glob; repeatable)\n"
+	"  --skip-rule ID   not the rules matching ID (a glob; repeatable)\n"
+	"\n"
+	"The gate judges a change by its base (the tree before it): a new use of a\n"
+	"rule whose section the base's own Documentation/process/deprecated.rst\n"
+	"lacks, or none of whose replacements the base's include/ defines, does\n"
+	"not fail; it is listed as 'info: ... not deprecated in BASE' (JSON:\n"
+	"\"informational\": true), and the advice names only the replacements the\n"
+	"base defines.  The base's facts come from the database when a scanned\n"
+	"release has the same deprecated.rst and include/, else from the base tree.\n"
+	"A base without deprecated.rst (or include/) is not judged on that count.\n"
 	"\n"
 	"Text output: a header naming the change (and the base by its tag, as git\n"
 	"describe --tags names it), the hunks that applied at an offset, '>> path:\n"
@@ -77,6 +90,11 @@ struct check {
 	struct gate_series series;
 	struct gate_allow allow;
 	bool have_allow;
+	/* the base's own facts (relinfo.h) */
+	struct relinfo base_ri;
+	bool base_from_db;
+	char *base_name;	/* the base as git describe --tags names it */
+	struct relinfo_since since;	/* from the database, or all NULL */
 };
 
 static char *commit_subject(git_commit *c)
@@ -433,11 +451,37 @@ static void print_site_line(const char *what, const struct gate_site *s)
 	printf("\t%s\n", s->text);
 }
 
+/* Why the base does not deprecate a use of rule @r (malloc'd). */
+static char *info_reason(const struct check *c, int r)
+{
+	const struct relinfo *ri = &c->base_ri;
+	struct sbuf sb = SBUF_INIT;
+	int i;
+
+	sbuf_addf(&sb, "not deprecated in %s:", c->base_name);
+	if (ri->have_doc && rules[r].sections && !ri->documented[r]) {
+		sbuf_addf(&sb, " its deprecated.rst has no section \"%s\"",
+			  rules[r].sections[0]);
+		if (c->since.doc[r])
+			sbuf_addf(&sb, " (documented since %s)", c->since.doc[r]);
+	}
+	if (ri->have_include && !relinfo_has_repl(ri, r)) {
+		if (sb.buf[sb.len - 1] != ':')
+			sbuf_addch(&sb, ';');
+		sbuf_addstr(&sb, " its include/ defines none of");
+		for (i = 0; i < rule_nrepl(r); i++)
+			sbuf_addf(&sb, "%s %s()", i ? "," : "", rules[r].repl[i]);
+		if (c->since.repl[r])
+			sbuf_addf(&sb, " (defined since %s)", c->since.repl[r]);
+	}
+	return sbuf_detach(&sb);
+}
+
 static void print_text(const struct check *c, const struct gate_change *ch,
 		       size_t nallowed, bool removed)
 {
 	const char *last_path = NULL, *last_func = NULL;
-	size_t i;
+	size_t i, ninfo = 0;
 
 	print_header(c);
 	print_offsets(c);
@@ -446,19 +490,21 @@ static void print_text(const struct check *c, const struct gate_change *ch,
 	for (i = 0; i < ch->added.n; i++) {
 		const struct gate_site *s = &ch->added.v[i];
 		const struct rule *r = &rules[s->rule];
-		char *line;
+		char *line, *advice;
 
-		if (s->allow >= 0)
+		if (s->allow >= 0 || s->info)
 			continue;
 		if (s->func && (!last_path || strcmp(last_path, s->path) ||
 				!last_func || strcmp(last_func, s->func)))
 			printf(">> %s: In function '%s':\n", s->path, s->func);
 		last_path = s->path;
 		last_func = s->func;
+		advice = relinfo_advice(&c->base_ri, s->rule);
 		line = xasprintf(">> %s:%u: %s: %s \xe2\x80\x94 %s", s->path,
-				 s->line, r->id, r->title, r->advice);
+				 s->line, r->id, r->title, advice);
 		print_wrapped("", line);
 		free(line);
+		free(advice);
 		if (c->series.n > 1 && s->patch >= 0)
 			print_wrapped("   in ", patch_title(&c->series.v[s->patch]));
 		printf("\t%s\n", s->text);
@@ -467,7 +513,7 @@ static void print_text(const struct check *c, const struct gate_change *ch,
 		const struct gate_site *s = &ch->added.v[i];
 		const struct gate_allow_entry *e;
 
-		if (s->allow < 0)
+		if (s->allow < 0 || s->info)
 			continue;
 		e = &c->allow.v[s->allow];
 		printf("allowed: %s:%u: %s: %s (%s:%u%s%s)\n", s->path, s->line,
@@ -476,12 +522,32 @@ static void print_text(const struct check *c, const struct gate_change *ch,
 		       e->reason ? e->reason : "");
 		printf("\t%s\n", s->text);
 	}
+	for (i = 0; i < ch->added.n; i++) {
+		const struct gate_site *s = &ch->added.v[i];
+		char *why, *line;
+
+		if (!s->info)
+			continue;
+		ninfo++;
+		why = info_reason(c, s->rule);
+		line = xasprintf("info: %s:%u: %s: %s \xe2\x80\x94 %s", s->path,
+				 s->line, rules[s->rule].id,
+				 rules[s->rule].title, why);
+		print_wrapped("", line);
+		printf("\t%s\n", s->text);
+		free(line);
+		free(why);
+	}
 	for (i = 0; removed && i < ch->removed.n; i++)
 		print_site_line("removed", &ch->removed.v[i]);
 	if (ch->added.n || (removed && ch->removed.n))
 		printf("\n");
-	printf("%zu new deprecated use%s (%zu allowed)\n", ch->added.n,
-	       plural(ch->added.n), nallowed);
+	printf("%zu new deprecated use%s (%zu allowed)\n", ch->added.n - ninfo,
+	       plural(ch->added.n - ninfo), nallowed);
+	if (ninfo)
+		printf("%zu new use%s %s not deprecated in %s (informational)\n",
+		       ninfo, plural(ninfo), ninfo == 1 ? "is" : "are",
+		       c->base_name);
 	if (ch->removed.n)
 		printf("%zu deprecated use%s removed\n", ch->removed.n,
 		       plural(ch->removed.n));
@@ -536,7 +602,7 @@ static void print_json(const struct check *c, const struct gate_change *ch,
 		       size_t nallowed)
 {
 	bool patch = !strcmp(c->kind, "patch");
-	size_t i;
+	size_t i, ninfo = 0;
 
 	printf("{\n  \"change\": {\"kind\": ");
 	json_string(stdout, c->kind);
@@ -559,7 +625,21 @@ static void print_json(const struct check *c, const struct gate_change *ch,
 		printf(", \"title\": ");
 		json_string(stdout, rules[s->rule].title);
 		printf(", \"advice\": ");
-		json_string(stdout, rules[s->rule].advice);
+		{
+			char *advice = relinfo_advice(&c->base_ri, s->rule);
+
+			json_string(stdout, advice);
+			free(advice);
+		}
+		printf(", \"informational\": %s", s->info ? "true" : "false");
+		if (s->info) {
+			char *why = info_reason(c, s->rule);
+
+			ninfo++;
+			printf(", \"reason\": ");
+			json_string(stdout, why);
+			free(why);
+		}
 		if (patch) {
 			printf(", \"patch\": ");
 			if (s->patch >= 0)
@@ -570,8 +650,8 @@ static void print_json(const struct check *c, const struct gate_change *ch,
 			json_string(stdout, s->patch >= 0 ?
 				    patch_title(&c->series.v[s->patch]) : NULL);
 		}
-		printf(", \"allowed\": %s", s->allow >= 0 ? "true" : "false");
-		if (s->allow >= 0) {
+		printf(", \"allowed\": %s", s->allow >= 0 && !s->info ? "true" : "false");
+		if (s->allow >= 0 && !s->info) {
 			const struct gate_allow_entry *e = &c->allow.v[s->allow];
 
 			printf(", \"allowed_by\": {\"file\": ");
@@ -589,8 +669,25 @@ static void print_json(const struct check *c, const struct gate_change *ch,
 		printf("}");
 	}
 	printf("%s],\n", ch->removed.n ? "\n  " : "");
-	printf("  \"summary\": {\"new\": %zu, \"allowed\": %zu, \"removed\": %zu, \"matching\": \"across files\"}\n}\n",
-	       ch->added.n, nallowed, ch->removed.n);
+	printf("  \"base\": {\"name\": ");
+	json_string(stdout, c->base_name);
+	printf(", \"facts\": \"%s\", \"not_deprecated\": [",
+	       c->base_from_db ? "database" : "tree");
+	{
+		bool first = true;
+		int r;
+
+		for (r = 0; r < RULE__COUNT; r++) {
+			if (relinfo_in_force(&c->base_ri, r))
+				continue;
+			printf("%s", first ? "" : ", ");
+			json_string(stdout, rules[r].id);
+			first = false;
+		}
+	}
+	printf("]},\n");
+	printf("  \"summary\": {\"new\": %zu, \"allowed\": %zu, \"informational\": %zu, \"removed\": %zu, \"matching\": \"across files\"}\n}\n",
+	       ch->added.n - ninfo, nallowed, ninfo, ch->removed.n);
 }
 
 /* Warn about allowlist entries that match no file of the checked tree. */
@@ -622,10 +719,41 @@ static void check_clear(struct check *c)
 	free(c->name);
 	free(c->subject);
 	free(c->base);
+	free(c->base_name);
+	relinfo_since_clear(&c->since);
 	gate_series_clear(&c->series);
 	gate_allow_clear(&c->allow);
 	store_close(c->st);
 	git_repository_free(c->repo);
+}
+
+/*
+ * The base's facts (from the database when a scanned release has the same
+ * deprecated.rst and include/, else from its tree) and its name.  The base
+ * of a root commit is the commit's own tree.
+ */
+static int judge_base(struct check *c)
+{
+	git_commit *commit = NULL;
+	git_oid oid;
+	int ret;
+
+	ret = relinfo_for_tree(&c->base_ri, c->st, c->repo,
+			       c->old ? c->old : c->new_, &c->base_from_db);
+	if (ret)
+		return ret;
+	if (c->st && relinfo_since_load(c->st, &c->since))
+		memset(&c->since, 0, sizeof(c->since));	/* only for messages */
+	if (c->base) {
+		c->base_name = xstrdup(c->base);
+	} else if (c->old_hex[0] && !git_oid_fromstr(&oid, c->old_hex) &&
+		   !git_commit_lookup(&commit, c->repo, &oid)) {
+		c->base_name = describe(commit);
+		git_commit_free(commit);
+	} else {
+		c->base_name = xstrndup(c->new_hex, 12);
+	}
+	return 0;
 }
 
 /* The arguments that go together; 0 or the usage error's exit status. */
@@ -652,12 +780,15 @@ static int cmd_check_fn(struct kmig_ctx *ctx, int argc, char **argv)
 		{ "format", required_argument, NULL, 'f' },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "removed", no_argument, NULL, 'r' },
+		{ "rule", required_argument, NULL, 'R' },
+		{ "skip-rule", required_argument, NULL, 'S' },
 		{ NULL, 0, NULL, 0 },
 	};
 	static const char *const formats[] = { "text", "json", NULL };
 	const char *base = NULL, *allow = NULL, *rev = NULL;
-	char **patches = NULL;
-	size_t npatches = 0, apatches = 0;
+	char **patches = NULL, **want = NULL, **skip = NULL;
+	size_t npatches = 0, apatches = 0, nwant = 0, awant = 0, nskip = 0,
+	       askip = 0;
 	bool removed = false;
 	struct check c = { 0 };
 	struct gate_touched touched = { 0 };
@@ -665,7 +796,7 @@ static int cmd_check_fn(struct kmig_ctx *ctx, int argc, char **argv)
 	struct gate g = { 0 };
 	unsigned long n;
 	int opt, fmt = FMT_TEXT, jobs = ncpus(), status = KMIG_EXIT_ERROR, open_ret;
-	size_t nallowed;
+	size_t nallowed, nfail, i;
 
 	while ((opt = getopt_long(argc, argv, "j:", opts, NULL)) != -1) {
 		switch (opt) {
@@ -675,6 +806,14 @@ static int cmd_check_fn(struct kmig_ctx *ctx, int argc, char **argv)
 			break;
 		case 'r':
 			removed = true;
+			break;
+		case 'R':
+			ALLOC_GROW(want, nwant + 1, awant);
+			want[nwant++] = optarg;
+			break;
+		case 'S':
+			ALLOC_GROW(skip, nskip + 1, askip);
+			skip[nskip++] = optarg;
 			break;
 		case 'b':
 			base = optarg;
@@ -704,8 +843,13 @@ static int cmd_check_fn(struct kmig_ctx *ctx, int argc, char **argv)
 	if (optind < argc)
 		rev = argv[optind++];
 	status = check_args(argc, argv, rev, npatches, base);
+	if (!status && (rule_globs_check(want, nwant, "--rule") ||
+			rule_globs_check(skip, nskip, "--skip-rule")))
+		status = cmd_usage_error("check", "%s", kmig_errmsg());
 	if (status) {
 		free(patches);
+		free(want);
+		free(skip);
 		return status;
 	}
 	status = KMIG_EXIT_ERROR;
@@ -730,9 +874,23 @@ static int cmd_check_fn(struct kmig_ctx *ctx, int argc, char **argv)
 	if (load_allow(&c, allow))
 		goto out_fail;
 	warn_unmatched(&c);
+	if (judge_base(&c))
+		goto out_fail;
 	/* all read: leave no temporary files behind, even if printing fails */
 	gate_series_drop_objects(&c.series);
-	nallowed = gate_allow_apply(c.have_allow ? &c.allow : NULL, &ch.added);
+	gate_sites_filter(&ch.added, want, nwant, skip, nskip);
+	gate_sites_filter(&ch.removed, want, nwant, skip, nskip);
+	gate_allow_apply(c.have_allow ? &c.allow : NULL, &ch.added);
+	gate_judge(&ch.added, &c.base_ri);
+	nallowed = nfail = 0;
+	for (i = 0; i < ch.added.n; i++) {
+		if (ch.added.v[i].info)
+			continue;
+		if (ch.added.v[i].allow >= 0)
+			nallowed++;
+		else
+			nfail++;
+	}
 	if (fmt == FMT_JSON)
 		print_json(&c, &ch, nallowed);
 	else
@@ -741,8 +899,7 @@ static int cmd_check_fn(struct kmig_ctx *ctx, int argc, char **argv)
 		fprintf(stderr, "kmig check: %zu files touched, %zu blobs lexed, %zu cached\n",
 			touched.before.n > touched.after.n ? touched.before.n :
 			touched.after.n, g.lexed, g.cached);
-	status = finish_stdout(ch.added.n > nallowed ? KMIG_EXIT_VERDICT :
-						       KMIG_EXIT_OK);
+	status = finish_stdout(nfail ? KMIG_EXIT_VERDICT : KMIG_EXIT_OK);
 	goto out;
 
 out_fail:
@@ -753,6 +910,8 @@ out:
 	gate_release(&g);
 	check_clear(&c);
 	free(patches);
+	free(want);
+	free(skip);
 	return status;
 }
 

@@ -132,6 +132,7 @@ static void emit(struct gate_sites *out, const struct entry *e)
 	s->on_change = e->on_change;
 	s->allow = -1;
 	s->patch = -1;
+	s->info = false;
 }
 
 /*

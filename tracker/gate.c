@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "gate-internal.h"
+#include "relinfo.h"
+#include "rules.h"
 
 /* ---- blob id -> sites ---- */
 
@@ -108,4 +110,28 @@ int gate_diff_trees(struct gate *g, git_tree *old, git_tree *new_,
 	if (!ret)
 		ret = gate_compare(g, t, out);
 	return ret;
+}
+
+/* ---- judging by the base ---- */
+
+size_t gate_judge(struct gate_sites *s, const struct relinfo *ri)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < s->n; i++) {
+		s->v[i].info = !relinfo_in_force(ri, s->v[i].rule);
+		n += s->v[i].info;
+	}
+	return n;
+}
+
+void gate_sites_filter(struct gate_sites *s, char *const *want, size_t nwant,
+		       char *const *skip, size_t nskip)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < s->n; i++)
+		if (rule_globs_match(s->v[i].rule, want, nwant, skip, nskip))
+			s->v[k++] = s->v[i];
+	s->n = k;
 }

@@ -48,6 +48,7 @@ struct gate_site {
 	bool on_change;		/* on a line the diff adds (or deletes) */
 	int allow;		/* allowlist entry index, or -1 */
 	int patch;		/* patch of a series that added it, or -1 */
+	bool info;		/* the base does not deprecate it (gate_judge()) */
 };
 
 struct gate_sites {
@@ -134,6 +135,25 @@ int gate_diff_trees(struct gate *g, git_tree *old, git_tree *new_,
  * directory when @dir, else as anything else (a file, link or submodule).
  */
 bool gate_tree_has(git_tree *tree, const char *path, bool dir);
+
+/* ---- judging by the base ---- */
+
+struct relinfo;
+
+/*
+ * gate_judge - set ->info on each site of @s whose rule the base @ri
+ * does not deprecate (relinfo_in_force(): its deprecated.rst lacks the
+ * section, or its include/ defines no replacement); such a use is listed
+ * but does not fail the check.  Returns how many.
+ */
+size_t gate_judge(struct gate_sites *s, const struct relinfo *ri);
+
+/*
+ * gate_sites_filter - drop the sites of @s whose rule fails the --rule
+ * globs @want (none: every rule) or matches a --skip-rule glob @skip.
+ */
+void gate_sites_filter(struct gate_sites *s, char *const *want, size_t nwant,
+		       char *const *skip, size_t nskip);
 
 /* ---- patches ---- */
 

@@ -381,6 +381,7 @@ int relinfo_read_tree(struct relinfo *out, git_repository *repo,
 		git_error_clear();
 		return 0;	/* no include/: nothing defined */
 	}
+	out->have_include = true;
 	if (git_tree_lookup(&inc, repo, git_tree_entry_id(e)) < 0) {
 		git_tree_entry_free(e);
 		return kmig_err_git("cannot read include/");
@@ -405,8 +406,8 @@ bool relinfo_has_repl(const struct relinfo *ri, int r)
 
 bool relinfo_in_force(const struct relinfo *ri, int r)
 {
-	return (!rules[r].sections || ri->documented[r]) &&
-	       relinfo_has_repl(ri, r);
+	return (!ri->have_doc || !rules[r].sections || ri->documented[r]) &&
+	       (!ri->have_include || relinfo_has_repl(ri, r));
 }
 
 char *relinfo_advice(const struct relinfo *ri, int r)

@@ -38,6 +38,7 @@
 
 struct relinfo {
 	bool have_doc;			/* the tree has deprecated.rst */
+	bool have_include;		/* the tree has include/ */
 	bool documented[RULE__COUNT];	/* its section is there */
 	uint32_t repl[RULE__COUNT];	/* bit i: rules[r].repl[i] is defined */
 };
@@ -91,7 +92,10 @@ bool relinfo_has_repl(const struct relinfo *ri, int r);
 /*
  * relinfo_in_force - a use of rule @r is deprecated by the release @ri
  * describes: the rule is documented there (or is a checkpatch rule,
- * which has no section) and the release has a replacement.
+ * which has no section) and the release has a replacement.  A tree
+ * without deprecated.rst (before 2018, or no kernel) is not judged by its
+ * sections, one without include/ not by its replacements: every rule
+ * applies there.
  */
 bool relinfo_in_force(const struct relinfo *ri, int r);
 

@@ -9,6 +9,8 @@
 #include "relinfo.h"
 #include "store-internal.h"
 
+#define ZERO_OID "0000000000000000000000000000000000000000"
+
 /* Set the bits of rule @r for the space-separated names of @list. */
 static void repl_from_text(struct relinfo *ri, int r, const char *list)
 {
@@ -54,7 +56,9 @@ int store_relinfo_get(struct store *st, const char *key, struct relinfo *out)
 		return store_dberr(st, "read relinfo");
 	if (!n)
 		return KMIG_ENOTFOUND;
-	out->have_doc = strncmp(key, "0000000000000000000000000000000000000000:", 41);
+	out->have_doc = strncmp(key, ZERO_OID ":", 41) != 0;
+	out->have_include = strlen(key) > 82 &&
+			    strncmp(key + 41, ZERO_OID ":", 41) != 0;
 	return 0;
 }
 

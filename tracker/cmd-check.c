@@ -685,9 +685,9 @@ static void print_json(const struct check *c, const struct gate_change *ch,
 			first = false;
 		}
 	}
-	printf("]},\n");
-	printf("  \"summary\": {\"new\": %zu, \"allowed\": %zu, \"informational\": %zu, \"removed\": %zu, \"matching\": \"across files\"}\n}\n",
-	       ch->added.n - ninfo, nallowed, ninfo, ch->removed.n);
+	printf("], \"informational\": %zu},\n", ninfo);
+	printf("  \"summary\": {\"new\": %zu, \"allowed\": %zu, \"removed\": %zu, \"matching\": \"across files\"}\n}\n",
+	       ch->added.n - ninfo, nallowed, ch->removed.n);
 }
 
 /* Warn about allowlist entries that match no file of the checked tree. */

@@ -11,15 +11,16 @@
 
 #include "builtin.h"
 #include "forecast.h"
+#include "relinfo.h"
 #include "repo.h"
 #include "rules.h"
 #include "store.h"
 
 static const char usage[] =
-	"usage: kmig report [TAG] [--rule ID] [--subsystem NAME] [--by rule|subsystem|file]\n"
-	"                   [--top N] [--format text|csv|json]\n"
-	"       kmig report --trend [--rule ID] [--subsystem NAME] [--by subsystem]\n"
-	"                   [--format text|csv|json]\n"
+	"usage: kmig report [TAG] [--rule ID]... [--skip-rule ID]... [--subsystem NAME]\n"
+	"                   [--by rule|subsystem|file] [--top N] [--format text|csv|json]\n"
+	"       kmig report --trend [--rule ID]... [--skip-rule ID]... [--subsystem NAME]\n"
+	"                   [--by subsystem] [--format text|csv|json]\n"
 	"\n"
 	"Report the counts of a scanned release (default: the newest), with the\n"
 	"delta against the previous scanned release.  Text groups by rule unless\n"
@@ -41,12 +42,21 @@ static const char usage[] =
 	"Text and JSON give each rule's forecast over the releases up to TAG: least\n"
 	"squares of count on release date (a Debian package: the first Debian\n"
 	"release of its X.Y line), \"zero by YYYY-MM\" at that pace or \"not\n"
-	"converging\", with the slope per year (--trend: a final forecast line).\n";
+	"converging\", with the slope per year (--trend: a final forecast line).\n"
+	"--rule ID and --skip-rule ID (globs over rule ids, repeatable) keep only\n"
+	"the matching rules, or drop them; totals cover the rules kept.\n"
+	"Text and JSON also give, per rule, \"documented since\" (the first scanned\n"
+	"release whose own deprecated.rst has its section) and \"replacement since\"\n"
+	"(the first whose include/ defines a replacement), as 'kmig rules' does.\n";
 
 enum { FMT_TEXT, FMT_CSV, FMT_JSON };
 
 struct report_opts {
-	const char *rule;
+	const char *rule;	/* the one rule the store filters by, or NULL */
+	const char *label;	/* the rule filter as shown, or NULL */
+	char **want, **skip;	/* --rule and --skip-rule globs */
+	size_t nwant, awant, nskip, askip;
+	struct relinfo_since since;	/* per rule, from the scanned releases */
 	const char *subsystem;
 	enum count_by by;
 	bool by_given;
@@ -74,6 +84,81 @@ static int cmp_total_count(const void *a, const void *b)
 	if (x->count != y->count)
 		return x->count < y->count ? 1 : -1;
 	return cmp_total_key(a, b);
+}
+
+/* Rule @r passes the --rule/--skip-rule globs of @o. */
+static bool rule_ok(const struct report_opts *o, int r)
+{
+	return rule_globs_match(r, o->want, o->nwant, o->skip, o->nskip);
+}
+
+/* Drop the rows of @rows from @from on whose rule fails the filter. */
+static void filter_rows(const struct report_opts *o, struct count_rows *rows,
+			size_t from)
+{
+	size_t i, k = from;
+
+	if (!rows)
+		return;
+	for (i = from; i < rows->n; i++) {
+		int r = rule_lookup(rows->v[i].rule);
+
+		if (r >= 0 && rule_ok(o, r)) {
+			rows->v[k++] = rows->v[i];
+		} else {
+			free(rows->v[i].key);
+			free(rows->v[i].rule);
+		}
+	}
+	rows->n = k;
+}
+
+/* store_counts() with the rule filter of @o. */
+static int counts(const struct report_opts *o, struct store *st,
+		  long long release, enum count_by by, const char *subsystem,
+		  struct count_rows *out)
+{
+	size_t from = out->n;
+	int ret = store_counts(st, release, by, o->rule, subsystem, out);
+
+	if (!ret)
+		filter_rows(o, out, from);
+	return ret;
+}
+
+/* store_site_changes() with the rule filter of @o. */
+static int site_changes(const struct report_opts *o, struct store *st,
+			long long old, long long new_, struct count_rows *added,
+			struct count_rows *removed, struct count_rows *before)
+{
+	size_t fa = added->n, fr = removed->n, fb = before ? before->n : 0;
+	int ret = store_site_changes(st, old, new_, o->rule, o->subsystem,
+				     added, removed, before);
+
+	if (!ret) {
+		filter_rows(o, added, fa);
+		filter_rows(o, removed, fr);
+		filter_rows(o, before, fb);
+	}
+	return ret;
+}
+
+/* store_section_changes() with the rule filter of @o. */
+static int section_changes(const struct report_opts *o, struct store *st,
+			   long long old, long long new_,
+			   struct count_rows *added, struct count_rows *removed,
+			   struct count_rows *before)
+{
+	size_t fa = added->n, fr = removed->n, fb = before->n;
+	int ret = store_section_changes(st, old, new_, o->rule, added, removed,
+					before);
+
+	if (!ret) {
+		filter_rows(o, added, fa);
+		filter_rows(o, removed, fr);
+		filter_rows(o, before, fb);
+	}
+	return ret;
 }
 
 /* Sum rows per key (rows ordered by key). */
@@ -133,7 +218,7 @@ static int fit_forecasts(struct store *st, const struct release_info *rels,
 		struct count_rows c = { 0 };
 
 		dates[i] = release_trend_date(&rels[i]);
-		ret = store_counts(st, rels[i].id, BY_RULE, o->rule, o->subsystem, &c);
+		ret = counts(o, st, rels[i].id, BY_RULE, o->subsystem, &c);
 		if (ret) {
 			count_rows_clear(&c);
 			goto out;
@@ -172,7 +257,7 @@ static void print_forecasts_text(const struct report_opts *o,
 	       fc[RULE__COUNT].points, fc[RULE__COUNT].points == 1 ? "" : "s");
 	if (o->by == BY_RULE)
 		for (i = 0; i < RULE__COUNT; i++)
-			if (!o->rule || !strcmp(o->rule, rules[i].id))
+			if (rule_ok(o, (int)i))
 				print_forecast_line(rules[i].id, &fc[i]);
 	if (o->by != BY_RULE || !o->rule)
 		print_forecast_line(o->rule ? o->rule : "total", &fc[RULE__COUNT]);
@@ -217,8 +302,8 @@ static void print_text(const struct release_info *rel,
 	printf("release %s", rel->tag);
 	if (prev)
 		printf(" (delta against %s)", prev->tag);
-	if (o->rule)
-		printf(", rule %s", o->rule);
+	if (o->label)
+		printf(", rule %s", o->label);
 	if (o->subsystem)
 		printf(", subsystem %s", o->subsystem);
 	if (rel->date_source) {	/* only a date the package itself gave */
@@ -240,7 +325,7 @@ static void print_text(const struct release_info *rel,
 			long long c = rule_count(cur, rules[i].id);
 			long long p = prev ? rule_count(old, rules[i].id) : 0;
 
-			if (o->rule && strcmp(o->rule, rules[i].id))
+			if (!rule_ok(o, (int)i))
 				continue;
 			total += c;
 			ptotal += p;
@@ -289,7 +374,18 @@ static void print_text(const struct release_info *rel,
 		printf("  total");
 	printf("\n");
 	print_forecasts_text(o, fc);
-	if (!o->rule || !strcmp(o->rule, "warn-on-user"))
+	if (o->by == BY_RULE && o->since.nknown) {
+		printf("since (the first scanned release whose own deprecated.rst has the section / whose include/ defines a replacement):\n");
+		for (i = 0; i < RULE__COUNT; i++)
+			if (rule_ok(o, (int)i))
+				printf("  %-20s documented %-12s replacement %s\n",
+				       rules[i].id,
+				       !rules[i].sections ? "-" :
+				       o->since.doc[i] ? o->since.doc[i] : "none",
+				       !rules[i].repl ? "-" :
+				       o->since.repl[i] ? o->since.repl[i] : "none");
+	}
+	if (rule_ok(o, RULE_WARN_ON_USER))
 		printf("note: warn-on-user is a heuristic (WARN in handlers named *_sendmsg, *_recvmsg, *_setsockopt, *_getsockopt, *_ioctl, *_store)\n");
 }
 
@@ -410,7 +506,7 @@ static void print_csv(const struct release_info *rel, bool has_prev,
 	if (o->by == BY_RULE) {
 		printf("release,rule,count\n");
 		for (i = 0; i < RULE__COUNT; i++) {
-			if (o->rule && strcmp(o->rule, rules[i].id))
+			if (!rule_ok(o, (int)i))
 				continue;
 			csv_field(stdout, rel->tag);
 			printf(",%s,%lld\n", rules[i].id, rule_count(cur, rules[i].id));
@@ -443,14 +539,14 @@ static void print_json(const struct release_info *rel,
 	printf(", \"date_source\": ");
 	json_string(stdout, rel->date_source ? rel->date_source : "commit");
 	printf(", \"rule\": ");
-	json_string(stdout, o->rule);
+	json_string(stdout, o->label);
 	printf(", \"subsystem\": ");
 	json_string(stdout, o->subsystem);
 	printf(", \"by\": \"%s\",\n \"rules\": {", o->by == BY_RULE ? "rule" : keyname);
 	for (i = 0; i < RULE__COUNT; i++) {
 		long long c = rule_count(rule_rows, rules[i].id);
 
-		if (o->rule && strcmp(o->rule, rules[i].id))
+		if (!rule_ok(o, (int)i))
 			continue;
 		total += c;
 		printf("%s\"%s\": {\"count\": %lld, \"delta\": ", first ? "" : ", ",
@@ -461,6 +557,12 @@ static void print_json(const struct release_info *rel,
 			printf("null");
 		printf(", \"forecast\": ");
 		print_forecast_json(&fc[i]);
+		if (o->since.nknown) {
+			printf(", \"documented_since\": ");
+			json_string(stdout, o->since.doc[i]);
+			printf(", \"replacement_since\": ");
+			json_string(stdout, o->since.repl[i]);
+		}
 		printf("}");
 		first = false;
 	}
@@ -508,10 +610,10 @@ static int do_report(struct store *st, const char *repo_path, const char *tag,
 		git_repository_free(repo);
 		goto out;
 	}
-	if (store_counts(st, rel->id, o->by, o->rule, o->subsystem, &cur) ||
-	    store_counts(st, rel->id, BY_RULE, o->rule, o->subsystem, &byrule) ||
-	    (prev && store_counts(st, prev->id, o->by, o->rule, o->subsystem, &old)) ||
-	    (prev && store_counts(st, prev->id, BY_RULE, o->rule, o->subsystem, &oldrule)) ||
+	if (counts(o, st, rel->id, o->by, o->subsystem, &cur) ||
+	    counts(o, st, rel->id, BY_RULE, o->subsystem, &byrule) ||
+	    (prev && counts(o, st, prev->id, o->by, o->subsystem, &old)) ||
+	    (prev && counts(o, st, prev->id, BY_RULE, o->subsystem, &oldrule)) ||
 	    (o->fmt != FMT_CSV &&
 	     fit_forecasts(st, rels, (size_t)(rel - rels) + 1, o, fc))) {
 		cmd_fail_last(KMIG_EXIT_ERROR);
@@ -578,10 +680,10 @@ static int trend_step(struct store *st, const struct release_info *rels,
 	int ret;
 
 	memset(t, 0, sizeof(*t));
-	ret = store_counts(st, rels[i].id, BY_RULE, o->rule, o->subsystem, &c);
+	ret = counts(o, st, rels[i].id, BY_RULE, o->subsystem, &c);
 	if (!ret && i)
-		ret = store_site_changes(st, rels[i - 1].id, rels[i].id, o->rule,
-					 o->subsystem, &add, &rem, &before);
+		ret = site_changes(o, st, rels[i - 1].id, rels[i].id, &add,
+					   &rem, &before);
 	if (!ret) {
 		t->count = sum_rows(&c);
 		t->added = sum_rows(&add);
@@ -780,12 +882,12 @@ static int trend_sections(struct store *st, const struct release_info *rels,
 	size_t n = 0, alloc = 0, j;
 	int ret;
 
-	ret = store_counts(st, rels[i].id, BY_SUBSYSTEM, o->rule, o->subsystem, &cur);
+	ret = counts(o, st, rels[i].id, BY_SUBSYSTEM, o->subsystem, &cur);
 	if (!ret && i)
-		ret = store_counts(st, rels[i - 1].id, BY_SUBSYSTEM, o->rule, NULL, &prev);
+		ret = counts(o, st, rels[i - 1].id, BY_SUBSYSTEM, NULL, &prev);
 	if (!ret && i)
-		ret = store_section_changes(st, rels[i - 1].id, rels[i].id, o->rule,
-					    &add, &rem, &before);
+		ret = section_changes(o, st, rels[i - 1].id, rels[i].id, &add,
+					      &rem, &before);
 	if (ret)
 		goto out;
 	sec_rows_add(&v, &n, &alloc, &cur, offsetof(struct sec_row, count));
@@ -841,10 +943,35 @@ out:
 	return status;
 }
 
+/*
+ * Check the --rule/--skip-rule globs of @o (0, or the usage error's exit
+ * status) and set o->rule (one exact --rule: the store filters) and
+ * o->label.
+ */
+static int report_rule_filter(struct report_opts *o)
+{
+	struct sbuf sb = SBUF_INIT;
+	size_t i;
+
+	if (rule_globs_check(o->want, o->nwant, "--rule") ||
+	    rule_globs_check(o->skip, o->nskip, "--skip-rule"))
+		return cmd_usage_error("report", "%s", kmig_errmsg());
+	if (o->nwant == 1 && !o->nskip && rule_lookup(o->want[0]) >= 0)
+		o->rule = o->want[0];
+	for (i = 0; i < o->nwant; i++)
+		sbuf_addf(&sb, "%s%s", i ? "," : "", o->want[i]);
+	for (i = 0; i < o->nskip; i++)
+		sbuf_addf(&sb, "%s!%s", sb.len ? "," : "", o->skip[i]);
+	o->label = sb.len ? sbuf_detach(&sb) : NULL;
+	sbuf_release(&sb);
+	return 0;
+}
+
 static int cmd_report_fn(struct kmig_ctx *ctx, int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "rule", required_argument, NULL, 'r' },
+		{ "skip-rule", required_argument, NULL, 'S' },
 		{ "subsystem", required_argument, NULL, 's' },
 		{ "by", required_argument, NULL, 'b' },
 		{ "top", required_argument, NULL, 'n' },
@@ -856,17 +983,20 @@ static int cmd_report_fn(struct kmig_ctx *ctx, int argc, char **argv)
 	static const char *const bys[] = { "rule", "subsystem", "file", NULL };
 	struct report_opts o = { .top = -1 };
 	struct store *st = NULL;
+	char *label = NULL;
 	bool trend = false;
 	unsigned long n;
-	int opt, status;
+	int opt, status = KMIG_EXIT_ERROR;
 
 	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'r':
-			if (rule_lookup(optarg) < 0)
-				return cmd_usage_error("report", "unknown rule '%s' (see 'kmig rules')",
-						       optarg);
-			o.rule = optarg;
+			ALLOC_GROW(o.want, o.nwant + 1, o.awant);
+			o.want[o.nwant++] = optarg;
+			break;
+		case 'S':
+			ALLOC_GROW(o.skip, o.nskip + 1, o.askip);
+			o.skip[o.nskip++] = optarg;
 			break;
 		case 's':
 			o.subsystem = optarg;
@@ -874,56 +1004,89 @@ static int cmd_report_fn(struct kmig_ctx *ctx, int argc, char **argv)
 		case 'b': {
 			int b = parse_choice(optarg, bys);
 
-			if (b < 0)
-				return cmd_usage_error("report", "--by takes rule, subsystem or file, not '%s'",
-						       optarg);
+			if (b < 0) {
+				status = cmd_usage_error("report", "--by takes rule, subsystem or file, not '%s'",
+								 optarg);
+				goto out_free;
+			}
 			o.by = (enum count_by)b;
 			o.by_given = true;
 			break;
 		}
 		case 'n':
-			if (opt_uint("report", "--top", optarg, 0, INT_MAX, &n))
-				return KMIG_EXIT_ERROR;
+			if (opt_uint("report", "--top", optarg, 0, INT_MAX, &n)) {
+				status = KMIG_EXIT_ERROR;
+				goto out_free;
+			}
 			o.top = (long)n;
 			break;
 		case 'f':
 			o.fmt = parse_choice(optarg, formats);
-			if (o.fmt < 0)
-				return cmd_usage_error("report", "unknown format '%s'", optarg);
+			if (o.fmt < 0) {
+				status = cmd_usage_error("report", "unknown format '%s'", optarg);
+				goto out_free;
+			}
 			break;
 		case 't':
 			trend = true;
 			break;
 		default:
-			return cmd_bad_option("report", argv);
+			status = cmd_bad_option("report", argv);
+			goto out_free;
 		}
 	}
-	if (argc - optind > 1)
-		return cmd_usage_error("report", "unexpected argument '%s'", argv[optind + 1]);
-	if (trend && optind < argc)
-		return cmd_usage_error("report", "--trend takes no TAG");
-	if (trend && o.top >= 0)
-		return cmd_usage_error("report", "--trend takes no --top");
-	if (trend && o.by_given && o.by != BY_SUBSYSTEM)
-		return cmd_usage_error("report", "--trend takes --by subsystem only");
+	status = report_rule_filter(&o);
+	label = (char *)o.label;
+	if (status)
+		goto out_free;
+	status = KMIG_EXIT_ERROR;
+	if (argc - optind > 1) {
+		status = cmd_usage_error("report", "unexpected argument '%s'", argv[optind + 1]);
+		goto out_free;
+	}
+	if (trend && optind < argc) {
+		status = cmd_usage_error("report", "--trend takes no TAG");
+		goto out_free;
+	}
+	if (trend && o.top >= 0) {
+		status = cmd_usage_error("report", "--trend takes no --top");
+		goto out_free;
+	}
+	if (trend && o.by_given && o.by != BY_SUBSYSTEM) {
+		status = cmd_usage_error("report", "--trend takes --by subsystem only");
+		goto out_free;
+	}
 	if (!o.by_given)
 		o.by = o.fmt == FMT_CSV ? BY_SUBSYSTEM : BY_RULE;
-	if (store_open_readonly(&st, ctx->db_path))
-		return cmd_fail_last(KMIG_EXIT_ERROR);
+	if (store_open_readonly(&st, ctx->db_path)) {
+		status = cmd_fail_last(KMIG_EXIT_ERROR);
+		goto out_free;
+	}
 	if (o.subsystem) {
 		int known = store_subsystem_exists(st, o.subsystem);
 
 		if (known <= 0) {
 			store_close(st);
-			return known < 0 ? cmd_fail_last(KMIG_EXIT_ERROR) :
-			       cmd_fail(KMIG_EXIT_ERROR, "unknown subsystem '%s'",
-					o.subsystem);
+			status = known < 0 ? cmd_fail_last(KMIG_EXIT_ERROR) :
+				 cmd_fail(KMIG_EXIT_ERROR, "unknown subsystem '%s'",
+					  o.subsystem);
+			goto out_free;
 		}
+	}
+	if (relinfo_since_load(st, &o.since)) {
+		store_close(st);
+		status = cmd_fail_last(KMIG_EXIT_ERROR);
+		goto out_free;
 	}
 	status = trend && o.by_given ? do_trend_by_section(st, &o) :
 		 trend ? do_trend(st, &o) :
 		 do_report(st, ctx->repo_path, optind < argc ? argv[optind] : NULL, &o);
 	store_close(st);
+out_free:
+	relinfo_since_clear(&o.since);
+	free(o.want);
+	free(o.skip);
+	free(label);
 	return status;
 }
 

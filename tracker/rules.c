@@ -141,7 +141,7 @@ int rule_globs_check(char *const *globs, size_t n, const char *opt)
 			if (glob_match(globs[i], rules[r].id, false))
 				break;
 		if (r == RULE__COUNT)
-			return kmig_err("%s '%s' matches no rule (see 'kmig rules')",
+			return kmig_err("%s: unknown rule '%s' (no rule id matches; see 'kmig rules')",
 					opt, globs[i]);
 	}
 	return 0;

@@ -75,7 +75,7 @@ bool rule_globs_match(int r, char *const *want, size_t nwant,
 		      char *const *skip, size_t nskip);
 /*
  * rule_globs_check - 0 when every glob of @globs[0..n) matches some rule
- * id, else KMIG_EGENERIC with "no rule matches '<glob>' (...)" recorded.
+ * id, else KMIG_EGENERIC with "OPT: unknown rule '<glob>' (...)" recorded.
  */
 int rule_globs_check(char *const *globs, size_t n, const char *opt);
 

@@ -196,6 +196,9 @@ int web_load(struct web *w)
 	if (ret)
 		return ret;
 	name_sub_pages(w);
+	ret = relinfo_since_load(w->st, &w->rule.since);
+	if (ret)
+		return ret;
 	for (i = 1; i < n; i++) {
 		ret = load_release_changes(w, i);
 		if (!ret)
@@ -367,6 +370,7 @@ void web_data_free(struct web *w)
 	free(w->rule.tot);
 	free(w->rule.added);
 	free(w->rule.removed);
+	relinfo_since_clear(&w->rule.since);
 	free(w->rel.tot);
 	free(w->rel.added);
 	free(w->rel.removed);

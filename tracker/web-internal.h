@@ -36,6 +36,7 @@
 #include <stddef.h>
 
 #include "forecast.h"
+#include "relinfo.h"
 #include "rules.h"
 #include "store.h"
 #include "util.h"
@@ -114,6 +115,7 @@ struct web_rules {
 	long long *tot;		/* [rule * nrel + release] */
 	long long *added;	/* [rule * nrel + release], release >= 1 */
 	long long *removed;
+	struct relinfo_since since;	/* documented / replacement since */
 };
 
 /* The subsystems with uses, sorted by name. */

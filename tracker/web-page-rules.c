@@ -170,6 +170,30 @@ out:
 	free(rank);
 }
 
+/* "Documented since" and "replacement since", from the releases' own trees. */
+static void rule_since(struct web *w, struct sbuf *sb, size_t r)
+{
+	const struct relinfo_since *s = &w->rule.since;
+
+	if (!s->nknown)
+		return;
+	sbuf_addstr(sb, "<p class=\"since\">Documented since: ");
+	if (!rules[r].sections)
+		sbuf_addstr(sb, "not in deprecated.rst (checkpatch)");
+	else if (s->doc[r])
+		html_escape(sb, s->doc[r]);
+	else
+		sbuf_addstr(sb, "no scanned release");
+	sbuf_addstr(sb, ". Replacement since: ");
+	if (!rules[r].repl)
+		sbuf_addstr(sb, "no replacement identifier");
+	else if (s->repl[r])
+		html_escape(sb, s->repl[r]);
+	else
+		sbuf_addstr(sb, "no scanned release");
+	sbuf_addstr(sb, " (the first scanned release whose own deprecated.rst has the section, and whose include/ defines a replacement; counts cover every release).</p>\n");
+}
+
 static int page_rule(struct web *w, size_t r)
 {
 	struct sbuf *sb = &w->out.page;
@@ -184,6 +208,7 @@ static int page_rule(struct web *w, size_t r)
 	sbuf_addstr(sb, ". Instead: ");
 	html_escape(sb, rules[r].advice);
 	sbuf_addstr(sb, ".</p>\n");
+	rule_since(w, sb, r);
 	if (r == RULE_WARN_ON_USER)
 		warn_on_user_note(sb);
 	rule_trend(w, sb, r);

@@ -12,6 +12,7 @@
  * printk-p is counted by the tokenizer (lex-token.c) while it scans each
  * string literal.
  */
+#define _GNU_SOURCE	/* memmem */
 #include <stdint.h>
 #include <string.h>
 
@@ -475,6 +476,241 @@ void lex_match_vla(struct lexer *lx, size_t i)
 		lex_add_site(lx, RULE_VLA, lx->t[name].off, lx->t[name].line);
 }
 
+/* ---- alloc-obj (v7.3's deprecated.rst, scripts/coccinelle/api/kmalloc_objs.cocci) ---- */
+
+static bool tok_is(const struct lexer *lx, const struct tok *t, const char *s)
+{
+	size_t n = strlen(s);
+
+	return t->type == T_IDENT && t->len == n && !memcmp(lx->buf + t->off, s, n);
+}
+
+/*
+ * Integer and character types: a sizeof() of one, or of a pointer to one,
+ * sizes a byte or scalar buffer, not a struct object.  The cocci script's
+ * INTEGRAL list, with the signed and plain C types the section's "struct
+ * objects" also leaves out.
+ */
+static bool scalar_type(const struct lexer *lx, const struct tok *t)
+{
+	static const char *const names[] = {
+		"char", "short", "int", "long", "signed", "unsigned", "_Bool",
+		"bool", "float", "double",
+		"u8", "u16", "u32", "u64", "s8", "s16", "s32", "s64",
+		"__u8", "__u16", "__u32", "__u64", "__s8", "__s16", "__s32",
+		"__s64", "uint8_t", "uint16_t", "uint32_t", "uint64_t",
+		"int8_t", "int16_t", "int32_t", "int64_t", "uchar", "ushort",
+		"uint", "ulong", "__le16", "__le32", "__le64", "__be16",
+		"__be32", "__be64", "wchar_t", "size_t", "ssize_t",
+	};
+	size_t i;
+
+	if (t->type != T_IDENT)
+		return false;
+	for (i = 0; i < ARRAY_SIZE(names); i++)
+		if (tok_is(lx, t, names[i]))
+			return true;
+	return false;
+}
+
+static bool is_const_word(const struct lexer *lx, const struct tok *t)
+{
+	return tok_is(lx, t, "const") || tok_is(lx, t, "volatile");
+}
+
+/* Strip the parentheses around the whole of [*a, *b). */
+static void strip_parens(const struct lexer *lx, size_t *a, size_t *b)
+{
+	while (*b - *a >= 2 && is_punct(&lx->t[*a], P_LPAREN) &&
+	       lex_skip_group(lx, *a, *b) == *b)
+		(*a)++, (*b)--;
+}
+
+/*
+ * Tokens [a, b) are exactly "sizeof(X)" (or "sizeof X") with X an object
+ * or a type that is no scalar, string or void pointer: a struct object's
+ * size.
+ */
+static bool obj_sizeof(const struct lexer *lx, size_t a, size_t b)
+{
+	const struct tok *t;
+	size_t oa, ob, i;
+	bool star = false, scalar = false, type = true, isvoid = false;
+
+	strip_parens(lx, &a, &b);
+	if (b <= a + 1 || !tok_is(lx, &lx->t[a], "sizeof"))
+		return false;
+	oa = a + 1;
+	ob = b;
+	if (is_punct(&lx->t[oa], P_LPAREN)) {
+		if (lex_skip_group(lx, oa, b) != b)
+			return false;	/* sizeof(x) + y, sizeof(x) * n */
+		oa++;
+		ob--;
+	}
+	if (oa >= ob)
+		return false;
+	/* sizeof *p, sizeof(*p), sizeof(p->q), sizeof(struct foo), ... */
+	for (i = oa; i < ob; i++) {
+		t = &lx->t[i];
+		if (t->type == T_STRING)
+			return false;	/* a string literal */
+		if (is_punct(t, P_STAR)) {
+			star = true;
+		} else if (t->type == T_IDENT) {
+			if (scalar_type(lx, t))
+				scalar = true;
+			else if (tok_is(lx, t, "void"))
+				isvoid = true;
+		} else {
+			type = false;	/* an expression */
+		}
+	}
+	if (is_punct(&lx->t[oa], P_STAR))
+		return true;		/* *ptr: the pointee */
+	if (!type)
+		return true;		/* p->member, array[0], ... */
+	if (isvoid && star)
+		return false;		/* sizeof(void *) */
+	if (scalar && (lx->t[oa].type == T_IDENT || star))
+		return false;		/* u8, int, char *, unsigned long */
+	return !isvoid || star;
+}
+
+/* [a, b) is exactly struct_size(...) or struct_size_t(...). */
+static bool flex_size(const struct lexer *lx, size_t a, size_t b)
+{
+	strip_parens(lx, &a, &b);
+	if (b <= a + 1 || (!tok_is(lx, &lx->t[a], "struct_size") &&
+			   !tok_is(lx, &lx->t[a], "struct_size_t")))
+		return false;
+	return is_punct(&lx->t[a + 1], P_LPAREN) &&
+	       lex_skip_group(lx, a + 1, b) == b;
+}
+
+/*
+ * The variable assigned at the '=' before token @call is declared, in the
+ * current function, as a pointer to a scalar ("u8 *buf", "char **v"): a
+ * byte buffer, whatever its size expression.
+ */
+static bool lhs_scalar_pointer(const struct lexer *lx, size_t call)
+{
+	size_t eq, i, name;
+	const struct tok *nt;
+
+	if (call < 2 || !lx->st.func_len || lx->in_define)
+		return false;
+	eq = call - 1;
+	while (eq > 0 && lx->t[eq].type == T_FT)
+		eq--;
+	name = eq - 1;
+	nt = &lx->t[name];
+	if (nt->type != T_IDENT)
+		return false;	/* p->buf, a[i]: not looked up */
+	for (i = name + 1; i-- > 0 && lx->t[i].off >= lx->st.func_off;) {
+		size_t j = i;
+		bool star = false;
+
+		if (lx->t[i].type != T_IDENT || lx->t[i].len != nt->len ||
+		    memcmp(lx->buf + lx->t[i].off, lx->buf + nt->off, nt->len))
+			continue;
+		while (j > 0 && (is_punct(&lx->t[j - 1], P_STAR) ||
+				 is_const_word(lx, &lx->t[j - 1]))) {
+			star |= is_punct(&lx->t[j - 1], P_STAR);
+			j--;
+		}
+		if (star && j > 0 && scalar_type(lx, &lx->t[j - 1]))
+			return true;
+		if (star && j > 0 && lx->t[j - 1].type == T_IDENT)
+			return false;	/* declared as another pointer */
+	}
+	return false;
+}
+
+static bool same_tokens(const struct lexer *lx, size_t a, size_t b, size_t c,
+			size_t d)
+{
+	for (; a < b && c < d; a++, c++)
+		if (lx->t[a].len != lx->t[c].len ||
+		    memcmp(lx->buf + lx->t[a].off, lx->buf + lx->t[c].off,
+			   lx->t[a].len))
+			return false;
+	return a == b && c == d;
+}
+
+/*
+ * [a, b) is exactly sizeof(*LHS), LHS the left side of the '=' before the
+ * allocator @call ("p", "x->p", "*pp"): the object the pointer points to,
+ * whatever its type (the cocci script's first case).
+ */
+static bool sizeof_deref_lhs(const struct lexer *lx, size_t a, size_t b,
+			     size_t call)
+{
+	size_t eq = call - 1, ls;
+
+	strip_parens(lx, &a, &b);
+	if (b <= a + 2 || !tok_is(lx, &lx->t[a], "sizeof"))
+		return false;
+	a++;
+	if (is_punct(&lx->t[a], P_LPAREN)) {
+		if (lex_skip_group(lx, a, b) != b)
+			return false;
+		a++;
+		b--;
+	}
+	if (a >= b || !is_punct(&lx->t[a], P_STAR))
+		return false;
+	a++;
+	while (eq > 0 && lx->t[eq].type == T_FT)
+		eq--;
+	for (ls = eq; ls > 0; ls--) {
+		const struct tok *t = &lx->t[ls - 1];
+
+		if (t->type != T_IDENT && !is_punct(t, P_DOT) &&
+		    !is_punct(t, P_ARROW) && !is_punct(t, P_STAR))
+			break;
+		if (t->type == T_IDENT && t->word >= 0 && t->sub != W_NAME)
+			break;	/* a keyword: the declaration's type */
+	}
+	/* "struct foo *p =": the declarator's '*' is no part of LHS */
+	while (ls < eq && is_punct(&lx->t[ls], P_STAR) && ls > 0 &&
+	       lx->t[ls - 1].type == T_IDENT)
+		ls++;
+	while (ls < eq && lx->t[ls].type == T_IDENT && ls + 1 < eq &&
+	       (lx->t[ls + 1].type == T_IDENT || is_punct(&lx->t[ls + 1], P_STAR)))
+		ls++;	/* type names before the declarator */
+	while (ls < eq && is_punct(&lx->t[ls], P_STAR) && ls + 1 < eq &&
+	       lx->t[ls + 1].type == T_IDENT && ls > 0 &&
+	       lx->t[ls - 1].type == T_IDENT)
+		ls++;
+	return ls < eq && same_tokens(lx, a, b, ls, eq);
+}
+
+/* The allocator at token @i ('(' at @lp) allocates a struct object. */
+static bool alloc_obj(const struct lexer *lx, size_t i, size_t lp)
+{
+	const struct tok *t = &lx->t[i];
+	const char *s = lx->buf + t->off;
+	bool devm = t->len > 5 && !memcmp(s, "devm_", 5);
+	bool array = memmem(s, t->len, "calloc", 6) ||
+		     memmem(s, t->len, "_array", 6);
+	int first = devm ? 2 : 1;
+	size_t a, b;
+
+	if (!array && call_arg(lx, lp, first, &a, &b) &&
+	    sizeof_deref_lhs(lx, a, b, i))
+		return true;
+	if (lhs_scalar_pointer(lx, i))
+		return false;
+	if (!array)
+		return call_arg(lx, lp, first, &a, &b) &&
+		       (obj_sizeof(lx, a, b) || flex_size(lx, a, b));
+	/* kcalloc(n, sizeof(*p)) or, swapped, kcalloc(sizeof(*p), n) */
+	if (call_arg(lx, lp, first + 1, &a, &b) && obj_sizeof(lx, a, b))
+		return true;
+	return call_arg(lx, lp, first, &a, &b) && obj_sizeof(lx, a, b);
+}
+
 static const char *const user_suffixes[] = {
 	"_sendmsg", "_recvmsg", "_setsockopt", "_getsockopt", "_ioctl",
 	"_store",
@@ -533,7 +769,8 @@ void lex_match_word(struct lexer *lx, size_t i)
 					     t->line);
 			break;
 		case MATCH_ALLOC_OBJ:
-			if (call && code && pv && is_punct(pv, P_ASSIGN))
+			if (call && code && pv && is_punct(pv, P_ASSIGN) &&
+			    alloc_obj(lx, i, n))
 				lex_add_site(lx, r, t->off, t->line);
 			break;
 		case MATCH_ALLOC_ARITH:

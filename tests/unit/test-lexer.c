@@ -377,12 +377,12 @@ static void test_alloc_arith(void **state)
 			       "alloc-arith"), 0);
 	assert_int_equal(count(BODY("p = kmalloc(n /* * 4 */, GFP_KERNEL);"),
 			       "alloc-arith"), 0);
-	/* spread over lines, reported at the allocator */
+	/* spread over lines, reported at the allocator (no alloc-obj: the
+	 * size is no sizeof() alone) */
 	assert_dump(BODY("x = 1; p = kzalloc(sizeof(*p) +\n"
 			 "\t\t    count * sizeof(p->item[0]),\n"
 			 "\t\t    GFP_KERNEL);"),
-		    "alloc-arith:3:f:x = 1; p = kzalloc(sizeof(*p) +\n"
-		    "alloc-obj:3:f:x = 1; p = kzalloc(sizeof(*p) +\n");
+		    "alloc-arith:3:f:x = 1; p = kzalloc(sizeof(*p) +\n");
 	/* inside a #define */
 	assert_int_equal(count("#define ALLOC(n) kmalloc((n) * 8, GFP_KERNEL)\n",
 			       "alloc-arith"), 1);
@@ -394,27 +394,57 @@ static void test_alloc_arith(void **state)
 static void test_alloc_obj(void **state)
 {
 	(void)state;
+	/* v7.3's deprecated.rst: struct objects, single, array and flexible */
 	assert_int_equal(count(BODY("p = kmalloc(sizeof(*p), GFP_KERNEL);\n"
 				    "\tp = kzalloc(sizeof(*p), GFP_KERNEL);\n"
 				    "\tp = kcalloc(n, sizeof(*p), GFP_KERNEL);\n"
-				    "\tp = kmalloc_array(n, 4, GFP_KERNEL);\n"
-				    "\tp = kvmalloc(4, GFP_KERNEL);\n"
-				    "\tp = kvzalloc(4, GFP_KERNEL);\n"
-				    "\tp = kvcalloc(n, 4, GFP_KERNEL);\n"
-				    "\tp = kvmalloc_array(n, 4, GFP_KERNEL);\n"
+				    "\tp = kmalloc_array(n, sizeof(struct foo), GFP_KERNEL);\n"
+				    "\tp = kmalloc_array(sizeof(*p), n, GFP_KERNEL);\n"
+				    "\tp = kvmalloc(sizeof(struct foo), GFP_KERNEL);\n"
+				    "\tp = kvzalloc(sizeof *p, GFP_KERNEL);\n"
+				    "\tp = kvcalloc(n, sizeof(p[0]), GFP_KERNEL);\n"
+				    "\tp = kvmalloc_array(n, sizeof(*p), GFP_KERNEL);\n"
 				    "\tstruct foo *q = kzalloc(sizeof(*q), GFP_KERNEL);\n"
-				    "\tp->x = /* c */ kmalloc(4, GFP_KERNEL);"),
-			       "alloc-obj"), 10);
-	assert_int_equal(count(BODY("if (p == kmalloc(4, GFP_KERNEL)) {}\n"
-				    "\tp += kmalloc(4, GFP_KERNEL);\n"
-				    "\tp != kmalloc(4, GFP_KERNEL);\n"
-				    "\tp <= kmalloc(4, GFP_KERNEL);\n"
-				    "\treturn kmalloc(4, GFP_KERNEL);\n"
-				    "\tp = (void *)kmalloc(4, GFP_KERNEL);\n"
-				    "\tp = vmalloc(4);\n"
-				    "\tp = devm_kzalloc(dev, 4, GFP_KERNEL);\n"
-				    "\tp = ops.kmalloc(4, GFP_KERNEL);\n"
-				    "\tfoo(kmalloc(4, GFP_KERNEL));"),
+				    "\tp->x = /* c */ kmalloc(sizeof(*p->x), GFP_KERNEL);\n"
+				    "\tp = kmalloc(struct_size(p, items, n), GFP_KERNEL);\n"
+				    "\tp = kzalloc((sizeof(struct foo *)), GFP_KERNEL);\n"
+				    "\tp = kzalloc_node(sizeof(*p), GFP_KERNEL, node);\n"
+				    "\tp = devm_kzalloc(dev, sizeof(*p), GFP_KERNEL);\n"
+				    "\tp = devm_kcalloc(dev, n, sizeof(*p), GFP_KERNEL);"),
+			       "alloc-obj"), 16);
+	/* not struct objects: byte and scalar buffers, strings, void * */
+	assert_int_equal(count(BODY("buf = kmalloc(len, GFP_KERNEL);\n"
+				    "\tbuf = kzalloc(PAGE_SIZE, GFP_KERNEL);\n"
+				    "\tbuf = kmalloc(sizeof(u8), GFP_KERNEL);\n"
+				    "\tv = kmalloc(sizeof(int), GFP_KERNEL);\n"
+				    "\tv = kcalloc(n, sizeof(unsigned long), GFP_KERNEL);\n"
+				    "\tv = kmalloc_array(n, sizeof(u32 *), GFP_KERNEL);\n"
+				    "\tv = kmalloc(sizeof(void *), GFP_KERNEL);\n"
+				    "\tv = kmalloc(sizeof(\"abc\"), GFP_KERNEL);\n"
+				    "\tp = kmalloc(sizeof(*p) + len, GFP_KERNEL);\n"
+				    "\tp = kmalloc(n * sizeof(*p), GFP_KERNEL);\n"
+				    "\tp = kmalloc_array(n, 4, GFP_KERNEL);"),
+			       "alloc-obj"), 0);
+	/* a pointer to a scalar declared in the function: a byte buffer ... */
+	assert_int_equal(count("int f(u8 *b, int n)\n{\n"
+			       "\tu32 *w;\n"
+			       "\tb = kmalloc(sizeof(b[0]) , GFP_KERNEL);\n"
+			       "\tw = kcalloc(n, sizeof(w[0]), GFP_KERNEL);\n"
+			       "\treturn 0;\n}\n", "alloc-obj"), 0);
+	/* ... but sizeof(*ptr) is the object it points to (as the cocci script) */
+	assert_int_equal(count("int f(u8 *b)\n{\n"
+			       "\tb = kmalloc(sizeof(*b), GFP_KERNEL);\n"
+			       "\treturn 0;\n}\n", "alloc-obj"), 1);
+	/* not assignments, or not the allocators */
+	assert_int_equal(count(BODY("if (p == kmalloc(sizeof(*p), GFP_KERNEL)) {}\n"
+				    "\tp += kmalloc(sizeof(*p), GFP_KERNEL);\n"
+				    "\tp != kmalloc(sizeof(*p), GFP_KERNEL);\n"
+				    "\tp <= kmalloc(sizeof(*p), GFP_KERNEL);\n"
+				    "\treturn kmalloc(sizeof(*p), GFP_KERNEL);\n"
+				    "\tp = (void *)kmalloc(sizeof(*p), GFP_KERNEL);\n"
+				    "\tp = vmalloc(sizeof(*p));\n"
+				    "\tp = ops.kmalloc(sizeof(*p), GFP_KERNEL);\n"
+				    "\tfoo(kmalloc(sizeof(*p), GFP_KERNEL));"),
 			       "alloc-obj"), 0);
 }
 

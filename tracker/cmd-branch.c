@@ -22,7 +22,7 @@
 
 static const char usage[] =
 	"usage: kmig branch apply [--base TAG] [--series DIR] [--name BRANCH] [--stop-on-conflict]\n"
-	"       kmig branch status [--base TAG | --name BRANCH] [--format text|csv|json]\n"
+	"       kmig branch status [--base TAG | --name BRANCH | --matrix] [--format text|csv|json]\n"
 	"       kmig branch rebase --onto TAG [--series DIR] [--name BRANCH] [--stop-on-conflict]\n"
 	"       kmig branch export [--base TAG | --name BRANCH] [--series DIR]\n"
 	"       kmig branch test [--base TAG | --name BRANCH] [--test NAME]... [--timeout S]\n"
@@ -31,7 +31,8 @@ static const char usage[] =
 	"The conversion branch: the patch series in DIR (default: ./branch-patches,\n"
 	"else the branch-patches directory next to the kmig binary) applied to a\n"
 	"release of the kernel repository, one commit per patch, on the branch\n"
-	"BRANCH (default kmig/<TAG>; TAG defaults to " DEFAULT_BASE ").  No working\n"
+	"BRANCH (default kmig/<TAG>; TAG defaults to the newest imported release,\n"
+	"the main base, or " DEFAULT_BASE " before any scan).  No working\n"
 	"tree, index or HEAD is touched.\n"
 	"\n"
 	"apply    (re)create BRANCH at TAG and apply the series in order.  Each patch\n"
@@ -45,6 +46,9 @@ static const char usage[] =
 	"         conflicts.\n"
 	"status   one line per patch (position, status, commit, file, subject)\n"
 	"         and a summary line; the newest applied branch by default.\n"
+	"         --matrix: patches x bases, the step of each patch on the branch\n"
+	"         kmig/<TAG> of every imported release (status[:test]; JSON with\n"
+	"         the evidence), the newest release (the main base) last.\n"
 	"rebase   the same series on another release: apply with --base TAG.\n"
 	"export   write the branch's commits back to DIR as format-patch files\n"
 	"         (named by their Kmig-Patch: trailer) and rewrite DIR/series.\n"
@@ -61,6 +65,7 @@ struct branch_opts {
 	const char *onto;
 	int fmt;
 	bool stop_on_conflict;
+	bool matrix;
 };
 
 static int parse_opts(struct branch_opts *o, const char *sub, int argc,
@@ -73,6 +78,7 @@ static int parse_opts(struct branch_opts *o, const char *sub, int argc,
 		{ "onto", required_argument, NULL, 'o' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "stop-on-conflict", no_argument, NULL, 'S' },
+		{ "matrix", no_argument, NULL, 'm' },
 		{ NULL, 0, NULL, 0 },
 	};
 	static const char *const formats[] = { "text", "csv", "json", NULL };
@@ -102,6 +108,9 @@ static int parse_opts(struct branch_opts *o, const char *sub, int argc,
 		case 'S':
 			o->stop_on_conflict = true;
 			break;
+		case 'm':
+			o->matrix = true;
+			break;
 		default:
 			return cmd_usage_error("branch", "%s: unknown option or missing value '%s'",
 					       sub, argv[optind - 1]);
@@ -115,6 +124,25 @@ static int parse_opts(struct branch_opts *o, const char *sub, int argc,
 static char *branch_name(const struct branch_opts *o, const char *base)
 {
 	return o->name ? xstrdup(o->name) : xasprintf("kmig/%s", base);
+}
+
+/*
+ * main_base - the newest imported (scanned) release of the database, the
+ * default base; DEFAULT_BASE when none was scanned (or the database
+ * cannot be read: the command reports that itself).  malloc'd.
+ */
+static char *main_base(const char *db_path)
+{
+	struct release_info *rel = NULL;
+	struct store *st = NULL;
+	char *tag = NULL;
+	size_t n = 0;
+
+	if (!store_open(&st, db_path) && !store_releases(st, &rel, &n) && n)
+		tag = xstrdup(rel[n - 1].tag);
+	release_infos_free(rel, n);
+	store_close(st);
+	return tag ? tag : xstrdup(DEFAULT_BASE);
 }
 
 /* ---- apply / rebase ---- */
@@ -158,8 +186,27 @@ struct apply_run {
 	struct store *st;
 	const char *name, *base_tag;
 	char *cname, *cemail;
+	struct branch_steps old;	/* the steps of the previous apply */
 	struct counts c;
 };
+
+/*
+ * kept_test - the test result of the previous apply's step at @position
+ * when it made the same commit @hex on the same base, else NULL.
+ */
+static char *kept_test(const struct apply_run *r, int position, const char *hex)
+{
+	size_t i;
+
+	for (i = 0; i < r->old.n; i++) {
+		const struct branch_step *s = &r->old.v[i];
+
+		if (s->position == position && s->commit && *hex &&
+		    !strcmp(s->commit, hex) && !strcmp(s->base, r->base_tag))
+			return s->test_status;
+	}
+	return NULL;
+}
 
 /*
  * apply_step - apply or classify patch @file at @position, move the tip,
@@ -207,6 +254,7 @@ static int apply_step(struct apply_run *r, const struct series *series,
 	step.status = (char *)branch_status_names[res.status];
 	step.commit = res.status == BRANCH_APPLIED ? hex : NULL;
 	step.evidence = res.evidence.buf;
+	step.test_status = kept_test(r, (int)position, hex);
 	step.updated_at = (long long)time(NULL);
 	ret = store_branch_step_put(r->st, &step);
 	printf("%-10s  %-12.12s  %s\n", branch_status_names[res.status],
@@ -242,7 +290,8 @@ static int do_apply(struct kmig_ctx *ctx, const struct branch_opts *o,
 	if (series_read(&series, dir, false) || repo_open(&r.repo, ctx->repo_path) ||
 	    current_branch_guard(r.repo, refname) ||
 	    repo_resolve_commit(&r.base, r.repo, base) ||
-	    store_open(&r.st, ctx->db_path) || store_branch_reset(r.st, name)) {
+	    store_open(&r.st, ctx->db_path) ||
+	    store_branch_steps(r.st, name, &r.old) || store_branch_reset(r.st, name)) {
 		cmd_fail_last(KMIG_EXIT_ERROR);
 		goto out;
 	}
@@ -287,6 +336,7 @@ out:
 	git_commit_free(r.base);
 	git_repository_free(r.repo);
 	store_close(r.st);
+	branch_steps_clear(&r.old);
 	series_clear(&series);
 	free(reflog);
 	free(r.cname);
@@ -300,13 +350,19 @@ out:
 static int branch_apply(struct kmig_ctx *ctx, int argc, char **argv)
 {
 	struct branch_opts o;
+	char *base;
 	int ret = parse_opts(&o, "apply", argc, argv);
 
 	if (ret)
 		return ret;
 	if (o.onto)
 		return cmd_usage_error("branch", "--onto is for 'kmig branch rebase'");
-	return do_apply(ctx, &o, o.base ? o.base : DEFAULT_BASE);
+	if (o.matrix)
+		return cmd_usage_error("branch", "--matrix is for 'kmig branch status'");
+	base = o.base ? xstrdup(o.base) : main_base(ctx->db_path);
+	ret = do_apply(ctx, &o, base);
+	free(base);
+	return ret;
 }
 
 static int branch_rebase(struct kmig_ctx *ctx, int argc, char **argv)
@@ -328,6 +384,197 @@ static const char *or_dash(const char *s)
 	return s && *s ? s : "-";
 }
 
+/* One row of the matrix: a patch and its step on each base (or NULL). */
+struct mrow {
+	const char *patch, *subject;
+	const struct branch_step **on;	/* one per release */
+};
+
+static int cmp_mrow(const void *a, const void *b)
+{
+	return strcmp(((const struct mrow *)a)->patch,
+		      ((const struct mrow *)b)->patch);
+}
+
+/* The cell of a step: its status, with ":<test>" when it was tested. */
+static char *matrix_cell(const struct branch_step *s)
+{
+	if (!s)
+		return xstrdup("-");
+	if (s->test_status)
+		return xasprintf("%s:%s", s->status, s->test_status);
+	return xstrdup(s->status);
+}
+
+static void matrix_json_step(const struct branch_step *s)
+{
+	if (!s) {
+		printf("null");
+		return;
+	}
+	printf("{\"branch\": ");
+	json_string(stdout, s->branch);
+	printf(", \"position\": %d, \"status\": ", s->position);
+	json_string(stdout, s->status);
+	printf(", \"commit\": ");
+	if (s->commit)
+		json_string(stdout, s->commit);
+	else
+		printf("null");
+	printf(", \"test_status\": ");
+	if (s->test_status)
+		json_string(stdout, s->test_status);
+	else
+		printf("null");
+	printf(", \"evidence\": ");
+	json_string(stdout, s->evidence ? s->evidence : "");
+	printf("}");
+}
+
+static void matrix_print(int fmt, const struct release_info *rel, size_t nrel,
+			 const struct mrow *rows, size_t nrows)
+{
+	size_t i, k, w = 5;
+
+	for (i = 0; i < nrows; i++)
+		if (strlen(rows[i].patch) > w)
+			w = strlen(rows[i].patch);
+	if (fmt == FMT_CSV) {
+		printf("patch,subject");
+		for (k = 0; k < nrel; k++) {
+			putchar(',');
+			csv_field(stdout, rel[k].tag);
+		}
+		putchar('\n');
+	} else if (fmt == FMT_JSON) {
+		printf("{\"main_base\": ");
+		json_string(stdout, rel[nrel - 1].tag);
+		printf(", \"bases\": [");
+		for (k = 0; k < nrel; k++) {
+			printf("%s", k ? ", " : "");
+			json_string(stdout, rel[k].tag);
+		}
+		printf("], \"patches\": [");
+	} else {
+		printf("patches x bases (main base %s; status[:test], - not applied there)\n",
+		       rel[nrel - 1].tag);
+		printf("%-*s", (int)w, "patch");
+		for (k = 0; k < nrel; k++)
+			printf("  %-20s", rel[k].tag);
+		putchar('\n');
+	}
+	for (i = 0; i < nrows; i++) {
+		const struct mrow *r = &rows[i];
+
+		if (fmt == FMT_JSON) {
+			printf("%s\n  {\"patch\": ", i ? "," : "");
+			json_string(stdout, r->patch);
+			printf(", \"subject\": ");
+			json_string(stdout, r->subject);
+			printf(", \"bases\": {");
+			for (k = 0; k < nrel; k++) {
+				printf("%s", k ? ", " : "");
+				json_string(stdout, rel[k].tag);
+				printf(": ");
+				matrix_json_step(r->on[k]);
+			}
+			printf("}}");
+			continue;
+		}
+		if (fmt == FMT_CSV) {
+			csv_field(stdout, r->patch);
+			putchar(',');
+			csv_field(stdout, r->subject);
+		} else {
+			printf("%-*s", (int)w, r->patch);
+		}
+		for (k = 0; k < nrel; k++) {
+			char *cell = matrix_cell(r->on[k]);
+
+			if (fmt == FMT_CSV) {
+				putchar(',');
+				csv_field(stdout, cell);
+			} else {
+				printf("  %-20s", cell);
+			}
+			free(cell);
+		}
+		putchar('\n');
+	}
+	if (fmt == FMT_JSON)
+		printf("\n]}\n");
+	else if (fmt == FMT_TEXT)
+		printf("%zu patches on %zu bases\n", nrows, nrel);
+}
+
+/*
+ * branch_matrix - "kmig branch status --matrix": every patch applied on
+ * the branch kmig/<tag> of any imported release, by release.
+ */
+static int branch_matrix(struct kmig_ctx *ctx, const struct branch_opts *o)
+{
+	struct release_info *rel = NULL;
+	struct branch_steps *steps = NULL;
+	struct mrow *rows = NULL;
+	struct store *st = NULL;
+	size_t nrel = 0, nrows = 0, arows = 0, i, k, r;
+	int status = KMIG_EXIT_ERROR;
+
+	if (o->name || o->base)
+		return cmd_usage_error("branch", "--matrix covers the branches kmig/<TAG> of every release; no --base or --name");
+	if (store_open(&st, ctx->db_path) || store_releases(st, &rel, &nrel)) {
+		cmd_fail_last(KMIG_EXIT_ERROR);
+		goto out;
+	}
+	if (!nrel) {
+		cmd_fail(KMIG_EXIT_ERROR, "no release imported yet (run 'kmig scan')");
+		goto out;
+	}
+	steps = xcalloc(nrel, sizeof(*steps));
+	for (k = 0; k < nrel; k++) {
+		char *name = xasprintf("kmig/%s", rel[k].tag);
+		int ret = store_branch_steps(st, name, &steps[k]);
+
+		free(name);
+		if (ret) {
+			cmd_fail_last(KMIG_EXIT_ERROR);
+			goto out;
+		}
+		for (i = 0; i < steps[k].n; i++) {
+			const struct branch_step *s = &steps[k].v[i];
+
+			for (r = 0; r < nrows; r++)
+				if (!strcmp(rows[r].patch, s->patch))
+					break;
+			if (r == nrows) {
+				ALLOC_GROW(rows, nrows + 1, arows);
+				rows[nrows].patch = s->patch;
+				rows[nrows].subject = s->subject;
+				rows[nrows].on = xcalloc(nrel, sizeof(*rows->on));
+				nrows++;
+			}
+			rows[r].on[k] = s;
+		}
+	}
+	if (!nrows) {
+		cmd_fail(KMIG_EXIT_ERROR, "no branch kmig/<TAG> applied on any imported release (run 'kmig branch apply')");
+		goto out;
+	}
+	qsort(rows, nrows, sizeof(*rows), cmp_mrow);
+	matrix_print(o->fmt, rel, nrel, rows, nrows);
+	status = finish_stdout(KMIG_EXIT_OK);
+out:
+	for (r = 0; r < nrows; r++)
+		free(rows[r].on);
+	free(rows);
+	for (k = 0; steps && k < nrel; k++)
+		branch_steps_clear(&steps[k]);
+	free(steps);
+	release_infos_free(rel, nrel);
+	store_close(st);
+	return status;
+}
+
 static int branch_status(struct kmig_ctx *ctx, int argc, char **argv)
 {
 	struct branch_steps steps = { 0 };
@@ -341,6 +588,8 @@ static int branch_status(struct kmig_ctx *ctx, int argc, char **argv)
 	ret = parse_opts(&o, "status", argc, argv);
 	if (ret)
 		return ret;
+	if (o.matrix)
+		return branch_matrix(ctx, &o);
 	if (store_open(&st, ctx->db_path)) {
 		cmd_fail_last(KMIG_EXIT_ERROR);
 		goto out;

@@ -53,8 +53,9 @@ static const char usage[] =
 	"export   write the branch's commits back to DIR as format-patch files\n"
 	"         (named by their Kmig-Patch: trailer) and rewrite DIR/series.\n"
 	"test     build and boot every applied step in QEMU and compile-check the\n"
-	"         C files it touches under allmodconfig; records pass, build-fail,\n"
-	"         boot-fail or compile-fail.\n";
+	"         C files it touches under x86_64, then arm64 allmodconfig; records\n"
+	"         pass, build-fail, boot-fail, compile-fail or untested (nothing of\n"
+	"         it compiled under any configuration tried).\n";
 
 enum { FMT_TEXT, FMT_CSV, FMT_JSON };
 

@@ -26,10 +26,12 @@ Maintainers List
 
 FOO DRIVER
 M:	Foo <foo@example.org>
+L:	foo-list@example.org
 F:	drivers/foo/
 
 NET BAR
 M:	Bar <bar@example.org>
+R:	Rev <rev@example.org>
 F:	net/bar/
 EOF
 cat > "$W/Documentation/process/deprecated.rst" <<'EOF'
@@ -182,6 +184,45 @@ t_is "both applied" "applied applied" \
 	"$(grep -v '^ ' "$TRASH/.stdout" | sed '$d' | cut -d' ' -f1 | tr '\n' ' ' | sed 's/ $//')"
 t_is "the branch tree is the git am tree" "$(git -C "$TRASH/am" rev-parse 'HEAD^{tree}')" \
 	"$(git -C "$W" rev-parse 'kmig/v1.0^{tree}')"
+
+# export --send: ready for git send-email
+t_exit "branch export --send" 0 k branch export --base v1.0 --send "$TRASH/send"
+t_is "two patches and a cover letter" "0000-cover-letter.patch
+0001-foo-a-Replace-strlcpy-with-strscpy.patch
+0002-net-bar-Replace-strlcpy-with-strscpy.patch" "$(ls "$TRASH/send")"
+P1="$TRASH/send/0001-foo-a-Replace-strlcpy-with-strscpy.patch"
+P2="$TRASH/send/0002-net-bar-Replace-strlcpy-with-strscpy.patch"
+t_is "To: M:/R:, Cc: L: of the fixture MAINTAINERS" "Subject: [PATCH 1/2] foo: a: Replace strlcpy() with strscpy()
+To: Foo <foo@example.org>
+Cc: foo-list@example.org
+Subject: [PATCH 2/2] net: bar: Replace strlcpy() with strscpy()
+To: Bar <bar@example.org>, Rev <rev@example.org>" "$(grep -h '^Subject:\|^To:\|^Cc:' "$P1" "$P2")"
+t_ok "no Kmig-* trailer in what is sent" sh -c "! grep -q '^Kmig-' '$P1' '$P2' '$TRASH/send/0000-cover-letter.patch'"
+t_is "base-commit: in each" "$(git -C "$W" rev-parse v1.0) $(git -C "$W" rev-parse v1.0) $(git -C "$W" rev-parse v1.0)" \
+	"$(grep -h '^base-commit: ' "$TRASH/send"/*.patch | cut -d' ' -f2 | tr '\n' ' ' | sed 's/ $//')"
+C="$TRASH/send/0000-cover-letter.patch"
+t_ok "cover letter: subject, recipients of all patches" sh -c "
+	grep -q '^Subject: \[PATCH 0/2\] Deprecated API conversions on v1.0$' '$C' &&
+	grep -q '^To: Foo <foo@example.org>, Bar <bar@example.org>, Rev <rev@example.org>$' '$C' &&
+	grep -q '^Cc: foo-list@example.org$' '$C'"
+t_ok "cover letter: the rule's deprecated.rst paragraph, uses removed, diffstat, tests" sh -c "
+	grep -q '^strlcpy: 3 uses removed.$' '$C' &&
+	grep -q '^strlcpy() reads the entire source buffer first' '$C' &&
+	grep -q '^ 3 files changed, 3 insertions(+), 3 deletions(-)$' '$C' &&
+	grep -q '^  1/2 foo: a: Replace strlcpy() with strscpy(): not tested$' '$C'"
+t_ok "the sent patches apply with git am" sh -c "
+	git clone -q '$W' '$TRASH/am2' && cd '$TRASH/am2' && git checkout -q v1.0 && git am -q '$P1' '$P2'"
+mkdir -p "$TRASH/home"
+git config --file "$TRASH/home/.gitconfig" user.name "Ann Author"
+git config --file "$TRASH/home/.gitconfig" user.email "ann@example.org"
+mkdir "$TRASH/s8"
+t_exit "convert takes the author from git's user.name/user.email" 0 \
+	env HOME="$TRASH/home" "$KMIG" --repo "$W" --db "$DB" convert strlcpy --base v1.0 --series "$TRASH/s8" --max-patches 1
+t_ok "From: and Signed-off-by:" sh -c "grep -q '^From: Ann Author <ann@example.org>$' '$TRASH/s8'/0001-*.patch &&
+	grep -q '^Signed-off-by: Ann Author <ann@example.org>$' '$TRASH/s8'/0001-*.patch"
+t_exit "KMIG_IDENTITY overrides it" 0 env HOME="$TRASH/home" KMIG_IDENTITY="Kay <kay@example.org>" \
+	"$KMIG" --repo "$W" --db "$DB" convert strlcpy --base v1.0 --series "$TRASH/s8" --subsystem "NET BAR"
+t_ok "its From:" grep -q '^From: Kay <kay@example.org>$' "$TRASH/s8"/0002-*.patch
 
 t_exit "again: nothing new" 0 k convert strlcpy --base v1.0 --series "$S"
 t_ok "already in the series" grep -q '^skipped NET BAR: "net: bar: Replace strlcpy() with strscpy()" is already in the series$' "$TRASH/.stdout"

@@ -32,8 +32,22 @@ void kmig_identity(char **name, char **email)
 	const char *gt = lt ? strchr(lt, '>') : NULL;
 
 	if (!lt || !gt || lt == id) {
-		*name = xstrdup("kmig");
-		*email = xstrdup("kmig@localhost");
+		git_config *cfg = NULL;
+		git_buf n = { 0 }, e = { 0 };
+
+		if (!git_config_open_default(&cfg) &&
+		    !git_config_get_string_buf(&n, cfg, "user.name") &&
+		    !git_config_get_string_buf(&e, cfg, "user.email") &&
+		    n.size && e.size) {
+			*name = xstrdup(n.ptr);
+			*email = xstrdup(e.ptr);
+		} else {
+			*name = xstrdup("kmig");
+			*email = xstrdup("kmig@localhost");
+		}
+		git_buf_dispose(&n);
+		git_buf_dispose(&e);
+		git_config_free(cfg);
 		return;
 	}
 	*name = xstrndup(id, (size_t)(lt - id));

@@ -83,7 +83,10 @@ char *branch_message_add_trailer(const char *message, const char *key,
 char *branch_message_trailer(const char *message, const char *key,
 			     char **strip);
 
-/* kmig_identity - "KMIG_IDENTITY" ("Name <email>") or kmig <kmig@localhost>. */
+/*
+ * kmig_identity - "KMIG_IDENTITY" ("Name <email>"), else git's user.name and
+ * user.email (global and system configuration), else kmig <kmig@localhost>.
+ */
 void kmig_identity(char **name, char **email);
 
 #endif

@@ -22,11 +22,15 @@ const char branch_test_usage[] =
 	"usage: kmig branch test [--base TAG | --name BRANCH] [--test NAME]...\n"
 	"                        [--timeout S] [--keep-log] [--rebuild]\n"
 	"                        [--accel tcg|kvm] [--no-compile-check]\n"
+	"                        [--compile-config x86_64|arm64|all]\n"
 	"\n"
 	"Build and boot every applied step of the conversion branch (default: the\n"
 	"one 'kmig branch apply' made last) and compile-check the .c files each\n"
-	"step touches (make W=1 FILE.o under allmodconfig).  Each step ends pass,\n"
-	"build-fail, boot-fail or compile-fail, shown by 'kmig branch status'.\n"
+	"step touches (make W=1 FILE.o under x86_64 allmodconfig, then arm64\n"
+	"allmodconfig with aarch64-linux-gnu-gcc for the files x86_64 cannot\n"
+	"compile).  Each step ends pass, build-fail, boot-fail, compile-fail, or\n"
+	"untested (it boots, but none of its .c files compiled under any\n"
+	"configuration tried), shown by 'kmig branch status'.\n"
 	"  --base TAG        the branch kmig/TAG\n"
 	"  --name BRANCH     the branch BRANCH\n"
 	"  --test NAME       run this guest test (repeatable; default: boot, rds)\n"
@@ -35,7 +39,10 @@ const char branch_test_usage[] =
 	"  --rebuild         build a step even if its image was built before\n"
 	"  --accel A         tcg (default) or kvm\n"
 	"  --no-compile-check  skip the W=1 compile check\n"
-	"Exit status: 0 every tested step passed, 1 some step failed, 2 error.\n";
+	"  --compile-config C  only this configuration of the compile check:\n"
+	"                    x86_64, arm64 or all (default)\n"
+	"Exit status: 0 no step failed (untested ones are listed), 1 some step\n"
+	"failed, 2 error.\n";
 
 /*
  * What "kmig branch test" does (usage above; cmd-branch.c dispatches here):
@@ -44,12 +51,15 @@ const char branch_test_usage[] =
  * apply' made last): build it with the QEMU configuration and boot it with
  * the guest tests (as 'kmig boot'), then compile-check the .c files the
  * step touches with 'make W=1 FILE.o' under allmodconfig (prepared once per
- * base).  Each step ends pass, build-fail, boot-fail or compile-fail; the
- * result is recorded and shown by 'kmig branch status'.  Steps that did not
+ * base; x86_64, then arm64 for files x86_64 cannot compile).  Each step
+ * ends pass, build-fail, boot-fail, compile-fail or untested (booted, but
+ * none of its .c files compiled under any configuration tried: a step is
+ * never "pass" on the strength of a compile check that compiled nothing);
+ * the result is recorded and shown by 'kmig branch status'.  Steps that did not
  * apply (upstream, superseded, conflict) are listed and not tested.
  * --test, --timeout, --keep-log, --rebuild and --accel are those of
  * 'kmig boot'.
- * Exit status: 0 every tested step passed, 1 some step failed, 2 error.
+ * Exit status: 0 no step failed, 1 some step failed, 2 error.
  */
 
 /* The .c files a commit adds or modifies against its first parent. */
@@ -112,7 +122,8 @@ static void free_strv(char **v, size_t n)
  */
 static int test_step(struct kbuild *kb, struct store *st, git_repository *repo,
 		     const struct branch_step *step, const struct boot_args *a,
-		     bool compile_check, const char **verdict, struct sbuf *detail)
+		     unsigned int compile_check, const char **verdict,
+		     struct sbuf *detail)
 {
 	struct boottest_result r;
 	struct kbuild_result cr;
@@ -146,7 +157,8 @@ static int test_step(struct kbuild *kb, struct store *st, git_repository *repo,
 	if (ret || !nfiles)
 		goto out;
 	ret = kbuild_compile_check(kb, step->base, step->commit,
-				   (const char *const *)files, nfiles, &cr);
+				   (const char *const *)files, nfiles,
+				   compile_check, &cr);
 	if (ret)
 		goto out;
 	if (cr.status != KBUILD_OK) {
@@ -155,8 +167,11 @@ static int test_step(struct kbuild *kb, struct store *st, git_repository *repo,
 		sbuf_addf(detail, "%s (log %s)", cr.error ? cr.error : "compile error",
 			  cr.log_path ? cr.log_path : "-");
 	} else {
-		sbuf_addf(detail, ", %zu file%s compiled (W=1, allmodconfig)",
-			  cr.compiled, cr.compiled == 1 ? "" : "s");
+		if (!cr.compiled)
+			*verdict = "untested";
+		sbuf_addf(detail, ", %zu of %zu file%s compiled (W=1, allmodconfig: %s)",
+			  cr.compiled, cr.tried, cr.tried == 1 ? "" : "s",
+			  cr.configs ? cr.configs : "none");
 		if (cr.inherited)
 			sbuf_addf(detail, "; not compilable at its parent either: %s",
 				  cr.inherited);
@@ -173,6 +188,7 @@ int branch_test(struct kmig_ctx *ctx, int argc, char **argv)
 		{ "base", required_argument, NULL, 'b' },
 		{ "name", required_argument, NULL, 'n' },
 		{ "no-compile-check", no_argument, NULL, 'C' },
+		{ "compile-config", required_argument, NULL, 'c' },
 		BOOT_COMMON_LONGOPTS,
 		BOOT_KEEP_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
@@ -184,8 +200,12 @@ int branch_test(struct kmig_ctx *ctx, int argc, char **argv)
 	git_repository *repo = NULL;
 	const char *base = NULL, *bname = NULL;
 	char *name = NULL;
-	bool compile_check = true;
-	size_t i, tested = 0, passed = 0;
+	static const char *const configs[] = { "x86_64", "arm64", "all", NULL };
+	static const unsigned int config_flags[] = {
+		KBUILD_CHECK_X86_64, KBUILD_CHECK_ARM64, KBUILD_CHECK_ALL,
+	};
+	unsigned int compile_check = KBUILD_CHECK_ALL;
+	size_t i, tested = 0, passed = 0, untested = 0;
 	int c, status = KMIG_EXIT_ERROR;
 
 	optind = 0;
@@ -198,7 +218,17 @@ int branch_test(struct kmig_ctx *ctx, int argc, char **argv)
 			bname = optarg;
 			break;
 		case 'C':
-			compile_check = false;
+			compile_check = 0;
+			break;
+		case 'c':
+			c = parse_choice(optarg, configs);
+			if (c < 0) {
+				status = cmd_usage_error("branch test",
+							 "unknown --compile-config '%s' (x86_64, arm64, all)",
+							 optarg);
+				goto out_args;
+			}
+			compile_check = config_flags[c];
 			break;
 		case '?':
 			status = cmd_bad_option("branch test", argv);
@@ -265,14 +295,17 @@ int branch_test(struct kmig_ctx *ctx, int argc, char **argv)
 		}
 		tested++;
 		passed += !strcmp(verdict, "pass");
+		untested += !strcmp(verdict, "untested");
 		printf("%04d %-12s %s: %s\n", s->position, verdict, s->subject,
 		       detail.buf ? detail.buf : "");
 		sbuf_release(&detail);
 		fflush(stdout);
 	}
-	printf("%s: %zu steps tested, %zu passed, %zu failed, %zu not applied\n",
-	       name, tested, passed, tested - passed, steps.n - tested);
-	status = finish_stdout(passed == tested ? KMIG_EXIT_OK : KMIG_EXIT_VERDICT);
+	printf("%s: %zu steps tested, %zu passed, %zu failed, %zu untested, %zu not applied\n",
+	       name, tested, passed, tested - passed - untested, untested,
+	       steps.n - tested);
+	status = finish_stdout(passed + untested == tested ? KMIG_EXIT_OK :
+			       KMIG_EXIT_VERDICT);
 out_kbuild:
 	kbuild_close(kb);
 out_repo:

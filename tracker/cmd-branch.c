@@ -11,7 +11,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <fnmatch.h>
+
 #include "branch.h"
+#include "child.h"
+#include "lexer.h"
+#include "rules.h"
 #include "builtin.h"
 #include "datadir.h"
 #include "repo.h"
@@ -22,16 +27,17 @@
 
 static const char usage[] =
 	"usage: kmig branch apply [--base TAG] [--series DIR] [--name BRANCH] [--stop-on-conflict]\n"
-	"       kmig branch status [--base TAG | --name BRANCH] [--format text|csv|json]\n"
+	"       kmig branch status [--base TAG | --name BRANCH | --matrix] [--format text|csv|json]\n"
 	"       kmig branch rebase --onto TAG [--series DIR] [--name BRANCH] [--stop-on-conflict]\n"
-	"       kmig branch export [--base TAG | --name BRANCH] [--series DIR]\n"
+	"       kmig branch export [--base TAG | --name BRANCH] [--series DIR | --send DIR]\n"
 	"       kmig branch test [--base TAG | --name BRANCH] [--test NAME]... [--timeout S]\n"
 	"                        [--no-compile-check]\n"
 	"\n"
 	"The conversion branch: the patch series in DIR (default: ./branch-patches,\n"
 	"else the branch-patches directory next to the kmig binary) applied to a\n"
 	"release of the kernel repository, one commit per patch, on the branch\n"
-	"BRANCH (default kmig/<TAG>; TAG defaults to " DEFAULT_BASE ").  No working\n"
+	"BRANCH (default kmig/<TAG>; TAG defaults to the newest imported release,\n"
+	"the main base, or " DEFAULT_BASE " before any scan).  No working\n"
 	"tree, index or HEAD is touched.\n"
 	"\n"
 	"apply    (re)create BRANCH at TAG and apply the series in order.  Each patch\n"
@@ -45,12 +51,22 @@ static const char usage[] =
 	"         conflicts.\n"
 	"status   one line per patch (position, status, commit, file, subject)\n"
 	"         and a summary line; the newest applied branch by default.\n"
+	"         --matrix: patches x bases, the step of each patch on the branch\n"
+	"         kmig/<TAG> of every imported release (status[:test]; JSON with\n"
+	"         the evidence), the newest release (the main base) last.\n"
 	"rebase   the same series on another release: apply with --base TAG.\n"
 	"export   write the branch's commits back to DIR as format-patch files\n"
 	"         (named by their Kmig-Patch: trailer) and rewrite DIR/series.\n"
+	"         --send DIR: ready for git send-email instead: [PATCH n/N] files\n"
+	"         with To: (M:/R:) and Cc: (L:) of the MAINTAINERS sections of the\n"
+	"         files each touches, as the base's scripts/get_maintainer.pl\n"
+	"         --no-git gives, a base-commit: line, no Kmig-* trailers, and a\n"
+	"         0000-cover-letter.patch (the rules' deprecated.rst reasons, uses\n"
+	"         removed per rule, the diffstat, each step's test result).\n"
 	"test     build and boot every applied step in QEMU and compile-check the\n"
-	"         C files it touches under allmodconfig; records pass, build-fail,\n"
-	"         boot-fail or compile-fail.\n";
+	"         C files it touches under x86_64, then arm64 allmodconfig; records\n"
+	"         pass, build-fail, boot-fail, compile-fail or untested (nothing of\n"
+	"         it compiled under any configuration tried).\n";
 
 enum { FMT_TEXT, FMT_CSV, FMT_JSON };
 
@@ -59,8 +75,10 @@ struct branch_opts {
 	const char *name;
 	const char *series;
 	const char *onto;
+	const char *send;
 	int fmt;
 	bool stop_on_conflict;
+	bool matrix;
 };
 
 static int parse_opts(struct branch_opts *o, const char *sub, int argc,
@@ -73,6 +91,8 @@ static int parse_opts(struct branch_opts *o, const char *sub, int argc,
 		{ "onto", required_argument, NULL, 'o' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "stop-on-conflict", no_argument, NULL, 'S' },
+		{ "matrix", no_argument, NULL, 'm' },
+		{ "send", required_argument, NULL, 'x' },
 		{ NULL, 0, NULL, 0 },
 	};
 	static const char *const formats[] = { "text", "csv", "json", NULL };
@@ -102,6 +122,12 @@ static int parse_opts(struct branch_opts *o, const char *sub, int argc,
 		case 'S':
 			o->stop_on_conflict = true;
 			break;
+		case 'm':
+			o->matrix = true;
+			break;
+		case 'x':
+			o->send = optarg;
+			break;
 		default:
 			return cmd_usage_error("branch", "%s: unknown option or missing value '%s'",
 					       sub, argv[optind - 1]);
@@ -115,6 +141,25 @@ static int parse_opts(struct branch_opts *o, const char *sub, int argc,
 static char *branch_name(const struct branch_opts *o, const char *base)
 {
 	return o->name ? xstrdup(o->name) : xasprintf("kmig/%s", base);
+}
+
+/*
+ * main_base - the newest imported (scanned) release of the database, the
+ * default base; DEFAULT_BASE when none was scanned (or the database
+ * cannot be read: the command reports that itself).  malloc'd.
+ */
+static char *main_base(const char *db_path)
+{
+	struct release_info *rel = NULL;
+	struct store *st = NULL;
+	char *tag = NULL;
+	size_t n = 0;
+
+	if (!store_open(&st, db_path) && !store_releases(st, &rel, &n) && n)
+		tag = xstrdup(rel[n - 1].tag);
+	release_infos_free(rel, n);
+	store_close(st);
+	return tag ? tag : xstrdup(DEFAULT_BASE);
 }
 
 /* ---- apply / rebase ---- */
@@ -158,8 +203,27 @@ struct apply_run {
 	struct store *st;
 	const char *name, *base_tag;
 	char *cname, *cemail;
+	struct branch_steps old;	/* the steps of the previous apply */
 	struct counts c;
 };
+
+/*
+ * kept_test - the test result of the previous apply's step at @position
+ * when it made the same commit @hex on the same base, else NULL.
+ */
+static char *kept_test(const struct apply_run *r, int position, const char *hex)
+{
+	size_t i;
+
+	for (i = 0; i < r->old.n; i++) {
+		const struct branch_step *s = &r->old.v[i];
+
+		if (s->position == position && s->commit && *hex &&
+		    !strcmp(s->commit, hex) && !strcmp(s->base, r->base_tag))
+			return s->test_status;
+	}
+	return NULL;
+}
 
 /*
  * apply_step - apply or classify patch @file at @position, move the tip,
@@ -207,6 +271,7 @@ static int apply_step(struct apply_run *r, const struct series *series,
 	step.status = (char *)branch_status_names[res.status];
 	step.commit = res.status == BRANCH_APPLIED ? hex : NULL;
 	step.evidence = res.evidence.buf;
+	step.test_status = kept_test(r, (int)position, hex);
 	step.updated_at = (long long)time(NULL);
 	ret = store_branch_step_put(r->st, &step);
 	printf("%-10s  %-12.12s  %s\n", branch_status_names[res.status],
@@ -242,7 +307,8 @@ static int do_apply(struct kmig_ctx *ctx, const struct branch_opts *o,
 	if (series_read(&series, dir, false) || repo_open(&r.repo, ctx->repo_path) ||
 	    current_branch_guard(r.repo, refname) ||
 	    repo_resolve_commit(&r.base, r.repo, base) ||
-	    store_open(&r.st, ctx->db_path) || store_branch_reset(r.st, name)) {
+	    store_open(&r.st, ctx->db_path) ||
+	    store_branch_steps(r.st, name, &r.old) || store_branch_reset(r.st, name)) {
 		cmd_fail_last(KMIG_EXIT_ERROR);
 		goto out;
 	}
@@ -287,6 +353,7 @@ out:
 	git_commit_free(r.base);
 	git_repository_free(r.repo);
 	store_close(r.st);
+	branch_steps_clear(&r.old);
 	series_clear(&series);
 	free(reflog);
 	free(r.cname);
@@ -300,13 +367,19 @@ out:
 static int branch_apply(struct kmig_ctx *ctx, int argc, char **argv)
 {
 	struct branch_opts o;
+	char *base;
 	int ret = parse_opts(&o, "apply", argc, argv);
 
 	if (ret)
 		return ret;
 	if (o.onto)
 		return cmd_usage_error("branch", "--onto is for 'kmig branch rebase'");
-	return do_apply(ctx, &o, o.base ? o.base : DEFAULT_BASE);
+	if (o.matrix)
+		return cmd_usage_error("branch", "--matrix is for 'kmig branch status'");
+	base = o.base ? xstrdup(o.base) : main_base(ctx->db_path);
+	ret = do_apply(ctx, &o, base);
+	free(base);
+	return ret;
 }
 
 static int branch_rebase(struct kmig_ctx *ctx, int argc, char **argv)
@@ -328,6 +401,197 @@ static const char *or_dash(const char *s)
 	return s && *s ? s : "-";
 }
 
+/* One row of the matrix: a patch and its step on each base (or NULL). */
+struct mrow {
+	const char *patch, *subject;
+	const struct branch_step **on;	/* one per release */
+};
+
+static int cmp_mrow(const void *a, const void *b)
+{
+	return strcmp(((const struct mrow *)a)->patch,
+		      ((const struct mrow *)b)->patch);
+}
+
+/* The cell of a step: its status, with ":<test>" when it was tested. */
+static char *matrix_cell(const struct branch_step *s)
+{
+	if (!s)
+		return xstrdup("-");
+	if (s->test_status)
+		return xasprintf("%s:%s", s->status, s->test_status);
+	return xstrdup(s->status);
+}
+
+static void matrix_json_step(const struct branch_step *s)
+{
+	if (!s) {
+		printf("null");
+		return;
+	}
+	printf("{\"branch\": ");
+	json_string(stdout, s->branch);
+	printf(", \"position\": %d, \"status\": ", s->position);
+	json_string(stdout, s->status);
+	printf(", \"commit\": ");
+	if (s->commit)
+		json_string(stdout, s->commit);
+	else
+		printf("null");
+	printf(", \"test_status\": ");
+	if (s->test_status)
+		json_string(stdout, s->test_status);
+	else
+		printf("null");
+	printf(", \"evidence\": ");
+	json_string(stdout, s->evidence ? s->evidence : "");
+	printf("}");
+}
+
+static void matrix_print(int fmt, const struct release_info *rel, size_t nrel,
+			 const struct mrow *rows, size_t nrows)
+{
+	size_t i, k, w = 5;
+
+	for (i = 0; i < nrows; i++)
+		if (strlen(rows[i].patch) > w)
+			w = strlen(rows[i].patch);
+	if (fmt == FMT_CSV) {
+		printf("patch,subject");
+		for (k = 0; k < nrel; k++) {
+			putchar(',');
+			csv_field(stdout, rel[k].tag);
+		}
+		putchar('\n');
+	} else if (fmt == FMT_JSON) {
+		printf("{\"main_base\": ");
+		json_string(stdout, rel[nrel - 1].tag);
+		printf(", \"bases\": [");
+		for (k = 0; k < nrel; k++) {
+			printf("%s", k ? ", " : "");
+			json_string(stdout, rel[k].tag);
+		}
+		printf("], \"patches\": [");
+	} else {
+		printf("patches x bases (main base %s; status[:test], - not applied there)\n",
+		       rel[nrel - 1].tag);
+		printf("%-*s", (int)w, "patch");
+		for (k = 0; k < nrel; k++)
+			printf("  %-20s", rel[k].tag);
+		putchar('\n');
+	}
+	for (i = 0; i < nrows; i++) {
+		const struct mrow *r = &rows[i];
+
+		if (fmt == FMT_JSON) {
+			printf("%s\n  {\"patch\": ", i ? "," : "");
+			json_string(stdout, r->patch);
+			printf(", \"subject\": ");
+			json_string(stdout, r->subject);
+			printf(", \"bases\": {");
+			for (k = 0; k < nrel; k++) {
+				printf("%s", k ? ", " : "");
+				json_string(stdout, rel[k].tag);
+				printf(": ");
+				matrix_json_step(r->on[k]);
+			}
+			printf("}}");
+			continue;
+		}
+		if (fmt == FMT_CSV) {
+			csv_field(stdout, r->patch);
+			putchar(',');
+			csv_field(stdout, r->subject);
+		} else {
+			printf("%-*s", (int)w, r->patch);
+		}
+		for (k = 0; k < nrel; k++) {
+			char *cell = matrix_cell(r->on[k]);
+
+			if (fmt == FMT_CSV) {
+				putchar(',');
+				csv_field(stdout, cell);
+			} else {
+				printf("  %-20s", cell);
+			}
+			free(cell);
+		}
+		putchar('\n');
+	}
+	if (fmt == FMT_JSON)
+		printf("\n]}\n");
+	else if (fmt == FMT_TEXT)
+		printf("%zu patches on %zu bases\n", nrows, nrel);
+}
+
+/*
+ * branch_matrix - "kmig branch status --matrix": every patch applied on
+ * the branch kmig/<tag> of any imported release, by release.
+ */
+static int branch_matrix(struct kmig_ctx *ctx, const struct branch_opts *o)
+{
+	struct release_info *rel = NULL;
+	struct branch_steps *steps = NULL;
+	struct mrow *rows = NULL;
+	struct store *st = NULL;
+	size_t nrel = 0, nrows = 0, arows = 0, i, k, r;
+	int status = KMIG_EXIT_ERROR;
+
+	if (o->name || o->base)
+		return cmd_usage_error("branch", "--matrix covers the branches kmig/<TAG> of every release; no --base or --name");
+	if (store_open(&st, ctx->db_path) || store_releases(st, &rel, &nrel)) {
+		cmd_fail_last(KMIG_EXIT_ERROR);
+		goto out;
+	}
+	if (!nrel) {
+		cmd_fail(KMIG_EXIT_ERROR, "no release imported yet (run 'kmig scan')");
+		goto out;
+	}
+	steps = xcalloc(nrel, sizeof(*steps));
+	for (k = 0; k < nrel; k++) {
+		char *name = xasprintf("kmig/%s", rel[k].tag);
+		int ret = store_branch_steps(st, name, &steps[k]);
+
+		free(name);
+		if (ret) {
+			cmd_fail_last(KMIG_EXIT_ERROR);
+			goto out;
+		}
+		for (i = 0; i < steps[k].n; i++) {
+			const struct branch_step *s = &steps[k].v[i];
+
+			for (r = 0; r < nrows; r++)
+				if (!strcmp(rows[r].patch, s->patch))
+					break;
+			if (r == nrows) {
+				ALLOC_GROW(rows, nrows + 1, arows);
+				rows[nrows].patch = s->patch;
+				rows[nrows].subject = s->subject;
+				rows[nrows].on = xcalloc(nrel, sizeof(*rows->on));
+				nrows++;
+			}
+			rows[r].on[k] = s;
+		}
+	}
+	if (!nrows) {
+		cmd_fail(KMIG_EXIT_ERROR, "no branch kmig/<TAG> applied on any imported release (run 'kmig branch apply')");
+		goto out;
+	}
+	qsort(rows, nrows, sizeof(*rows), cmp_mrow);
+	matrix_print(o->fmt, rel, nrel, rows, nrows);
+	status = finish_stdout(KMIG_EXIT_OK);
+out:
+	for (r = 0; r < nrows; r++)
+		free(rows[r].on);
+	free(rows);
+	for (k = 0; steps && k < nrel; k++)
+		branch_steps_clear(&steps[k]);
+	free(steps);
+	release_infos_free(rel, nrel);
+	store_close(st);
+	return status;
+}
+
 static int branch_status(struct kmig_ctx *ctx, int argc, char **argv)
 {
 	struct branch_steps steps = { 0 };
@@ -341,6 +605,8 @@ static int branch_status(struct kmig_ctx *ctx, int argc, char **argv)
 	ret = parse_opts(&o, "status", argc, argv);
 	if (ret)
 		return ret;
+	if (o.matrix)
+		return branch_matrix(ctx, &o);
 	if (store_open(&st, ctx->db_path)) {
 		cmd_fail_last(KMIG_EXIT_ERROR);
 		goto out;
@@ -617,6 +883,448 @@ static int export_series(const char *dir, const struct series *series,
 	return ret;
 }
 
+/* ---- export --send: patches ready for git send-email ---- */
+
+/*
+ * strip_kmig_trailers - @message without its Kmig-* trailer lines (the
+ * bookkeeping stays in the database and the series).  malloc'd.
+ */
+static char *strip_kmig_trailers(const char *message)
+{
+	static const char *const keys[] = { "Kmig-Patch", "Kmig-Rule" };
+	char *msg = xstrdup(message);
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(keys); i++) {
+		char *stripped = NULL, *v;
+
+		while ((v = branch_message_trailer(msg, keys[i], &stripped))) {
+			free(v);
+			free(msg);
+			msg = stripped;
+			stripped = NULL;
+		}
+		free(stripped);
+	}
+	return msg;
+}
+
+/* Addresses "a, b" of one kind, deduplicated. */
+static void addr_add(struct sbuf *list, const char *addr, size_t n)
+{
+	char *a = xstrndup(addr, n);
+
+	if (*a && (!list->buf || !strstr(list->buf, a)))
+		sbuf_addf(list, "%s%s", list->len ? ", " : "", a);
+	free(a);
+}
+
+/*
+ * maint_fallback - for a tree without scripts/get_maintainer.pl: every
+ * section of @maint (MAINTAINERS text) with an F: pattern matching one of
+ * the patch's files (a trailing '/' matches below it, else fnmatch(3)
+ * with the pattern also naming a directory) and no X: excluding it; M:
+ * and R: go to @to, L: to @cc, as get_maintainer.pl --no-git does.
+ */
+static void maint_fallback(const char *maint, char *const *files, size_t nfiles,
+			   struct sbuf *to, struct sbuf *cc)
+{
+	const char *p = maint, *sec = maint;
+
+	while (p && *p) {
+		const char *q, *end = strstr(p, "\n\n");
+		bool match = false, excl = false;
+		size_t i;
+
+		sec = p;
+		end = end ? end + 1 : p + strlen(p);
+		for (q = sec; q < end; q = strchr(q, '\n') + 1) {
+			size_t n = strcspn(q, "\n");
+			char *pat;
+
+			if (n < 3 || (strncmp(q, "F:", 2) && strncmp(q, "X:", 2)))
+				continue;
+			pat = xstrndup(q + 2, n - 2);
+			for (char *t = pat; *t == ' ' || *t == '\t';)
+				memmove(t, t + 1, strlen(t));
+			for (i = 0; i < nfiles; i++) {
+				size_t pl = strlen(pat);
+				bool m = pl && pat[pl - 1] == '/' ?
+					 !strncmp(files[i], pat, pl) :
+					 !fnmatch(pat, files[i], FNM_PATHNAME) ||
+					 (!strncmp(files[i], pat, pl) && files[i][pl] == '/');
+				if (m && q[0] == 'F')
+					match = true;
+				if (m && q[0] == 'X')
+					excl = true;
+			}
+			free(pat);
+		}
+		if (match && !excl)
+			for (q = sec; q < end; q = strchr(q, '\n') + 1) {
+				size_t n = strcspn(q, "\n");
+				const char *v = q + 2;
+
+				if (n < 3 || q[1] != ':')
+					continue;
+				while (*v == ' ' || *v == '\t')
+					v++;
+				if (q[0] == 'M' || q[0] == 'R')
+					addr_add(to, v, n - (size_t)(v - q));
+				else if (q[0] == 'L')
+					addr_add(cc, v, strcspn(v, " \t\n"));
+			}
+		p = *end ? end + 1 : NULL;
+	}
+}
+
+/*
+ * get_maintainer - "To:" and "Cc:" of the patch at @patch: the base
+ * release's scripts/get_maintainer.pl --no-git (b4's options: M:/R:
+ * people with --nol, L: lists with --nom --nor), run on its MAINTAINERS
+ * in @work; the in-kmig reading of MAINTAINERS for a tree without the
+ * script.
+ */
+static int get_maintainer(git_repository *repo, git_tree *tree, const char *work,
+			  const char *patch, char *const *files, size_t nfiles,
+			  struct sbuf *to, struct sbuf *cc)
+{
+	struct sbuf script = SBUF_INIT, maint = SBUF_INIT;
+	char *sp = xasprintf("%s/get_maintainer.pl", work);
+	char *mp = xasprintf("%s/MAINTAINERS", work);
+	int ret, k;
+
+	ret = repo_blob_at(repo, tree, "MAINTAINERS", &maint);
+	if (ret == KMIG_ENOTFOUND) {
+		ret = 0;
+		goto out;
+	}
+	if (ret)
+		goto out;
+	if (repo_blob_at(repo, tree, "scripts/get_maintainer.pl", &script) ||
+	    !script.len) {
+		maint_fallback(maint.buf ? maint.buf : "", files, nfiles, to, cc);
+		goto out;
+	}
+	ret = write_file(sp, &script);
+	if (!ret)
+		ret = write_file(mp, &maint);
+	for (k = 0; !ret && k < 2; k++) {
+		struct sbuf outb = SBUF_INIT;
+		char *argv[] = { "perl", sp, "--no-tree", "--nogit", "--nogit-fallback",
+				 "--nogit-chief-penguins", "--norolestats",
+				 k ? "--nom" : "--nol", k ? "--nor" : "--r",
+				 "--separator", ", ", (char *)patch, NULL };
+		int st = child_run_status(&(struct child_opts){ .argv = argv,
+			.dir = work, .capture = &outb });
+
+		if (st)
+			ret = kmig_err("scripts/get_maintainer.pl failed on '%s'", patch);
+		else if (outb.len)
+			addr_add(k ? cc : to, outb.buf, strcspn(outb.buf, "\n"));
+		sbuf_release(&outb);
+	}
+out:
+	sbuf_release(&script);
+	sbuf_release(&maint);
+	free(sp);
+	free(mp);
+	return ret;
+}
+
+/* The files a commit changes (new paths), for the recipients. */
+static int commit_files(git_repository *repo, git_commit *c, char ***out, size_t *n)
+{
+	git_commit *parent = NULL;
+	git_tree *t = NULL, *pt = NULL;
+	git_diff *diff = NULL;
+	size_t i, alloc = 0;
+	int ret = 0;
+
+	*out = NULL;
+	*n = 0;
+	if (git_commit_parent(&parent, c, 0) < 0 || git_commit_tree(&t, c) < 0 ||
+	    git_commit_tree(&pt, parent) < 0 ||
+	    git_diff_tree_to_tree(&diff, repo, pt, t, NULL) < 0) {
+		ret = kmig_err_git("cannot diff commit");
+		goto out;
+	}
+	for (i = 0; i < git_diff_num_deltas(diff); i++) {
+		ALLOC_GROW(*out, *n + 1, alloc);
+		(*out)[(*n)++] = xstrdup(git_diff_get_delta(diff, i)->new_file.path);
+	}
+out:
+	git_diff_free(diff);
+	git_tree_free(t);
+	git_tree_free(pt);
+	git_commit_free(parent);
+	return ret;
+}
+
+/* Uses per rule removed by commit @c: lexed before and after, per file. */
+static int removed_uses(git_repository *repo, git_commit *c, char *const *files,
+			size_t nfiles, long long *per_rule)
+{
+	git_commit *parent = NULL;
+	git_tree *t = NULL, *pt = NULL;
+	size_t i, k;
+	int ret = 0;
+
+	if (git_commit_parent(&parent, c, 0) < 0 || git_commit_tree(&t, c) < 0 ||
+	    git_commit_tree(&pt, parent) < 0) {
+		ret = kmig_err_git("cannot read commit");
+		goto out;
+	}
+	for (i = 0; i < nfiles; i++) {
+		struct sbuf a = SBUF_INIT, b = SBUF_INIT;
+		struct site_list sa = SITE_LIST_INIT, sb = SITE_LIST_INIT;
+
+		repo_blob_at(repo, pt, files[i], &a);
+		repo_blob_at(repo, t, files[i], &b);
+		lex_buffer(a.buf ? a.buf : "", a.len, &sa);
+		lex_buffer(b.buf ? b.buf : "", b.len, &sb);
+		for (k = 0; k < sa.n; k++)
+			per_rule[sa.v[k].rule]++;
+		for (k = 0; k < sb.n; k++)
+			per_rule[sb.v[k].rule]--;
+		site_list_clear(&sa);
+		site_list_clear(&sb);
+		sbuf_release(&a);
+		sbuf_release(&b);
+	}
+out:
+	git_tree_free(t);
+	git_tree_free(pt);
+	git_commit_free(parent);
+	return ret;
+}
+
+/* insert_headers - @mbox with @hdr before the blank line ending its header. */
+static void insert_headers(struct sbuf *mbox, const char *hdr)
+{
+	const char *end = strstr(mbox->buf, "\n\n");
+	struct sbuf out = SBUF_INIT;
+
+	if (!end)
+		return;
+	sbuf_add(&out, mbox->buf, (size_t)(end - mbox->buf) + 1);
+	sbuf_addstr(&out, hdr);
+	sbuf_addstr(&out, end + 1);
+	sbuf_release(mbox);
+	*mbox = out;
+}
+
+/* number_subject - "[PATCH]" -> "[PATCH n/N]". */
+static void number_subject(struct sbuf *mbox, size_t n, size_t total)
+{
+	char *at = strstr(mbox->buf, "\nSubject: [PATCH] ");
+	struct sbuf out = SBUF_INIT;
+
+	if (!at)
+		return;
+	sbuf_add(&out, mbox->buf, (size_t)(at - mbox->buf));
+	sbuf_addf(&out, "\nSubject: [PATCH %zu/%zu] ", n, total);
+	sbuf_addstr(&out, at + strlen("\nSubject: [PATCH] "));
+	sbuf_release(mbox);
+	*mbox = out;
+}
+
+/* add_base_commit - "base-commit: ID" before the "-- " signature line. */
+static void add_base_commit(struct sbuf *mbox, const char *base_id)
+{
+	const char *sig = NULL, *p = mbox->buf;
+	struct sbuf out = SBUF_INIT;
+
+	while ((p = strstr(p, "\n-- \n")))
+		sig = p++;
+	if (!sig)
+		sig = mbox->buf + mbox->len - 1;
+	sbuf_add(&out, mbox->buf, (size_t)(sig - mbox->buf) + 1);
+	sbuf_addf(&out, "\nbase-commit: %s\n", base_id);
+	sbuf_addstr(&out, sig + 1);
+	sbuf_release(mbox);
+	*mbox = out;
+}
+
+/*
+ * export_send - "kmig branch export --send DIR": every commit of the
+ * branch as [PATCH n/N] with To:/Cc: and base-commit:, no Kmig-*
+ * trailers, and 0000-cover-letter.patch.
+ */
+static int export_send(struct kmig_ctx *ctx, const char *dir, git_repository *repo,
+		       git_commit *base, git_commit **commits, size_t n,
+		       const struct branch_steps *steps, const char *base_tag)
+{
+	struct sbuf allto = SBUF_INIT, allcc = SBUF_INIT, tested = SBUF_INIT;
+	struct sbuf cover = SBUF_INIT, body = SBUF_INIT, stat = SBUF_INIT;
+	long long per_rule[RULE__COUNT] = { 0 };
+	git_tree *base_tree = NULL, *tip_tree = NULL;
+	char base_id[GIT_OID_HEXSZ + 1];
+	char *work = xasprintf("%s/tmp/send.XXXXXX", ctx->home), *parent;
+	char *name = NULL, *email = NULL;
+	const char *sde = getenv("SOURCE_DATE_EPOCH");
+	size_t i, k;
+	int ret;
+
+	git_oid_tostr(base_id, sizeof(base_id), git_commit_id(base));
+	parent = xasprintf("%s/tmp", ctx->home);
+	ret = mkdir_p(parent);
+	free(parent);
+	if (!ret && !mkdtemp(work))
+		ret = kmig_err("cannot create '%s'", work);
+	if (!ret)
+		ret = mkdir_p(dir);
+	if (!ret && (git_commit_tree(&base_tree, base) < 0 ||
+		     git_commit_tree(&tip_tree, commits[n - 1]) < 0))
+		ret = kmig_err_git("cannot read the branch");
+	for (i = 0; !ret && i < n; i++) {
+		struct sbuf mbox = SBUF_INIT, to = SBUF_INIT, cc = SBUF_INIT, hdr = SBUF_INIT;
+		char *msg = strip_kmig_trailers(git_commit_message(commits[i]));
+		char *file = patch_file_name((int)(i + 1), git_commit_summary(commits[i]));
+		char *path = xasprintf("%s/%s", dir, file), **files = NULL;
+		const char *status = NULL;
+		size_t nfiles = 0;
+
+		ret = commit_mbox(&mbox, repo, commits[i], msg);
+		if (!ret)
+			ret = commit_files(repo, commits[i], &files, &nfiles);
+		if (!ret)
+			ret = removed_uses(repo, commits[i], files, nfiles, per_rule);
+		if (!ret) {
+			number_subject(&mbox, i + 1, n);
+			add_base_commit(&mbox, base_id);
+			ret = write_file(path, &mbox);
+		}
+		if (!ret) {
+			char *abs = realpath(path, NULL);
+
+			ret = abs ? get_maintainer(repo, base_tree, work, abs, files,
+						   nfiles, &to, &cc) :
+				    kmig_err("cannot resolve '%s'", path);
+			free(abs);
+		}
+		if (!ret) {
+			if (to.len)
+				sbuf_addf(&hdr, "To: %s\n", to.buf);
+			if (cc.len)
+				sbuf_addf(&hdr, "Cc: %s\n", cc.buf);
+			if (hdr.len)
+				insert_headers(&mbox, hdr.buf);
+			ret = write_file(path, &mbox);
+		}
+		if (to.len)
+			addr_add(&allto, to.buf, to.len);
+		if (cc.len)
+			addr_add(&allcc, cc.buf, cc.len);
+		for (k = 0; k < steps->n; k++)
+			if (steps->v[k].commit &&
+			    !strcmp(steps->v[k].commit, git_oid_tostr_s(git_commit_id(commits[i]))))
+				status = steps->v[k].test_status;
+		sbuf_addf(&tested, "  %zu/%zu %s: %s\n", i + 1, n, git_commit_summary(commits[i]),
+			  status ? status : "not tested");
+		if (!ret)
+			printf("wrote %s\n", path);
+		for (k = 0; k < nfiles; k++)
+			free(files[k]);
+		free(files);
+		free(msg);
+		free(file);
+		free(path);
+		sbuf_release(&mbox);
+		sbuf_release(&to);
+		sbuf_release(&cc);
+		sbuf_release(&hdr);
+	}
+	if (ret)
+		goto out;
+
+	/* the cover letter: what and why, uses removed, diffstat, tests */
+	sbuf_addf(&body, "Deprecated-API conversions on %s, generated by kmig convert and\n"
+		  "applied with kmig branch apply.\n\n", base_tag);
+	for (k = 0; k < RULE__COUNT; k++) {
+		char *why;
+
+		if (per_rule[k] <= 0)
+			continue;
+		why = series_deprecated_reason(repo, base_tree, rules[k].source);
+		sbuf_addf(&body, "%s: %lld use%s removed.\n%s\n\n", rules[k].id,
+			  per_rule[k], per_rule[k] == 1 ? "" : "s",
+			  why ? why : rules[k].advice);
+		free(why);
+	}
+	sbuf_addf(&body, "How each step was tested (kmig branch test: build, boot in QEMU,\n"
+		  "W=1 compile check under x86_64 and arm64 allmodconfig):\n%s\n",
+		  tested.buf);
+	{
+		git_diff *d = NULL;
+		git_diff_stats *st = NULL;
+		git_buf sb = { 0 };
+
+		if (git_diff_tree_to_tree(&d, repo, base_tree, tip_tree, NULL) < 0 ||
+		    git_diff_get_stats(&st, d) < 0 ||
+		    git_diff_stats_to_buf(&sb, st, GIT_DIFF_STATS_FULL |
+					  GIT_DIFF_STATS_INCLUDE_SUMMARY, 72) < 0)
+			ret = kmig_err_git("cannot compute the diffstat");
+		else
+			sbuf_add(&stat, sb.ptr, sb.size);
+		git_buf_dispose(&sb);
+		git_diff_stats_free(st);
+		git_diff_free(d);
+	}
+	if (ret)
+		goto out;
+	kmig_identity(&name, &email);
+	{
+		char *subject = xasprintf("Deprecated API conversions on %s", base_tag);
+		char *path = xasprintf("%s/0000-cover-letter.patch", dir);
+		struct sbuf hdr = SBUF_INIT;
+
+		mbox_format(&cover, NULL, name, email,
+			    sde && *sde ? atoll(sde) : (long long)time(NULL), 0,
+			    subject, stat.buf, "");
+		free(subject);
+		/* the body goes after the header, the diffstat after "---" */
+		{
+			const char *end = strstr(cover.buf, "\n\n");
+			struct sbuf out = SBUF_INIT;
+
+			sbuf_add(&out, cover.buf, (size_t)(end - cover.buf) + 2);
+			sbuf_addstr(&out, body.buf);
+			sbuf_addstr(&out, end + 2);
+			sbuf_release(&cover);
+			cover = out;
+		}
+		number_subject(&cover, 0, n);
+		add_base_commit(&cover, base_id);
+		if (allto.len)
+			sbuf_addf(&hdr, "To: %s\n", allto.buf);
+		if (allcc.len)
+			sbuf_addf(&hdr, "Cc: %s\n", allcc.buf);
+		if (hdr.len)
+			insert_headers(&cover, hdr.buf);
+		ret = write_file(path, &cover);
+		if (!ret)
+			printf("wrote %s\n", path);
+		sbuf_release(&hdr);
+		free(path);
+	}
+out:
+	if (!getenv("KMIG_KEEP_TMP"))
+		rm_rf(work);
+	git_tree_free(base_tree);
+	git_tree_free(tip_tree);
+	sbuf_release(&allto);
+	sbuf_release(&allcc);
+	sbuf_release(&tested);
+	sbuf_release(&cover);
+	sbuf_release(&body);
+	sbuf_release(&stat);
+	free(name);
+	free(email);
+	free(work);
+	return ret;
+}
+
 static int branch_export(struct kmig_ctx *ctx, int argc, char **argv)
 {
 	struct branch_opts o;
@@ -659,6 +1367,21 @@ static int branch_export(struct kmig_ctx *ctx, int argc, char **argv)
 	if (repo_resolve_commit(&base, repo, base_tag) ||
 	    branch_commits(&commits, &ncommits, repo, refname, base)) {
 		cmd_fail_last(KMIG_EXIT_ERROR);
+		goto out;
+	}
+	if (o.send) {
+		if (!ncommits) {
+			cmd_fail(KMIG_EXIT_ERROR, "'%s' has no commit to send", name);
+			goto out;
+		}
+		if (export_send(ctx, o.send, repo, base, commits, ncommits, &steps,
+				base_tag)) {
+			cmd_fail_last(KMIG_EXIT_ERROR);
+			goto out;
+		}
+		printf("%zu patches and a cover letter of %s in %s, ready for git send-email\n",
+		       ncommits, name, o.send);
+		status = finish_stdout(KMIG_EXIT_OK);
 		goto out;
 	}
 	names = xcalloc(ncommits + 1, sizeof(*names));

@@ -27,18 +27,23 @@
 #include "series.h"
 #include "store.h"
 
-#define DEFAULT_BASE "v6.1.192"
-
 static const char usage[] =
 	"usage: kmig convert RULE [--base TAG] [--subsystem NAME]... [--max-patches N]\n"
-	"                    [--jobs N] [--series DIR] [--dry-run]\n"
+	"                    [--jobs N] [--series DIR] [--dry-run] [--cocci TREE-PATH]\n"
 	"\n"
 	"Run the semantic patch tracker/cocci/RULE.cocci (Coccinelle's spatch) over\n"
-	"exactly the files of release TAG (default " DEFAULT_BASE ") that use RULE\n"
-	"according to the database (run 'kmig scan' first), split the result per\n"
-	"MAINTAINERS section of that release and write one git format-patch file\n"
-	"per section to the series directory DIR (default ./branch-patches, else\n"
+	"exactly the files of release TAG (default: the newest scanned release)\n"
+	"that use RULE according to the database (run 'kmig scan' first), one\n"
+	"MAINTAINERS section of that release at a time (sections in name order;\n"
+	"spatch runs only on the files of the sections selected, and stops\n"
+	"after --max-patches patches), and write one git format-patch file per\n"
+	"section to the series directory DIR (default ./branch-patches, else\n"
 	"the one next to the kmig binary), appended to DIR/series.\n"
+	"\n"
+	"A semantic patch the base release ships is read from TAG's tree and run\n"
+	"as 'make coccicheck MODE=patch COCCI=TREE-PATH' would (-D patch and the\n"
+	"script's own '// Options:' line): --cocci TREE-PATH, and by default\n"
+	"for alloc-obj, scripts/coccinelle/api/kmalloc_objs.cocci.\n"
 	"\n"
 	"Each patch has a kernel commit message: a subject prefix from the\n"
 	"section's directory (e.g. \"net: rds:\"), the reason from\n"
@@ -49,24 +54,48 @@ static const char usage[] =
 	"  --subsystem NAME  only this MAINTAINERS section (repeatable)\n"
 	"  --max-patches N   at most N patches (sections in name order)\n"
 	"  --jobs N          spatch processes (default: CPUs)\n"
-	"  --dry-run         print what would be written, write nothing\n"
+	"  --dry-run         print each patch it would write (with its diff),\n"
+	"                    write nothing\n"
+	"  --cocci TREE-PATH the base tree's semantic patch at TREE-PATH\n"
 	"\n"
-	"Uses the semantic patch cannot convert (for strlcpy: the return value is\n"
-	"used) are listed as \"not converted\".  Semantic patches: strlcpy,\n"
-	"alloc-arith.  $KMIG_COCCI_DIR overrides where they are looked up.\n";
+	"Uses the semantic patch cannot convert are listed as \"not converted\",\n"
+	"with the reason (its return value is used, the destination is not a\n"
+	"char array of known size, ...).  Semantic patches: strlcpy, strcpy\n"
+	"(two-argument strscpy() into char arrays), alloc-arith (kmalloc_array(),\n"
+	"kcalloc(), size_mul(), and kmalloc_objs() where the base has it), and\n"
+	"the in-tree kmalloc_objs.cocci for alloc-obj.  $KMIG_COCCI_DIR overrides\n"
+	"where tracker/cocci files are looked up.\n";
 
 /* What kmig says about each rule it can convert. */
 static const struct convert_rule {
 	const char *rule;
 	const char *subject;
 	const char *why;	/* after the deprecated.rst reason */
+	const char *intree;	/* the base tree's own semantic patch, or NULL:
+				 * tracker/cocci/RULE.cocci */
+	const char *left_stmt;	/* why a use left as a statement was not
+				 * converted (else: its value is used) */
 } convert_rules[] = {
 	{ "strlcpy", "Replace strlcpy() with strscpy()",
 	  "The return value of strlcpy() is not used at any call site changed\n"
-	  "here, so strscpy() is a drop-in replacement." },
+	  "here, so strscpy() is a drop-in replacement.", NULL,
+	  "not a plain call the semantic patch matches" },
+	{ "strcpy", "Replace strcpy() with strscpy()",
+	  "Every destination changed here is a char array whose size the\n"
+	  "compiler knows, so the two-argument strscpy() takes its size from\n"
+	  "the array, and the return value of strcpy() is not used.", NULL,
+	  "the destination is not a char array of known size" },
 	{ "alloc-arith", "Use 2-factor allocators for open-coded multiplication",
-	  "kmalloc_array(), kcalloc() and array_size() check the product for\n"
-	  "overflow instead of allocating a short buffer." },
+	  "kmalloc_array(), kcalloc(), their devm_/kv variants, size_mul() and\n"
+	  "array_size() check the product for overflow instead of allocating a\n"
+	  "short buffer; on a base with kmalloc_objs(), a typed pointer gets\n"
+	  "the type-aware kmalloc_objs()/kzalloc_objs().", NULL,
+	  "an allocator or size expression the semantic patch does not know" },
+	{ "alloc-obj", "Use kmalloc_obj() family for allocations",
+	  "The type-aware allocators take the object (or its type) rather than\n"
+	  "a sizeof() the reader has to check against the assignment.",
+	  "scripts/coccinelle/api/kmalloc_objs.cocci",
+	  "a form the kernel's semantic patch leaves alone" },
 };
 
 struct cfile {
@@ -92,6 +121,7 @@ struct convert_opts {
 	const char *series;
 	char **subsystems;
 	size_t nsubsystems, asubsystems;
+	const char *intree;	/* --cocci */
 	long max_patches;
 	int jobs;
 	bool dry_run;
@@ -116,78 +146,6 @@ static int path_blob(git_tree *tree, const char *path,
 	git_oid_cpy(oid, git_tree_entry_id(te));
 	git_tree_entry_free(te);
 	return 0;
-}
-
-/*
- * deprecated_reason - the first paragraph of the deprecated.rst section
- * titled @title in @tree, re-wrapped at 72 columns, rst ``markup``
- * removed; NULL when the file or the section is missing.
- */
-static char *deprecated_reason(git_repository *repo, git_tree *tree,
-			       const char *title)
-{
-	struct sbuf rst = SBUF_INIT, para = SBUF_INIT, out = SBUF_INIT;
-	const char *p, *e;
-	char *save = NULL, *word;
-	int state = 0;		/* 0: title, 1: underline, 2: text */
-	size_t col = 0;
-
-	if (repo_blob_at(repo, tree, "Documentation/process/deprecated.rst", &rst) ||
-	    !rst.len) {
-		sbuf_release(&rst);
-		return NULL;
-	}
-	p = rst.buf;
-	e = rst.buf + rst.len;
-	while (p < e) {
-		const char *nl = memchr(p, '\n', (size_t)(e - p));
-		size_t n = nl ? (size_t)(nl - p) : (size_t)(e - p);
-
-		if (state == 0 && n == strlen(title) && !memcmp(p, title, n)) {
-			state = 1;
-		} else if (state == 1) {
-			state = 2;	/* the "-----" line */
-		} else if (state == 2) {
-			if (!n && para.len)
-				break;	/* the end of the first paragraph */
-			sbuf_add(&para, p, n);
-			sbuf_addch(&para, ' ');
-		}
-		p = nl ? nl + 1 : e;
-	}
-	if (!para.len) {
-		sbuf_release(&rst);
-		sbuf_release(&para);
-		return NULL;
-	}
-	for (word = strtok_r(para.buf, " \t", &save); word;
-	     word = strtok_r(NULL, " \t", &save)) {
-		struct sbuf w = SBUF_INIT;
-		const char *q;
-
-		for (q = word; *q; q++)
-			if (strncmp(q, "``", 2))
-				sbuf_addch(&w, *q);
-			else
-				q++;
-		if (!w.len) {
-			sbuf_release(&w);
-			continue;
-		}
-		if (col && col + 1 + w.len > 72) {
-			sbuf_addch(&out, '\n');
-			col = 0;
-		} else if (col) {
-			sbuf_addch(&out, ' ');
-			col++;
-		}
-		sbuf_add(&out, w.buf, w.len);
-		col += w.len;
-		sbuf_release(&w);
-	}
-	sbuf_release(&rst);
-	sbuf_release(&para);
-	return out.len ? sbuf_detach(&out) : NULL;
 }
 
 /*
@@ -306,17 +264,67 @@ out:
 	return ret;
 }
 
-/* run_spatch - run the semantic patch in place over every file below @dir. */
-static int run_spatch(const char *cocci, const char *dir, int jobs)
+/*
+ * cocci_options - the words of the semantic patch's "// Options:" line
+ * (what "make coccicheck" passes to spatch), appended to @argv, after
+ * "-D objs" when @objs and the script declares "virtual objs".
+ */
+static void cocci_options(const char *path, bool objs, char ***argv, size_t *n,
+			  size_t *alloc)
+{
+	struct sbuf sb = SBUF_INIT;
+	char *line, *save = NULL;
+
+	if (sbuf_read_file(&sb, path) || !sb.buf)
+		goto out;
+	if (objs && strstr(sb.buf, "\nvirtual objs\n")) {
+		ALLOC_GROW(*argv, *n + 2, *alloc);
+		(*argv)[(*n)++] = xstrdup("-D");
+		(*argv)[(*n)++] = xstrdup("objs");
+	}
+	for (line = strtok_r(sb.buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char *w, *wsave = NULL;
+
+		if (strncmp(line, "// Options:", 11))
+			continue;
+		for (w = strtok_r(line + 11, " \t", &wsave); w;
+		     w = strtok_r(NULL, " \t", &wsave)) {
+			ALLOC_GROW(*argv, *n + 1, *alloc);
+			(*argv)[(*n)++] = xstrdup(w);
+		}
+		break;
+	}
+out:
+	sbuf_release(&sb);
+}
+
+/*
+ * run_spatch - run the semantic patch in place over every file below
+ * @dir, as "make coccicheck MODE=patch" does: -D patch, the script's own
+ * options, and -D objs when the base has kmalloc_objs() (@objs).
+ */
+static int run_spatch(const char *cocci, const char *dir, int jobs, bool objs)
 {
 	char jobs_s[16], *log = xasprintf("%s.log", dir);
-	char *argv[] = { "spatch", "--sp-file", (char *)cocci, "--very-quiet",
-			 "-D", "patch", "--no-includes", "--include-headers",
-			 "--in-place", "--no-show-diff", "-j", jobs_s, "--dir",
-			 (char *)dir, NULL };
+	static const char *const fixed[] = { "spatch", "--sp-file", NULL,
+		"--very-quiet", "-D", "patch", "--in-place", "--no-show-diff" };
+	char **argv = NULL;
+	size_t n = 0, alloc = 0, i;
 	int ret;
 
 	snprintf(jobs_s, sizeof(jobs_s), "%d", jobs);
+	for (i = 0; i < ARRAY_SIZE(fixed); i++) {
+		ALLOC_GROW(argv, n + 1, alloc);
+		argv[n++] = xstrdup(fixed[i] ? fixed[i] : cocci);
+	}
+	cocci_options(cocci, objs, &argv, &n, &alloc);
+	ALLOC_GROW(argv, n + 5, alloc);
+	argv[n++] = xstrdup("-j");
+	argv[n++] = xstrdup(jobs_s);
+	argv[n++] = xstrdup("--dir");
+	argv[n++] = xstrdup(dir);
+	argv[n] = NULL;
 	ret = child_run_status(&(struct child_opts){ .argv = argv, .out_path = log,
 						     .append = true,
 						     .kill_signal = SIGTERM });
@@ -326,6 +334,9 @@ static int run_spatch(const char *cocci, const char *dir, int jobs)
 		ret = kmig_err("spatch failed with status %d (see '%s')", ret, log);
 	else
 		unlink(log);
+	for (i = 0; i < n; i++)
+		free(argv[i]);
+	free(argv);
 	free(log);
 	return ret;
 }
@@ -406,12 +417,13 @@ static int parse_opts(struct convert_opts *o, int argc, char **argv)
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "series", required_argument, NULL, 'S' },
 		{ "dry-run", no_argument, NULL, 'n' },
+		{ "cocci", required_argument, NULL, 'c' },
 		{ NULL, 0, NULL, 0 },
 	};
 	unsigned long n;
 	int opt;
 
-	o->base = DEFAULT_BASE;
+	o->base = NULL;
 	o->jobs = ncpus();
 	o->max_patches = -1;
 	while ((opt = getopt_long(argc, argv, "j:", opts, NULL)) != -1) {
@@ -439,6 +451,9 @@ static int parse_opts(struct convert_opts *o, int argc, char **argv)
 		case 'n':
 			o->dry_run = true;
 			break;
+		case 'c':
+			o->intree = optarg;
+			break;
 		default:
 			return cmd_bad_option("convert", argv);
 		}
@@ -463,12 +478,26 @@ struct convert {
 	struct series series;
 	struct cfile *files;
 	size_t nfiles, afiles;
-	struct csection *sections;
+	struct csection *sections;	/* every section with a file using the rule */
 	size_t nsections, asections;
-	char *cocci, *dir, *tmp, *reason, *idname, *idemail;
+	char *cocci, *dir, *tmp, *reason, *idname, *idemail, *base;
+	const char *intree;		/* the base tree's semantic patch, or NULL */
+	bool objs;			/* the base has kmalloc_objs() */
 	long long when;
 	size_t left;		/* uses not converted */
+	size_t ran;		/* sections spatch ran on */
 };
+
+/* has_text - the file @path of the base tree contains @needle. */
+static bool has_text(struct convert *c, const char *path, const char *needle)
+{
+	struct sbuf sb = SBUF_INIT;
+	bool yes = !repo_blob_at(c->repo, c->tree, path, &sb) && sb.buf &&
+		   strstr(sb.buf, needle);
+
+	sbuf_release(&sb);
+	return yes;
+}
 
 /* convert_open - the repository, the base tree, its MAINTAINERS, the series. */
 static int convert_open(struct convert *c, struct kmig_ctx *ctx)
@@ -481,11 +510,24 @@ static int convert_open(struct convert *c, struct kmig_ctx *ctx)
 
 	ret = repo_open(&c->repo, ctx->repo_path);
 	if (!ret)
-		ret = repo_resolve_commit(&base, c->repo, c->o.base);
-	if (!ret)
 		ret = store_open(&c->st, ctx->db_path);
+	if (!ret && !c->o.base) {
+		struct release_info *all = NULL;
+		size_t n = 0;
+
+		ret = store_releases(c->st, &all, &n);
+		if (!ret && !n)
+			ret = kmig_err("no release scanned yet (run 'kmig scan')");
+		if (!ret)
+			c->base = xstrdup(all[n - 1].tag);
+		release_infos_free(all, n);
+	} else if (!ret) {
+		c->base = xstrdup(c->o.base);
+	}
 	if (!ret)
-		ret = store_release_get(c->st, c->o.base, &rel);
+		ret = repo_resolve_commit(&base, c->repo, c->base);
+	if (!ret)
+		ret = store_release_get(c->st, c->base, &rel);
 	for (i = 0; !ret && i < c->o.nsubsystems; i++) {
 		ret = store_subsystem_exists(c->st, c->o.subsystems[i]);
 		ret = ret < 0 ? ret : !ret ?
@@ -501,7 +543,7 @@ static int convert_open(struct convert *c, struct kmig_ctx *ctx)
 	}
 	if (strcmp(rel.commit, git_oid_tostr_s(git_commit_id(base)))) {
 		ret = kmig_err("'%s' moved since it was scanned (run 'kmig scan')",
-			       c->o.base);
+			       c->base);
 		goto out;
 	}
 	ret = repo_blob_at(c->repo, c->tree, "MAINTAINERS", &m);
@@ -510,10 +552,38 @@ static int convert_open(struct convert *c, struct kmig_ctx *ctx)
 	else if (ret == KMIG_ENOTFOUND)
 		ret = 0;
 	sbuf_release(&m);
-	c->reason = deprecated_reason(c->repo, c->tree, rules[c->rule].source);
+	c->reason = series_deprecated_reason(c->repo, c->tree, rules[c->rule].source);
+	c->objs = has_text(c, "include/linux/slab.h", "#define kmalloc_objs(");
 out:
 	git_commit_free(base);
 	release_info_clear(&rel);
+	return ret;
+}
+
+/*
+ * convert_cocci - the semantic patch: the base tree's @c->intree written
+ * to the temporary directory, else tracker/cocci/RULE.cocci.
+ */
+static int convert_cocci(struct convert *c)
+{
+	struct sbuf sb = SBUF_INIT;
+	int ret;
+
+	if (!c->intree) {
+		c->cocci = cocci_file(c->o.rule);
+		if (!c->cocci)
+			return kmig_err("no semantic patch for rule '%s' (have: strlcpy, strcpy, alloc-arith; alloc-obj from the tree)",
+					c->o.rule);
+		return 0;
+	}
+	ret = repo_blob_at(c->repo, c->tree, c->intree, &sb);
+	if (ret == KMIG_ENOTFOUND)
+		ret = kmig_err("%s has no '%s'", c->base, c->intree);
+	if (!ret)
+		ret = write_tmp_file(c->tmp, "kmig-intree.cocci", &sb);
+	if (!ret)
+		c->cocci = xasprintf("%s/kmig-intree.cocci", c->tmp);
+	sbuf_release(&sb);
 	return ret;
 }
 
@@ -525,7 +595,7 @@ static int convert_collect(struct convert *c)
 	size_t i;
 	int ret;
 
-	ret = store_release_get(c->st, c->o.base, &rel);
+	ret = store_release_get(c->st, c->base, &rel);
 	if (!ret)
 		ret = store_counts(c->st, rel.id, BY_FILE, c->o.rule, NULL, &rows);
 	for (i = 0; !ret && i < rows.n; i++) {
@@ -548,48 +618,82 @@ static int convert_collect(struct convert *c)
 	return ret;
 }
 
-/*
- * convert_run - extract the files into a temporary directory, run spatch
- * there, read the results back and list the uses left (on stdout).
- */
-static int convert_run(struct convert *c, const char *home)
+/* convert_group - every file per section, sections in name order. */
+static void convert_group(struct convert *c)
 {
-	char *parent = xasprintf("%s/tmp", home);
+	size_t i, k;
+
+	for (i = 0; i < c->nfiles; i++) {
+		struct csection *s = NULL;
+
+		for (k = 0; k < c->nsections; k++)
+			if (!strcmp(c->sections[k].name, c->files[i].section))
+				s = &c->sections[k];
+		if (!s) {
+			ALLOC_GROW(c->sections, c->nsections + 1, c->asections);
+			s = &c->sections[c->nsections++];
+			memset(s, 0, sizeof(*s));
+			s->name = c->files[i].section;
+		}
+		ALLOC_GROW(s->files, s->n + 1, s->alloc);
+		s->files[s->n++] = i;
+	}
+	qsort(c->sections, c->nsections, sizeof(*c->sections), cmp_section);
+}
+
+/* left_reason - why the use @text (a whitespace-normalised line) was left. */
+static const char *left_reason(const struct convert *c, const char *text)
+{
+	const char *name = c->o.rule;
+	size_t n = strlen(name);
+
+	if (strcmp(name, "strcpy") && strcmp(name, "strlcpy"))
+		return c->cr->left_stmt;
+	while (*text == ' ' || *text == '\t')
+		text++;
+	if (!strncmp(text, "(void)", 6))
+		text += 6;
+	if (!strncmp(text, name, n) && text[n] == '(')
+		return c->cr->left_stmt;
+	return "its return value is used";
+}
+
+/*
+ * convert_run - extract the files of section @s into a directory of
+ * their own, run spatch there, read the results back and list the uses
+ * left (on stdout); @changed receives the changed files of the section
+ * with the uses converted.
+ */
+static int convert_run(struct convert *c, const struct csection *s,
+		       struct csection *changed)
+{
+	char *dir = xasprintf("%s/s%zu", c->tmp, c->ran++);
 	struct progress *prog;
 	size_t i, k;
-	int ret;
+	int ret = 0;
 
-	c->tmp = xasprintf("%s/convert.XXXXXX", parent);
-	ret = mkdir_p(parent);
-	free(parent);
-	if (ret)
-		return ret;
-	if (!mkdtemp(c->tmp)) {
-		ret = kmig_err("cannot create '%s': %s", c->tmp, strerror(errno));
-		free(c->tmp);
-		c->tmp = NULL;
-		return ret;
-	}
-	for (i = 0; !ret && i < c->nfiles; i++) {
+	memset(changed, 0, sizeof(*changed));
+	changed->name = s->name;
+	for (i = 0; !ret && i < s->n; i++) {
 		struct sbuf sb = SBUF_INIT;
 
-		ret = repo_blob_read(c->repo, &c->files[i].oid, &sb);
+		ret = repo_blob_read(c->repo, &c->files[s->files[i]].oid, &sb);
 		if (!ret)
-			ret = write_tmp_file(c->tmp, c->files[i].path, &sb);
+			ret = write_tmp_file(dir, c->files[s->files[i]].path, &sb);
 		sbuf_release(&sb);
 	}
 	if (ret)
-		return ret;
-	prog = progress_start("spatch", c->nfiles);
-	progress_update(prog, 0, c->cocci);
-	ret = run_spatch(c->cocci, c->tmp, c->o.jobs);
-	progress_update(prog, c->nfiles, NULL);
+		goto out;
+	prog = progress_start("spatch", s->n);
+	progress_update(prog, 0, s->name);
+	ret = run_spatch(c->cocci, dir, c->o.jobs, c->objs);
+	progress_update(prog, s->n, NULL);
 	progress_stop(prog);
-	for (i = 0; !ret && i < c->nfiles; i++) {
-		struct cfile *f = &c->files[i];
+	for (i = 0; !ret && i < s->n; i++) {
+		struct cfile *f = &c->files[s->files[i]];
 		struct site_list sites = SITE_LIST_INIT;
 		struct sbuf before = SBUF_INIT;
-		char *path = xasprintf("%s/%s", c->tmp, f->path);
+		char *path = xasprintf("%s/%s", dir, f->path);
 
 		ret = sbuf_read_file(&f->after, path);
 		free(path);
@@ -603,49 +707,32 @@ static int convert_run(struct convert *c, const char *home)
 			     (before.len && memcmp(before.buf, f->after.buf, before.len));
 		lex_buffer(f->after.buf ? f->after.buf : "", f->after.len, &sites);
 		for (k = 0; k < sites.n; k++) {
+			const char *text = sites.v[k].text ? sites.v[k].text : "";
+
 			if (sites.v[k].rule != c->rule)
 				continue;
 			f->left++;
-			printf("not converted: %s:%u: %s\n", f->path, sites.v[k].line,
-			       sites.v[k].text ? sites.v[k].text : "");
+			printf("not converted: %s:%u: %s (%s)\n", f->path,
+			       sites.v[k].line, text, left_reason(c, text));
 		}
 		c->left += f->left;
 		site_list_clear(&sites);
 		sbuf_release(&before);
-	}
-	return ret;
-}
-
-/* convert_group - the changed files per section, sections in name order. */
-static void convert_group(struct convert *c)
-{
-	size_t i, k;
-
-	for (i = 0; i < c->nfiles; i++) {
-		struct csection *s = NULL;
-
-		if (!c->files[i].changed)
-			continue;
-		for (k = 0; k < c->nsections; k++)
-			if (!strcmp(c->sections[k].name, c->files[i].section))
-				s = &c->sections[k];
-		if (!s) {
-			ALLOC_GROW(c->sections, c->nsections + 1, c->asections);
-			s = &c->sections[c->nsections++];
-			memset(s, 0, sizeof(*s));
-			s->name = c->files[i].section;
+		if (f->changed) {
+			ALLOC_GROW(changed->files, changed->n + 1, changed->alloc);
+			changed->files[changed->n++] = s->files[i];
+			changed->converted += f->uses - (long long)f->left;
 		}
-		ALLOC_GROW(s->files, s->n + 1, s->alloc);
-		s->files[s->n++] = i;
-		s->converted += c->files[i].uses - (long long)c->files[i].left;
 	}
-	qsort(c->sections, c->nsections, sizeof(*c->sections), cmp_section);
+out:
+	free(dir);
+	return ret;
 }
 
 /*
  * convert_section - write the patch of section @s as number @number;
- * 0 written (or would be, with --dry-run), 1 skipped (already in the
- * series), negative on error.  Prints what it did.
+ * 0 written (or would be, with --dry-run: printed), 1 skipped (already
+ * in the series), negative on error.  Prints what it did.
  */
 static int convert_section(struct convert *c, const struct csection *s,
 			   int number)
@@ -654,7 +741,7 @@ static int convert_section(struct convert *c, const struct csection *s,
 	struct sbuf mbox = SBUF_INIT;
 	char *prefix = subject_prefix(c->files, s);
 	char *subject = xasprintf("%s %s", prefix, c->cr->subject);
-	char *name = NULL, *path = NULL;
+	char *name = NULL, *path = NULL, *how;
 	int ret;
 
 	if (subject_in_series(&c->series, subject)) {
@@ -667,9 +754,15 @@ static int convert_section(struct convert *c, const struct csection *s,
 		goto out;
 	sbuf_addf(&msg, "%s\n\n%s\n\n%s\n\n", subject,
 		  c->reason ? c->reason : rules[c->rule].advice, c->cr->why);
-	sbuf_addf(&msg, "Generated with the Coccinelle semantic patch %s.cocci\n"
+	if (c->intree)
+		how = xasprintf("the kernel's own semantic patch %s of %s", c->intree,
+				c->base);
+	else
+		how = xasprintf("the Coccinelle semantic patch %s.cocci", c->o.rule);
+	sbuf_addf(&msg, "Generated with %s\n"
 		  "(kmig convert %s --base %s), for the MAINTAINERS section\n"
-		  "\"%s\".\n\n", c->o.rule, c->o.rule, c->o.base, s->name);
+		  "\"%s\".\n\n", how, c->o.rule, c->base, s->name);
+	free(how);
 	sbuf_addf(&msg, "Kmig-Rule: %s\nSigned-off-by: %s <%s>\n", c->o.rule,
 		  c->idname, c->idemail);
 	mbox_format(&mbox, NULL, c->idname, c->idemail, c->when, 0, msg.buf,
@@ -690,6 +783,8 @@ static int convert_section(struct convert *c, const struct csection *s,
 		printf("%s %s: %s, %zu file%s, %lld use%s converted\n",
 		       c->o.dry_run ? "would write" : "wrote", name, s->name, s->n,
 		       s->n == 1 ? "" : "s", s->converted, s->converted == 1 ? "" : "s");
+	if (!ret && c->o.dry_run)
+		fwrite(mbox.buf, 1, mbox.len, stdout);
 out:
 	free(prefix);
 	free(subject);
@@ -699,6 +794,25 @@ out:
 	sbuf_release(&stat);
 	sbuf_release(&msg);
 	sbuf_release(&mbox);
+	return ret;
+}
+
+/* convert_tmp - the temporary directory below @home/tmp. */
+static int convert_tmp(struct convert *c, const char *home)
+{
+	char *parent = xasprintf("%s/tmp", home);
+	int ret;
+
+	c->tmp = xasprintf("%s/convert.XXXXXX", parent);
+	ret = mkdir_p(parent);
+	free(parent);
+	if (ret)
+		return ret;
+	if (!mkdtemp(c->tmp)) {
+		ret = kmig_err("cannot create '%s': %s", c->tmp, strerror(errno));
+		free(c->tmp);
+		c->tmp = NULL;
+	}
 	return ret;
 }
 
@@ -727,6 +841,7 @@ static void convert_clear(struct convert *c)
 	free(c->tmp);
 	free(c->dir);
 	free(c->reason);
+	free(c->base);
 	free(c->idname);
 	free(c->idemail);
 }
@@ -752,46 +867,53 @@ static int cmd_convert_fn(struct kmig_ctx *ctx, int argc, char **argv)
 	for (i = 0; i < ARRAY_SIZE(convert_rules); i++)
 		if (!strcmp(convert_rules[i].rule, c.o.rule))
 			c.cr = &convert_rules[i];
-	c.cocci = c.cr ? cocci_file(c.o.rule) : NULL;
-	if (!c.cocci) {
-		cmd_fail(KMIG_EXIT_ERROR, "no semantic patch for rule '%s' (have: strlcpy, alloc-arith)",
+	if (!c.cr) {
+		cmd_fail(KMIG_EXIT_ERROR, "no semantic patch for rule '%s' (have: strlcpy, strcpy, alloc-arith, alloc-obj)",
 			 c.o.rule);
 		goto out;
 	}
+	c.intree = c.o.intree ? c.o.intree : c.cr->intree;
 	c.dir = c.o.series ? xstrdup(c.o.series) : datadir_series();
 	kmig_identity(&c.idname, &c.idemail);
 	c.when = sde && *sde ? atoll(sde) : (long long)time(NULL);
 
-	if (convert_open(&c, ctx) || convert_collect(&c)) {
+	if (convert_open(&c, ctx) || convert_tmp(&c, ctx->home) ||
+	    convert_cocci(&c) || convert_collect(&c)) {
 		cmd_fail_last(KMIG_EXIT_ERROR);
 		goto out;
 	}
 	if (!c.nfiles) {
-		printf("no file of %s uses %s%s\n", c.o.base, c.o.rule,
+		printf("no file of %s uses %s%s\n", c.base, c.o.rule,
 		       c.o.nsubsystems ? " in the selected sections" : "");
 		status = finish_stdout(KMIG_EXIT_OK);
-		goto out;
-	}
-	if (convert_run(&c, ctx->home)) {
-		cmd_fail_last(KMIG_EXIT_ERROR);
 		goto out;
 	}
 	convert_group(&c);
 	number = series_next_number(&c.series);
 	for (i = 0; i < c.nsections; i++) {
+		struct csection done;
+
 		if (c.o.max_patches > 0 && (long)written >= c.o.max_patches)
 			break;
-		ret = convert_section(&c, &c.sections[i], number);
+		ret = convert_run(&c, &c.sections[i], &done);
+		if (!ret && done.n)
+			ret = convert_section(&c, &done, number);
+		else if (!ret)
+			ret = 1;
+		if (ret == 0) {
+			number++;
+			written++;
+			converted += done.converted;
+		}
+		free(done.files);
 		if (ret < 0) {
 			cmd_fail_last(KMIG_EXIT_ERROR);
 			goto out;
 		}
-		if (ret == 0) {
-			number++;
-			written++;
-			converted += c.sections[i].converted;
-		}
 	}
+	if (i < c.nsections)
+		printf("%zu section%s not looked at (--max-patches)\n",
+		       c.nsections - i, c.nsections - i == 1 ? "" : "s");
 	printf("%s: %zu patch%s, %lld use%s converted, %zu not converted\n", c.o.rule,
 	       written, written == 1 ? "" : "es", converted, converted == 1 ? "" : "s",
 	       c.left);

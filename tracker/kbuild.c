@@ -211,5 +211,6 @@ void kbuild_result_release(struct kbuild_result *res)
 	free(res->missing);
 	free(res->error);
 	free(res->inherited);
+	free(res->configs);
 	memset(res, 0, sizeof(*res));
 }

@@ -73,6 +73,11 @@ struct kbuild_result {
 					 * separated, or NULL */
 	size_t compiled;		/* kbuild_compile_check(): files
 					 * that compiled */
+	size_t tried;			/* kbuild_compile_check(): .c files
+					 * tried */
+	char *configs;			/* kbuild_compile_check(): the
+					 * configurations files compiled
+					 * under ("x86_64 arm64"), or NULL */
 };
 
 /*
@@ -130,21 +135,34 @@ void kbuild_result_release(struct kbuild_result *res);
 int kbuild_checkout(struct kbuild *kb, const char *commit);
 
 /*
- * kbuild_compile_check - compile-check C files of @rev under a wide
- * configuration: "make allmodconfig" prepared once per @base (any
- * revspec; its own directory wide-<base>/ in the work area), then, with
- * src/ moved to @rev, "make W=1 <file>.o" for each of @files (paths of
- * .c files in the tree).  res->status is KBUILD_FAILED when one does not
- * compile (res->error: the first compiler error), res->log_path the log.
- * A file that does not compile at @rev's first parent either (a driver
- * whose header stubs clash under this configuration, say) is not the
- * step's doing: it is listed in res->inherited, not a failure.
- * No image is produced.  For "kmig branch test": drivers the QEMU kernel
- * does not build are still compiled.
+ * kbuild_compile_check - compile-check C files of @rev under wide
+ * configurations, those of @configs in this order:
+ *	KBUILD_CHECK_X86_64	x86_64 allmodconfig (directory wide-<base>/)
+ *	KBUILD_CHECK_ARM64	arm64 allmodconfig with Debian's cross
+ *				compiler, ARCH=arm64
+ *				CROSS_COMPILE=aarch64-linux-gnu-
+ *				(directory wide-arm64-<base>/)
+ * each "make allmodconfig" prepared once per @base (any revspec) in the
+ * work area; then, with src/ moved to @rev, "make W=1 <file>.o" for each
+ * of @files (paths of .c files in the tree).  A file that does not
+ * compile under one configuration is compiled at @rev's first parent: if
+ * it compiles there, the step broke it (res->status KBUILD_FAILED,
+ * res->error the first compiler error, res->log_path the log); if not,
+ * the next configuration is tried.  A file no configuration compiles at
+ * the parent either (an ARM-only driver, or one whose header stubs clash)
+ * is not the step's doing: it is listed in res->inherited.  res->compiled
+ * counts the files that compiled, res->tried the .c files, res->configs
+ * names the configurations they compiled under.  A configuration whose
+ * allmodconfig cannot be made (no cross compiler) is skipped.  No image
+ * is produced.  For "kmig branch test": drivers the QEMU kernel does not
+ * build are still compiled.
  */
+#define KBUILD_CHECK_X86_64	0x1u
+#define KBUILD_CHECK_ARM64	0x2u
+#define KBUILD_CHECK_ALL	(KBUILD_CHECK_X86_64 | KBUILD_CHECK_ARM64)
 int kbuild_compile_check(struct kbuild *kb, const char *base, const char *rev,
 			 const char *const *files, size_t nfiles,
-			 struct kbuild_result *res);
+			 unsigned int configs, struct kbuild_result *res);
 
 /* kbuild_src_dir - the worktree (valid after kbuild_checkout()). */
 const char *kbuild_src_dir(const struct kbuild *kb);

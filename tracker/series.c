@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "repo.h"
 #include "series.h"
 
 /* ---- dates ---- */
@@ -444,4 +445,71 @@ char *patch_file_name(int number, const char *subject)
 		sb.buf[--sb.len] = '\0';
 	sbuf_addstr(&sb, ".patch");
 	return sbuf_detach(&sb);
+}
+
+char *series_deprecated_reason(git_repository *repo, git_tree *tree,
+			       const char *title)
+{
+	struct sbuf rst = SBUF_INIT, para = SBUF_INIT, out = SBUF_INIT;
+	const char *p, *e;
+	char *save = NULL, *word;
+	int state = 0;		/* 0: title, 1: underline, 2: text */
+	size_t col = 0;
+
+	if (repo_blob_at(repo, tree, "Documentation/process/deprecated.rst", &rst) ||
+	    !rst.len) {
+		sbuf_release(&rst);
+		return NULL;
+	}
+	p = rst.buf;
+	e = rst.buf + rst.len;
+	while (p < e) {
+		const char *nl = memchr(p, '\n', (size_t)(e - p));
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(e - p);
+
+		if (state == 0 && n == strlen(title) && !memcmp(p, title, n)) {
+			state = 1;
+		} else if (state == 1) {
+			state = 2;	/* the "-----" line */
+		} else if (state == 2) {
+			if (!n && para.len)
+				break;	/* the end of the first paragraph */
+			sbuf_add(&para, p, n);
+			sbuf_addch(&para, ' ');
+		}
+		p = nl ? nl + 1 : e;
+	}
+	if (!para.len) {
+		sbuf_release(&rst);
+		sbuf_release(&para);
+		return NULL;
+	}
+	for (word = strtok_r(para.buf, " \t", &save); word;
+	     word = strtok_r(NULL, " \t", &save)) {
+		struct sbuf w = SBUF_INIT;
+		const char *q;
+
+		for (q = word; *q; q++)
+			if (strncmp(q, "``", 2))
+				sbuf_addch(&w, *q);
+			else
+				q++;
+		if (!w.len) {
+			sbuf_release(&w);
+			continue;
+		}
+		if (col && col + 1 + w.len > 72) {
+			sbuf_addch(&out, '\n');
+			col = 0;
+		} else if (col) {
+			sbuf_addch(&out, ' ');
+			col++;
+		}
+		sbuf_add(&out, w.buf, w.len);
+		col += w.len;
+		sbuf_release(&w);
+	}
+	sbuf_release(&rst);
+	sbuf_release(&para);
+	return out.len ? sbuf_detach(&out) : NULL;
 }

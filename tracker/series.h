@@ -116,4 +116,13 @@ int series_next_number(const struct series *s);
  */
 char *patch_file_name(int number, const char *subject);
 
+/*
+ * series_deprecated_reason - the first paragraph of the section titled
+ * @title of Documentation/process/deprecated.rst in @tree, re-wrapped at
+ * 72 columns, rst ``markup`` removed (malloc'd); NULL when the file or
+ * the section is missing.
+ */
+char *series_deprecated_reason(git_repository *repo, git_tree *tree,
+			       const char *title);
+
 #endif

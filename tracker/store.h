@@ -305,7 +305,8 @@ int store_branch_steps(struct store *st, const char *branch,
 		       struct branch_steps *out);
 /*
  * store_branch_set_test - record the "kmig branch test" result of step
- * @position of @branch ("pass", "compile-fail", "build-fail", "boot-fail");
+ * @position of @branch ("pass", "compile-fail", "build-fail", "boot-fail",
+ * "untested");
  * KMIG_ENOTFOUND when there is no such step.  No transaction needed.
  */
 int store_branch_set_test(struct store *st, const char *branch, int position,

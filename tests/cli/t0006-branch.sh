@@ -205,6 +205,48 @@ t_ok "the first patch applies there" grep -q "^applied .*0001-drivers-one-use-st
 t_is "with offsets, as git apply does" 1 \
 	"$(sqlite3 "$DB" "SELECT count(*) FROM branch_steps WHERE branch = 'kmig/v1.1' AND position = 1 AND evidence LIKE 'applies with offsets%'")"
 
+# the matrix: every patch on the branch kmig/<TAG> of each imported release
+t_exit "branch status --matrix before any scan" 2 k branch status --matrix
+t_ok "scan the three releases" k scan
+t_exit "branch status --matrix" 0 k branch status --matrix
+t_is "matrix header and the first rows" "patches x bases (main base v1.1; status[:test], - not applied there)
+patch v0.9 v1.0 v1.1" \
+	"$(sed -n 1,2p "$TRASH/.stdout" | sed 's/ *$//' | tr -s ' ')"
+t_is "the first patch on every base" "0001-drivers-one-use-strscpy.patch applied applied applied" \
+	"$(grep '^0001' "$TRASH/.stdout" | sed 's/ *$//' | tr -s ' ')"
+t_is "upstream on v1.0 and v1.1, applied on v0.9" "0002-net-up-two.patch applied upstream upstream" \
+	"$(grep '^0002' "$TRASH/.stdout" | sed 's/ *$//' | tr -s ' ')"
+t_ok "summary line" grep -q '^6 patches on 3 bases$' "$TRASH/.stdout"
+t_exit "matrix csv" 0 k branch status --matrix --format csv
+t_is "csv: a column per base" "patch,subject,v0.9,v1.0,v1.1
+0005-lib-c-use-strscpy.patch,lib: c: use strscpy,applied,conflict,conflict" \
+	"$(sed -n '1p;6p' "$TRASH/.stdout")"
+t_exit "matrix json" 0 k branch status --matrix --format json
+t_ok "json: the evidence of each base" sh -c "python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d[\"main_base\"] == \"v1.1\" and d[\"bases\"] == [\"v0.9\", \"v1.0\", \"v1.1\"]
+p = [x for x in d[\"patches\"] if x[\"patch\"].startswith(\"0002\")][0]
+assert p[\"bases\"][\"v1.0\"][\"status\"] == \"upstream\"
+assert p[\"bases\"][\"v1.0\"][\"evidence\"]
+' '$TRASH/.stdout'"
+t_exit "--matrix with --base" 2 k branch status --matrix --base v1.0
+t_exit "--matrix is for status" 2 k branch apply --matrix --series "$S"
+
+# apply keeps a step's test results when its commit did not change
+sqlite3 "$DB" "UPDATE branch_steps SET test_status = 'pass' WHERE branch = 'kmig/v0.9'"
+t_exit "re-apply the same series on v0.9" 0 k branch apply --base v0.9 --series "$S"
+t_is "the same commits keep their results" "pass pass pass pass pass pass" \
+	"$(sqlite3 "$DB" "SELECT test_status FROM branch_steps WHERE branch = 'kmig/v0.9' ORDER BY position" | tr '\n' ' ' | sed 's/ $//')"
+k branch status --matrix > "$TRASH/matrix.txt"
+t_ok "the matrix shows them" grep -q '^0001-drivers-one-use-strscpy.patch  *applied:pass ' "$TRASH/matrix.txt"
+SOURCE_DATE_EPOCH= KMIG_IDENTITY="Other <other@example.org>" \
+	"$KMIG" --repo "$W" --db "$DB" branch apply --base v0.9 --series "$S" > /dev/null
+t_is "a new committer: new commits, results dropped" "" \
+	"$(sqlite3 "$DB" "SELECT test_status FROM branch_steps WHERE branch = 'kmig/v0.9' AND test_status IS NOT NULL")"
+k branch apply --series "$S" --name test/main > "$TRASH/main.txt"
+t_ok "apply without --base uses the newest imported release" grep -q '^test/main at .* on v1.1: ' "$TRASH/main.txt"
+
 # export: edit the branch with git, export, the edit comes back
 cp -r "$S" "$TRASH/series2"
 git -C "$W" branch -q -f edit kmig/v1.0

@@ -26,10 +26,12 @@ Maintainers List
 
 FOO DRIVER
 M:	Foo <foo@example.org>
+L:	foo-list@example.org
 F:	drivers/foo/
 
 NET BAR
 M:	Bar <bar@example.org>
+R:	Rev <rev@example.org>
 F:	net/bar/
 EOF
 cat > "$W/Documentation/process/deprecated.rst" <<'EOF'
@@ -104,9 +106,9 @@ t_is "one clear line" "kmig: release 'v1.0' is not scanned (run 'kmig scan')" "$
 t_exit "scan" 0 k scan
 t_exit "convert strlcpy" 0 k convert strlcpy --base v1.0 --series "$S" --jobs 1
 t_is "what was written and what was not converted" \
-"not converted: drivers/foo/a.c:10: len = strlcpy(name, s, sizeof(name));
-not converted: net/bar/b.c:7: if (strlcpy(b->alias, label, sizeof(b->alias)) >= sizeof(b->alias))
+"not converted: drivers/foo/a.c:10: len = strlcpy(name, s, sizeof(name)); (its return value is used)
 wrote 0001-foo-a-Replace-strlcpy-with-strscpy.patch: FOO DRIVER, 1 file, 1 use converted
+not converted: net/bar/b.c:7: if (strlcpy(b->alias, label, sizeof(b->alias)) >= sizeof(b->alias)) (its return value is used)
 wrote 0002-net-bar-Replace-strlcpy-with-strscpy.patch: NET BAR, 2 files, 2 uses converted
 strlcpy: 2 patches, 3 uses converted, 2 not converted" "$(cat "$TRASH/.stdout")"
 t_is "appended to the series" "0001-foo-a-Replace-strlcpy-with-strscpy.patch
@@ -183,6 +185,45 @@ t_is "both applied" "applied applied" \
 t_is "the branch tree is the git am tree" "$(git -C "$TRASH/am" rev-parse 'HEAD^{tree}')" \
 	"$(git -C "$W" rev-parse 'kmig/v1.0^{tree}')"
 
+# export --send: ready for git send-email
+t_exit "branch export --send" 0 k branch export --base v1.0 --send "$TRASH/send"
+t_is "two patches and a cover letter" "0000-cover-letter.patch
+0001-foo-a-Replace-strlcpy-with-strscpy.patch
+0002-net-bar-Replace-strlcpy-with-strscpy.patch" "$(ls "$TRASH/send")"
+P1="$TRASH/send/0001-foo-a-Replace-strlcpy-with-strscpy.patch"
+P2="$TRASH/send/0002-net-bar-Replace-strlcpy-with-strscpy.patch"
+t_is "To: M:/R:, Cc: L: of the fixture MAINTAINERS" "Subject: [PATCH 1/2] foo: a: Replace strlcpy() with strscpy()
+To: Foo <foo@example.org>
+Cc: foo-list@example.org
+Subject: [PATCH 2/2] net: bar: Replace strlcpy() with strscpy()
+To: Bar <bar@example.org>, Rev <rev@example.org>" "$(grep -h '^Subject:\|^To:\|^Cc:' "$P1" "$P2")"
+t_ok "no Kmig-* trailer in what is sent" sh -c "! grep -q '^Kmig-' '$P1' '$P2' '$TRASH/send/0000-cover-letter.patch'"
+t_is "base-commit: in each" "$(git -C "$W" rev-parse v1.0) $(git -C "$W" rev-parse v1.0) $(git -C "$W" rev-parse v1.0)" \
+	"$(grep -h '^base-commit: ' "$TRASH/send"/*.patch | cut -d' ' -f2 | tr '\n' ' ' | sed 's/ $//')"
+C="$TRASH/send/0000-cover-letter.patch"
+t_ok "cover letter: subject, recipients of all patches" sh -c "
+	grep -q '^Subject: \[PATCH 0/2\] Deprecated API conversions on v1.0$' '$C' &&
+	grep -q '^To: Foo <foo@example.org>, Bar <bar@example.org>, Rev <rev@example.org>$' '$C' &&
+	grep -q '^Cc: foo-list@example.org$' '$C'"
+t_ok "cover letter: the rule's deprecated.rst paragraph, uses removed, diffstat, tests" sh -c "
+	grep -q '^strlcpy: 3 uses removed.$' '$C' &&
+	grep -q '^strlcpy() reads the entire source buffer first' '$C' &&
+	grep -q '^ 3 files changed, 3 insertions(+), 3 deletions(-)$' '$C' &&
+	grep -q '^  1/2 foo: a: Replace strlcpy() with strscpy(): not tested$' '$C'"
+t_ok "the sent patches apply with git am" sh -c "
+	git clone -q '$W' '$TRASH/am2' && cd '$TRASH/am2' && git checkout -q v1.0 && git am -q '$P1' '$P2'"
+mkdir -p "$TRASH/home"
+git config --file "$TRASH/home/.gitconfig" user.name "Ann Author"
+git config --file "$TRASH/home/.gitconfig" user.email "ann@example.org"
+mkdir "$TRASH/s8"
+t_exit "convert takes the author from git's user.name/user.email" 0 \
+	env HOME="$TRASH/home" "$KMIG" --repo "$W" --db "$DB" convert strlcpy --base v1.0 --series "$TRASH/s8" --max-patches 1
+t_ok "From: and Signed-off-by:" sh -c "grep -q '^From: Ann Author <ann@example.org>$' '$TRASH/s8'/0001-*.patch &&
+	grep -q '^Signed-off-by: Ann Author <ann@example.org>$' '$TRASH/s8'/0001-*.patch"
+t_exit "KMIG_IDENTITY overrides it" 0 env HOME="$TRASH/home" KMIG_IDENTITY="Kay <kay@example.org>" \
+	"$KMIG" --repo "$W" --db "$DB" convert strlcpy --base v1.0 --series "$TRASH/s8" --subsystem "NET BAR"
+t_ok "its From:" grep -q '^From: Kay <kay@example.org>$' "$TRASH/s8"/0002-*.patch
+
 t_exit "again: nothing new" 0 k convert strlcpy --base v1.0 --series "$S"
 t_ok "already in the series" grep -q '^skipped NET BAR: "net: bar: Replace strlcpy() with strscpy()" is already in the series$' "$TRASH/.stdout"
 t_is "series unchanged" 2 "$(wc -l < "$S/series")"
@@ -192,8 +233,13 @@ t_exit "--subsystem" 0 k convert strlcpy --base v1.0 --series "$TRASH/s2" --subs
 t_is "only that section" "0001-net-bar-Replace-strlcpy-with-strscpy.patch" "$(cat "$TRASH/s2/series")"
 t_exit "--max-patches" 0 k convert strlcpy --base v1.0 --series "$TRASH/s3" --max-patches 1
 t_is "one patch" "0001-foo-a-Replace-strlcpy-with-strscpy.patch" "$(cat "$TRASH/s3/series")"
+t_ok "spatch did not run on the other section" grep -q '^1 section not looked at (--max-patches)$' "$TRASH/.stdout"
+t_ok "nor listed its uses" sh -c "! grep -q net/bar '$TRASH/.stdout'"
 t_exit "--dry-run" 0 k convert strlcpy --base v1.0 --series "$TRASH/s4" --dry-run
 t_ok "dry run writes nothing" sh -c "grep -q '^would write 0002-net-bar' '$TRASH/.stdout' && test -z \"\$(ls '$TRASH/s4')\""
+t_ok "it shows the patches it would write, with their diffs" sh -c "
+	grep -q '^Subject: \\[PATCH\\] net: bar: Replace strlcpy() with strscpy()$' '$TRASH/.stdout' &&
+	grep -q '^+	strscpy(d->label, s->label, sizeof(d->label));$' '$TRASH/.stdout'"
 t_exit "numbering continues after the existing series" 0 \
 	k convert strlcpy --base v1.0 --series "$TRASH/s2" --subsystem "FOO DRIVER"
 t_is "appended as 0002" "0001-net-bar-Replace-strlcpy-with-strscpy.patch
@@ -214,8 +260,76 @@ t_ok "identity in From: and Signed-off-by:" sh -c "
 	grep -q '^Signed-off-by: Jane Dev <jane@example.org>$' '$TRASH/alloc'/0001-*.patch &&
 	grep -q '^Kmig-Rule: alloc-arith$' '$TRASH/alloc'/0001-*.patch"
 
-t_exit "a rule without a semantic patch" 2 k convert strcpy --base v1.0 --series "$S"
-t_is "one clear line" "kmig: no semantic patch for rule 'strcpy' (have: strlcpy, alloc-arith)" "$(cat "$TRASH/.stderr")"
+t_exit "a rule without a semantic patch" 2 k convert bug-on --base v1.0 --series "$S"
+t_is "one clear line" "kmig: no semantic patch for rule 'bug-on' (have: strlcpy, strcpy, alloc-arith, alloc-obj)" "$(cat "$TRASH/.stderr")"
+
+# v1.1: strcpy uses, a kernel with kmalloc_objs() and its own semantic patch
+mkdir -p "$W/include/linux" "$W/scripts/coccinelle/api"
+cat > "$W/drivers/foo/s.c" <<'EOF'
+struct foo_dev {
+	char name[16];
+	char *label;
+};
+
+void foo_name(struct foo_dev *d, const char *s)
+{
+	char buf[8];
+
+	strcpy(buf, s);
+	strcpy(d->name, buf);
+	strcpy(d->label, s);
+	if (strcpy(buf, s))
+		d->label = buf;
+}
+EOF
+cat > "$W/drivers/foo/obj.c" <<'EOF'
+struct foo *foo_new(int n)
+{
+	struct foo *f;
+	struct foo *t;
+
+	f = kzalloc(sizeof(*f), GFP_KERNEL);
+	t = kmalloc(n * sizeof(*t), GFP_KERNEL);
+	return f ? f : t;
+}
+EOF
+printf '#define kmalloc_objs(VAR_OR_TYPE, COUNT, ...) x\n' > "$W/include/linux/slab.h"
+cat > "$W/scripts/coccinelle/api/kmalloc_objs.cocci" <<'EOF'
+/// A fixture's own in-tree semantic patch
+// Options: --no-includes --include-headers
+
+virtual patch
+
+@direct depends on patch@
+expression VAR, GFP;
+@@
+-	VAR = kzalloc(sizeof(*VAR), GFP)
++	VAR = kzalloc_obj(*VAR, GFP)
+EOF
+git_commit_all "$W" two && git -C "$W" tag v1.1
+t_exit "scan v1.1" 0 k scan
+mkdir "$TRASH/s5" "$TRASH/s6" "$TRASH/s7"
+t_exit "convert strcpy --dry-run (the newest release is the default base)" 0 \
+	k convert strcpy --series "$TRASH/s5" --dry-run
+t_ok "strscpy(dst, src) into char arrays" sh -c "
+	grep -q '^+	strscpy(buf, s);$' '$TRASH/.stdout' && grep -q '^+	strscpy(d->name, buf);$' '$TRASH/.stdout'"
+t_is "the other uses, with the reason" "not converted: drivers/foo/s.c:12: strcpy(d->label, s); (the destination is not a char array of known size)
+not converted: drivers/foo/s.c:13: if (strcpy(buf, s)) (its return value is used)" \
+	"$(grep '^not converted' "$TRASH/.stdout")"
+t_ok "on v1.1" grep -q '^(kmig convert strcpy --base v1.1), for the MAINTAINERS section$' "$TRASH/.stdout"
+t_is "dry run: nothing written" "" "$(ls "$TRASH/s5")"
+t_exit "convert alloc-obj: the base tree's own semantic patch" 0 \
+	k convert alloc-obj --series "$TRASH/s6"
+t_ok "read from the tree, as make coccicheck COCCI= runs it" sh -c "
+	grep -q '^+	f = kzalloc_obj(\*f, GFP_KERNEL);$' '$TRASH/s6'/0001-*.patch &&
+	grep -q '^Generated with the kernel.s own semantic patch scripts/coccinelle/api/kmalloc_objs.cocci of v1.1$' '$TRASH/s6'/0001-*.patch"
+t_exit "convert alloc-arith where the base has kmalloc_objs()" 0 \
+	k convert alloc-arith --series "$TRASH/s7" --subsystem "FOO DRIVER"
+t_ok "a typed pointer gets kmalloc_objs()" \
+	grep -q '^+	t = kmalloc_objs(\*t, n, GFP_KERNEL);$' "$TRASH/s7"/0001-*.patch
+t_exit "--cocci naming a file the base does not have" 2 \
+	k convert alloc-obj --series "$TRASH/s6" --cocci scripts/coccinelle/api/nope.cocci
+t_is "one clear line" "kmig: v1.1 has no 'scripts/coccinelle/api/nope.cocci'" "$(cat "$TRASH/.stderr")"
 t_exit "unknown rule" 2 k convert nope --series "$S"
 t_exit "missing rule" 2 k convert
 t_exit "unknown base" 2 k convert strlcpy --base v0.1 --series "$S"

@@ -7,12 +7,56 @@
 ///   kzalloc(n * size, gfp) -> kcalloc(n, size, gfp)
 ///   vmalloc(n * size)      -> vmalloc(array_size(n, size))
 ///   vzalloc(n * size)      -> vzalloc(array_size(n, size))
+///   kvmalloc(n * size, gfp) -> kvmalloc_array(n, size, gfp)
+///   kvzalloc(n * size, gfp) -> kvcalloc(n, size, gfp)
+///   krealloc(p, n * size, gfp) -> krealloc_array(p, n, size, gfp)
+///   devm_kzalloc(dev, n * size, gfp) -> devm_kcalloc(dev, n, size, gfp)
+///   devm_kmalloc(dev, n * size, gfp) -> devm_kmalloc_array(dev, n, size, gfp)
+///   other sizes n * size   -> size_mul(n, size)
+/// With -D objs (kmig convert passes it when the base's slab.h defines
+/// kmalloc_objs()), an assignment to a typed pointer becomes
+///   p = kmalloc(n * sizeof(*p), gfp) -> p = kmalloc_objs(*p, n, gfp)
+///   p = kzalloc(n * sizeof(T), gfp)  -> p = kzalloc_objs(T, n, gfp)
 /// A sizeof() first factor becomes the size argument.  A product of two constants cannot overflow at run time and is left
 /// alone (the compiler folds it).
 //
 // Options: --no-includes --include-headers
 
 virtual patch
+virtual objs
+
+@alloc_objs depends on patch && objs@
+expression P, n, gfp;
+type T;
+constant C1, C2;
+@@
+(
+  P = \(kmalloc\|kzalloc\)(C1 * C2, gfp)
+|
+- P = kmalloc(sizeof(*P) * n, gfp)
++ P = kmalloc_objs(*P, n, gfp)
+|
+- P = kmalloc(n * sizeof(*P), gfp)
++ P = kmalloc_objs(*P, n, gfp)
+|
+- P = kzalloc(sizeof(*P) * n, gfp)
++ P = kzalloc_objs(*P, n, gfp)
+|
+- P = kzalloc(n * sizeof(*P), gfp)
++ P = kzalloc_objs(*P, n, gfp)
+|
+- P = kmalloc(sizeof(T) * n, gfp)
++ P = kmalloc_objs(T, n, gfp)
+|
+- P = kmalloc(n * sizeof(T), gfp)
++ P = kmalloc_objs(T, n, gfp)
+|
+- P = kzalloc(sizeof(T) * n, gfp)
++ P = kzalloc_objs(T, n, gfp)
+|
+- P = kzalloc(n * sizeof(T), gfp)
++ P = kzalloc_objs(T, n, gfp)
+)
 
 @alloc_arith depends on patch@
 expression n, size, gfp, E;
@@ -63,4 +107,43 @@ constant C1, C2;
 |
 - vzalloc(n * size)
 + vzalloc(array_size(n, size))
+|
+  kvmalloc(C1 * C2, gfp)
+|
+- kvmalloc(n * size, gfp)
++ kvmalloc_array(n, size, gfp)
+|
+  kvzalloc(C1 * C2, gfp)
+|
+- kvzalloc(n * size, gfp)
++ kvcalloc(n, size, gfp)
+|
+  krealloc(E, C1 * C2, gfp)
+|
+- krealloc(E, n * size, gfp)
++ krealloc_array(E, n, size, gfp)
+|
+  devm_kzalloc(E, C1 * C2, gfp)
+|
+- devm_kzalloc(E, n * size, gfp)
++ devm_kcalloc(E, n, size, gfp)
+|
+  devm_kmalloc(E, C1 * C2, gfp)
+|
+- devm_kmalloc(E, n * size, gfp)
++ devm_kmalloc_array(E, n, size, gfp)
+)
+
+@alloc_mul depends on patch@
+expression n, size;
+constant C1, C2;
+identifier alloc = {kmalloc_node, kzalloc_node, kvmalloc_node, kvzalloc_node};
+@@
+(
+  alloc(C1 * C2, ...)
+|
+  alloc(
+- n * size
++ size_mul(n, size)
+  , ...)
 )

@@ -5,7 +5,8 @@
  * the site list they fill.
  *
  *   fallthrough-comment  lex_fallthrough_comment() (from lex_tokenize())
- *   call rules, warn-on-user, alloc-obj, alloc-arith  lex_match_word()
+ *   call rules, alloc-obj, alloc-arith  lex_match_word()
+ *   (warn-on-user is decided per release from the call graph: reach.h)
  *   vla                  lex_match_vla(), at each block-scope statement
  *   flex-array-zero/-one lex_struct_token() and lex_struct_end()
  *
@@ -475,27 +476,6 @@ void lex_match_vla(struct lexer *lx, size_t i)
 		lex_add_site(lx, RULE_VLA, lx->t[name].off, lx->t[name].line);
 }
 
-static const char *const user_suffixes[] = {
-	"_sendmsg", "_recvmsg", "_setsockopt", "_getsockopt", "_ioctl",
-	"_store",
-};
-
-static bool user_func(const struct lexer *lx)
-{
-	const char *f = lx->buf + lx->st.func_off;
-	size_t i, n;
-
-	if (!lx->st.real_func || !lx->st.func_len)
-		return false;
-	for (i = 0; i < ARRAY_SIZE(user_suffixes); i++) {
-		n = strlen(user_suffixes[i]);
-		if (lx->st.func_len > n &&
-		    !memcmp(f + lx->st.func_len - n, user_suffixes[i], n))
-			return true;
-	}
-	return false;
-}
-
 /* An identifier that may be a call of a rule's function. */
 void lex_match_word(struct lexer *lx, size_t i)
 {
@@ -528,9 +508,6 @@ void lex_match_word(struct lexer *lx, size_t i)
 			if (!call || !code)
 				break;
 			lex_add_site(lx, r, t->off, t->line);
-			if (r == RULE_WARN_ON && user_func(lx))
-				lex_add_site(lx, RULE_WARN_ON_USER, t->off,
-					     t->line);
 			break;
 		case MATCH_ALLOC_OBJ:
 			if (call && code && pv && is_punct(pv, P_ASSIGN))

@@ -18,7 +18,8 @@ struct strmap {
 	uint32_t *slot;		/* id + 1, 0: empty */
 	size_t cap, n;
 	const char **key;	/* by id */
-	size_t akey;
+	uint32_t *hash;		/* by id */
+	size_t akey, ahash;
 };
 
 static void strmap_grow(struct strmap *m)
@@ -30,8 +31,7 @@ static void strmap_grow(struct strmap *m)
 	m->slot = xcalloc(m->cap, sizeof(*m->slot));
 	mask = m->cap - 1;
 	for (i = 0; i < m->n; i++) {
-		for (j = fnv32(m->key[i], strlen(m->key[i])) & mask; m->slot[j];
-		     j = (j + 1) & mask)
+		for (j = m->hash[i] & mask; m->slot[j]; j = (j + 1) & mask)
 			;
 		m->slot[j] = (uint32_t)i + 1;
 	}
@@ -40,20 +40,26 @@ static void strmap_grow(struct strmap *m)
 /* The id of @s; with @add a new id when absent, else NONE. */
 static uint32_t strmap_id(struct strmap *m, const char *s, bool add)
 {
-	size_t j, mask;
+	size_t j, mask, len = strlen(s);
+	uint32_t h = fnv32(s, len);
 
 	if (!add && !m->cap)
 		return NONE;
 	if (add && (m->n + 1) * 2 > m->cap)
 		strmap_grow(m);
 	mask = m->cap - 1;
-	for (j = fnv32(s, strlen(s)) & mask; m->slot[j]; j = (j + 1) & mask)
-		if (!strcmp(m->key[m->slot[j] - 1], s))
-			return m->slot[j] - 1;
+	for (j = h & mask; m->slot[j]; j = (j + 1) & mask) {
+		uint32_t id = m->slot[j] - 1;
+
+		if (m->hash[id] == h && !memcmp(m->key[id], s, len + 1))
+			return id;
+	}
 	if (!add)
 		return NONE;
 	ALLOC_GROW(m->key, m->n + 1, m->akey);
+	ALLOC_GROW(m->hash, m->n + 1, m->ahash);
 	m->key[m->n] = s;
+	m->hash[m->n] = h;
 	m->slot[j] = (uint32_t)++m->n;
 	return (uint32_t)m->n - 1;
 }
@@ -62,6 +68,7 @@ static void strmap_clear(struct strmap *m)
 {
 	free(m->slot);
 	free(m->key);
+	free(m->hash);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -79,6 +86,7 @@ struct rfile {
 	char *path;
 	char *text;			/* the facts (names point into it) */
 	uint32_t f0, nf;		/* its functions in r->fn */
+	uint32_t arch;			/* symbol of "arch/X", NONE: not in arch/ */
 	bool header;
 };
 
@@ -99,6 +107,8 @@ struct reach {
 	struct rref *ref;
 	size_t nref, aref;
 	uint32_t *head;			/* by symbol: first definition */
+	char **archs;			/* the "arch/X" symbols' strings */
+	size_t narchs, aarchs;
 	size_t entries, reached;
 };
 
@@ -125,6 +135,9 @@ void reach_free(struct reach *r)
 	free(r->calls);
 	free(r->ref);
 	free(r->head);
+	for (i = 0; i < r->narchs; i++)
+		free(r->archs[i]);
+	free(r->archs);
 	strmap_clear(&r->sym);
 	strmap_clear(&r->paths);
 	free(r);
@@ -161,6 +174,26 @@ static bool parse_u32(const char *s, uint32_t *v)
 	return true;
 }
 
+/* The "arch/X" directory of @path, as a symbol, or NONE. */
+static uint32_t file_arch(struct reach *r, const char *path)
+{
+	const char *slash;
+	uint32_t id;
+	char *dir;
+
+	if (strncmp(path, "arch/", 5) || !(slash = strchr(path + 5, '/')))
+		return NONE;
+	dir = xstrndup(path, (size_t)(slash - path));
+	id = strmap_id(&r->sym, dir, false);
+	if (id == NONE) {
+		ALLOC_GROW(r->archs, r->narchs + 1, r->aarchs);
+		r->archs[r->narchs++] = dir;	/* the map keeps the pointer */
+		return strmap_id(&r->sym, dir, true);
+	}
+	free(dir);
+	return id;
+}
+
 int reach_add_file(struct reach *r, const char *path, const char *funcs)
 {
 	struct rfile *f;
@@ -180,6 +213,7 @@ int reach_add_file(struct reach *r, const char *path, const char *funcs)
 	f->path = xstrdup(path);
 	len = strlen(path);
 	f->header = len > 2 && !strcmp(path + len - 2, ".h");
+	f->arch = file_arch(r, path);
 	f->text = funcs ? xstrdup(funcs) : NULL;
 	f->f0 = (uint32_t)r->nfn;
 	strmap_id(&r->paths, f->path, true);
@@ -270,8 +304,26 @@ int reach_add_file(struct reach *r, const char *path, const char *funcs)
 }
 
 /*
+ * Can a use in file @file outside definition @d's file mean @d: a
+ * non-static function, or a static one of a header, and not one of
+ * another architecture's arch/ directory when @file is in arch/ (a
+ * function of arch/arm is never linked with arch/x86's code; generic code
+ * calls the one of every architecture).
+ */
+static bool global_def(const struct reach *r, uint32_t file, uint32_t d)
+{
+	const struct rfile *df = &r->file[r->fn[d].file];
+	uint32_t arch = r->file[file].arch;
+
+	if (r->fn[d].is_static && !df->header)
+		return false;
+	return arch == NONE || df->arch == NONE || df->arch == arch;
+}
+
+/*
  * The definitions a use of @name in file @file resolves to: those in the
- * file, else the non-static ones and the static ones of headers.  Calls
+ * file, else the non-static ones and the static ones of headers (of the
+ * file's own architecture when it is in arch/).  Calls
  * @visit for each (when non-NULL); returns how many.
  */
 static size_t resolve(struct reach *r, uint32_t file, uint32_t name,
@@ -292,7 +344,7 @@ static size_t resolve(struct reach *r, uint32_t file, uint32_t name,
 	if (n)
 		return n;
 	for (d = r->head[name]; d != NONE; d = r->fn[d].next)
-		if (!r->fn[d].is_static || r->file[r->fn[d].file].header) {
+		if (global_def(r, file, d)) {
 			if (visit)
 				visit(r, d, data);
 			n++;

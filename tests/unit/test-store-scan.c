@@ -71,7 +71,7 @@ static void put_blob(struct store *st, const char *oid, const char *ruleset,
 	};
 	struct site bug_on = { .rule = RULE_BUG_ON, .line = 9, .func = "g",
 			       .text = "BUG_ON(y);" };
-	struct site_list sites = { v, (size_t)nsites, 0 };
+	struct site_list sites = { v, (size_t)nsites, 0, NULL };
 
 	if (nsites < 0) {
 		sites.v = &bug_on;

@@ -182,8 +182,8 @@ static void fx_close(struct lex_fx *fx, unsigned int end)
 	fx->open = false;
 	f = &fx->fn[fx->nf - 1];
 	f->end = end > f->line ? end : f->line;
-	c = fx->calls + f->calls;
 	if (f->ncalls > 1) {
+		c = fx->calls + f->calls;
 		qsort(c, f->ncalls, sizeof(*c), cmp_u32);
 		for (i = m = 1; i < f->ncalls; i++)
 			if (c[i] != c[m - 1])

@@ -259,45 +259,6 @@ void lex_funcs_brace(struct lexer *lx, unsigned int line)
 		fx_close(lx->fx, line);
 }
 
-/*
- * The tokens [*a, *b) of argument @argno of the call whose '(' is token
- * @lp, when that argument is there and the call is not cut short.
- */
-static bool macro_arg(const struct lexer *lx, size_t lp, int argno,
-		      size_t *a, size_t *b)
-{
-	size_t i;
-	int depth = 0, arg = 1;
-
-	*a = lp + 1;
-	for (i = lp + 1; i < lx->nt; i++) {
-		const struct tok *t = &lx->t[i];
-
-		if (t->type == T_EOD || t->type == T_DEFINE)
-			return false;
-		if (t->type != T_PUNCT)
-			continue;
-		if (t->sub == P_LPAREN || t->sub == P_LBRACK ||
-		    t->sub == P_LBRACE) {
-			depth++;
-		} else if (t->sub == P_RPAREN || t->sub == P_RBRACK ||
-			   t->sub == P_RBRACE) {
-			if (depth-- == 0) {
-				*b = i;
-				return arg == argno;
-			}
-		} else if (t->sub == P_COMMA && depth == 0) {
-			if (arg == argno) {
-				*b = i;
-				return true;
-			}
-			arg++;
-			*a = i + 1;
-		}
-	}
-	return false;
-}
-
 /* An entry macro at token @i outside function bodies, '(' at @lp. */
 static void entry_macro(struct lexer *lx, size_t i, size_t lp)
 {
@@ -312,7 +273,7 @@ static void entry_macro(struct lexer *lx, size_t i, size_t lp)
 
 		if (!tok_is(lx, i, entry_macros[k].macro))
 			continue;
-		if (!macro_arg(lx, lp, entry_macros[k].argno, &a, &b))
+		if (!lex_call_arg(lx, lp, entry_macros[k].argno, &a, &b))
 			return;
 		while (a < b && lx->t[a].type == T_FT)
 			a++;

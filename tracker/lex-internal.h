@@ -308,6 +308,14 @@ size_t lex_skip_group(const struct lexer *lx, size_t i, size_t end);
  */
 bool lex_fallthrough_comment(const char *s, size_t len);
 
+/*
+ * lex_call_arg - the tokens [*@a, *@b) of argument @argno (1-based) of
+ * the call whose '(' is token @lp; false when the call has no such
+ * argument or is cut by the end of a #define.
+ */
+bool lex_call_arg(const struct lexer *lx, size_t lp, int argno,
+		  size_t *a, size_t *b);
+
 /* lex_match_word - token @i is a rule name: the call rules' matchers. */
 void lex_match_word(struct lexer *lx, size_t i);
 

@@ -316,8 +316,8 @@ static bool ends_operand(const struct tok *t)
  * '(' is token @lp.  False when the call has no such argument or is cut
  * by the end of a #define.
  */
-static bool call_arg(const struct lexer *lx, size_t lp, int argno,
-		     size_t *a, size_t *b)
+bool lex_call_arg(const struct lexer *lx, size_t lp, int argno,
+		  size_t *a, size_t *b)
 {
 	size_t i;
 	int depth = 0, arg = 1;
@@ -362,7 +362,7 @@ static bool alloc_arith(const struct lexer *lx, size_t lp, int argno)
 	int depth = 0;
 	bool product = false, nonconst = false;
 
-	if (!call_arg(lx, lp, argno, &a, &b))
+	if (!lex_call_arg(lx, lp, argno, &a, &b))
 		return false;
 	fs = a;
 	prev = SIZE_MAX;

@@ -10,6 +10,7 @@
 #include "gate-internal.h"
 #include "reach.h"
 #include "rules.h"
+#include "store.h"
 
 static bool has_warn(const struct gate *g, const struct gate_files *files)
 {
@@ -36,39 +37,53 @@ static bool in_files(const struct gate_files *f, const char *path)
 	return false;
 }
 
-/* A base file the change touches (on either side) is replaced. */
-static bool touched(void *data, const char *path)
-{
-	const struct gate_touched *t = data;
+/* The base release's files the change does not touch, with their facts. */
+struct base {
+	const struct gate_touched *t;
+	char **path, **funcs;
+	size_t n, alloc;
+};
 
-	return in_files(&t->before, path) || in_files(&t->after, path);
+static int keep_base(void *data, const char *path, const char *funcs)
+{
+	struct base *b = data;
+
+	if (in_files(&b->t->before, path) || in_files(&b->t->after, path))
+		return 0;
+	ALLOC_GROW(b->path, b->n + 1, b->alloc);
+	b->funcs = xrealloc(b->funcs, b->alloc * sizeof(*b->funcs));
+	b->path[b->n] = xstrdup(path);
+	b->funcs[b->n] = funcs ? xstrdup(funcs) : NULL;
+	b->n++;
+	return 0;
 }
 
-static int side_graph(struct gate *g, long long base, unsigned int depth,
-		      const struct gate_touched *t,
-		      const struct gate_files *files, struct reach **out)
+static struct reach *side_graph(struct gate *g, const struct base *b,
+				unsigned int depth,
+				const struct gate_files *files)
 {
+	struct reach *r = reach_new(depth);
 	size_t i;
-	int ret;
 
-	ret = reach_load_release(g->st, base, depth, touched, (void *)t, out);
-	if (ret)
-		return ret;
+	/* a malformed record only leaves that file out */
+	for (i = 0; i < b->n; i++)
+		reach_add_file(r, b->path[i], b->funcs[i]);
 	for (i = 0; i < files->n; i++) {
-		const struct gate_blob *b = gate_blobs_find(g->blobs,
-							    &files->v[i].oid);
+		const struct gate_blob *blob = gate_blobs_find(g->blobs,
+							       &files->v[i].oid);
 
-		/* a malformed record only leaves that file out */
-		reach_add_file(*out, files->v[i].path,
-			       b ? b->sites.funcs : NULL);
+		reach_add_file(r, files->v[i].path,
+			       blob ? blob->sites.funcs : NULL);
 	}
-	reach_build(*out);
-	return 0;
+	reach_build(r);
+	return r;
 }
 
 int gate_reach(struct gate *g, long long base, unsigned int depth,
 	       const struct gate_touched *t)
 {
+	struct base b = { t, NULL, NULL, 0, 0 };
+	size_t i;
 	int ret;
 
 	if (!g->st)
@@ -76,8 +91,16 @@ int gate_reach(struct gate *g, long long base, unsigned int depth,
 	g->reach_names = false;
 	if (!has_warn(g, &t->before) && !has_warn(g, &t->after))
 		return 0;
-	ret = side_graph(g, base, depth, t, &t->before, &g->reach_before);
-	if (!ret)
-		ret = side_graph(g, base, depth, t, &t->after, &g->reach_after);
+	ret = store_reach_files(g->st, base, keep_base, &b);
+	if (!ret) {
+		g->reach_before = side_graph(g, &b, depth, &t->before);
+		g->reach_after = side_graph(g, &b, depth, &t->after);
+	}
+	for (i = 0; i < b.n; i++) {
+		free(b.path[i]);
+		free(b.funcs[i]);
+	}
+	free(b.path);
+	free(b.funcs);
 	return ret;
 }

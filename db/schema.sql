@@ -199,12 +199,14 @@ CREATE INDEX log_range_commits_commit ON log_range_commits(commit_id);
 -- migration: 7
 -- warn-on-user by reachability (reach.h).  Per blob, what the lexer found
 -- about functions (the text of lexer.h's struct site_list.funcs: the
--- functions defined, the direct calls of each, the entry points named);
--- no row for a blob without any.
+-- functions defined, the direct calls of each, the entry points named),
+-- zlib-compressed in data, size bytes uncompressed; no row for a blob
+-- without any.
 CREATE TABLE blob_funcs (
 	oid TEXT NOT NULL,
 	ruleset TEXT NOT NULL,
-	data TEXT NOT NULL,
+	size INTEGER NOT NULL,
+	data BLOB NOT NULL,
 	PRIMARY KEY (oid, ruleset),
 	FOREIGN KEY (oid, ruleset) REFERENCES blobs(oid, ruleset) ON DELETE CASCADE
 ) WITHOUT ROWID;

@@ -6,36 +6,83 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <zlib.h>
 
 #include "store-internal.h"
+
+/* The facts are text that compresses about fourfold: level 1 is enough. */
+#define FUNCS_LEVEL 1
+#define FUNCS_MAX ((size_t)1 << 30)
+
+/*
+ * Column @i of @s (a blob_funcs row: size at @i, data at @i + 1)
+ * uncompressed into @buf (grown as needed; NUL-terminated).
+ */
+static int funcs_column(struct store *st, sqlite3_stmt *s, int i,
+			struct sbuf *buf)
+{
+	sqlite3_int64 size = sqlite3_column_int64(s, i);
+	const void *z = sqlite3_column_blob(s, i + 1);
+	int zlen = sqlite3_column_bytes(s, i + 1);
+	uLongf n = (uLongf)size;
+
+	sbuf_reset(buf);
+	if (size < 0 || (size_t)size >= FUNCS_MAX || (!z && zlen))
+		return kmig_err("database '%s': malformed function facts", st->path);
+	sbuf_grow(buf, (size_t)size + 1);
+	if (size && (uncompress((Bytef *)buf->buf, &n, z, (uLong)zlen) != Z_OK ||
+		     n != (uLongf)size))
+		return kmig_err("database '%s': malformed function facts", st->path);
+	buf->len = (size_t)size;
+	buf->buf[buf->len] = '\0';
+	return 0;
+}
 
 int store_blob_funcs_put(struct store *st, const char *oid,
 			 const char *ruleset, const char *data)
 {
 	static const char sql[] =
-		"INSERT OR REPLACE INTO blob_funcs(oid, ruleset, data) VALUES (?, ?, ?)";
+		"INSERT OR REPLACE INTO blob_funcs(oid, ruleset, size, data) VALUES (?, ?, ?, ?)";
 	sqlite3_stmt *s;
+	size_t len;
+	uLongf zlen;
+	Bytef *z;
+	int ret;
 
 	if (store_need_txn(st, "store_blob_funcs_put"))
 		return KMIG_EGENERIC;
 	if (!data)
 		return 0;
+	len = strlen(data);
+	if (len >= FUNCS_MAX)
+		return kmig_err("function facts of blob %s too large", oid);
+	zlen = compressBound((uLong)len);
+	z = xmalloc(zlen);
+	if (compress2(z, &zlen, (const Bytef *)data, (uLong)len, FUNCS_LEVEL) != Z_OK) {
+		free(z);
+		return kmig_err("cannot compress the function facts of blob %s", oid);
+	}
 	s = store_stmt(st, sql);
-	if (!s)
+	if (!s) {
+		free(z);
 		return KMIG_EGENERIC;
+	}
 	sqlite3_bind_text(s, 1, oid, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_text(s, 2, ruleset, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(s, 3, data, -1, SQLITE_TRANSIENT);
-	return store_done(st, s, "write");
+	sqlite3_bind_int64(s, 3, (sqlite3_int64)len);
+	sqlite3_bind_blob(s, 4, z, (int)zlen, free);
+	ret = store_done(st, s, "write");
+	return ret;
 }
 
 int store_blob_funcs(struct store *st, const char *oid, const char *ruleset,
 		     char **out)
 {
 	static const char sql[] =
-		"SELECT data FROM blob_funcs WHERE oid = ? AND ruleset = ?";
+		"SELECT size, data FROM blob_funcs WHERE oid = ? AND ruleset = ?";
 	sqlite3_stmt *s = store_stmt(st, sql);
-	int rc;
+	struct sbuf buf = SBUF_INIT;
+	int rc, ret = 0;
 
 	*out = NULL;
 	if (!s)
@@ -43,9 +90,15 @@ int store_blob_funcs(struct store *st, const char *oid, const char *ruleset,
 	sqlite3_bind_text(s, 1, oid, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_text(s, 2, ruleset, -1, SQLITE_TRANSIENT);
 	rc = sqlite3_step(s);
-	if (rc == SQLITE_ROW)
-		*out = store_col_dup(s, 0);
+	if (rc == SQLITE_ROW) {
+		ret = funcs_column(st, s, 0, &buf);
+		if (!ret)
+			*out = sbuf_detach(&buf);
+	}
 	sqlite3_reset(s);
+	sbuf_release(&buf);
+	if (ret)
+		return ret;
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
 		return store_dberr(st, "read blob functions");
 	return 0;
@@ -55,20 +108,25 @@ int store_reach_files(struct store *st, long long release,
 		      store_reach_file_fn *fn, void *data)
 {
 	static const char sql[] =
-		"SELECT rf.path, bf.data FROM release_files rf "
+		"SELECT rf.path, bf.size, bf.data FROM release_files rf "
 		"JOIN releases r ON r.id = rf.release_id "
 		"JOIN blob_funcs bf ON bf.oid = rf.oid AND bf.ruleset = r.ruleset "
 		"WHERE rf.release_id = ?";
 	sqlite3_stmt *s = store_stmt(st, sql);
+	struct sbuf buf = SBUF_INIT;
 	int rc, ret = 0;
 
 	if (!s)
 		return KMIG_EGENERIC;
 	sqlite3_bind_int64(s, 1, release);
-	while (!ret && (rc = sqlite3_step(s)) == SQLITE_ROW)
-		ret = fn(data, (const char *)sqlite3_column_text(s, 0),
-			 (const char *)sqlite3_column_text(s, 1));
+	while (!ret && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+		ret = funcs_column(st, s, 1, &buf);
+		if (!ret)
+			ret = fn(data, (const char *)sqlite3_column_text(s, 0),
+				 buf.buf);
+	}
 	sqlite3_reset(s);
+	sbuf_release(&buf);
 	if (ret)
 		return ret;
 	if (rc != SQLITE_DONE)

@@ -64,7 +64,7 @@ $(BUILD)/web-assets.o: $(BUILD)/web-assets.c
 # header is recomputed on every make and rewritten only when the hash
 # changes, so adding or removing a lexer file changes it too, and rules.o
 # is rebuilt only then.
-MATCHER_SRC := $(sort $(wildcard tracker/lex*.c tracker/lex*.h)) tracker/rules.def
+MATCHER_SRC := $(sort $(wildcard tracker/lex*.c tracker/lex*.h)) tracker/rules.def tracker/entry.def
 $(BUILD)/matcher-hash.h: $(MATCHER_SRC) FORCE | $(BUILD)
 	@new="$$(printf '#define KMIG_MATCHER_HASH "%s"' \
 		"$$(cat $(MATCHER_SRC) | sha1sum | cut -c1-16)")" && \

@@ -211,3 +211,34 @@ CREATE TABLE relinfo (
 ) WITHOUT ROWID;
 -- The relinfo key of the release's tree, NULL until recorded.
 ALTER TABLE releases ADD COLUMN relinfo_key TEXT;
+
+-- migration: 8
+-- warn-on-user by reachability (reach.h).  Per blob, what the lexer found
+-- about functions (the text of lexer.h's struct site_list.funcs: the
+-- functions defined, the direct calls of each, the entry points named),
+-- zlib-compressed in data, size bytes uncompressed; no row for a blob
+-- without any.
+CREATE TABLE blob_funcs (
+	oid TEXT NOT NULL,
+	ruleset TEXT NOT NULL,
+	size INTEGER NOT NULL,
+	data BLOB NOT NULL,
+	PRIMARY KEY (oid, ruleset),
+	FOREIGN KEY (oid, ruleset) REFERENCES blobs(oid, ruleset) ON DELETE CASCADE
+) WITHOUT ROWID;
+-- Per release, the warn-on sites user space reaches through direct calls
+-- from an entry point, and the call path that shows it; such a site counts
+-- as warn-on-user instead of warn-on (the counts are computed so).
+CREATE TABLE release_reach (
+	release_id INTEGER NOT NULL REFERENCES releases(id) ON DELETE CASCADE,
+	path TEXT NOT NULL,
+	line INTEGER NOT NULL,
+	chain TEXT NOT NULL,
+	PRIMARY KEY (release_id, path, line)
+) WITHOUT ROWID;
+-- The release's graph: the walk's depth (NULL: not computed, e.g. a
+-- release scanned before this migration), entry points and functions
+-- reached.
+ALTER TABLE releases ADD COLUMN reach_depth INTEGER;
+ALTER TABLE releases ADD COLUMN reach_entries INTEGER;
+ALTER TABLE releases ADD COLUMN reach_reached INTEGER;

@@ -13,13 +13,14 @@
 #include "gate.h"
 #include "patch.h"
 #include "relinfo.h"
+#include "reach.h"
 #include "repo.h"
 #include "rules.h"
 #include "store.h"
 
 static const char usage[] =
 	"usage: kmig check [--allow FILE] [--format text|json] [--removed] [--jobs N]\n"
-	"                  [--rule ID]... [--skip-rule ID]... REV\n"
+	"                  [--rule ID]... [--skip-rule ID]... [--reach-depth N] REV\n"
 	"       kmig check [options] A..B\n"
 	"       kmig check [options] --patch FILE [--patch FILE...] [--base REV]\n"
 	"\n"
@@ -60,6 +61,16 @@ static const char usage[] =
 	"base defines.  The base's facts come from the database when a scanned\n"
 	"release has the same deprecated.rst and include/, else from the base tree.\n"
 	"A base without deprecated.rst (or include/) is not judged on that count.\n"
+	"  --reach-depth N  warn-on-user: a WARN within N direct calls of an entry\n"
+	"                   point user space drives (default 3)\n"
+	"\n"
+	"warn-on-user: a WARN user space reaches is counted as warn-on-user instead of\n"
+	"warn-on, with its call path from the entry point, on the call graph of the\n"
+	"newest scanned release at or below the change's base (the database's\n"
+	"cached facts) with the touched files in place of theirs.  Without one (no\n"
+	"database, or no scanned release under the base) it falls back to the\n"
+	"function's name (*_sendmsg, *_recvmsg, *_setsockopt, *_getsockopt, *_ioctl,\n"
+	"*_store) and says so.  An allowlist entry for warn-on covers warn-on-user.\n"
 	"\n"
 	"Text output: a header naming the change (and the base by its tag, as git\n"
 	"describe --tags names it), the hunks that applied at an offset, '>> path:\n"
@@ -95,6 +106,8 @@ struct check {
 	bool base_from_db;
 	char *base_name;	/* the base as git describe --tags names it */
 	struct relinfo_since since;	/* from the database, or all NULL */
+	char *reach_base;	/* the release whose call graph was used, or NULL */
+	unsigned int reach_depth;
 };
 
 static char *commit_subject(git_commit *c)
@@ -309,6 +322,58 @@ out_free:
 	return ret;
 }
 
+/*
+ * The scanned release whose call graph stands for the change's base: the
+ * one at the old commit, else the newest one below it.  0 with *@id 0 when
+ * there is none.
+ */
+static int base_release(struct check *c, long long *id)
+{
+	struct release_info *rel = NULL;
+	git_oid old, oid;
+	size_t n = 0, i;
+	int ret;
+
+	*id = 0;
+	if (!c->st || !c->old_hex[0] || git_oid_fromstr(&old, c->old_hex) < 0)
+		return 0;
+	ret = store_releases(c->st, &rel, &n);
+	if (ret)
+		return ret;
+	for (i = 0; i < n && !*id; i++)
+		if (!strcmp(rel[i].commit, c->old_hex))
+			*id = rel[i].id;
+	for (i = n; i-- > 0 && !*id;)
+		if (!git_oid_fromstr(&oid, rel[i].commit) &&
+		    git_graph_descendant_of(c->repo, &old, &oid) == 1)
+			*id = rel[i].id;
+	git_error_clear();
+	for (i = 0; i < n; i++)
+		if (rel[i].id == *id)
+			c->reach_base = xstrdup(rel[i].tag);
+	release_infos_free(rel, n);
+	return 0;
+}
+
+/* The change's uses, with warn-on-user by the base's call graph if any. */
+static int diff_change(struct check *c, struct gate *g,
+		       struct gate_touched *t, struct gate_change *ch)
+{
+	long long base;
+	int ret;
+
+	ret = gate_touch(g, c->old, c->new_, true, t);
+	if (!ret)
+		ret = gate_blobs_load(g, NULL);
+	if (!ret)
+		ret = base_release(c, &base);
+	if (!ret && base)
+		ret = gate_reach(g, base, c->reach_depth, t);
+	if (!ret)
+		ret = gate_compare(g, t, ch);
+	return ret;
+}
+
 /* --allow FILE, else .kmig-allow in the checked tree, if present. */
 static int load_allow(struct check *c, const char *file)
 {
@@ -477,6 +542,22 @@ static char *info_reason(const struct check *c, int r)
 	return sbuf_detach(&sb);
 }
 
+/* Does the change add or remove a WARN (so how it was judged matters)? */
+static bool reach_note(const struct gate_change *ch)
+{
+	size_t i;
+
+	for (i = 0; i < ch->added.n; i++)
+		if (ch->added.v[i].rule == RULE_WARN_ON ||
+		    ch->added.v[i].rule == RULE_WARN_ON_USER)
+			return true;
+	for (i = 0; i < ch->removed.n; i++)
+		if (ch->removed.v[i].rule == RULE_WARN_ON ||
+		    ch->removed.v[i].rule == RULE_WARN_ON_USER)
+			return true;
+	return false;
+}
+
 static void print_text(const struct check *c, const struct gate_change *ch,
 		       size_t nallowed, bool removed)
 {
@@ -507,6 +588,8 @@ static void print_text(const struct check *c, const struct gate_change *ch,
 		free(advice);
 		if (c->series.n > 1 && s->patch >= 0)
 			print_wrapped("   in ", patch_title(&c->series.v[s->patch]));
+		if (s->chain)
+			printf("   reached: %s: %s\n", s->chain, s->text);
 		printf("\t%s\n", s->text);
 	}
 	for (i = 0; nallowed && i < ch->added.n; i++) {
@@ -551,6 +634,12 @@ static void print_text(const struct check *c, const struct gate_change *ch,
 	if (ch->removed.n)
 		printf("%zu deprecated use%s removed\n", ch->removed.n,
 		       plural(ch->removed.n));
+	if (reach_note(ch))
+		printf(c->reach_base ?
+		       "note: warn-on-user: call graph of %s with the change, %u calls deep\n" :
+		       "note: warn-on-user by function name only (%s): run 'kmig scan' for the call graph\n",
+		       c->reach_base ? c->reach_base : "no scanned release under the base",
+		       c->reach_depth);
 	/* a range's counts differ from the trend's when uses moved between files */
 	if (!strcmp(c->kind, "range") && (ch->added.n || ch->removed.n))
 		printf("note: uses are matched across files (a use moved to another file is neither added nor removed); 'kmig report --trend' matches per file\n");
@@ -566,6 +655,10 @@ static void json_site(const struct gate_site *s)
 	json_string(stdout, rules[s->rule].id);
 	printf(", \"text\": ");
 	json_string(stdout, s->text);
+	if (s->rule == RULE_WARN_ON_USER) {
+		printf(", \"reached\": ");
+		json_string(stdout, s->chain);
+	}
 }
 
 static void json_series(const struct check *c)
@@ -686,6 +779,10 @@ static void print_json(const struct check *c, const struct gate_change *ch,
 		}
 	}
 	printf("], \"informational\": %zu},\n", ninfo);
+	printf("  \"reach\": {\"graph\": ");
+	json_string(stdout, c->reach_base);
+	printf(", \"depth\": %u, \"by\": \"%s\"},\n", c->reach_depth,
+	       c->reach_base ? "call graph" : "function name");
 	printf("  \"summary\": {\"new\": %zu, \"allowed\": %zu, \"removed\": %zu, \"matching\": \"across files\"}\n}\n",
 	       ch->added.n - ninfo, nallowed, ch->removed.n);
 }
@@ -721,6 +818,7 @@ static void check_clear(struct check *c)
 	free(c->base);
 	free(c->base_name);
 	relinfo_since_clear(&c->since);
+	free(c->reach_base);
 	gate_series_clear(&c->series);
 	gate_allow_clear(&c->allow);
 	store_close(c->st);
@@ -782,6 +880,7 @@ static int cmd_check_fn(struct kmig_ctx *ctx, int argc, char **argv)
 		{ "removed", no_argument, NULL, 'r' },
 		{ "rule", required_argument, NULL, 'R' },
 		{ "skip-rule", required_argument, NULL, 'S' },
+		{ "reach-depth", required_argument, NULL, 'd' },
 		{ NULL, 0, NULL, 0 },
 	};
 	static const char *const formats[] = { "text", "json", NULL };
@@ -798,6 +897,7 @@ static int cmd_check_fn(struct kmig_ctx *ctx, int argc, char **argv)
 	int opt, fmt = FMT_TEXT, jobs = ncpus(), status = KMIG_EXIT_ERROR, open_ret;
 	size_t nallowed, nfail, i;
 
+	c.reach_depth = REACH_DEFAULT_DEPTH;
 	while ((opt = getopt_long(argc, argv, "j:", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'p':
@@ -835,6 +935,14 @@ static int cmd_check_fn(struct kmig_ctx *ctx, int argc, char **argv)
 			}
 			jobs = (int)n;
 			break;
+		case 'd':
+			if (opt_uint("check", "--reach-depth", optarg, 0,
+				     REACH_MAX_DEPTH, &n)) {
+				free(patches);
+				return KMIG_EXIT_ERROR;
+			}
+			c.reach_depth = (unsigned int)n;
+			break;
 		default:
 			free(patches);
 			return cmd_bad_option("check", argv);
@@ -867,7 +975,7 @@ static int cmd_check_fn(struct kmig_ctx *ctx, int argc, char **argv)
 		goto out_fail;
 	gate_init(&g, c.repo, c.st, jobs);
 	g.inmem = npatches > 0;
-	if (gate_diff_trees(&g, c.old, c.new_, &touched, &ch))
+	if (diff_change(&c, &g, &touched, &ch))
 		goto out_fail;
 	if (npatches && gate_series_attribute(&g, &c.series, c.old, &ch.added))
 		goto out_fail;

@@ -21,6 +21,7 @@ static const char usage[] =
 	"                   [--by rule|subsystem|file] [--top N] [--format text|csv|json]\n"
 	"       kmig report --trend [--rule ID]... [--skip-rule ID]... [--subsystem NAME]\n"
 	"                   [--by subsystem] [--format text|csv|json]\n"
+	"       kmig report [TAG] --reach [--format text|csv|json]\n"
 	"\n"
 	"Report the counts of a scanned release (default: the newest), with the\n"
 	"delta against the previous scanned release.  Text groups by rule unless\n"
@@ -47,7 +48,14 @@ static const char usage[] =
 	"the matching rules, or drop them; totals cover the rules kept.\n"
 	"Text and JSON also give, per rule, \"documented since\" (the first scanned\n"
 	"release whose own deprecated.rst has its section) and \"replacement since\"\n"
-	"(the first whose include/ defines a replacement), as 'kmig rules' does.\n";
+	"(the first whose include/ defines a replacement), as 'kmig rules' does.\n"
+	"\n"
+	"--reach: the release's call graph (default: the newest): its entry points,\n"
+	"the functions reached within the scan's --reach-depth direct calls, and\n"
+	"every warn-on-user site with its call path from the entry point, e.g.\n"
+	"  path:line: f (file:line) \xe2\x86\x92 g (file:line): WARN_ON(x);\n"
+	"(CSV: release,path,line,path_of_calls,text).  Calls through function\n"
+	"pointers are not followed.\n";
 
 enum { FMT_TEXT, FMT_CSV, FMT_JSON };
 
@@ -386,7 +394,7 @@ static void print_text(const struct release_info *rel,
 				       o->since.repl[i] ? o->since.repl[i] : "none");
 	}
 	if (rule_ok(o, RULE_WARN_ON_USER))
-		printf("note: warn-on-user is a heuristic (WARN in handlers named *_sendmsg, *_recvmsg, *_setsockopt, *_getsockopt, *_ioctl, *_store)\n");
+		printf("note: warn-on-user is a WARN user space reaches through direct calls from an entry point, counted instead of warn-on ('kmig report --reach' shows the call paths)\n");
 }
 
 static struct total *listed_groups(const struct count_rows *cur,
@@ -967,6 +975,92 @@ static int report_rule_filter(struct report_opts *o)
 	return 0;
 }
 
+struct reach_print {
+	const char *tag;
+	int fmt;
+	size_t n;
+};
+
+static int reach_row(void *data, const char *path, unsigned int line,
+		     const char *chain, const char *text)
+{
+	struct reach_print *p = data;
+
+	if (p->fmt == FMT_CSV) {
+		csv_field(stdout, p->tag);
+		printf(",");
+		csv_field(stdout, path);
+		printf(",%u,", line);
+		csv_field(stdout, chain);
+		printf(",");
+		csv_field(stdout, text);
+		printf("\n");
+	} else if (p->fmt == FMT_JSON) {
+		printf("%s\n    {\"path\": ", p->n ? "," : "");
+		json_string(stdout, path);
+		printf(", \"line\": %u, \"reached\": ", line);
+		json_string(stdout, chain);
+		printf(", \"text\": ");
+		json_string(stdout, text);
+		printf("}");
+	} else {
+		printf("%s:%u: %s: %s\n", path, line, chain, text ? text : "");
+	}
+	p->n++;
+	return 0;
+}
+
+/* kmig report [TAG] --reach: the release's graph and reached sites. */
+static int do_reach(struct store *st, const char *tag, int fmt)
+{
+	struct release_info *rels = NULL, *rel = NULL;
+	struct reach_print p = { NULL, fmt, 0 };
+	long long entries, reached, sites;
+	size_t n, i;
+	int depth, ret;
+
+	if (store_releases(st, &rels, &n))
+		return cmd_fail_last(KMIG_EXIT_ERROR);
+	for (i = 0; i < n; i++)
+		if (!tag || !strcmp(rels[i].tag, tag))
+			rel = &rels[i];
+	if (!rel) {
+		release_infos_free(rels, n);
+		return tag ? cmd_fail(KMIG_EXIT_ERROR, "release '%s' is not scanned (run 'kmig scan')", tag) :
+			     cmd_fail(KMIG_EXIT_ERROR, "no release is scanned (run 'kmig scan')");
+	}
+	p.tag = rel->tag;
+	ret = store_reach_info(st, rel->id, &depth, &entries, &reached, &sites);
+	if (!ret && depth < 0) {
+		ret = cmd_fail(KMIG_EXIT_ERROR, "release '%s' has no call graph (scanned by an older kmig: run 'kmig scan')",
+			       rel->tag);
+		release_infos_free(rels, n);
+		return ret;
+	}
+	if (!ret) {
+		if (fmt == FMT_CSV) {
+			printf("release,path,line,path_of_calls,text\n");
+		} else if (fmt == FMT_JSON) {
+			printf("{\n  \"release\": ");
+			json_string(stdout, rel->tag);
+			printf(", \"depth\": %d, \"entry_points\": %lld, \"reached\": %lld, \"sites\": [",
+			       depth, entries, reached);
+		} else {
+			printf("%s: warn-on-user by call graph, %d calls deep (calls through function pointers not followed)\n",
+			       rel->tag, depth);
+			printf("entry points: %lld\nfunctions reached: %lld\nwarn-on-user sites: %lld\n",
+			       entries, reached, sites);
+		}
+		ret = store_reach_sites(st, rel->id, reach_row, &p);
+		if (!ret && fmt == FMT_JSON)
+			printf("%s]\n}\n", p.n ? "\n  " : "");
+	}
+	release_infos_free(rels, n);
+	if (ret)
+		return cmd_fail_last(KMIG_EXIT_ERROR);
+	return finish_stdout(KMIG_EXIT_OK);
+}
+
 static int cmd_report_fn(struct kmig_ctx *ctx, int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -977,6 +1071,7 @@ static int cmd_report_fn(struct kmig_ctx *ctx, int argc, char **argv)
 		{ "top", required_argument, NULL, 'n' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "trend", no_argument, NULL, 't' },
+		{ "reach", no_argument, NULL, 'R' },
 		{ NULL, 0, NULL, 0 },
 	};
 	static const char *const formats[] = { "text", "csv", "json", NULL };
@@ -984,7 +1079,7 @@ static int cmd_report_fn(struct kmig_ctx *ctx, int argc, char **argv)
 	struct report_opts o = { .top = -1 };
 	struct store *st = NULL;
 	char *label = NULL;
-	bool trend = false;
+	bool trend = false, reach = false;
 	unsigned long n;
 	int opt, status = KMIG_EXIT_ERROR;
 
@@ -1030,6 +1125,9 @@ static int cmd_report_fn(struct kmig_ctx *ctx, int argc, char **argv)
 		case 't':
 			trend = true;
 			break;
+		case 'R':
+			reach = true;
+			break;
 		default:
 			status = cmd_bad_option("report", argv);
 			goto out_free;
@@ -1056,6 +1154,10 @@ static int cmd_report_fn(struct kmig_ctx *ctx, int argc, char **argv)
 		status = cmd_usage_error("report", "--trend takes --by subsystem only");
 		goto out_free;
 	}
+	if (reach && (trend || o.by_given || o.top >= 0 || o.nwant || o.nskip || o.subsystem)) {
+		status = cmd_usage_error("report", "--reach takes only TAG and --format");
+		goto out_free;
+	}
 	if (!o.by_given)
 		o.by = o.fmt == FMT_CSV ? BY_SUBSYSTEM : BY_RULE;
 	if (store_open_readonly(&st, ctx->db_path)) {
@@ -1078,7 +1180,8 @@ static int cmd_report_fn(struct kmig_ctx *ctx, int argc, char **argv)
 		status = cmd_fail_last(KMIG_EXIT_ERROR);
 		goto out_free;
 	}
-	status = trend && o.by_given ? do_trend_by_section(st, &o) :
+	status = reach ? do_reach(st, optind < argc ? argv[optind] : NULL, o.fmt) :
+		 trend && o.by_given ? do_trend_by_section(st, &o) :
 		 trend ? do_trend(st, &o) :
 		 do_report(st, ctx->repo_path, optind < argc ? argv[optind] : NULL, &o);
 	store_close(st);

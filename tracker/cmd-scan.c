@@ -12,13 +12,14 @@
 #include "maintcache.h"
 #include "oidset.h"
 #include "relinfo.h"
+#include "reach.h"
 #include "repo.h"
 #include "rules.h"
 #include "scan.h"
 #include "store.h"
 
 static const char usage[] =
-	"usage: kmig scan [--tags GLOB]... [--include-rc] [--jobs N]\n"
+	"usage: kmig scan [--tags GLOB]... [--include-rc] [--jobs N] [--reach-depth N]\n"
 	"\n"
 	"Scan release tags (default: every tag matching v[0-9]* except -rc tags,\n"
 	"in version order): count every rule's uses per release, per subsystem\n"
@@ -29,6 +30,10 @@ static const char usage[] =
 	"  --tags GLOB     scan tags matching GLOB (repeatable)\n"
 	"  --include-rc    include -rc tags\n"
 	"  --jobs N        lexer threads (default: CPUs)\n"
+	"  --reach-depth N warn-on-user: WARN sites within N direct calls of an\n"
+	"                  entry point user space drives (default 3; 0: in the\n"
+	"                  entry points only).  A release scanned at another depth\n"
+	"                  gets its call graph again from the cache (no lexing)\n"
 	"\n"
 	"Prints one line per release: tag, files, blobs lexed, uses.\n";
 
@@ -41,6 +46,7 @@ struct scan_state {
 	struct maint_cache maint;
 	struct scan_pool *pool;	/* started on the first release to lex */
 	int jobs;
+	unsigned int reach_depth;
 	uint64_t lexed, lexed_bytes;
 	struct relinfo_cache relinfo;	/* header blobs read (relinfo.h) */
 };
@@ -137,6 +143,8 @@ struct release_plan {
 	bool skip;			/* nothing to write */
 	const char *skip_line;		/* printed instead, or NULL */
 	char *recommit;			/* the old commit: only its id changes */
+	long long regraph;		/* release id: only its call graph again */
+	long long regraph_files;
 	git_commit *commit;
 	char commit_hex[GIT_OID_HEXSZ + 1];
 	struct scan_files files;
@@ -216,10 +224,24 @@ static int plan_release(struct scan_state *s, const char *tag,
 
 		if (!same && same_rules && same_tree(s->repo, old.commit, p->commit))
 			p->recommit = xstrdup(old.commit);
+		if (same || p->recommit) {
+			int depth;
+			long long e, r, n;
+
+			ret = store_reach_info(s->st, old.id, &depth, &e, &r, &n);
+			if (ret) {
+				release_info_clear(&old);
+				return ret;
+			}
+			if (depth != (int)s->reach_depth) {
+				p->regraph = old.id;
+				p->regraph_files = old.files;
+			}
+		}
 		release_info_clear(&old);
 		if (same || p->recommit) {
 			p->skip = true;
-			p->skip_line = same ? "up to date" :
+			p->skip_line = p->regraph ? NULL : same ? "up to date" :
 				       "same tree at a new commit, counts kept";
 			return 0;
 		}
@@ -301,6 +323,45 @@ static long long line_date(git_commit *commit)
 	return p ? strtoll(p + strlen(trailer), NULL, 10) : 0;
 }
 
+/* The release's call graph from the cache: which WARN sites are reached. */
+static int release_graph(struct scan_state *s, const char *tag, long long rel)
+{
+	size_t entries, reached, sites;
+	double t0 = mono_now();
+	int ret;
+
+	ret = reach_release(s->st, rel, s->reach_depth, &entries, &reached,
+			    &sites);
+	if (!ret)
+		progress_note("%s: call graph: %zu entry points, %zu functions within %u calls, %zu WARN sites reached (%.2fs)\n",
+			tag, entries, reached, s->reach_depth, sites,
+			mono_now() - t0);
+	return ret;
+}
+
+/* A release scanned at another --reach-depth: its graph and counts again. */
+static int regraph_release(struct scan_state *s, struct release_plan *p)
+{
+	int ret = store_begin(s->st);
+
+	if (ret)
+		return ret;
+	ret = store_reach_clear(s->st, p->regraph);
+	if (!ret)
+		ret = release_graph(s, p->tag, p->regraph);
+	if (!ret)
+		ret = store_release_finish(s->st, p->regraph, p->regraph_files);
+	if (ret) {
+		store_rollback(s->st);
+		return ret;
+	}
+	ret = store_commit(s->st);
+	if (!ret)
+		printf("%s: call graph again (reach depth %u), counts kept\n",
+		       p->tag, s->reach_depth);
+	return ret;
+}
+
 static int write_release(struct scan_state *s, struct release_plan *p)
 {
 	const char *ruleset = rules_hash();
@@ -325,6 +386,8 @@ static int write_release(struct scan_state *s, struct release_plan *p)
 		if (ret)
 			return ret;
 	}
+	if (p->regraph)
+		return regraph_release(s, p);
 	if (p->skip) {
 		if (p->skip_line)
 			printf("%s: %s\n", p->tag, p->skip_line);
@@ -354,6 +417,10 @@ static int write_release(struct scan_state *s, struct release_plan *p)
 	for (i = 0; !ret && i < p->ntodo; i++) {
 		ret = store_blob_put(s->st, repo_oid_str(&p->todo[i]), ruleset,
 				     p->bytes[i], &p->results[i]);
+		if (!ret)
+			ret = store_blob_funcs_put(s->st,
+						   repo_oid_str(&p->todo[i]),
+						   ruleset, p->results[i].funcs);
 		total_bytes += p->bytes[i];
 	}
 	for (i = 0; !ret && i < p->files.n; i++) {
@@ -364,6 +431,8 @@ static int write_release(struct scan_state *s, struct release_plan *p)
 		ret = store_release_file(s->st, rel, f->path,
 					 repo_oid_str(&f->oid), sub);
 	}
+	if (!ret)
+		ret = release_graph(s, p->tag, rel);
 	if (!ret)
 		ret = store_release_finish(s->st, rel, (long long)p->files.n);
 	if (ret) {
@@ -416,6 +485,7 @@ static int cmd_scan_fn(struct kmig_ctx *ctx, int argc, char **argv)
 		{ "tags", required_argument, NULL, 't' },
 		{ "include-rc", no_argument, NULL, 'r' },
 		{ "jobs", required_argument, NULL, 'j' },
+		{ "reach-depth", required_argument, NULL, 'd' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct scan_state s = { 0 };
@@ -428,6 +498,7 @@ static int cmd_scan_fn(struct kmig_ctx *ctx, int argc, char **argv)
 
 	s.ctx = ctx;
 	s.jobs = ncpus();
+	s.reach_depth = REACH_DEFAULT_DEPTH;
 	while ((opt = getopt_long(argc, argv, "j:", opts, NULL)) != -1) {
 		switch (opt) {
 		case 't':
@@ -443,6 +514,14 @@ static int cmd_scan_fn(struct kmig_ctx *ctx, int argc, char **argv)
 				return KMIG_EXIT_ERROR;
 			}
 			s.jobs = (int)n;
+			break;
+		case 'd':
+			if (opt_uint("scan", "--reach-depth", optarg, 0,
+				     REACH_MAX_DEPTH, &n)) {
+				free(globs);
+				return KMIG_EXIT_ERROR;
+			}
+			s.reach_depth = (unsigned int)n;
 			break;
 		default:
 			free(globs);

@@ -133,6 +133,19 @@ static bool path_matches(const char *pat, const char *path)
 	return false;
 }
 
+/*
+ * Does the rule glob @pat cover a site of @rule?  A warn-on-user site is a
+ * WARN counted under the more specific id: an entry for warn-on covers it
+ * too.
+ */
+static bool allow_rule(const char *pat, int rule)
+{
+	if (glob_match(pat, rules[rule].id, false))
+		return true;
+	return rule == RULE_WARN_ON_USER &&
+	       glob_match(pat, rules[RULE_WARN_ON].id, false);
+}
+
 size_t gate_allow_apply(const struct gate_allow *a, struct gate_sites *s)
 {
 	size_t i, j, n = 0;
@@ -144,7 +157,7 @@ size_t gate_allow_apply(const struct gate_allow *a, struct gate_sites *s)
 		for (j = 0; a && j < a->n; j++) {
 			const struct gate_allow_entry *e = &a->v[j];
 
-			if (!glob_match(e->rule, rules[site->rule].id, false) ||
+			if (!allow_rule(e->rule, site->rule) ||
 			    !path_matches(e->path, site->path))
 				continue;
 			if (e->func && !(site->func &&

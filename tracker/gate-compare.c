@@ -8,7 +8,9 @@
 #include <string.h>
 
 #include "gate-internal.h"
+#include "reach.h"
 #include "repo.h"
+#include "rules.h"
 
 
 /* One site of a touched file, on one side of the change. */
@@ -18,6 +20,7 @@ struct entry {
 	const char *text;
 	const struct gate_file *file;
 	const struct site *site;
+	const char *chain;
 	bool on_change;
 };
 
@@ -89,6 +92,33 @@ static bool line_changed(const struct gate_file *f, unsigned int line)
 	return false;
 }
 
+/*
+ * The rule site @s of @path on side @side counts under: a WARN user space
+ * reaches is warn-on-user instead of warn-on (one use, one rule), with
+ * its call path in *@chain (owned by the gate).
+ */
+static int site_rule(struct gate *g, int side, const char *path,
+		     const struct site *s, const char **chain)
+{
+	const struct reach *r = side > 0 ? g->reach_after : g->reach_before;
+	char *c = NULL;
+
+	*chain = NULL;
+	if (s->rule != RULE_WARN_ON)
+		return s->rule;
+	if (r) {
+		if (!reach_site(r, path, s->line, &c))
+			return s->rule;
+		ALLOC_GROW(g->chains, g->nchains + 1, g->achains);
+		g->chains[g->nchains++] = c;
+		*chain = c;
+		return RULE_WARN_ON_USER;
+	}
+	if (g->reach_names && reach_name_heuristic(s->func))
+		return RULE_WARN_ON_USER;
+	return s->rule;
+}
+
 static int add_entries(struct gate *g, const struct gate_files *files,
 		       int side, struct entry **v, size_t *n, size_t *alloc)
 {
@@ -107,7 +137,7 @@ static int add_entries(struct gate *g, const struct gate_files *files,
 
 			ALLOC_GROW(*v, *n + 1, *alloc);
 			e = &(*v)[(*n)++];
-			e->rule = s->rule;
+			e->rule = site_rule(g, side, f->path, s, &e->chain);
 			e->side = side;
 			e->text = s->text ? s->text : "";
 			e->file = f;
@@ -129,6 +159,7 @@ static void emit(struct gate_sites *out, const struct entry *e)
 	s->path = e->file->path;
 	s->func = e->site->func;
 	s->text = e->text;
+	s->chain = e->chain;
 	s->on_change = e->on_change;
 	s->allow = -1;
 	s->patch = -1;

@@ -38,7 +38,9 @@ static void cache_put(struct gate *g, struct gate_blob **todo, size_t n,
 		return;
 	for (i = 0; i < n; i++)
 		if (store_blob_put(g->st, repo_oid_str(&todo[i]->oid), ruleset,
-				   bytes[i], &todo[i]->sites))
+				   bytes[i], &todo[i]->sites) ||
+		    store_blob_funcs_put(g->st, repo_oid_str(&todo[i]->oid),
+					 ruleset, todo[i]->sites.funcs))
 			goto out_rollback;
 	if (!store_commit(g->st))
 		return;
@@ -66,6 +68,10 @@ int gate_blobs_load(struct gate *g, struct progress *prog)
 		if (g->st) {
 			ret = store_blob_sites(g->st, repo_oid_str(&e->oid),
 					       ruleset, &e->sites);
+			if (!ret)
+				ret = store_blob_funcs(g->st,
+						       repo_oid_str(&e->oid),
+						       ruleset, &e->sites.funcs);
 			if (!ret) {
 				e->loaded = true;
 				g->cached++;

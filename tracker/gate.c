@@ -12,6 +12,7 @@
 #include "gate-internal.h"
 #include "relinfo.h"
 #include "rules.h"
+#include "reach.h"
 
 /* ---- blob id -> sites ---- */
 
@@ -42,12 +43,21 @@ void gate_init(struct gate *g, git_repository *repo, struct store *st,
 	g->st = st;
 	g->jobs = jobs > 0 ? jobs : 1;
 	g->blobs = xcalloc(1, sizeof(*g->blobs));
+	g->reach_names = true;
 }
 
 void gate_release(struct gate *g)
 {
 	size_t i;
 
+	reach_free(g->reach_before);
+	reach_free(g->reach_after);
+	g->reach_before = g->reach_after = NULL;
+	for (i = 0; i < g->nchains; i++)
+		free(g->chains[i]);
+	free(g->chains);
+	g->chains = NULL;
+	g->nchains = g->achains = 0;
 	if (!g->blobs)
 		return;
 	for (i = 0; i < g->blobs->n; i++)

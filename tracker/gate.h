@@ -45,6 +45,7 @@ struct gate_site {
 	const char *path;	/* belongs to the struct gate_change */
 	const char *func;	/* enclosing function, NULL at file scope */
 	const char *text;	/* whitespace-normalised source line */
+	const char *chain;	/* warn-on-user: the call path (reach.h), or NULL */
 	bool on_change;		/* on a line the diff adds (or deletes) */
 	int allow;		/* allowlist entry index, or -1 */
 	int patch;		/* patch of a series that added it, or -1 */
@@ -83,6 +84,7 @@ void gate_change_clear(struct gate_change *c);
 
 /* Blob id -> sites, filled by gate_blobs_load(). */
 struct gate_blobs;
+struct reach;
 
 struct gate {
 	git_repository *repo;
@@ -90,6 +92,15 @@ struct gate {
 	int jobs;		/* lexer threads */
 	bool inmem;		/* objects only @repo sees (a patch's): lex in this thread */
 	struct gate_blobs *blobs;
+	/*
+	 * warn-on-user: the call graphs before and after the change
+	 * (gate_reach()), or none: then, with reach_names (the default),
+	 * by the enclosing function's name (reach_name_heuristic()).
+	 */
+	struct reach *reach_before, *reach_after;
+	bool reach_names;
+	char **chains;		/* the gate_site.chain strings */
+	size_t nchains, achains;
 	/* statistics */
 	size_t lexed, cached;
 	uint64_t lexed_bytes;
@@ -122,6 +133,17 @@ int gate_blobs_load(struct gate *g, struct progress *prog);
  */
 int gate_compare(struct gate *g, const struct gate_touched *t,
 		 struct gate_change *out);
+
+/*
+ * gate_reach - build the call graphs of both sides of the loaded change
+ * @t (gate-reach.c): release @base (an id of the store: its cached facts)
+ * with the touched files before, and after, the change in place of
+ * theirs; a walk of @depth calls.  Only when a touched file has a WARN
+ * site (else nothing is needed).  Sets g->reach_names to false.  Call
+ * between gate_blobs_load() and gate_compare().
+ */
+int gate_reach(struct gate *g, long long base, unsigned int depth,
+	       const struct gate_touched *t);
 
 /*
  * gate_diff_trees - gate_touch + gate_blobs_load + gate_compare for one

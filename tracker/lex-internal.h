@@ -198,6 +198,8 @@ struct scan_state {
 	bool stmt_rhs;			/* after '=' in this statement */
 };
 
+struct lex_fx;
+
 struct lexer {
 	const char *buf;
 	size_t len;
@@ -227,6 +229,8 @@ struct lexer {
 	size_t npool, apool;
 
 	struct scan_state st;
+
+	struct lex_fx *fx;	/* lex-funcs.c: functions and calls */
 
 	/* #define body: the state and frames outside it */
 	bool in_define;
@@ -304,6 +308,14 @@ size_t lex_skip_group(const struct lexer *lx, size_t i, size_t end);
  */
 bool lex_fallthrough_comment(const char *s, size_t len);
 
+/*
+ * lex_call_arg - the tokens [*@a, *@b) of argument @argno (1-based) of
+ * the call whose '(' is token @lp; false when the call has no such
+ * argument or is cut by the end of a #define.
+ */
+bool lex_call_arg(const struct lexer *lx, size_t lp, int argno,
+		  size_t *a, size_t *b);
+
 /* lex_match_word - token @i is a rule name: the call rules' matchers. */
 void lex_match_word(struct lexer *lx, size_t i);
 
@@ -318,5 +330,24 @@ void lex_struct_token(struct lexer *lx, struct frame *f, size_t i);
 
 /* lex_struct_end - the struct body @f closes: flex-array-zero/-one. */
 void lex_struct_end(struct lexer *lx, struct frame *f);
+
+/* ------------------------------------------------------------------ */
+/* Functions, calls and entry points (lex-funcs.c), for reach.h.      */
+
+/* lex_funcs_begin - a function body opens; token @cand is its name. */
+void lex_funcs_begin(struct lexer *lx, size_t cand);
+/* lex_funcs_brace - a '}' on @line was walked: the function may end. */
+void lex_funcs_brace(struct lexer *lx, unsigned int line);
+/*
+ * lex_funcs_call - the identifier at token @i is followed by '(' at @lp:
+ * a direct call inside a function body, or an entry macro outside.
+ */
+void lex_funcs_call(struct lexer *lx, size_t i, size_t lp);
+/* lex_funcs_member - ".NAME =" with NAME at token @i, '=' at @eq. */
+void lex_funcs_member(struct lexer *lx, size_t i, size_t eq);
+/* lex_funcs_emit - the text of lexer.h's site_list.funcs, or NULL. */
+char *lex_funcs_emit(struct lexer *lx);
+/* lex_funcs_free - free lx->fx. */
+void lex_funcs_free(struct lexer *lx);
 
 #endif

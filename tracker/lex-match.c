@@ -5,7 +5,8 @@
  * the site list they fill.
  *
  *   fallthrough-comment  lex_fallthrough_comment() (from lex_tokenize())
- *   call rules, warn-on-user, alloc-obj, alloc-arith  lex_match_word()
+ *   call rules, alloc-obj, alloc-arith  lex_match_word()
+ *   (warn-on-user is decided per release from the call graph: reach.h)
  *   vla                  lex_match_vla(), at each block-scope statement
  *   flex-array-zero/-one lex_struct_token() and lex_struct_end()
  *
@@ -316,8 +317,8 @@ static bool ends_operand(const struct tok *t)
  * '(' is token @lp.  False when the call has no such argument or is cut
  * by the end of a #define.
  */
-static bool call_arg(const struct lexer *lx, size_t lp, int argno,
-		     size_t *a, size_t *b)
+bool lex_call_arg(const struct lexer *lx, size_t lp, int argno,
+		  size_t *a, size_t *b)
 {
 	size_t i;
 	int depth = 0, arg = 1;
@@ -362,7 +363,7 @@ static bool alloc_arith(const struct lexer *lx, size_t lp, int argno)
 	int depth = 0;
 	bool product = false, nonconst = false;
 
-	if (!call_arg(lx, lp, argno, &a, &b))
+	if (!lex_call_arg(lx, lp, argno, &a, &b))
 		return false;
 	fs = a;
 	prev = SIZE_MAX;
@@ -697,39 +698,18 @@ static bool alloc_obj(const struct lexer *lx, size_t i, size_t lp)
 	int first = devm ? 2 : 1;
 	size_t a, b;
 
-	if (!array && call_arg(lx, lp, first, &a, &b) &&
+	if (!array && lex_call_arg(lx, lp, first, &a, &b) &&
 	    sizeof_deref_lhs(lx, a, b, i))
 		return true;
 	if (lhs_scalar_pointer(lx, i))
 		return false;
 	if (!array)
-		return call_arg(lx, lp, first, &a, &b) &&
+		return lex_call_arg(lx, lp, first, &a, &b) &&
 		       (obj_sizeof(lx, a, b) || flex_size(lx, a, b));
 	/* kcalloc(n, sizeof(*p)) or, swapped, kcalloc(sizeof(*p), n) */
-	if (call_arg(lx, lp, first + 1, &a, &b) && obj_sizeof(lx, a, b))
+	if (lex_call_arg(lx, lp, first + 1, &a, &b) && obj_sizeof(lx, a, b))
 		return true;
-	return call_arg(lx, lp, first, &a, &b) && obj_sizeof(lx, a, b);
-}
-
-static const char *const user_suffixes[] = {
-	"_sendmsg", "_recvmsg", "_setsockopt", "_getsockopt", "_ioctl",
-	"_store",
-};
-
-static bool user_func(const struct lexer *lx)
-{
-	const char *f = lx->buf + lx->st.func_off;
-	size_t i, n;
-
-	if (!lx->st.real_func || !lx->st.func_len)
-		return false;
-	for (i = 0; i < ARRAY_SIZE(user_suffixes); i++) {
-		n = strlen(user_suffixes[i]);
-		if (lx->st.func_len > n &&
-		    !memcmp(f + lx->st.func_len - n, user_suffixes[i], n))
-			return true;
-	}
-	return false;
+	return lex_call_arg(lx, lp, first, &a, &b) && obj_sizeof(lx, a, b);
 }
 
 /* An identifier that may be a call of a rule's function. */
@@ -764,9 +744,6 @@ void lex_match_word(struct lexer *lx, size_t i)
 			if (!call || !code)
 				break;
 			lex_add_site(lx, r, t->off, t->line);
-			if (r == RULE_WARN_ON && user_func(lx))
-				lex_add_site(lx, RULE_WARN_ON_USER, t->off,
-					     t->line);
 			break;
 		case MATCH_ALLOC_OBJ:
 			if (call && code && pv && is_punct(pv, P_ASSIGN) &&

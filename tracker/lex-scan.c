@@ -105,6 +105,7 @@ static void open_brace(struct lexer *lx)
 			const struct tok *c = &lx->t[lx->st.cand];
 
 			kind = F_FUNC;
+			lex_funcs_begin(lx, (size_t)lx->st.cand);
 			lx->st.func_off = c->off;
 			lx->st.func_len = c->len;
 			lx->st.real_func = true;
@@ -360,6 +361,13 @@ static inline void scan_ident(struct lexer *lx, struct frame *f, size_t i)
 	    (lx->t[n].sub == P_ASSIGN || lx->t[n].sub == P_SEMI ||
 	     lx->t[n].sub == P_COMMA || lx->t[n].sub == P_LBRACK))
 		idset_add(lx, &lx->consts, t->off, t->len);
+	if (name && n < lx->nt && lx->t[n].type == T_PUNCT) {
+		if (lx->t[n].sub == P_LPAREN)
+			lex_funcs_call(lx, i, n);
+		else if (lx->t[n].sub == P_ASSIGN && lx->st.prev >= 0 &&
+			 is_punct(&lx->t[lx->st.prev], P_DOT))
+			lex_funcs_member(lx, i, n);
+	}
 	/* the last name( at file scope before the body */
 	if (!f && !lx->in_define && lx->st.paren == 0 && n < lx->nt &&
 	    is_punct(&lx->t[n], P_LPAREN) && name)
@@ -383,6 +391,7 @@ static inline void scan_punct(struct lexer *lx, struct frame *f,
 		break;
 	case P_RBRACE:
 		close_brace(lx);
+		lex_funcs_brace(lx, t->line);
 		break;
 	case P_SEMI:
 		if (at_stmt_level(lx, f)) {

@@ -94,6 +94,9 @@ int lex_buffer_with(const char *buf, size_t len, struct site_list *out,
 	lex_tokenize(&lx);
 	lex_scan(&lx);
 	emit_sites(&lx, out);
+	free(out->funcs);
+	out->funcs = lex_funcs_emit(&lx);
+	lex_funcs_free(&lx);
 
 	scratch->tok = lx.t;
 	scratch->alloc = lx.at;
@@ -131,6 +134,8 @@ void site_list_clear(struct site_list *l)
 		free(l->v[i].text);
 	}
 	free(l->v);
+	free(l->funcs);
+	l->funcs = NULL;
 	l->v = NULL;
 	l->n = 0;
 	l->alloc = 0;

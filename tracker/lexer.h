@@ -27,11 +27,29 @@ struct site {
 	char *text;		/* that source line, whitespace-normalised */
 };
 
+/*
+ * struct site_list.funcs: the call graph facts of the buffer (lex-funcs.c),
+ * for reach.h, or NULL when it defines no function and names no entry
+ * point.  Text, one record a line, fields separated by one blank:
+ *
+ *   n NAME...                    every name below, by index from 0
+ *   f NAME LINE END STATIC CALLEE...
+ *                                a function defined on LINE..END (the
+ *                                closing brace), STATIC 1 or 0, and the
+ *                                names it calls directly, each once
+ *   e KIND NAME LINE             NAME is an entry point (entry.def): KIND
+ *                                ".member", the attribute macro or the
+ *                                SYSCALL_DEFINEn that names it
+ *
+ * NAME, KIND and CALLEE are indexes into the "n" line.  Lexing fills it;
+ * store_blob_sites() leaves it NULL (store_blob_funcs() reads it).
+ */
 struct site_list {
 	struct site *v;
 	size_t n, alloc;
+	char *funcs;
 };
-#define SITE_LIST_INIT { NULL, 0, 0 }
+#define SITE_LIST_INIT { NULL, 0, 0, NULL }
 
 /*
  * lex_buffer - append every use site in @buf (@len bytes, need not be

@@ -83,6 +83,16 @@ char *store_col_dup(sqlite3_stmt *s, int i);
 	"    WHERE n.release_id = ?2 AND n.path = o.path)) "
 
 /*
+ * The rule a site bs (a row of blob_sites) of file @path (an SQL
+ * expression) counts under in release @rel: a warn-on site user space
+ * reaches (release_reach, reach.h) is warn-on-user instead.
+ */
+#define SITE_RULE(rel, path) \
+	"(CASE WHEN bs.rule = 'warn-on' AND EXISTS (SELECT 1 FROM release_reach rr " \
+	"  WHERE rr.release_id = " rel " AND rr.path = " path " AND rr.line = bs.line) " \
+	"  THEN 'warn-on-user' ELSE bs.rule END)"
+
+/*
  * The sites of the files of f (or of sel: f in one section) whose blob
  * differs, +1 in the new release and -1 in the old, summed per (section,
  * rule, path, text): a positive sum is added, a negative one removed.
@@ -90,15 +100,24 @@ char *store_col_dup(sqlite3_stmt *s, int i);
 #define TREND_DIFF(files) \
 	"changed AS (" \
 	"  SELECT path, sid, new_oid AS oid, ?2 AS rel, 1 AS sign FROM " files \
-	"  WHERE new_oid IS NOT NULL AND new_oid IS NOT old_oid " \
+	"  WHERE new_oid IS NOT NULL AND (new_oid IS NOT old_oid OR " TREND_REACHED ") " \
 	"  UNION ALL " \
 	"  SELECT path, sid, old_oid, ?1, -1 FROM " files \
-	"  WHERE old_oid IS NOT NULL AND old_oid IS NOT new_oid), " \
-	"d AS (SELECT c.sid, bs.rule, sum(c.sign) AS n FROM changed c " \
-	"  JOIN releases r ON r.id = c.rel " \
-	"  JOIN blob_sites bs ON bs.oid = c.oid AND bs.ruleset = r.ruleset " \
-	"  WHERE (?3 IS NULL OR bs.rule = ?3) " \
-	"  GROUP BY c.sid, bs.rule, c.path, bs.text) "
+	"  WHERE old_oid IS NOT NULL AND (old_oid IS NOT new_oid OR " TREND_REACHED ")), " \
+	"s AS (SELECT c.sid, c.path, c.sign, bs.text, " SITE_RULE("c.rel", "c.path") " AS rule " \
+	"  FROM changed c JOIN releases r ON r.id = c.rel " \
+	"  JOIN blob_sites bs ON bs.oid = c.oid AND bs.ruleset = r.ruleset), " \
+	"d AS (SELECT sid, rule, sum(sign) AS n FROM s " \
+	"  WHERE (?3 IS NULL OR rule = ?3) " \
+	"  GROUP BY sid, rule, path, text) "
+
+/*
+ * A file whose blob is the same in both releases is compared too when a
+ * site of it is reached in either (its WARN may count as warn-on-user in
+ * one and warn-on in the other): the same sites cancel out.
+ */
+#define TREND_REACHED \
+	"path IN (SELECT path FROM release_reach WHERE release_id IN (?1, ?2))"
 
 #define TREND_SEL \
 	"sel AS (SELECT f.* FROM f JOIN subsystems s ON s.id = f.sid " \

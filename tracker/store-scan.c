@@ -329,10 +329,10 @@ int store_release_finish(struct store *st, long long release, long long files)
 {
 	static const char file_sql[] =
 		"INSERT INTO file_counts(release_id, path, rule, count) "
-		"SELECT rf.release_id, rf.path, bs.rule, count(*) "
+		"SELECT rf.release_id, rf.path, " SITE_RULE("rf.release_id", "rf.path") " AS srule, count(*) "
 		"FROM release_files rf JOIN releases r ON r.id = rf.release_id "
 		"JOIN blob_sites bs ON bs.oid = rf.oid AND bs.ruleset = r.ruleset "
-		"WHERE rf.release_id = ?1 GROUP BY rf.path, bs.rule";
+		"WHERE rf.release_id = ?1 GROUP BY rf.path, srule";
 	static const char count_sql[] =
 		"INSERT INTO counts(release_id, subsystem_id, rule, count) "
 		"SELECT fc.release_id, rf.subsystem_id, fc.rule, sum(fc.count) "

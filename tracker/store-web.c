@@ -90,6 +90,7 @@ static int site_row(sqlite3_stmt *s, void *fn, void *data)
 		.line = sqlite3_column_int64(s, 2),
 		.func = col_text(s, 3),
 		.text = col_text(s, 4),
+		.chain = col_text(s, 5),
 	};
 
 	return ((web_site_fn *)fn)(data, &r);
@@ -99,10 +100,13 @@ int store_web_sites(struct store *st, long long release, web_site_fn *fn,
 		    void *data)
 {
 	static const char sql[] =
-		"SELECT rf.path, bs.rule, bs.line, bs.func, bs.text "
+		"SELECT rf.path, CASE WHEN rr.chain IS NULL THEN bs.rule ELSE 'warn-on-user' END AS srule, "
+		"bs.line, bs.func, bs.text, rr.chain "
 		"FROM release_files rf JOIN releases r ON r.id = rf.release_id "
 		"JOIN blob_sites bs ON bs.oid = rf.oid AND bs.ruleset = r.ruleset "
-		"WHERE rf.release_id = ?1 ORDER BY rf.path, bs.line, bs.rule";
+		"LEFT JOIN release_reach rr ON bs.rule = 'warn-on' AND rr.release_id = rf.release_id "
+		"AND rr.path = rf.path AND rr.line = bs.line "
+		"WHERE rf.release_id = ?1 ORDER BY rf.path, bs.line, srule";
 	sqlite3_stmt *s = store_stmt(st, sql);
 
 	if (!s)

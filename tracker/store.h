@@ -227,6 +227,71 @@ int store_section_changes(struct store *st, long long old, long long new_,
  */
 int store_subsystem_exists(struct store *st, const char *name);
 
+/* ---- warn-on-user reachability (store-reach.c) ---- */
+
+/*
+ * store_blob_funcs_put - cache the function facts @data (lexer.h's
+ * site_list.funcs; NULL: nothing to store) of blob @oid, after its
+ * store_blob_put().  Caller holds a transaction.
+ */
+int store_blob_funcs_put(struct store *st, const char *oid,
+			 const char *ruleset, const char *data);
+/*
+ * store_blob_funcs - the cached function facts of blob @oid into *@out
+ * (the caller's), NULL when there are none.  No transaction needed.
+ */
+int store_blob_funcs(struct store *st, const char *oid, const char *ruleset,
+		     char **out);
+/*
+ * store_reach_files - call @fn for every file of release @release with
+ * function facts (the strings are valid during the call); a non-zero
+ * return stops and is returned.  No transaction needed.
+ */
+typedef int store_reach_file_fn(void *data, const char *path,
+				const char *funcs);
+int store_reach_files(struct store *st, long long release,
+		      store_reach_file_fn *fn, void *data);
+/* store_reach_warn_sites - the same for every warn-on site of @release. */
+typedef int store_reach_site_fn(void *data, const char *path,
+				unsigned int line);
+int store_reach_warn_sites(struct store *st, long long release,
+			   store_reach_site_fn *fn, void *data);
+/*
+ * store_reach_put - the warn-on site(s) on @line of @path in @release are
+ * reached by user space through @chain.  Caller holds a transaction.
+ */
+int store_reach_put(struct store *st, long long release, const char *path,
+		    unsigned int line, const char *chain);
+/*
+ * store_reach_stats - record the release's walk @depth and its numbers of
+ * entry points and reached functions.  Caller holds a transaction.
+ */
+int store_reach_stats(struct store *st, long long release, unsigned int depth,
+		      size_t entries, size_t reached);
+/*
+ * store_reach_clear - forget release @release's reached sites and counts
+ * (before its graph is computed again and store_release_finish() counts
+ * again).  Caller holds a transaction.
+ */
+int store_reach_clear(struct store *st, long long release);
+/*
+ * store_reach_info - the release's walk: *@depth (-1: not computed),
+ * entry points, functions reached and reached sites.  No transaction
+ * needed.
+ */
+int store_reach_info(struct store *st, long long release, int *depth,
+		     long long *entries, long long *reached, long long *sites);
+/*
+ * store_reach_sites - @fn for each reached site of @release by path and
+ * line: its path, line, call path and source line (NULL if not found).
+ * No transaction needed.
+ */
+typedef int store_reach_chain_fn(void *data, const char *path,
+				 unsigned int line, const char *chain,
+				 const char *text);
+int store_reach_sites(struct store *st, long long release,
+		      store_reach_chain_fn *fn, void *data);
+
 /* ---- gate (store-gate.c) ---- */
 
 /* Uses of one rule added and removed by a commit in one subsystem. */
@@ -395,6 +460,7 @@ struct web_site {
 	long long line;
 	const char *func;	/* NULL at file scope */
 	const char *text;
+	const char *chain;	/* warn-on-user: the call path, else NULL */
 };
 typedef int web_site_fn(void *data, const struct web_site *row);
 int store_web_sites(struct store *st, long long release, web_site_fn *fn,

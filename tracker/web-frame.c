@@ -127,9 +127,11 @@ void format_date(char *buf, size_t len, long long t, const char *fmt)
 
 void warn_on_user_note(struct sbuf *sb)
 {
-	sbuf_addstr(sb, "<p class=\"note\">warn-on-user is a heuristic: WARN uses in handlers named "
-		    "*_sendmsg, *_recvmsg, *_setsockopt, *_getsockopt, *_ioctl or *_store, which user "
-		    "space drives directly.</p>\n");
+	sbuf_addstr(sb, "<p class=\"note\">warn-on-user: WARN uses user space reaches, in an entry "
+		    "point (an ops member such as .sendmsg, a sysfs store, a system call) or a function "
+		    "it calls within the scan's reach depth of direct calls; each is counted instead of "
+		    "warn-on, and its site shows the call path. Calls through function pointers are "
+		    "not followed.</p>\n");
 }
 
 void card(struct sbuf *sb, const char *label, const char *fmt, ...)

@@ -222,7 +222,7 @@ void add_sub_link(struct web *w, struct sbuf *sb, const char *name);
 void add_commit(struct sbuf *sb, const char *commit);
 /* no_data - the paragraph "No data yet: @what." */
 void no_data(struct sbuf *sb, const char *what);
-/* warn_on_user_note - the paragraph on what the warn-on-user heuristic counts. */
+/* warn_on_user_note - the paragraph on what warn-on-user counts. */
 void warn_on_user_note(struct sbuf *sb);
 /* card - a summary card: the number formatted from @fmt over @label. */
 void card(struct sbuf *sb, const char *label, const char *fmt, ...)

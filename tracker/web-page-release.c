@@ -181,6 +181,12 @@ static int add_site(void *data, const struct web_site *s)
 	html_escape(sb, s->func ? s->func : "");
 	sbuf_addstr(sb, "</code></td><td class=\"src\">");
 	html_escape(sb, s->text);
+	if (s->chain) {
+		/* warn-on-user: the call path is the evidence */
+		sbuf_addstr(sb, "<br><span class=\"reach\">reached: ");
+		html_escape(sb, s->chain);
+		sbuf_addstr(sb, "</span>");
+	}
 	sbuf_addstr(sb, "</td></tr>\n");
 	free(url);
 	return 0;

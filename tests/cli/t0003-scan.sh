@@ -48,6 +48,7 @@ int rds_sendmsg(struct socket *sock)
 	BUG_ON(sock == NULL);
 	return 0;
 }
+static const struct proto_ops rds_proto_ops = { .sendmsg = rds_sendmsg };
 EOF2
 # (neither allocation is an alloc-obj: n * sizeof(*p) is no sizeof() alone,
 # 2 * PAGE_SIZE a byte buffer)
@@ -94,8 +95,8 @@ git_commit_all "$W" three && git -C "$W" tag -a -m rc v1.11-rc1
 
 t_exit "scan" 0 k scan --jobs 2
 t_is "releases in version order, rc excluded, only new blobs lexed" \
-"v1.9: 6 files, 6 blobs lexed, 12 uses
-v1.10: 7 files, 1 blobs lexed, 17 uses" "$(cat "$TRASH/.stdout")"
+"v1.9: 6 files, 6 blobs lexed, 11 uses
+v1.10: 7 files, 1 blobs lexed, 15 uses" "$(cat "$TRASH/.stdout")"
 
 k report v1.9 --format csv --by rule > "$TRASH/actual"
 cat > "$TRASH/expect" <<'EOF2'
@@ -103,7 +104,7 @@ release,rule,count
 v1.9,deprecated-attr,0
 v1.9,bug,1
 v1.9,bug-on,1
-v1.9,warn-on,1
+v1.9,warn-on,0
 v1.9,warn-on-user,1
 v1.9,alloc-arith,1
 v1.9,alloc-obj,0
@@ -130,7 +131,6 @@ v1.9,NETWORKING [GENERAL],strlcpy,1,
 v1.9,RDS - RELIABLE DATAGRAM SOCKETS,bug-on,1,
 v1.9,RDS - RELIABLE DATAGRAM SOCKETS,printk-p,1,
 v1.9,RDS - RELIABLE DATAGRAM SOCKETS,strcpy,1,
-v1.9,RDS - RELIABLE DATAGRAM SOCKETS,warn-on,1,
 v1.9,RDS - RELIABLE DATAGRAM SOCKETS,warn-on-user,1,
 v1.9,THE REST,flex-array-one,1,
 v1.9,THE REST,flex-array-zero,1,
@@ -167,8 +167,8 @@ t_is "sites recorded with line, function and normalised text" \
 k report --trend --format csv > "$TRASH/actual"
 cat > "$TRASH/expect" <<'EOF2'
 release,count,delta,added,removed,moved
-v1.9,12,,,,
-v1.10,17,5,6,1,0
+v1.9,11,,,,
+v1.10,15,4,5,1,0
 EOF2
 t_ok "trend: count, delta, added and removed" cmp "$TRASH/expect" "$TRASH/actual"
 k report --trend --format csv --rule strlcpy > "$TRASH/actual"
@@ -177,20 +177,20 @@ t_ok "trend for one rule" cmp "$TRASH/expect" "$TRASH/actual"
 
 t_exit "text report" 0 k report
 t_ok "text report has the delta column" grep -q '^strcpy  *4  *+2$' "$TRASH/.stdout"
-t_ok "text report total" grep -q '^total  *17  *+5$' "$TRASH/.stdout"
+t_ok "text report total" grep -q '^total  *15  *+4$' "$TRASH/.stdout"
 t_exit "text report by subsystem" 0 k report --by subsystem --top 1
-t_ok "top subsystem first" grep -q '^ *10  *+5  RDS - RELIABLE DATAGRAM SOCKETS$' "$TRASH/.stdout"
+t_ok "top subsystem first" grep -q '^ *8  *+4  RDS - RELIABLE DATAGRAM SOCKETS$' "$TRASH/.stdout"
 t_ok "the rest summarised" grep -q '3 more' "$TRASH/.stdout"
 
 t_exit "JSON report" 0 k report v1.10 --format json
-t_is "JSON parses; total, previous and a delta" "17 v1.9 2" \
+t_is "JSON parses; total, previous and a delta" "15 v1.9 2" \
 	"$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["total"], d["previous"], d["rules"]["strcpy"]["delta"])' "$TRASH/.stdout")"
 
 t_exit "rescan" 0 k scan
 t_is "rescan lexes nothing" "v1.9: up to date
 v1.10: up to date" "$(cat "$TRASH/.stdout")"
 t_exit "scan with --include-rc" 0 k scan --include-rc
-t_is "the rc tag: one new blob" "v1.11-rc1: 8 files, 1 blobs lexed, 18 uses" "$(tail -n 1 "$TRASH/.stdout")"
+t_is "the rc tag: one new blob" "v1.11-rc1: 8 files, 1 blobs lexed, 16 uses" "$(tail -n 1 "$TRASH/.stdout")"
 t_exit "scan --tags GLOB" 0 k scan --tags 'v1.9'
 t_is "only the matching tag" "v1.9: up to date" "$(cat "$TRASH/.stdout")"
 t_exit "report on an unscanned tag" 2 k report v9.9

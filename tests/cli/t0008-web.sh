@@ -67,6 +67,9 @@ t_is "release v1.10: every use site listed" \
 t_ok "release v1.10: a site with path:line, function and source line" \
 	grep -q '<td class="path" data-v="7">net/rds/send.c:7</td><td>strcpy</td><td><code>rds_sendmsg</code></td><td class="src">strcpy(buf, &quot;x&quot;);</td>' \
 	"$SITE"/files-v1-10-*.html
+t_ok "release v1.10: a warn-on-user site shows its call path" \
+	grep -q '<td class="src">if (WARN_ON(!sock))<br><span class="reach">reached: rds_sendmsg (net/rds/send.c:1)</span></td>' \
+	"$SITE"/files-v1-10-*.html
 t_is "one page per subsystem with uses" \
 	"$(q "SELECT count(DISTINCT subsystem_id) FROM counts")" \
 	"$(ls "$SITE"/sub-*.html | wc -l)"
@@ -75,7 +78,7 @@ t_is "subsystems page: one row each" \
 	"$(S rows "$SITE/subsystems.html" subsystems)"
 sub=$(grep -l '<h1>Subsystem RDS - RELIABLE DATAGRAM SOCKETS</h1>' "$SITE"/sub-*.html)
 for c in 0 1 2 3; do S column "$sub" rules $c > "$TRASH/c$c"; done
-t_is "subsystem page: rules x releases" "bug-on 1 2 2|warn-on 1 2 2|warn-on-user 1 2 2|strcpy 1 2 2" \
+t_is "subsystem page: rules x releases" "bug-on 1 2 2|warn-on-user 1 2 2|strcpy 1 2 2" \
 	"$(paste -d' ' "$TRASH/c0" "$TRASH/c1" "$TRASH/c2" "$TRASH/c3" | tr '\n' '|' | sed 's/|$//')"
 rule=$(ls "$SITE"/rule-strcpy-*.html)
 t_is "rule page: trend rows" "$nrel" "$(S rows "$rule" trend)"

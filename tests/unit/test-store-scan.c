@@ -71,7 +71,7 @@ static void put_blob(struct store *st, const char *oid, const char *ruleset,
 	};
 	struct site bug_on = { .rule = RULE_BUG_ON, .line = 9, .func = "g",
 			       .text = "BUG_ON(y);" };
-	struct site_list sites = { v, (size_t)nsites, 0 };
+	struct site_list sites = { v, (size_t)nsites, 0, NULL };
 
 	if (nsites < 0) {
 		sites.v = &bug_on;
@@ -370,6 +370,37 @@ static void test_release_recommit(void **state)
 	count_rows_clear(&after);
 }
 
+/* A blob's function facts round-trip (compressed in the store). */
+static void test_blob_funcs(void **state)
+{
+	struct fixture *f = *state;
+	const char *ruleset = rules_hash();
+	struct sbuf big = SBUF_INIT;
+	char *out = NULL;
+	int i;
+
+	sbuf_addstr(&big, "n a b\n");
+	for (i = 0; i < 5000; i++)
+		sbuf_addf(&big, "f 0 %d %d 0 1\n", i, i);
+	assert_int_equal(store_blob_funcs_put(f->st, BLOB_A, ruleset, big.buf),
+			 KMIG_EGENERIC);	/* outside a transaction */
+	assert_int_equal(store_begin(f->st), 0);
+	put_blob(f->st, BLOB_A, ruleset, 2);
+	put_blob(f->st, BLOB_B, ruleset, 0);
+	assert_int_equal(store_blob_funcs_put(f->st, BLOB_A, ruleset, big.buf), 0);
+	assert_int_equal(store_blob_funcs_put(f->st, BLOB_B, ruleset, NULL), 0);
+	assert_int_equal(store_commit(f->st), 0);
+	assert_int_equal(store_blob_funcs(f->st, BLOB_A, ruleset, &out), 0);
+	assert_non_null(out);
+	assert_string_equal(out, big.buf);
+	free(out);
+	assert_int_equal(store_blob_funcs(f->st, BLOB_B, ruleset, &out), 0);
+	assert_null(out);
+	assert_int_equal(store_blob_funcs(f->st, BLOB_A, "other", &out), 0);
+	assert_null(out);
+	sbuf_release(&big);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -377,6 +408,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_release_recommit, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_reopen_cache_hits, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_transactions, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_blob_funcs, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -44,6 +44,7 @@ int rds_sendmsg(struct socket *sock)
 	BUG_ON(sock == NULL);
 	return 0;
 }
+static const struct proto_ops rds_proto_ops = { .sendmsg = rds_sendmsg };
 EOF
 cat > "$W/net/core/dev.c" <<'EOF'
 static void f(int n)

@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test-reach.c - the release's call graph (reach.h) built from the
+ * lexer's function facts: entry points, resolution of static and global
+ * names, the walk's depth, the call path, the name fallback.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "lexer.h"
+#include "reach.h"
+#include "util.h"
+
+/* Add @src as file @path of @r, with the facts the lexer finds. */
+static void add(struct reach *r, const char *path, const char *src)
+{
+	struct site_list l = SITE_LIST_INIT;
+
+	assert_int_equal(lex_buffer(src, strlen(src), &l), 0);
+	assert_int_equal(reach_add_file(r, path, l.funcs), 0);
+	site_list_clear(&l);
+}
+
+/* The call path to line @line of @path, or "-" when not reached. */
+static char *path_to(struct reach *r, const char *path, unsigned int line)
+{
+	char *chain = NULL;
+
+	if (!reach_site(r, path, line, &chain))
+		return xstrdup("-");
+	assert_non_null(chain);
+	return chain;
+}
+
+static void assert_path(struct reach *r, const char *path, unsigned int line,
+			const char *want)
+{
+	char *got = path_to(r, path, line);
+
+	assert_string_equal(got, want);
+	free(got);
+}
+
+static struct reach *rds(unsigned int depth)
+{
+	struct reach *r = reach_new(depth);
+
+	add(r, "net/rds/af_rds.c",
+	    "static const struct proto_ops rds_proto_ops = {\n"
+	    "\t.sendmsg = rds_sendmsg,\n};\n"
+	    "static int __init rds_init(void)\n{\n\treturn rds_setup();\n}\n"
+	    "module_init(rds_init);\n");
+	add(r, "net/rds/send.c",
+	    "int rds_sendmsg(struct socket *sock, int n)\n{\n"
+	    "\tvoid (*cb)(void) = rds_done;\n"
+	    "\trm->sg = rds_message_alloc_sgs(rm, n);\n\tcb();\n"
+	    "\treturn helper(n);\n}\n"
+	    "static int helper(int n)\n{\n\treturn WARN_ON(n);\n}\n");
+	add(r, "net/rds/message.c",
+	    "void rds_done(void)\n{\n\tWARN_ON(1);\n}\n"
+	    "int rds_setup(void)\n{\n\tWARN_ON(1);\n\treturn 0;\n}\n"
+	    "struct scatterlist *rds_message_alloc_sgs(struct rds_message *rm, int nents)\n{\n"
+	    "\tWARN_ON(rm->m_used_sgs + nents > rm->m_total_sgs);\n"
+	    "\tWARN_ON(!nents);\n\treturn NULL;\n}\n");
+	add(r, "drivers/foo/foo.c",
+	    "static int helper(int n)\n{\n\treturn WARN_ON(!n);\n}\n");
+	reach_build(r);
+	return r;
+}
+
+static void test_rds(void **state)
+{
+	struct reach *r = rds(REACH_DEFAULT_DEPTH);
+
+	(void)state;
+	assert_path(r, "net/rds/message.c", 12,
+		    "rds_sendmsg (net/rds/send.c:1) \xe2\x86\x92 "
+		    "rds_message_alloc_sgs (net/rds/message.c:10)");
+	assert_path(r, "net/rds/message.c", 13,
+		    "rds_sendmsg (net/rds/send.c:1) \xe2\x86\x92 "
+		    "rds_message_alloc_sgs (net/rds/message.c:10)");
+	/* through a function pointer only, from module init only: no */
+	assert_path(r, "net/rds/message.c", 3, "-");
+	assert_path(r, "net/rds/message.c", 7, "-");
+	/* the static helper of send.c, not the one of foo.c */
+	assert_path(r, "net/rds/send.c", 10,
+		    "rds_sendmsg (net/rds/send.c:1) \xe2\x86\x92 helper (net/rds/send.c:8)");
+	assert_path(r, "drivers/foo/foo.c", 3, "-");
+	/* outside any function, or an unknown file */
+	assert_path(r, "net/rds/af_rds.c", 2, "-");
+	assert_path(r, "nope.c", 1, "-");
+	assert_int_equal(reach_entries(r), 1);
+	assert_int_equal(reach_reached(r), 3);
+	assert_int_equal(reach_functions(r), 7);
+	reach_free(r);
+
+	r = rds(0);
+	assert_path(r, "net/rds/message.c", 12, "-");
+	assert_path(r, "net/rds/send.c", 2, "rds_sendmsg (net/rds/send.c:1)");
+	reach_free(r);
+}
+
+static void test_definitions(void **state)
+{
+	struct reach *r = reach_new(REACH_DEFAULT_DEPTH);
+
+	(void)state;
+	add(r, "kernel/sys.c",
+	    "SYSCALL_DEFINE1(poke, int, x)\n{\n\treturn arch_poke(x) + inl(x);\n}\n");
+	add(r, "arch/x86/kernel/poke.c", "int arch_poke(int x)\n{\n\treturn WARN_ON(x);\n}\n");
+	add(r, "arch/arm/kernel/poke.c", "int arch_poke(int x)\n{\n\treturn WARN_ON(x);\n}\n");
+	add(r, "include/linux/inl.h", "static inline int inl(int x)\n{\n\treturn WARN_ON(x);\n}\n");
+	add(r, "arch/x86/kernel/entry.c",
+	    "static const struct file_operations f = { .write = x_write };\n"
+	    "static ssize_t x_write(int x)\n{\n\treturn arch_poke(x);\n}\n");
+	add(r, "drivers/s/s.c",
+	    "static DEVICE_ATTR_RW(speed);\n"
+	    "static ssize_t speed_store(int x)\n{\n\treturn WARN_ON(x);\n}\n");
+	reach_build(r);
+	/* a name defined twice: each definition, and the path says so */
+	assert_path(r, "arch/arm/kernel/poke.c", 3,
+		    "sys_poke (kernel/sys.c:1) \xe2\x86\x92 arch_poke (arch/arm/kernel/poke.c:1, one of 2 definitions)");
+	/* a static inline function of a header is found by name */
+	assert_path(r, "include/linux/inl.h", 3,
+		    "sys_poke (kernel/sys.c:1) \xe2\x86\x92 inl (include/linux/inl.h:1)");
+	/* from arch/x86, only arch/x86's definition */
+	assert_path(r, "arch/x86/kernel/poke.c", 3,
+		    "sys_poke (kernel/sys.c:1) \xe2\x86\x92 arch_poke (arch/x86/kernel/poke.c:1, one of 2 definitions)");
+	assert_path(r, "drivers/s/s.c", 4, "speed_store (drivers/s/s.c:2)");
+	assert_int_equal(reach_entries(r), 3);
+	reach_free(r);
+}
+
+static void test_arch(void **state)
+{
+	struct reach *r = reach_new(REACH_DEFAULT_DEPTH);
+
+	(void)state;
+	add(r, "arch/arm/kernel/entry.c",
+	    "static const struct file_operations f = { .write = a_write };\n"
+	    "static ssize_t a_write(int x)\n{\n\treturn arch_poke(x);\n}\n");
+	add(r, "arch/x86/kernel/poke.c", "int arch_poke(int x)\n{\n\treturn WARN_ON(x);\n}\n");
+	add(r, "arch/arm/kernel/poke.c", "int arch_poke(int x)\n{\n\treturn WARN_ON(x);\n}\n");
+	reach_build(r);
+	assert_path(r, "arch/x86/kernel/poke.c", 3, "-");
+	assert_path(r, "arch/arm/kernel/poke.c", 3,
+		    "a_write (arch/arm/kernel/entry.c:2) \xe2\x86\x92 arch_poke (arch/arm/kernel/poke.c:1)");
+	reach_free(r);
+}
+
+static void test_malformed(void **state)
+{
+	static const char *const bad[] = {
+		"f 0 1 2 0\n", "n a\nf 1 1 2 0\n", "n a\nf 0 x 2 0\n",
+		"n a\nf 0 1 2 0 7\n", "n a\ne 0 3 1\n", "n a\nz\n",
+	};
+	struct reach *r = reach_new(1);
+	size_t i;
+	char name[16];
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		snprintf(name, sizeof(name), "f%zu.c", i);
+		assert_int_equal(reach_add_file(r, name, bad[i]), KMIG_EGENERIC);
+	}
+	assert_int_equal(reach_add_file(r, "ok.c", NULL), 0);
+	assert_int_equal(reach_add_file(r, "ok.c", NULL), KMIG_EGENERIC);
+	reach_build(r);
+	assert_int_equal(reach_functions(r), 0);
+	assert_int_equal(reach_site(r, "f0.c", 1, NULL), 0);
+	reach_free(r);
+	reach_free(NULL);
+}
+
+static void test_name_heuristic(void **state)
+{
+	(void)state;
+	assert_true(reach_name_heuristic("foo_sendmsg"));
+	assert_true(reach_name_heuristic("bar_ioctl"));
+	assert_true(reach_name_heuristic("baz_store"));
+	assert_false(reach_name_heuristic("ioctl"));
+	assert_false(reach_name_heuristic("foo_ioctl_helper"));
+	assert_false(reach_name_heuristic("restore"));
+	assert_false(reach_name_heuristic(NULL));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_rds),
+		cmocka_unit_test(test_definitions),
+		cmocka_unit_test(test_arch),
+		cmocka_unit_test(test_malformed),
+		cmocka_unit_test(test_name_heuristic),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

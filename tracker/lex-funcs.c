@@ -1,0 +1,402 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lex-funcs.c - the call graph facts of one buffer, for warn-on-user's
+ * reachability (reach.h): the functions it defines (name, static or not,
+ * first and last line), the direct calls in each body, and the entry
+ * points it names (entry.def: ".sendmsg = f" initializers, attribute
+ * macros, SYSCALL_DEFINEn).  lex_scan() calls the hooks below at a
+ * function's '{' and '}', at "name(" and at ".member =".  lexer.c turns
+ * the result into the text lexer.h describes (struct site_list.funcs).
+ *
+ * Calls are names: a static function is told from another of the same
+ * name only at release level (reach.c), where the file is known.  Names
+ * without a lower-case letter are macros by kernel convention and are not
+ * recorded as calls.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "lex-internal.h"
+#include "util.h"
+
+static const char *const entry_members[] = {
+#define ENTRY_MEMBER(m) m,
+#define ENTRY_MACRO(m, argno, suffix)
+#define ENTRY_DEFINE(m, prefix)
+#include "entry.def"
+#undef ENTRY_MEMBER
+#undef ENTRY_MACRO
+#undef ENTRY_DEFINE
+};
+
+static const struct {
+	const char *macro;
+	int argno;
+	const char *suffix;
+} entry_macros[] = {
+#define ENTRY_MEMBER(m)
+#define ENTRY_MACRO(m, argno, suffix) { m, argno, suffix },
+#define ENTRY_DEFINE(m, prefix)
+#include "entry.def"
+#undef ENTRY_MEMBER
+#undef ENTRY_MACRO
+#undef ENTRY_DEFINE
+};
+
+static const struct {
+	const char *macro;
+	const char *prefix;
+} entry_defines[] = {
+#define ENTRY_MEMBER(m)
+#define ENTRY_MACRO(m, argno, suffix)
+#define ENTRY_DEFINE(m, prefix) { m, prefix },
+#include "entry.def"
+#undef ENTRY_MEMBER
+#undef ENTRY_MACRO
+#undef ENTRY_DEFINE
+};
+
+struct fx_func {
+	uint32_t name, line, end, calls, ncalls;
+	bool is_static;
+};
+
+struct fx_ref {
+	uint32_t kind, name, line;
+};
+
+struct lex_fx {
+	struct sbuf pool;		/* the names, each NUL-terminated */
+	uint32_t *noff;			/* name i: pool.buf + noff[i] */
+	size_t nn, an;
+	uint32_t *slot;			/* hash: name index + 1, 0 empty */
+	size_t cap;
+	struct fx_func *fn;
+	size_t nf, af;
+	uint32_t *calls;
+	size_t nc, ac;
+	struct fx_ref *ref;
+	size_t nr, ar;
+	bool open;			/* fn[nf - 1]'s body is open */
+};
+
+static struct lex_fx *fx_get(struct lexer *lx)
+{
+	if (!lx->fx)
+		lx->fx = xcalloc(1, sizeof(*lx->fx));
+	return lx->fx;
+}
+
+static uint32_t name_id(struct lex_fx *fx, const char *s, size_t len);
+
+static void fx_rehash(struct lex_fx *fx)
+{
+	size_t i, j, mask;
+
+	free(fx->slot);
+	fx->cap = fx->cap ? fx->cap * 2 : 256;
+	fx->slot = xcalloc(fx->cap, sizeof(*fx->slot));
+	mask = fx->cap - 1;
+	for (i = 0; i < fx->nn; i++) {
+		const char *s = fx->pool.buf + fx->noff[i];
+
+		for (j = fnv32(s, strlen(s)) & mask; fx->slot[j];
+		     j = (j + 1) & mask)
+			;
+		fx->slot[j] = (uint32_t)i + 1;
+	}
+}
+
+/* The index of name @s (@len bytes), added when new. */
+static uint32_t name_id(struct lex_fx *fx, const char *s, size_t len)
+{
+	size_t j, mask;
+
+	if ((fx->nn + 1) * 2 > fx->cap)
+		fx_rehash(fx);
+	mask = fx->cap - 1;
+	for (j = fnv32(s, len) & mask; fx->slot[j]; j = (j + 1) & mask) {
+		const char *p = fx->pool.buf + fx->noff[fx->slot[j] - 1];
+
+		if (!strncmp(p, s, len) && !p[len])
+			return fx->slot[j] - 1;
+	}
+	ALLOC_GROW(fx->noff, fx->nn + 1, fx->an);
+	fx->noff[fx->nn] = (uint32_t)fx->pool.len;
+	sbuf_add(&fx->pool, s, len);
+	sbuf_addch(&fx->pool, '\0');
+	fx->slot[j] = (uint32_t)++fx->nn;
+	return (uint32_t)fx->nn - 1;
+}
+
+static uint32_t tok_name(struct lexer *lx, size_t i)
+{
+	return name_id(fx_get(lx), lx->buf + lx->t[i].off, lx->t[i].len);
+}
+
+static bool tok_is(const struct lexer *lx, size_t i, const char *s)
+{
+	size_t n = strlen(s);
+
+	return lx->t[i].len == n && !memcmp(lx->buf + lx->t[i].off, s, n);
+}
+
+static bool has_lower(const char *s, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (s[i] >= 'a' && s[i] <= 'z')
+			return true;
+	return false;
+}
+
+static void add_ref(struct lexer *lx, uint32_t kind, uint32_t name,
+		    unsigned int line)
+{
+	struct lex_fx *fx = fx_get(lx);
+
+	ALLOC_GROW(fx->ref, fx->nr + 1, fx->ar);
+	fx->ref[fx->nr].kind = kind;
+	fx->ref[fx->nr].name = name;
+	fx->ref[fx->nr].line = line;
+	fx->nr++;
+}
+
+/* Close the open function at line @end: its calls sorted, each once. */
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void fx_close(struct lex_fx *fx, unsigned int end)
+{
+	struct fx_func *f;
+	uint32_t *c;
+	size_t i, m;
+
+	if (!fx->open)
+		return;
+	fx->open = false;
+	f = &fx->fn[fx->nf - 1];
+	f->end = end > f->line ? end : f->line;
+	if (f->ncalls > 1) {
+		c = fx->calls + f->calls;
+		qsort(c, f->ncalls, sizeof(*c), cmp_u32);
+		for (i = m = 1; i < f->ncalls; i++)
+			if (c[i] != c[m - 1])
+				c[m++] = c[i];
+		f->ncalls = (uint32_t)m;
+		fx->nc = f->calls + m;
+	}
+}
+
+/* Is the declaration that ends at token @i (exclusive) "static"? */
+static bool decl_static(const struct lexer *lx, size_t i)
+{
+	while (i-- > 0) {
+		const struct tok *t = &lx->t[i];
+
+		if (t->type == T_EOD || t->type == T_DEFINE || t->type == T_COND)
+			return false;
+		if (t->type == T_PUNCT && (t->sub == P_SEMI ||
+					   t->sub == P_RBRACE ||
+					   t->sub == P_LBRACE))
+			return false;
+		if (t->type == T_IDENT && tok_is(lx, i, "static"))
+			return true;
+	}
+	return false;
+}
+
+void lex_funcs_begin(struct lexer *lx, size_t cand)
+{
+	struct lex_fx *fx = fx_get(lx);
+	const struct tok *c = &lx->t[cand];
+	struct fx_func *f;
+	uint32_t name = UINT32_MAX;
+	size_t k, lp, arg;
+
+	fx_close(fx, c->line > 1 ? c->line - 1 : 1);
+	for (k = 0; k < ARRAY_SIZE(entry_defines); k++) {
+		size_t n = strlen(entry_defines[k].macro);
+
+		if (c->len != n + 1 || memcmp(lx->buf + c->off,
+					      entry_defines[k].macro, n) ||
+		    lx->buf[c->off + n] < '0' || lx->buf[c->off + n] > '9')
+			continue;
+		lp = next_sig(lx, cand);
+		arg = lp < lx->nt ? next_sig(lx, lp) : lp;
+		if (arg < lx->nt && lx->t[arg].type == T_IDENT) {
+			struct sbuf sb = SBUF_INIT;
+
+			sbuf_addstr(&sb, entry_defines[k].prefix);
+			sbuf_add(&sb, lx->buf + lx->t[arg].off, lx->t[arg].len);
+			name = name_id(fx, sb.buf, sb.len);
+			sbuf_release(&sb);
+			add_ref(lx, tok_name(lx, cand), name, c->line);
+		}
+		break;
+	}
+	if (name == UINT32_MAX)
+		name = tok_name(lx, cand);
+	ALLOC_GROW(fx->fn, fx->nf + 1, fx->af);
+	f = &fx->fn[fx->nf++];
+	f->name = name;
+	f->line = c->line;
+	f->end = c->line;
+	f->calls = (uint32_t)fx->nc;
+	f->ncalls = 0;
+	f->is_static = decl_static(lx, cand);
+	fx->open = true;
+}
+
+void lex_funcs_brace(struct lexer *lx, unsigned int line)
+{
+	if (lx->fx && lx->fx->open && !lx->nfr && !lx->in_define)
+		fx_close(lx->fx, line);
+}
+
+/* An entry macro at token @i outside function bodies, '(' at @lp. */
+static void entry_macro(struct lexer *lx, size_t i, size_t lp)
+{
+	const struct tok *t = &lx->t[i];
+	size_t k, a, b;
+
+	if (t->len < 6 || (lx->buf[t->off] != '_' &&
+			   (lx->buf[t->off] < 'A' || lx->buf[t->off] > 'Z')))
+		return;
+	for (k = 0; k < ARRAY_SIZE(entry_macros); k++) {
+		struct sbuf sb = SBUF_INIT;
+
+		if (!tok_is(lx, i, entry_macros[k].macro))
+			continue;
+		if (!lex_call_arg(lx, lp, entry_macros[k].argno, &a, &b))
+			return;
+		while (a < b && lx->t[a].type == T_FT)
+			a++;
+		if (a + 1 != b || lx->t[a].type != T_IDENT ||
+		    !has_lower(lx->buf + lx->t[a].off, lx->t[a].len))
+			return;
+		sbuf_add(&sb, lx->buf + lx->t[a].off, lx->t[a].len);
+		sbuf_addstr(&sb, entry_macros[k].suffix);
+		add_ref(lx, tok_name(lx, i), name_id(fx_get(lx), sb.buf, sb.len),
+			t->line);
+		sbuf_release(&sb);
+		return;
+	}
+}
+
+void lex_funcs_call(struct lexer *lx, size_t i, size_t lp)
+{
+	const struct tok *t = &lx->t[i];
+	const struct tok *pv = lex_prev(lx);
+	struct lex_fx *fx;
+
+	if (lx->in_define)
+		return;
+	if (!lx->st.real_func) {
+		entry_macro(lx, i, lp);
+		return;
+	}
+	fx = lx->fx;
+	if (!fx || !fx->open)
+		return;
+	if (pv && pv->type == T_PUNCT && (pv->sub == P_DOT ||
+					  pv->sub == P_ARROW ||
+					  pv->sub == P_HASHHASH))
+		return;
+	if (!has_lower(lx->buf + t->off, t->len))
+		return;
+	ALLOC_GROW(fx->calls, fx->nc + 1, fx->ac);
+	fx->calls[fx->nc++] = tok_name(lx, i);
+	fx->fn[fx->nf - 1].ncalls++;
+}
+
+void lex_funcs_member(struct lexer *lx, size_t i, size_t eq)
+{
+	const struct tok *pv = lex_prev(lx);
+	size_t k, v, after;
+
+	if (lx->in_define || !pv || !is_punct(pv, P_DOT))
+		return;
+	for (k = 0; k < ARRAY_SIZE(entry_members); k++)
+		if (tok_is(lx, i, entry_members[k]))
+			break;
+	if (k == ARRAY_SIZE(entry_members))
+		return;
+	v = next_sig(lx, eq);
+	if (v < lx->nt && lx->t[v].type == T_PUNCT &&
+	    lx->t[v].len == 1 && lx->buf[lx->t[v].off] == '&')
+		v = next_sig(lx, v);
+	if (v >= lx->nt || lx->t[v].type != T_IDENT ||
+	    (lx->t[v].word >= 0 && lx->t[v].sub != W_NAME) ||
+	    !has_lower(lx->buf + lx->t[v].off, lx->t[v].len))
+		return;
+	after = next_sig(lx, v);
+	if (after < lx->nt && !(is_punct(&lx->t[after], P_COMMA) ||
+				is_punct(&lx->t[after], P_RBRACE) ||
+				is_punct(&lx->t[after], P_SEMI) ||
+				lx->t[after].type == T_COND))
+		return;
+	{
+		struct sbuf sb = SBUF_INIT;
+		uint32_t kind;
+
+		sbuf_addch(&sb, '.');
+		sbuf_add(&sb, lx->buf + lx->t[i].off, lx->t[i].len);
+		kind = name_id(fx_get(lx), sb.buf, sb.len);
+		sbuf_release(&sb);
+		add_ref(lx, kind, tok_name(lx, v), lx->t[i].line);
+	}
+}
+
+char *lex_funcs_emit(struct lexer *lx)
+{
+	struct lex_fx *fx = lx->fx;
+	struct sbuf sb = SBUF_INIT;
+	size_t i, j;
+
+	if (!fx)
+		return NULL;
+	fx_close(fx, lx->nt ? lx->t[lx->nt - 1].line : 1);
+	if (!fx->nf && !fx->nr)
+		return NULL;
+	sbuf_addstr(&sb, "n");
+	for (i = 0; i < fx->nn; i++) {
+		sbuf_addch(&sb, ' ');
+		sbuf_addstr(&sb, fx->pool.buf + fx->noff[i]);
+	}
+	sbuf_addch(&sb, '\n');
+	for (i = 0; i < fx->nf; i++) {
+		const struct fx_func *f = &fx->fn[i];
+
+		sbuf_addf(&sb, "f %u %u %u %d", f->name, f->line, f->end,
+			  f->is_static ? 1 : 0);
+		for (j = 0; j < f->ncalls; j++)
+			sbuf_addf(&sb, " %u", fx->calls[f->calls + j]);
+		sbuf_addch(&sb, '\n');
+	}
+	for (i = 0; i < fx->nr; i++)
+		sbuf_addf(&sb, "e %u %u %u\n", fx->ref[i].kind,
+			  fx->ref[i].name, fx->ref[i].line);
+	return sbuf_detach(&sb);
+}
+
+void lex_funcs_free(struct lexer *lx)
+{
+	struct lex_fx *fx = lx->fx;
+
+	if (!fx)
+		return;
+	sbuf_release(&fx->pool);
+	free(fx->noff);
+	free(fx->slot);
+	free(fx->fn);
+	free(fx->calls);
+	free(fx->ref);
+	free(fx);
+	lx->fx = NULL;
+}

@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * reach.h - warn-on-user by reachability: which WARN sites user space can
+ * reach through direct calls, and the call path that shows it.
+ *
+ * The facts come per blob from the lexer (struct site_list.funcs,
+ * lex-funcs.c, cached in the store like the use sites); the graph is a
+ * release's (or, for "kmig check", a scanned base release with the
+ * changed files in place of theirs), so it is built here, per release,
+ * from the cache: a blob's cached facts never depend on the other files.
+ *
+ *  - Entry points: the functions named by entry.def's records (ops
+ *    members such as ".sendmsg = f", attribute macros naming foo_store,
+ *    functions defined with SYSCALL_DEFINEn / COMPAT_SYSCALL_DEFINEn).
+ *  - Calls: a call of NAME from a file resolves to the definitions of
+ *    NAME in that file when it has one (static or not); else to every
+ *    non-static definition of NAME in the release, and every static one
+ *    in a header (a static inline function is defined where it is
+ *    included).  A name with several definitions reaches each of them,
+ *    and the path says "one of N definitions".  Calls through function
+ *    pointers are not followed (there is no name to resolve).
+ *  - A function is reached when a breadth-first walk from the entry points
+ *    gets there within @depth calls (0: the entry points only); its path
+ *    is a shortest one.
+ *
+ * A WARN site is warn-on-user when its enclosing function (the function
+ * whose lines hold it) is reached; it then counts as warn-on-user instead
+ * of warn-on.  Where no graph can be built (kmig check without a scanned
+ * base, kmig log) reach_name_heuristic() decides by the function's name.
+ *
+ * Library code: no printing; errors through kmig_err().
+ */
+#ifndef KMIG_REACH_H
+#define KMIG_REACH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define REACH_DEFAULT_DEPTH 3
+#define REACH_MAX_DEPTH 20
+
+struct reach;
+struct store;
+
+/* reach_new - an empty graph for a walk of @depth calls. */
+struct reach *reach_new(unsigned int depth);
+/* reach_free - free @r; NULL is a no-op. */
+void reach_free(struct reach *r);
+
+/*
+ * reach_add_file - file @path of the release with its facts @funcs (the
+ * lexer's text, copied; NULL: a file without functions).  Add each path
+ * once, before reach_build().  Returns 0, or KMIG_EGENERIC when @funcs
+ * is malformed (the file is then left out).
+ */
+int reach_add_file(struct reach *r, const char *path, const char *funcs);
+
+/* reach_build - resolve every call and entry point, and walk. */
+void reach_build(struct reach *r);
+
+/*
+ * reach_site - after reach_build(): 1 when the function enclosing line
+ * @line of @path is reached, with *@chain (when @chain is non-NULL) its
+ * call path "f (path:line) → g (path:line)" from the entry point, malloc'd
+ * for the caller; 0 when not (or the line is in no function).
+ */
+int reach_site(const struct reach *r, const char *path, unsigned int line,
+	       char **chain);
+
+/* Statistics after reach_build(): entry point functions, functions reached. */
+size_t reach_entries(const struct reach *r);
+size_t reach_reached(const struct reach *r);
+/* reach_functions - the functions added. */
+size_t reach_functions(const struct reach *r);
+
+/*
+ * reach_name_heuristic - the fallback where no graph can be built: a
+ * function named *_sendmsg, *_recvmsg, *_setsockopt, *_getsockopt,
+ * *_ioctl or *_store.  @func may be NULL (false).
+ */
+bool reach_name_heuristic(const char *func);
+
+/*
+ * reach_release - the release step of "kmig scan": build the graph of
+ * release @release from the cached facts of its files, record each of its
+ * warn-on sites that is reached (with its path) and the release's
+ * statistics and @depth.  Call after the release's files are recorded,
+ * before store_release_finish() (which counts a reached site as
+ * warn-on-user).  The caller holds the transaction.  *@entries and
+ * *@reached (may be NULL) receive the statistics, *@sites the sites.
+ */
+int reach_release(struct store *st, long long release, unsigned int depth,
+		  size_t *entries, size_t *reached, size_t *sites);
+
+/*
+ * reach_load_release - a graph of release @release's cached facts into
+ * *@out (not built: the caller may add more files first), leaving out
+ * the paths for which @skip returns true (@skip may be NULL).  No
+ * transaction needed.
+ */
+int reach_load_release(struct store *st, long long release,
+		       unsigned int depth,
+		       bool (*skip)(void *data, const char *path), void *data,
+		       struct reach **out);
+
+#endif

@@ -1,0 +1,277 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * store-reach.c - SQL of warn-on-user's reachability (reach.h): each
+ * blob's function facts, each release's reached WARN sites and graph
+ * statistics.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "store-internal.h"
+
+/* The facts are text that compresses about fourfold: level 1 is enough. */
+#define FUNCS_LEVEL 1
+#define FUNCS_MAX ((size_t)1 << 30)
+
+/*
+ * Column @i of @s (a blob_funcs row: size at @i, data at @i + 1)
+ * uncompressed into @buf (grown as needed; NUL-terminated).
+ */
+static int funcs_column(struct store *st, sqlite3_stmt *s, int i,
+			struct sbuf *buf)
+{
+	sqlite3_int64 size = sqlite3_column_int64(s, i);
+	const void *z = sqlite3_column_blob(s, i + 1);
+	int zlen = sqlite3_column_bytes(s, i + 1);
+	uLongf n = (uLongf)size;
+
+	sbuf_reset(buf);
+	if (size < 0 || (size_t)size >= FUNCS_MAX || (!z && zlen))
+		return kmig_err("database '%s': malformed function facts", st->path);
+	sbuf_grow(buf, (size_t)size + 1);
+	if (size && (uncompress((Bytef *)buf->buf, &n, z, (uLong)zlen) != Z_OK ||
+		     n != (uLongf)size))
+		return kmig_err("database '%s': malformed function facts", st->path);
+	buf->len = (size_t)size;
+	buf->buf[buf->len] = '\0';
+	return 0;
+}
+
+int store_blob_funcs_put(struct store *st, const char *oid,
+			 const char *ruleset, const char *data)
+{
+	static const char sql[] =
+		"INSERT OR REPLACE INTO blob_funcs(oid, ruleset, size, data) VALUES (?, ?, ?, ?)";
+	sqlite3_stmt *s;
+	size_t len;
+	uLongf zlen;
+	Bytef *z;
+	int ret;
+
+	if (store_need_txn(st, "store_blob_funcs_put"))
+		return KMIG_EGENERIC;
+	if (!data)
+		return 0;
+	len = strlen(data);
+	if (len >= FUNCS_MAX)
+		return kmig_err("function facts of blob %s too large", oid);
+	zlen = compressBound((uLong)len);
+	z = xmalloc(zlen);
+	if (compress2(z, &zlen, (const Bytef *)data, (uLong)len, FUNCS_LEVEL) != Z_OK) {
+		free(z);
+		return kmig_err("cannot compress the function facts of blob %s", oid);
+	}
+	s = store_stmt(st, sql);
+	if (!s) {
+		free(z);
+		return KMIG_EGENERIC;
+	}
+	sqlite3_bind_text(s, 1, oid, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(s, 2, ruleset, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(s, 3, (sqlite3_int64)len);
+	sqlite3_bind_blob(s, 4, z, (int)zlen, free);
+	ret = store_done(st, s, "write");
+	return ret;
+}
+
+int store_blob_funcs(struct store *st, const char *oid, const char *ruleset,
+		     char **out)
+{
+	static const char sql[] =
+		"SELECT size, data FROM blob_funcs WHERE oid = ? AND ruleset = ?";
+	sqlite3_stmt *s = store_stmt(st, sql);
+	struct sbuf buf = SBUF_INIT;
+	int rc, ret = 0;
+
+	*out = NULL;
+	if (!s)
+		return KMIG_EGENERIC;
+	sqlite3_bind_text(s, 1, oid, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(s, 2, ruleset, -1, SQLITE_TRANSIENT);
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW) {
+		ret = funcs_column(st, s, 0, &buf);
+		if (!ret)
+			*out = sbuf_detach(&buf);
+	}
+	sqlite3_reset(s);
+	sbuf_release(&buf);
+	if (ret)
+		return ret;
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return store_dberr(st, "read blob functions");
+	return 0;
+}
+
+int store_reach_files(struct store *st, long long release,
+		      store_reach_file_fn *fn, void *data)
+{
+	static const char sql[] =
+		"SELECT rf.path, bf.size, bf.data FROM release_files rf "
+		"JOIN releases r ON r.id = rf.release_id "
+		"JOIN blob_funcs bf ON bf.oid = rf.oid AND bf.ruleset = r.ruleset "
+		"WHERE rf.release_id = ?";
+	sqlite3_stmt *s = store_stmt(st, sql);
+	struct sbuf buf = SBUF_INIT;
+	int rc, ret = 0;
+
+	if (!s)
+		return KMIG_EGENERIC;
+	sqlite3_bind_int64(s, 1, release);
+	while (!ret && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+		ret = funcs_column(st, s, 1, &buf);
+		if (!ret)
+			ret = fn(data, (const char *)sqlite3_column_text(s, 0),
+				 buf.buf);
+	}
+	sqlite3_reset(s);
+	sbuf_release(&buf);
+	if (ret)
+		return ret;
+	if (rc != SQLITE_DONE)
+		return store_dberr(st, "read release functions");
+	return 0;
+}
+
+int store_reach_warn_sites(struct store *st, long long release,
+			   store_reach_site_fn *fn, void *data)
+{
+	static const char sql[] =
+		"SELECT rf.path, bs.line FROM release_files rf "
+		"JOIN releases r ON r.id = rf.release_id "
+		"JOIN blob_sites bs ON bs.oid = rf.oid AND bs.ruleset = r.ruleset "
+		"WHERE rf.release_id = ? AND bs.rule = 'warn-on'";
+	sqlite3_stmt *s = store_stmt(st, sql);
+	int rc, ret = 0;
+
+	if (!s)
+		return KMIG_EGENERIC;
+	sqlite3_bind_int64(s, 1, release);
+	while (!ret && (rc = sqlite3_step(s)) == SQLITE_ROW)
+		ret = fn(data, (const char *)sqlite3_column_text(s, 0),
+			 (unsigned int)sqlite3_column_int(s, 1));
+	sqlite3_reset(s);
+	if (ret)
+		return ret;
+	if (rc != SQLITE_DONE)
+		return store_dberr(st, "read release sites");
+	return 0;
+}
+
+int store_reach_put(struct store *st, long long release, const char *path,
+		    unsigned int line, const char *chain)
+{
+	static const char sql[] =
+		"INSERT OR IGNORE INTO release_reach(release_id, path, line, chain) VALUES (?, ?, ?, ?)";
+	sqlite3_stmt *s;
+
+	if (store_need_txn(st, "store_reach_put"))
+		return KMIG_EGENERIC;
+	s = store_stmt(st, sql);
+	if (!s)
+		return KMIG_EGENERIC;
+	sqlite3_bind_int64(s, 1, release);
+	sqlite3_bind_text(s, 2, path, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int(s, 3, (int)line);
+	sqlite3_bind_text(s, 4, chain ? chain : "", -1, SQLITE_TRANSIENT);
+	return store_done(st, s, "write");
+}
+
+int store_reach_stats(struct store *st, long long release, unsigned int depth,
+		      size_t entries, size_t reached)
+{
+	static const char sql[] =
+		"UPDATE releases SET reach_depth = ?2, reach_entries = ?3, reach_reached = ?4 WHERE id = ?1";
+	sqlite3_stmt *s;
+
+	if (store_need_txn(st, "store_reach_stats"))
+		return KMIG_EGENERIC;
+	s = store_stmt(st, sql);
+	if (!s)
+		return KMIG_EGENERIC;
+	sqlite3_bind_int64(s, 1, release);
+	sqlite3_bind_int(s, 2, (int)depth);
+	sqlite3_bind_int64(s, 3, (sqlite3_int64)entries);
+	sqlite3_bind_int64(s, 4, (sqlite3_int64)reached);
+	return store_done(st, s, "write");
+}
+
+int store_reach_clear(struct store *st, long long release)
+{
+	static const char reach_sql[] = "DELETE FROM release_reach WHERE release_id = ?";
+	static const char files_sql[] = "DELETE FROM file_counts WHERE release_id = ?";
+	static const char counts_sql[] = "DELETE FROM counts WHERE release_id = ?";
+	const char *const sqls[] = { reach_sql, files_sql, counts_sql };
+	size_t i;
+
+	if (store_need_txn(st, "store_reach_clear"))
+		return KMIG_EGENERIC;
+	for (i = 0; i < ARRAY_SIZE(sqls); i++) {
+		sqlite3_stmt *s = store_stmt(st, sqls[i]);
+
+		if (!s)
+			return KMIG_EGENERIC;
+		sqlite3_bind_int64(s, 1, release);
+		if (store_done(st, s, "write"))
+			return KMIG_EGENERIC;
+	}
+	return 0;
+}
+
+int store_reach_info(struct store *st, long long release, int *depth,
+		     long long *entries, long long *reached, long long *sites)
+{
+	static const char sql[] =
+		"SELECT reach_depth, reach_entries, reach_reached, "
+		"(SELECT count(*) FROM release_reach WHERE release_id = ?1) "
+		"FROM releases WHERE id = ?1";
+	sqlite3_stmt *s = store_stmt(st, sql);
+	int rc;
+
+	*depth = -1;
+	*entries = *reached = *sites = 0;
+	if (!s)
+		return KMIG_EGENERIC;
+	sqlite3_bind_int64(s, 1, release);
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW && sqlite3_column_type(s, 0) != SQLITE_NULL) {
+		*depth = sqlite3_column_int(s, 0);
+		*entries = sqlite3_column_int64(s, 1);
+		*reached = sqlite3_column_int64(s, 2);
+		*sites = sqlite3_column_int64(s, 3);
+	}
+	sqlite3_reset(s);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return store_dberr(st, "read release");
+	return 0;
+}
+
+int store_reach_sites(struct store *st, long long release,
+		      store_reach_chain_fn *fn, void *data)
+{
+	static const char sql[] =
+		"SELECT rr.path, rr.line, rr.chain, "
+		"  (SELECT bs.text FROM release_files rf JOIN releases r ON r.id = rf.release_id "
+		"   JOIN blob_sites bs ON bs.oid = rf.oid AND bs.ruleset = r.ruleset "
+		"   WHERE rf.release_id = rr.release_id AND rf.path = rr.path "
+		"   AND bs.line = rr.line AND bs.rule = 'warn-on' LIMIT 1) "
+		"FROM release_reach rr WHERE rr.release_id = ? ORDER BY rr.path, rr.line";
+	sqlite3_stmt *s = store_stmt(st, sql);
+	int rc, ret = 0;
+
+	if (!s)
+		return KMIG_EGENERIC;
+	sqlite3_bind_int64(s, 1, release);
+	while (!ret && (rc = sqlite3_step(s)) == SQLITE_ROW)
+		ret = fn(data, (const char *)sqlite3_column_text(s, 0),
+			 (unsigned int)sqlite3_column_int(s, 1),
+			 (const char *)sqlite3_column_text(s, 2),
+			 (const char *)sqlite3_column_text(s, 3));
+	sqlite3_reset(s);
+	if (ret)
+		return ret;
+	if (rc != SQLITE_DONE)
+		return store_dberr(st, "read reached sites");
+	return 0;
+}

@@ -45,8 +45,10 @@ struct runner {
 					 * lab's workers fetch it */
 	const char *artifact_dir;	/* remote: where kmig publishes the
 					 * kernel and initramfs */
+	unsigned jobs;			/* boots in flight for runner_plan() */
+	struct runner_queue *q;		/* runner_plan()'s, private */
 };
-#define RUNNER_INIT { RUNNER_KMIG, NULL, NULL, NULL }
+#define RUNNER_INIT { RUNNER_KMIG, NULL, NULL, NULL, 1, NULL }
 
 /* Returned for a LAVA infrastructure error (the message is recorded). */
 #define RUNNER_EINFRA (-20)
@@ -70,11 +72,12 @@ enum {
 /* The usage lines of those options, for the commands' --help. */
 #define RUNNER_USAGE							\
 	"  --runner R      where kernels boot: kmig (default, QEMU here) or\n" \
-	"                  lava (a LAVA job: lava-run here, or lavacli with\n" \
+	"                  lava (a LAVA job: lava-run here, lavacli with\n" \
 	"                  --lava-identity)\n"				\
-	"  --lava-identity NAME  run the LAVA jobs on the lab of this\n"	\
-	"                  'lavacli identities' entry (needs --artifact-url\n" \
-	"                  and --artifact-dir: where the lab fetches images)\n"
+	"  --lava-identity NAME  submit the jobs to this 'lavacli identities' lab\n" \
+	"  --artifact-url URL    where the lab's workers fetch --artifact-dir\n" \
+	"  --artifact-dir DIR    where kmig publishes each job's kernel and\n" \
+	"                  initramfs (removed when the job is over)\n"
 
 /* runner_is_option - @c is one of the RUNNER_LONGOPTS values. */
 static inline bool runner_is_option(int c)
@@ -109,6 +112,23 @@ int runner_boottest_run(const struct runner *rn, struct kbuild *kb,
 			struct store *st, const char *rev,
 			const struct boottest_opts *o,
 			struct boottest_result *r);
+
+/*
+ * runner_plan - announce that runner_boottest_run() will be called for
+ * @revs[0..@n) in this order with @o (kept, not copied; @kb and @st too):
+ * each call then builds ahead, in order, and keeps up to @rn->jobs boots
+ * running in the background (each in a process of its own, with its own
+ * directory), returning the results in order.  A call for another
+ * revision runs alone, as without a plan.  Returns 0.
+ */
+int runner_plan(struct runner *rn, struct kbuild *kb, struct store *st,
+		const char *const *revs, size_t n,
+		const struct boottest_opts *o);
+/*
+ * runner_release - end the plan: boots still running are killed and
+ * reaped, their files removed.  @rn can be planned again.
+ */
+void runner_release(struct runner *rn);
 
 /* ---- the LAVA runner (runner-lava.c) ---- */
 

@@ -531,8 +531,8 @@ static int copy_file(const char *from, const char *to)
 
 /* Run a LAVA tool: RUNNER_EINFRA unless it ran and exited 0 (or 1 for
  * lava-run, whose failed jobs exit 1). */
-static int run_tool(char **argv, const char *out_path, bool append,
-		    struct sbuf *capture, double timeout, int ok_max)
+static int run_tool(char **argv, const char *what, const char *out_path,
+		    bool append, struct sbuf *capture, double timeout, int ok_max)
 {
 	struct child_opts o = { .argv = argv, .out_path = out_path,
 				.append = append, .capture = capture,
@@ -543,15 +543,14 @@ static int run_tool(char **argv, const char *out_path, bool append,
 		return RUNNER_EINFRA;
 	if (st.timed_out)
 		return kmig_errcode(RUNNER_EINFRA, "%s did not finish in %.0fs",
-				    argv[0], timeout);
+				    what, timeout);
 	if (st.code == 127)
 		return kmig_errcode(RUNNER_EINFRA, "cannot run '%s' (make deps "
 				    "installs lava-dispatcher and lavacli)",
 				    argv[0]);
 	if (st.code > ok_max)
-		return kmig_errcode(RUNNER_EINFRA, "'%s %s' failed with exit "
-				    "status %d (see '%s')", argv[0], argv[1],
-				    st.code, out_path);
+		return kmig_errcode(RUNNER_EINFRA, "%s failed with exit status "
+				    "%d (see '%s')", what, st.code, out_path);
 	return 0;
 }
 
@@ -568,7 +567,7 @@ static int run_local(const struct lava_job *j, const char *job_path,
 	if (!ret)
 		ret = lava_validate("device", device);
 	if (!ret)
-		ret = run_tool(argv, log_path, false, NULL, limit, 1);
+		ret = run_tool(argv, "lava-run", log_path, false, NULL, limit, 1);
 	rm_rf(out);
 	free(out);
 	free(device);
@@ -578,7 +577,7 @@ static int run_local(const struct lava_job *j, const char *job_path,
 static int run_remote(const struct runner *rn, const struct lava_job *j,
 		      const char *job_path, const char *log_path, double limit)
 {
-	char *argv[8] = { "lavacli", "--identity", (char *)rn->lava_identity,
+	char *argv[9] = { "lavacli", "--identity", (char *)rn->lava_identity,
 			  "jobs" };
 	struct sbuf out = SBUF_INIT;
 	char *id = NULL, *wait = NULL, *submit_log;
@@ -588,7 +587,8 @@ static int run_remote(const struct runner *rn, const struct lava_job *j,
 	submit_log = xasprintf("%s/lavacli.log", j->dir);
 	argv[4] = "submit";
 	argv[5] = (char *)job_path;
-	ret = run_tool(argv, submit_log, false, &out, 120, 0);
+	ret = run_tool(argv, "lavacli jobs submit", submit_log, false, &out,
+		       120, 0);
 	if (ret)
 		goto out_free;
 	/* It prints the new job's id. */
@@ -604,14 +604,15 @@ static int run_remote(const struct runner *rn, const struct lava_job *j,
 	argv[5] = id;
 	argv[6] = "--timeout";
 	argv[7] = wait;
-	ret = run_tool(argv, submit_log, true, NULL, limit + 60, 0);
+	ret = run_tool(argv, "lavacli jobs wait", submit_log, true, NULL,
+		       limit + 60, 0);
 	if (ret)
 		goto out_free;
 	argv[4] = "logs";
 	argv[5] = "--raw";
 	argv[6] = id;
 	argv[7] = NULL;
-	ret = run_tool(argv, log_path, false, NULL, 600, 0);
+	ret = run_tool(argv, "lavacli jobs logs", log_path, false, NULL, 600, 0);
 out_free:
 	free(submit_log);
 	free(wait);

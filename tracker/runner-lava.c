@@ -99,7 +99,7 @@ int lava_write_job(const struct lava_job *j, const char *kernel_url,
 	return 0;
 }
 
-int lava_write_device(const char *path)
+int lava_write_device(const char *path, const char *accel)
 {
 	FILE *f = fopen(path, "w");
 
@@ -133,9 +133,10 @@ int lava_write_device(const char *path)
 	      "      qemu:\n"
 	      "        parameters:\n"
 	      "          command: qemu-system-x86_64\n"
-	      "          options:\n"
-	      "          - -accel tcg\n"
-	      "          - -nographic\n"
+	      "          options:\n", f);
+	fprintf(f, "          - -accel %s\n", accel && !strcmp(accel, "kvm") ?
+		"kvm" : "tcg");
+	fputs("          - -nographic\n"
 	      "          - -no-reboot\n"
 	      "          - -m 256\n"
 	      "timeouts:\n"
@@ -563,7 +564,7 @@ static int run_local(const struct lava_job *j, const char *job_path,
 			 out, "--device", device, (char *)job_path, NULL };
 	int ret;
 
-	ret = lava_write_device(device);
+	ret = lava_write_device(device, j->accel);
 	if (!ret)
 		ret = lava_validate("device", device);
 	if (!ret)

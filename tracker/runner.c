@@ -122,6 +122,7 @@ static int boot_lava(const struct runner *rn, struct kbuild *kb,
 	j.kernel = kernel;
 	j.initramfs = initrd;
 	j.timeout = o->timeout;
+	j.accel = o->accel;
 	j.commit = r->build.commit;
 	j.config_hash = r->build.config_hash;
 	ret = lava_run_job(rn, &j, r->console_path, &r->boot);

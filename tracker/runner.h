@@ -141,6 +141,7 @@ struct lava_job {
 	const char *const *tests;	/* expected KMIG-TEST names */
 	size_t ntests;
 	double timeout;			/* seconds, boot and tests each */
+	const char *accel;		/* local QEMU: "tcg" or "kvm" */
 	const char *commit;		/* metadata */
 	const char *config_hash;
 };
@@ -158,8 +159,9 @@ extern const char lava_cmdline[];
  */
 int lava_write_job(const struct lava_job *j, const char *kernel_url,
 		   const char *initrd_url, const char *path);
-/* lava_write_device - the local QEMU device description to @path. */
-int lava_write_device(const char *path);
+/* lava_write_device - the local QEMU device description to @path, QEMU
+ * with -accel @accel ("tcg" unless "kvm"). */
+int lava_write_device(const char *path, const char *accel);
 /*
  * lava_validate - check @path against LAVA's schema: @kind "job" or
  * "device" (lava-schema.py of lava-common).  Returns 0, KMIG_EGENERIC when

@@ -97,8 +97,16 @@ static void test_schema(void **state)
 	assert_int_equal(lava_write_job(&j, "file:///k/bzImage",
 					"http://127.0.0.1:8000/a b/initrd", p), 0);
 	assert_int_equal(lava_validate("job", p), 0);
-	assert_int_equal(lava_write_device(d), 0);
+	assert_int_equal(lava_write_device(d, "kvm"), 0);
 	assert_int_equal(lava_validate("device", d), 0);
+	assert_int_equal(sbuf_read_file(&sb, d), 0);
+	assert_non_null(strstr(sb.buf, "- -accel kvm\n"));
+	sbuf_release(&sb);
+	assert_int_equal(lava_write_device(d, NULL), 0);
+	assert_int_equal(lava_validate("device", d), 0);
+	assert_int_equal(sbuf_read_file(&sb, d), 0);
+	assert_non_null(strstr(sb.buf, "- -accel tcg\n"));
+	sbuf_release(&sb);
 	assert_int_equal(sbuf_read_file(&sb, p), 0);
 	assert_non_null(strstr(sb.buf, "kmig.commit: \"d1ce70f9b5bce01c7f3549cd1b825b7373b74b8d\""));
 	assert_non_null(strstr(sb.buf, "kmig.tests: \"boot,rds\""));

@@ -474,19 +474,25 @@ int runner_boottest_run(const struct runner *rn, struct kbuild *kb,
 	int ret;
 
 	if (q && q->next < q->n && !strcmp(q->revs[q->next], rev) &&
-	    q->kb == kb && q->st == st && q->o == o)
-		return planned_run(rn, q, r);
+	    q->kb == kb && q->st == st && q->o == o) {
+		ret = planned_run(rn, q, r);
+		goto out_release;
+	}
 	if (rn->kind == RUNNER_KMIG)
 		return boottest_run(kb, st, rev, o, r);
 
 	ret = build_one(kb, st, rev, o, r);
 	if (ret || r->outcome == BOOTTEST_BUILD_FAILED)
-		return ret;
+		goto out_release;
 	r->console_path = console_name(kb, r);
 	ret = boot_one(rn, kb, o, r);
 	if (ret) {
 		drop_console(r);
-		return ret;
+		goto out_release;
 	}
-	return record_boot(st, o, r);
+	ret = record_boot(st, o, r);
+out_release:
+	if (ret)
+		boottest_result_release(r);
+	return ret;
 }

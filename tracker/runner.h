@@ -106,7 +106,8 @@ const char *runner_name(const struct runner *rn);
  * the runner, record build and boot.  With RUNNER_KMIG it is
  * boottest_run().  Returns 0 whatever the kernel did, RUNNER_EINFRA on a
  * LAVA infrastructure error (the build is recorded, the boot is not),
- * other negative codes as boottest_run().
+ * other negative codes as boottest_run(); on an error of the LAVA runner
+ * or of a planned boot, @r is already released.
  */
 int runner_boottest_run(const struct runner *rn, struct kbuild *kb,
 			struct store *st, const char *rev,

@@ -5,7 +5,8 @@ set -e
 pkgs="build-essential git libgit2-dev libsqlite3-dev sqlite3 pkg-config
 	coccinelle qemu-system-x86 flex bison bc libelf-dev libssl-dev cpio
 	xz-utils ccache libcmocka-dev python3 chromium time zlib1g-dev libdeflate-dev
-	clang libclang-rt-14-dev debian-archive-keyring gcc-aarch64-linux-gnu perl"
+	clang libclang-rt-14-dev debian-archive-keyring gcc-aarch64-linux-gnu perl
+	lava-dispatcher lavacli"
 missing=
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||

@@ -20,9 +20,12 @@
 #include "builtin.h"
 #include "cmd-boot.h"
 #include "repo.h"
+#include "runner.h"
 
 static const char usage[] =
 	"usage: kmig bisect GOOD BAD [--test NAME]... [--timeout S] [--accel tcg|kvm]\n"
+	"                  [--runner kmig|lava] [--lava-identity NAME\n"
+	"                  --artifact-url URL --artifact-dir DIR]\n"
 	"\n"
 	"Find the first commit between GOOD and BAD (first-parent history)\n"
 	"whose kernel fails 'kmig boot' with the given tests (default: boot,\n"
@@ -34,6 +37,9 @@ static const char usage[] =
 	"  --test NAME     guest test to run (repeatable)\n"
 	"  --timeout S     QEMU timeout per boot (default 120); a timeout is bad\n"
 	"  --accel A       tcg (default) or kvm\n"
+	RUNNER_USAGE
+	"                  a LAVA infrastructure error skips the step (as git\n"
+	"                  bisect's 125), never judges it bad\n"
 	"\n"
 	"Output: one 'step N: good|bad|skip COMMIT SUBJECT' line per tested\n"
 	"commit, then 'first bad commit: ID SUBJECT' and 'finding: LINE'.\n"
@@ -131,9 +137,11 @@ static int cmd_bisect_fn(struct kmig_ctx *ctx, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		BOOT_COMMON_LONGOPTS,
+		RUNNER_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
 	struct boot_args a = { .opts = BOOTTEST_OPTS_INIT };
+	struct runner rn = RUNNER_INIT;
 	struct candidate *cand = NULL;
 	git_repository *repo = NULL;
 	struct kbuild *kb = NULL;
@@ -142,17 +150,24 @@ static int cmd_bisect_fn(struct kmig_ctx *ctx, int argc, char **argv)
 	const char *bisect_status = "error";
 	long lo, hi, i, first = -1;
 	int64_t bisect_id = 0;
-	int c, seq = 0, status;
+	int c, seq = 0, status, ret;
 	size_t n = 0;
 
 	optind = 0;	/* 0: reinitialise getopt, which permutes again */
 	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
 		if (c == '?')
 			status = cmd_bad_option("bisect", argv);
+		else if (runner_is_option(c))
+			status = runner_set_option(&rn, c, optarg) ?
+				 cmd_usage_error("bisect", "%s", kmig_errmsg()) : 0;
 		else
 			status = boot_parse_common("bisect", c, optarg, &a);
 		if (status)
 			goto out_args;
+	}
+	if (runner_check(&rn)) {
+		status = cmd_usage_error("bisect", "%s", kmig_errmsg());
+		goto out_args;
 	}
 	if (argc - optind != 2) {
 		status = cmd_usage_error("bisect", "needs GOOD and BAD");
@@ -186,15 +201,24 @@ static int cmd_bisect_fn(struct kmig_ctx *ctx, int argc, char **argv)
 
 		fprintf(stderr, "kmig: bisect step %d: %.12s %s\n", seq + 1,
 			cand[i].id, cand[i].subject);
-		if (boottest_run(kb, st, cand[i].id, &a.opts, &r)) {
+		ret = runner_boottest_run(&rn, kb, st, cand[i].id, &a.opts, &r);
+		if (ret == RUNNER_EINFRA && i != (long)n - 1) {
+			/* The lab failed, not the kernel: skip it (125). */
+			cand[i].v = V_SKIP;
+			cand[i].finding = xasprintf("LAVA infrastructure error: %s",
+						    kmig_errmsg());
+			fprintf(stderr, "kmig: %s\n", cand[i].finding);
+			boottest_result_release(&r);
+		} else if (ret) {
 			status = cmd_fail_last(KMIG_EXIT_ERROR);
 			goto out_finish;
+		} else {
+			boot_warn_missing(&r);
+			cand[i].v = r.outcome == BOOTTEST_PASS ? V_GOOD :
+				    r.outcome == BOOTTEST_BUILD_FAILED ? V_SKIP : V_BAD;
+			cand[i].finding = xstrdup(boottest_first_finding(&r));
+			boottest_result_release(&r);
 		}
-		boot_warn_missing(&r);
-		cand[i].v = r.outcome == BOOTTEST_PASS ? V_GOOD :
-			    r.outcome == BOOTTEST_BUILD_FAILED ? V_SKIP : V_BAD;
-		cand[i].finding = xstrdup(boottest_first_finding(&r));
-		boottest_result_release(&r);
 		printf("step %d: %s %s %s\n", ++seq, verdict_names[cand[i].v],
 		       cand[i].id, cand[i].subject);
 		if (cand[i].v != V_GOOD && cand[i].v != V_SKIP)

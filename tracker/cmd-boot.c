@@ -11,10 +11,12 @@
 #include "boottest.h"
 #include "builtin.h"
 #include "cmd-boot.h"
+#include "runner.h"
 
 static const char usage[] =
 	"usage: kmig boot [REV] [--test NAME]... [--timeout S] [--keep-log]\n"
-	"                 [--rebuild] [--accel tcg|kvm]\n"
+	"                 [--rebuild] [--accel tcg|kvm] [--runner kmig|lava]\n"
+	"                 [--lava-identity NAME --artifact-url URL --artifact-dir DIR]\n"
 	"\n"
 	"Build REV (default: the tip of the branch 'kmig branch apply' made\n"
 	"last, else HEAD of --repo) with the QEMU configuration\n"
@@ -32,6 +34,7 @@ static const char usage[] =
 	"  --rebuild       build REV even if its image was built before\n"
 	"                  (incremental: only what changed is recompiled)\n"
 	"  --accel A       tcg (default) or kvm (only when asked and usable)\n"
+	RUNNER_USAGE
 	"\n"
 	"Output: 'commit', 'build', the guest's KMIG-TEST lines, 'boot STATUS',\n"
 	"then one 'finding:' line per finding and the kept 'console:' log.\n"
@@ -129,9 +132,11 @@ static int cmd_boot_fn(struct kmig_ctx *ctx, int argc, char **argv)
 	static const struct option longopts[] = {
 		BOOT_COMMON_LONGOPTS,
 		BOOT_KEEP_LONGOPTS,
+		RUNNER_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
 	struct boot_args a = { .opts = BOOTTEST_OPTS_INIT };
+	struct runner rn = RUNNER_INIT;
 	struct boottest_result r;
 	struct kbuild *kb = NULL;
 	struct store *st = NULL;
@@ -143,10 +148,17 @@ static int cmd_boot_fn(struct kmig_ctx *ctx, int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
 		if (c == '?')
 			status = cmd_bad_option("boot", argv);
+		else if (runner_is_option(c))
+			status = runner_set_option(&rn, c, optarg) ?
+				 cmd_usage_error("boot", "%s", kmig_errmsg()) : 0;
 		else
 			status = boot_parse_common("boot", c, optarg, &a);
 		if (status)
 			goto out_args;
+	}
+	if (runner_check(&rn)) {
+		status = cmd_usage_error("boot", "%s", kmig_errmsg());
+		goto out_args;
 	}
 	if (argc - optind > 1) {
 		status = cmd_usage_error("boot", "at most one REV");
@@ -172,7 +184,7 @@ static int cmd_boot_fn(struct kmig_ctx *ctx, int argc, char **argv)
 				rev = tip;
 		}
 	}
-	if (boottest_run(kb, st, rev, &a.opts, &r)) {
+	if (runner_boottest_run(&rn, kb, st, rev, &a.opts, &r)) {
 		status = cmd_fail_last(KMIG_EXIT_ERROR);
 		goto out_store;
 	}

@@ -15,14 +15,17 @@
 #include "kbuild.h"
 #include "kmig.h"
 #include "repo.h"
+#include "runner.h"
 #include "store.h"
 
 /* Shown by "kmig branch test --help" and "kmig help branch test" (kmig.c). */
 const char branch_test_usage[] =
 	"usage: kmig branch test [--base TAG | --name BRANCH] [--test NAME]...\n"
 	"                        [--timeout S] [--keep-log] [--rebuild]\n"
-	"                        [--accel tcg|kvm] [--no-compile-check]\n"
+	"                        [--accel tcg|kvm] [--no-compile-check] [--jobs N]\n"
 	"                        [--compile-config x86_64|arm64|all]\n"
+	"                        [--runner kmig|lava] [--lava-identity NAME\n"
+	"                        --artifact-url URL --artifact-dir DIR]\n"
 	"\n"
 	"Build and boot every applied step of the conversion branch (default: the\n"
 	"one 'kmig branch apply' made last) and compile-check the .c files each\n"
@@ -41,6 +44,9 @@ const char branch_test_usage[] =
 	"  --no-compile-check  skip the W=1 compile check\n"
 	"  --compile-config C  only this configuration of the compile check:\n"
 	"                    x86_64, arm64 or all (default)\n"
+	"  --jobs N          build the steps in order and keep up to N boots\n"
+	"                    running on the runner (default 1)\n"
+	RUNNER_USAGE
 	"Exit status: 0 no step failed (untested ones are listed), 1 some step\n"
 	"failed, 2 error.\n";
 
@@ -122,6 +128,7 @@ static void free_strv(char **v, size_t n)
  */
 static int test_step(struct kbuild *kb, struct store *st, git_repository *repo,
 		     const struct branch_step *step, const struct boot_args *a,
+		     const struct runner *rn,
 		     unsigned int compile_check, const char **verdict,
 		     struct sbuf *detail)
 {
@@ -131,7 +138,7 @@ static int test_step(struct kbuild *kb, struct store *st, git_repository *repo,
 	size_t nfiles = 0;
 	int ret;
 
-	ret = boottest_run(kb, st, step->commit, &a->opts, &r);
+	ret = runner_boottest_run(rn, kb, st, step->commit, &a->opts, &r);
 	if (ret)
 		return ret;
 	boot_warn_missing(&r);
@@ -191,9 +198,15 @@ int branch_test(struct kmig_ctx *ctx, int argc, char **argv)
 		{ "compile-config", required_argument, NULL, 'c' },
 		BOOT_COMMON_LONGOPTS,
 		BOOT_KEEP_LONGOPTS,
+		RUNNER_LONGOPTS,
+		{ "jobs", required_argument, NULL, 'j' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct boot_args a = { .opts = BOOTTEST_OPTS_INIT };
+	struct runner rn = RUNNER_INIT;
+	const char **revs = NULL;
+	size_t nrevs = 0;
+	unsigned long jobs;
 	struct branch_steps steps = { 0 };
 	struct kbuild *kb = NULL;
 	struct store *st = NULL;
@@ -230,10 +243,23 @@ int branch_test(struct kmig_ctx *ctx, int argc, char **argv)
 			}
 			compile_check = config_flags[c];
 			break;
+		case 'j':
+			if (opt_uint("branch test", "--jobs", optarg, 1, 64, &jobs))
+				goto out_args;
+			rn.jobs = (unsigned)jobs;
+			break;
 		case '?':
 			status = cmd_bad_option("branch test", argv);
 			goto out_args;
 		default:
+			if (runner_is_option(c)) {
+				if (runner_set_option(&rn, c, optarg)) {
+					status = cmd_usage_error("branch test", "%s",
+								 kmig_errmsg());
+					goto out_args;
+				}
+				break;
+			}
 			status = boot_parse_common("branch test", c, optarg, &a);
 			if (status)
 				goto out_args;
@@ -242,6 +268,10 @@ int branch_test(struct kmig_ctx *ctx, int argc, char **argv)
 	if (optind < argc) {
 		status = cmd_usage_error("branch test", "unexpected argument '%s'",
 					 argv[optind]);
+		goto out_args;
+	}
+	if (runner_check(&rn)) {
+		status = cmd_usage_error("branch test", "%s", kmig_errmsg());
 		goto out_args;
 	}
 	if (base && bname) {
@@ -275,6 +305,14 @@ int branch_test(struct kmig_ctx *ctx, int argc, char **argv)
 		status = cmd_fail_last(KMIG_EXIT_ERROR);
 		goto out_repo;
 	}
+	/* --jobs N: the applied steps, built in order, N boots at a time. */
+	for (i = 0; rn.jobs > 1 && i < steps.n; i++)
+		if (steps.v[i].commit && !strcmp(steps.v[i].status, "applied")) {
+			revs = xrealloc(revs, (nrevs + 1) * sizeof(*revs));
+			revs[nrevs++] = steps.v[i].commit;
+		}
+	if (nrevs)
+		runner_plan(&rn, kb, st, revs, nrevs, &a.opts);
 	for (i = 0; i < steps.n; i++) {
 		const struct branch_step *s = &steps.v[i];
 		struct sbuf detail = SBUF_INIT;
@@ -286,7 +324,7 @@ int branch_test(struct kmig_ctx *ctx, int argc, char **argv)
 			continue;
 		}
 		fprintf(stderr, "[%zu/%zu] testing %s\n", i + 1, steps.n, s->patch);
-		if (test_step(kb, st, repo, s, &a, compile_check, &verdict, &detail) ||
+		if (test_step(kb, st, repo, s, &a, &rn, compile_check, &verdict, &detail) ||
 		    store_branch_set_test(st, name, s->position, verdict)) {
 			sbuf_release(&detail);
 			status = cmd_fail(KMIG_EXIT_ERROR, "testing %s failed: %s",
@@ -307,6 +345,8 @@ int branch_test(struct kmig_ctx *ctx, int argc, char **argv)
 	status = finish_stdout(passed + untested == tested ? KMIG_EXIT_OK :
 			       KMIG_EXIT_VERDICT);
 out_kbuild:
+	runner_release(&rn);
+	free(revs);
 	kbuild_close(kb);
 out_repo:
 	git_repository_free(repo);

@@ -229,11 +229,66 @@ size_t lex_skip_group(const struct lexer *lx, size_t i, size_t end)
 	return end;
 }
 
+static bool name_in(const char *s, size_t len, const char *const *v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (strlen(v[i]) == len && !memcmp(v[i], s, len))
+			return true;
+	return false;
+}
+
+/* Kernel macros whose value is a constant whatever their arguments. */
+static bool const_macro(const char *s, size_t len)
+{
+	static const char *const v[] = {
+		"sizeof_field", "offsetof", "offsetofend", "__same_type",
+	};
+
+	return name_in(s, len, v, ARRAY_SIZE(v));
+}
+
+/* min()/max() and friends: constant when their arguments are. */
+static bool minmax_macro(const char *s, size_t len)
+{
+	static const char *const v[] = {
+		"min", "max", "min_t", "max_t", "min3", "max3", "clamp",
+		"clamp_t", "clamp_val", "umin", "umax",
+	};
+
+	return name_in(s, len, v, ARRAY_SIZE(v));
+}
+
+/* Past the first argument (a type) of the call whose args start at @i. */
+static size_t skip_type_arg(const struct lexer *lx, size_t i, size_t b)
+{
+	int depth = 0;
+
+	for (; i < b; i++) {
+		const struct tok *t = &lx->t[i];
+
+		if (t->type != T_PUNCT)
+			continue;
+		if (t->sub == P_LPAREN || t->sub == P_LBRACK)
+			depth++;
+		else if (t->sub == P_RPAREN || t->sub == P_RBRACK)
+			depth--;
+		else if (t->sub == P_COMMA && depth == 0)
+			return i + 1;
+		if (depth < 0)
+			return i;
+	}
+	return b;
+}
+
 /*
  * Is the expression in tokens [a, b) constant: every identifier all upper
- * case, ignoring sizeof(...)/__alignof__(...) and the arguments of an
- * all-upper-case macro call?  With @heur, lower-case const variables
- * and enumerators declared earlier in the buffer count as constant too.
+ * case, ignoring sizeof(...)/__alignof__(...), sizeof_field()/offsetof(),
+ * the arguments of an all-upper-case macro call, and min()/max() (and
+ * _t, 3, clamp forms: their arguments decide)?  With @heur, lower-case
+ * const variables and enumerators declared earlier in the buffer count
+ * as constant too.
  */
 static bool expr_const(const struct lexer *lx, size_t a, size_t b, bool heur)
 {
@@ -276,6 +331,18 @@ static bool expr_const(const struct lexer *lx, size_t a, size_t b, bool heur)
 		}
 		if (t->word >= 0 && t->sub != W_NAME) {
 			i++;			/* a keyword */
+			continue;
+		}
+		if (n < b && is_punct(&lx->t[n], P_LPAREN) &&
+		    const_macro(s, t->len)) {
+			i = lex_skip_group(lx, n, b);	/* sizeof_field(T, m) */
+			continue;
+		}
+		if (n < b && is_punct(&lx->t[n], P_LPAREN) &&
+		    minmax_macro(s, t->len)) {
+			i = n + 1;		/* min(A, B): its arguments decide */
+			if (s[t->len - 1] == 't' && s[t->len - 2] == '_')
+				i = skip_type_arg(lx, i, b);
 			continue;
 		}
 		if (all_upper(s, t->len)) {

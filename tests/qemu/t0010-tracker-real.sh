@@ -29,6 +29,35 @@ for tag in $E2E_HISTORY; do
 		cmp "$TOP/tests/qemu/expected-$tag-rules.csv" "$TRASH/rules-$tag.csv"
 done
 cp "$TRASH/rules-$E2E_NEXT.csv" "$TRASH/rules-next.csv"
+
+# each release's own deprecated.rst and include/ (relinfo): kmalloc_obj
+# (section and macro) arrive with v6.12.118 of the five; kmap_local_page
+# is not in v5.10.262
+k rules > "$TRASH/rules.txt"
+t_ok "alloc-obj documented and replaced since v6.12.118" \
+	sh -c "grep -A5 '^alloc-obj ' '$TRASH/rules.txt' | grep -q 'documented since: v6.12.118; replacement since: v6.12.118'"
+t_ok "kmap_local_page since v6.1.192" \
+	sh -c "grep -A5 '^kmap ' '$TRASH/rules.txt' | grep -q 'replacement since: v6.1.192'"
+t_ok "strcpy documented since the first" \
+	sh -c "grep -A5 '^strcpy ' '$TRASH/rules.txt' | grep -q 'documented since: v5.10.262; replacement since: v5.10.262'"
+cat > "$TRASH/obj.patch" <<'EOF'
+diff --git a/drivers/misc/kmig-obj.c b/drivers/misc/kmig-obj.c
+new file mode 100644
+--- /dev/null
++++ b/drivers/misc/kmig-obj.c
+@@ -0,0 +1,8 @@
++#include <linux/slab.h>
++struct kmig_obj { int a; };
++struct kmig_obj *kmig_obj_new(void)
++{
++	struct kmig_obj *p;
++	p = kzalloc(sizeof(*p), GFP_KERNEL);
++	return p;
++}
+EOF
+t_exit "a new kzalloc(sizeof(*p)) on v6.1.192 passes" 0 k check --patch "$TRASH/obj.patch" --base v6.1.192
+t_ok "... listed as not deprecated there" grep -q '^info: drivers/misc/kmig-obj.c:6: alloc-obj' "$TRASH/.stdout"
+t_exit "... and fails on v7.3.4" 1 k check --patch "$TRASH/obj.patch" --base v7.3.4
 t_is "the trend is in version order" "$(echo $E2E_HISTORY | tr ' ' '\n')" \
 	"$(k report --trend --format csv | sed '1d; s/,.*//')"
 

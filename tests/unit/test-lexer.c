@@ -474,6 +474,19 @@ static void test_vla(void **state)
 	(void)state;
 	assert_int_equal(count(BODY("char buf[len];"), "vla"), 1);
 	assert_int_equal(count(BODY("char buf[16];"), "vla"), 0);
+	/* constant macros, min/max of constants, enumerators */
+	assert_int_equal(count(BODY("char buf[sizeof_field(struct frame, un)];"),
+			       "vla"), 0);
+	assert_int_equal(count(BODY("char buf[offsetof(struct frame, un)];"),
+			       "vla"), 0);
+	assert_int_equal(count(BODY("u8 b[max(sizeof(struct a), sizeof(struct b))];"),
+			       "vla"), 0);
+	assert_int_equal(count(BODY("u8 b[min_t(size_t, A_LEN, 16)];"), "vla"), 0);
+	assert_int_equal(count(BODY("u8 b[max(len, 16)];"), "vla"), 1);
+	assert_int_equal(count(BODY("u8 b[min_t(size_t, len, 16)];"), "vla"), 1);
+	assert_int_equal(count("enum hwmon_sensor_types { hwmon_chip, hwmon_max };\n"
+			       BODY("int nr_count[hwmon_max];"), "vla"), 0);
+	assert_int_equal(count(BODY("int nr_count[ARRAY_SIZE(tbl) + 1];"), "vla"), 0);
 	assert_int_equal(count(BODY("char buf[BUF_LEN + 1];"), "vla"), 0);
 	assert_int_equal(count(BODY("char buf[len + 1];"), "vla"), 1);
 	assert_int_equal(count(BODY("u8 buf[sizeof(struct foo) * 2];"), "vla"), 0);

@@ -1014,14 +1014,15 @@ static int get_maintainer(git_repository *repo, git_tree *tree, const char *work
 		char *argv[] = { "perl", sp, "--no-tree", "--nogit", "--nogit-fallback",
 				 "--nogit-chief-penguins", "--norolestats",
 				 k ? "--nom" : "--nol", k ? "--nor" : "--r",
-				 "--separator", ", ", (char *)patch, NULL };
+				 (char *)patch, NULL };
 		int st = child_run_status(&(struct child_opts){ .argv = argv,
 			.dir = work, .capture = &outb });
 
 		if (st)
 			ret = kmig_err("scripts/get_maintainer.pl failed on '%s'", patch);
-		else if (outb.len)
-			addr_add(k ? cc : to, outb.buf, strcspn(outb.buf, "\n"));
+		for (const char *l = outb.buf; !st && l && *l;
+		     l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
+			addr_add(k ? cc : to, l, strcspn(l, "\n"));
 		sbuf_release(&outb);
 	}
 out:

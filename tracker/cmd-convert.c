@@ -45,8 +45,10 @@ static const char usage[] =
 	"script's own '// Options:' line): --cocci TREE-PATH, and by default\n"
 	"for alloc-obj, scripts/coccinelle/api/kmalloc_objs.cocci.\n"
 	"\n"
-	"Each patch has a kernel commit message: a subject prefix from the\n"
-	"section's directory (e.g. \"net: rds:\"), the reason from\n"
+	"Each patch has a kernel commit message: a subject prefix as most commits\n"
+	"changing its (first) file had it (git log of the file, where the\n"
+	"repository has real history), else from the section's directory (e.g.\n"
+	"\"net: rds:\"), the reason from\n"
 	"Documentation/process/deprecated.rst of TAG, a Kmig-Rule: trailer and a\n"
 	"Signed-off-by: for $KMIG_IDENTITY (\"Name <email>\"; default kmig\n"
 	"<kmig@localhost>).  The date is $SOURCE_DATE_EPOCH when set.\n"
@@ -219,6 +221,91 @@ static char *subject_prefix(struct cfile *files, const struct csection *s)
 	c = xasprintf("%s:", first);
 	free(first);
 	return c;
+}
+
+/* The prefix of a subject, "ACPI: sysfs:" of "ACPI: sysfs: fix x"; NULL if none. */
+static char *subject_head(const char *subject)
+{
+	const char *p = subject, *last = NULL;
+
+	while ((p = strstr(p, ": "))) {
+		if (memchr(subject, ' ', (size_t)(p - subject)) &&
+		    (size_t)(p - subject) > 40)
+			break;
+		last = p;
+		p += 2;
+	}
+	return last ? xstrndup(subject, (size_t)(last - subject) + 1) : NULL;
+}
+
+/*
+ * log_prefix - where the repository has real history: the subject prefix
+ * most of the (at most LOG_PREFIX_WALK) commits before @base that change
+ * @path used, as "git log @path" shows them; NULL when none has one (the
+ * imported history: one commit per release, "Linux 7.3.4").
+ */
+#define LOG_PREFIX_WALK 2000
+static char *log_prefix(git_repository *repo, git_commit *base, const char *path)
+{
+	git_revwalk *walk = NULL;
+	git_oid oid;
+	char **heads = NULL, *best = NULL;
+	size_t *counts = NULL, n = 0, alloc = 0, seen = 0, i, top = 0;
+
+	if (git_revwalk_new(&walk, repo) < 0 ||
+	    git_revwalk_push(walk, git_commit_id(base)) < 0)
+		goto out;
+	while (seen++ < LOG_PREFIX_WALK && !git_revwalk_next(&oid, walk)) {
+		git_commit *c = NULL, *p = NULL;
+		git_tree *t = NULL, *pt = NULL;
+		git_tree_entry *e = NULL, *pe = NULL;
+		bool changed = false;
+
+		if (!git_commit_lookup(&c, repo, &oid) && git_commit_parentcount(c) == 1 &&
+		    !git_commit_parent(&p, c, 0) && !git_commit_tree(&t, c) &&
+		    !git_commit_tree(&pt, p)) {
+			int a = git_tree_entry_bypath(&e, t, path);
+			int b = git_tree_entry_bypath(&pe, pt, path);
+
+			changed = !a && (b || !git_oid_equal(git_tree_entry_id(e),
+							    git_tree_entry_id(pe)));
+		}
+		if (changed) {
+			char *h = subject_head(git_commit_summary(c));
+
+			for (i = 0; h && i < n && strcmp(heads[i], h); i++)
+				;
+			if (h && i == n) {
+				ALLOC_GROW(heads, n + 1, alloc);
+				counts = xrealloc(counts, alloc * sizeof(*counts));
+				heads[n] = h;
+				counts[n++] = 0;
+			} else {
+				free(h);
+			}
+			if (h)
+				counts[i]++;
+		}
+		git_tree_entry_free(e);
+		git_tree_entry_free(pe);
+		git_tree_free(t);
+		git_tree_free(pt);
+		git_commit_free(p);
+		git_commit_free(c);
+	}
+	for (i = 0; i < n; i++)
+		if (counts[i] > top) {
+			top = counts[i];
+			best = heads[i];
+		}
+	best = best ? xstrdup(best) : NULL;
+out:
+	for (i = 0; i < n; i++)
+		free(heads[i]);
+	free(heads);
+	free(counts);
+	git_revwalk_free(walk);
+	return best;
 }
 
 static int cmp_section(const void *a, const void *b)
@@ -739,8 +826,15 @@ static int convert_section(struct convert *c, const struct csection *s,
 {
 	struct sbuf diff = SBUF_INIT, stat = SBUF_INIT, msg = SBUF_INIT;
 	struct sbuf mbox = SBUF_INIT;
-	char *prefix = subject_prefix(c->files, s);
-	char *subject = xasprintf("%s %s", prefix, c->cr->subject);
+	char *prefix = NULL, *subject;
+	git_commit *base = NULL;
+
+	if (!repo_resolve_commit(&base, c->repo, c->base))
+		prefix = log_prefix(c->repo, base, c->files[s->files[0]].path);
+	git_commit_free(base);
+	if (!prefix)
+		prefix = subject_prefix(c->files, s);
+	subject = xasprintf("%s %s", prefix, c->cr->subject);
 	char *name = NULL, *path = NULL, *how;
 	int ret;
 

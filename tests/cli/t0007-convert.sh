@@ -330,6 +330,16 @@ t_ok "a typed pointer gets kmalloc_objs()" \
 t_exit "--cocci naming a file the base does not have" 2 \
 	k convert alloc-obj --series "$TRASH/s6" --cocci scripts/coccinelle/api/nope.cocci
 t_is "one clear line" "kmig: v1.1 has no 'scripts/coccinelle/api/nope.cocci'" "$(cat "$TRASH/.stderr")"
+
+# real history: the subject prefix the file's own commits used (git log)
+sed -i 's/^static char name\[16\];$/static char name[32];/' "$W/drivers/foo/a.c"
+git -C "$W" add -A && git -C "$W" commit -q -m "FOO: a-driver: make the name longer"
+printf '/* x */\n' >> "$W/drivers/foo/a.c"
+git -C "$W" add -A && git -C "$W" commit -q -m "FOO: a-driver: a comment" && git -C "$W" tag v1.2
+t_exit "scan v1.2" 0 k scan
+mkdir "$TRASH/s9"
+t_exit "convert on a history with real commits" 0 k convert strlcpy --base v1.2 --series "$TRASH/s9" --dry-run --subsystem "FOO DRIVER"
+t_ok "the prefix git log of the file shows" grep -q '^Subject: \[PATCH\] FOO: a-driver: Replace strlcpy() with strscpy()$' "$TRASH/.stdout"
 t_exit "unknown rule" 2 k convert nope --series "$S"
 t_exit "missing rule" 2 k convert
 t_exit "unknown base" 2 k convert strlcpy --base v0.1 --series "$S"

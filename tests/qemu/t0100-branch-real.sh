@@ -12,7 +12,12 @@
 . "$(dirname "$0")/../e2e-lib.sh"
 REPO="$E2E_LINUX"
 DB="$TRASH/kmig.db"
-SERIES="$TOP/branch-patches"
+# The v6.1.192 part of branch-patches/: the RDS fix and the strlcpy
+# conversions (0001-0013); the v7.3.4 conversions after them are t0130's.
+SERIES="$TRASH/series-v6.1"
+mkdir -p "$SERIES"
+sed -n '1,/^0013-/p' "$TOP/branch-patches/series" > "$SERIES/series"
+for f in $(grep '^[^#]' "$SERIES/series"); do cp "$TOP/branch-patches/$f" "$SERIES/"; done
 RDS=0001-net-rds-remove-user-triggered-WARN_ON-in-rds_sendmsg.patch
 k() { "$KMIG" --repo "$REPO" --db "$DB" "$@"; }
 

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include <git2.h>
@@ -371,13 +372,36 @@ static void test_identity(void **state)
 {
 	char *name, *email;
 
+	char dir[] = "/tmp/kmig-identity-XXXXXX", *cfg;
+	FILE *f;
+
 	(void)state;
+	/* git's configuration from an empty directory only */
+	assert_non_null(mkdtemp(dir));
+	git_libgit2_opts(GIT_OPT_SET_SEARCH_PATH, GIT_CONFIG_LEVEL_GLOBAL, dir);
+	git_libgit2_opts(GIT_OPT_SET_SEARCH_PATH, GIT_CONFIG_LEVEL_XDG, dir);
+	git_libgit2_opts(GIT_OPT_SET_SEARCH_PATH, GIT_CONFIG_LEVEL_SYSTEM, dir);
 	unsetenv("KMIG_IDENTITY");
 	kmig_identity(&name, &email);
 	assert_string_equal(name, "kmig");
 	assert_string_equal(email, "kmig@localhost");
 	free(name);
 	free(email);
+
+	/* git's user.name and user.email */
+	cfg = xasprintf("%s/.gitconfig", dir);
+	f = fopen(cfg, "w");
+	assert_non_null(f);
+	fputs("[user]\n\tname = Git User\n\temail = git@example.org\n", f);
+	fclose(f);
+	kmig_identity(&name, &email);
+	assert_string_equal(name, "Git User");
+	assert_string_equal(email, "git@example.org");
+	free(name);
+	free(email);
+	unlink(cfg);
+	free(cfg);
+	rmdir(dir);
 
 	setenv("KMIG_IDENTITY", "Ada Author  <ada@example.org>", 1);
 	kmig_identity(&name, &email);

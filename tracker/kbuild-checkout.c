@@ -13,6 +13,25 @@
 #include "child.h"
 #include "kbuild-internal.h"
 
+/* Create the directories above @full (a path under src/). */
+static int make_parent(const char *full)
+{
+	char *dir = xstrdup(full);
+	int ret;
+
+	*strrchr(dir, '/') = '\0';
+	ret = mkdir_p(dir);
+	free(dir);
+	return ret;
+}
+
+/*
+ * Write one blob (file or symlink) to src/@path.  An incremental move
+ * writes the files of a new directory in diff order, so the first one
+ * may be a symlink as well as a file: both create the directories above
+ * them when missing (v6.1 -> v7.3 adds tools/perf/.../bullet-0d/ whose
+ * first entry is a symlink).
+ */
 static int write_blob(struct kbuild *kb, const char *path,
 		      const git_oid *oid, git_filemode_t mode)
 {
@@ -37,7 +56,11 @@ static int write_blob(struct kbuild *kb, const char *path,
 	if (mode == GIT_FILEMODE_LINK) {
 		char *target = xstrndup(data, len);
 
-		if (symlink(target, full))
+		int rc = symlink(target, full);
+
+		if (rc && errno == ENOENT && !make_parent(full))
+			rc = symlink(target, full);
+		if (rc)
 			ret = kmig_err("cannot create '%s': %s", full,
 				       strerror(errno));
 		free(target);
@@ -45,16 +68,9 @@ static int write_blob(struct kbuild *kb, const char *path,
 	}
 	fd = open(full, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
 		  mode == GIT_FILEMODE_BLOB_EXECUTABLE ? 0755 : 0644);
-	if (fd < 0 && errno == ENOENT) {
-		char *dir = xstrdup(full);
-
-		*strrchr(dir, '/') = '\0';
-		if (!mkdir_p(dir))
-			fd = open(full, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-				  mode == GIT_FILEMODE_BLOB_EXECUTABLE ?
-				  0755 : 0644);
-		free(dir);
-	}
+	if (fd < 0 && errno == ENOENT && !make_parent(full))
+		fd = open(full, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+			  mode == GIT_FILEMODE_BLOB_EXECUTABLE ? 0755 : 0644);
 	if (fd < 0) {
 		ret = kmig_err("cannot create '%s': %s", full, strerror(errno));
 		goto out_blob;

@@ -4,7 +4,8 @@
  * tree, and moving to another commit rewrites only the files that differ
  * (unchanged files keep their mtime, so the kernel's make rebuilds only
  * what changed), deletes what is gone, and handles a directory that
- * becomes a file, executables and symlinks.  Progress comes back to the
+ * becomes a file, executables and symlinks (also a symlink that is the
+ * first entry of a new directory).  Progress comes back to the
  * caller's note callback, kbuild prints nothing.
  */
 #define _GNU_SOURCE
@@ -62,7 +63,12 @@ static int setup(void **state)
 	   "git -c user.name=T -c user.email=t@t commit -q -m A && "
 	   "echo a2 > a.c && git rm -q -r dir && echo now-a-file > dir && "
 	   "echo new > sub/new.c && git add . && "
-	   "git -c user.name=T -c user.email=t@t commit -q -m B", tmp);
+	   "git -c user.name=T -c user.email=t@t commit -q -m B && "
+	   "git tag A HEAD~1 && git tag B && "
+	   "mkdir -p new/deep && ln -s ../../a.c new/deep/first-link && "
+	   "echo z > new/deep/zfile && git add . && "
+	   "git -c user.name=T -c user.email=t@t commit -q -m C && "
+	   "git tag C", tmp);
 	return 0;
 }
 
@@ -79,7 +85,7 @@ static void test_checkout_moves(void **state)
 {
 	struct kbuild *kb = NULL;
 	char *home = xasprintf("%s/home", tmp), *repo = xasprintf("%s/repo", tmp);
-	char *a = rev("HEAD~1"), *b = rev("HEAD"), *p;
+	char *a = rev("A"), *b = rev("B"), *p;
 	struct sbuf sb = SBUF_INIT, notes = SBUF_INIT;
 	struct stat st, same1, same2;
 
@@ -157,10 +163,48 @@ static void test_checkout_moves(void **state)
 	free(repo);
 }
 
+/*
+ * B -> C incrementally: the new directory's first entry in diff order
+ * is a symlink, written before anything created the directory (the
+ * v6.1.192 -> v7.3.4 failure on tools/perf/pmu-events/.../bullet-0d/).
+ */
+static void test_checkout_new_dir_symlink(void **state)
+{
+	struct kbuild *kb = NULL;
+	char *home = xasprintf("%s/home-link", tmp);
+	char *repo = xasprintf("%s/repo", tmp);
+	char *b = rev("B"), *c = rev("C"), *p;
+	struct sbuf sb = SBUF_INIT;
+	struct stat st;
+
+	(void)state;
+	assert_int_equal(kbuild_open(&kb, home, repo, NULL, NULL), 0);
+	assert_int_equal(kbuild_checkout(kb, b), 0);
+	assert_int_equal(kbuild_checkout(kb, c), 0);
+	p = xasprintf("%s/new/deep/first-link", kbuild_src_dir(kb));
+	assert_int_equal(lstat(p, &st), 0);
+	assert_true(S_ISLNK(st.st_mode));
+	assert_int_equal(sbuf_read_file(&sb, p), 0);
+	assert_string_equal(sb.buf, "a2\n");
+	free(p);
+	/* And back: the directory goes with its files. */
+	assert_int_equal(kbuild_checkout(kb, b), 0);
+	p = xasprintf("%s/new", kbuild_src_dir(kb));
+	assert_int_not_equal(access(p, F_OK), 0);
+	free(p);
+	kbuild_close(kb);
+	sbuf_release(&sb);
+	free(b);
+	free(c);
+	free(home);
+	free(repo);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_checkout_moves),
+		cmocka_unit_test(test_checkout_new_dir_symlink),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

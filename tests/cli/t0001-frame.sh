@@ -56,7 +56,7 @@ KMIG_DB="$TRASH/env.db" "$KMIG" branch status > /dev/null 2>&1
 t_ok "KMIG_DB creates the database there (a writing command)" test -f "$TRASH/env.db"
 "$KMIG" branch status > /dev/null 2>&1
 t_ok "default database under KMIG_HOME" test -f "$KMIG_HOME/kmig.db"
-t_is "schema version recorded" 6 "$(sqlite3 "$KMIG_HOME/kmig.db" 'PRAGMA user_version')"
+t_is "schema version recorded" 7 "$(sqlite3 "$KMIG_HOME/kmig.db" 'PRAGMA user_version')"
 t_is "no schema version table (dropped in migration 3)" "" \
 	"$(sqlite3 "$KMIG_HOME/kmig.db" "SELECT name FROM sqlite_master WHERE name = 'schema_version'")"
 t_is "WAL mode" wal "$(sqlite3 "$KMIG_HOME/kmig.db" 'PRAGMA journal_mode')"
@@ -72,7 +72,7 @@ t_is "a version-1 database" "1|release_files_oid" \
 t_exit "a version-1 database opens (report: nothing scanned yet)" 2 \
 	"$KMIG" --db "$TRASH/v1.db" report
 t_ok "... and only says so" grep -q 'no release is scanned' "$TRASH/.stderr"
-t_is "... and is migrated to the newest (6), its index and version table dropped" "6||" \
+t_is "... and is migrated to the newest (7), its index and version table dropped" "7||" \
 	"$(sqlite3 "$TRASH/v1.db" "SELECT (SELECT user_version FROM pragma_user_version), (SELECT name FROM sqlite_master WHERE name = 'release_files_oid'), (SELECT name FROM sqlite_master WHERE name = 'schema_version')")"
 
 # a version-2 database (the version in table schema_version, before
@@ -99,7 +99,7 @@ t_exit "a version-2 database opens and reports its release" 0 \
 t_is "... with its counts" "release,subsystem,rule,count,delta
 v9.1,NETWORKING,bug,3,
 v9.1,SOUND,bug,4," "$(cat "$TRASH/.stdout")"
-t_is "... migrated to the newest (6), its version table dropped" "6|" \
+t_is "... migrated to the newest (7), its version table dropped" "7|" \
 	"$(sqlite3 "$TRASH/v2.db" "SELECT (SELECT user_version FROM pragma_user_version), (SELECT name FROM sqlite_master WHERE name = 'schema_version')")"
 t_is "... its rows kept" "1|2|2|1" \
 	"$(sqlite3 "$TRASH/v2.db" "SELECT (SELECT count(*) FROM releases), (SELECT count(*) FROM release_files), (SELECT count(*) FROM counts), (SELECT count(*) FROM branch_steps)")"

@@ -68,7 +68,9 @@ static int setup(void **state)
 	   "mkdir -p new/deep && ln -s ../../a.c new/deep/first-link && "
 	   "echo z > new/deep/zfile && git add . && "
 	   "git -c user.name=T -c user.email=t@t commit -q -m C && "
-	   "git tag C", tmp);
+	   "git tag C && echo a3 > a.c && git add . && "
+	   "git -c user.name=T -c user.email=t@t commit -q -m D && "
+	   "git tag D", tmp);
 	return 0;
 }
 
@@ -200,11 +202,78 @@ static void test_checkout_new_dir_symlink(void **state)
 	free(repo);
 }
 
+/* The number of objects of the fixture repository on disk. */
+static char *objects(void)
+{
+	struct sbuf out = SBUF_INIT;
+	char *cmd = xasprintf("find %s/repo/.git/objects -type f | wc -l", tmp);
+	FILE *p = popen(cmd, "r");
+	char buf[64] = "";
+
+	assert_non_null(p);
+	assert_non_null(fgets(buf, sizeof(buf), p));
+	pclose(p);
+	free(cmd);
+	sbuf_addstr(&out, buf);
+	return sbuf_detach(&out);
+}
+
+/*
+ * kbuild_revert(): B reverted on C is C with a.c back to "a" (and dir/
+ * back), made in memory only and the same commit every time; B reverted
+ * on D (which changed a.c again) conflicts.
+ */
+static void test_revert(void **state)
+{
+	struct kbuild *kb = NULL;
+	char *home = xasprintf("%s/home-revert", tmp);
+	char *repo = xasprintf("%s/repo", tmp);
+	char *b = rev("B"), *c = rev("C"), *d = rev("D"), *before = objects();
+	char id[41], again[41], *p, *after;
+	struct sbuf sb = SBUF_INIT;
+
+	(void)state;
+	assert_int_equal(kbuild_open(&kb, home, repo, NULL, NULL), 0);
+	assert_int_equal(kbuild_revert(kb, c, b, id), 0);
+	assert_int_equal(kbuild_checkout(kb, id), 0);
+	p = xasprintf("%s/a.c", kbuild_src_dir(kb));
+	assert_int_equal(sbuf_read_file(&sb, p), 0);
+	assert_string_equal(sb.buf, "a\n");
+	free(p);
+	sbuf_reset(&sb);
+	p = xasprintf("%s/dir/b.c", kbuild_src_dir(kb));
+	assert_int_equal(sbuf_read_file(&sb, p), 0);
+	assert_string_equal(sb.buf, "b\n");
+	free(p);
+	p = xasprintf("%s/new/deep/zfile", kbuild_src_dir(kb));
+	assert_int_equal(access(p, F_OK), 0);
+	free(p);
+	assert_int_equal(kbuild_revert(kb, d, b, again), KMIG_ECONFLICT);
+	kbuild_close(kb);
+	after = objects();
+	assert_string_equal(before, after);
+
+	/* Deterministic: another kbuild makes the same commit. */
+	assert_int_equal(kbuild_open(&kb, home, repo, NULL, NULL), 0);
+	assert_int_equal(kbuild_revert(kb, c, b, again), 0);
+	assert_string_equal(id, again);
+	kbuild_close(kb);
+	sbuf_release(&sb);
+	free(before);
+	free(after);
+	free(b);
+	free(c);
+	free(d);
+	free(home);
+	free(repo);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_checkout_moves),
 		cmocka_unit_test(test_checkout_new_dir_symlink),
+		cmocka_unit_test(test_revert),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -250,9 +250,14 @@ static int boot_bases(struct kmig_ctx *ctx, struct kbuild *kb,
 			status = cmd_fail_last(KMIG_EXIT_ERROR);
 			goto out_repo;
 		}
-		sbuf_addf(&summary, "base %s build %s %.1fs boot %s rds %s\n",
-			  tag, r.build.status == KBUILD_OK ? "ok" : "failed",
-			  r.build.seconds, boottest_outcome_name(r.outcome),
+		sbuf_addf(&summary, "base %s build %s", tag,
+			  r.build.status == KBUILD_OK ? "ok" : "failed");
+		if (r.build.cached)
+			sbuf_addstr(&summary, " (image reused)");
+		else
+			sbuf_addf(&summary, " %.1fs", r.build.seconds);
+		sbuf_addf(&summary, " boot %s rds %s\n",
+			  boottest_outcome_name(r.outcome),
 			  test_line(&r, "rds", buf, sizeof(buf)));
 		if (r.outcome != BOOTTEST_PASS && r.outcome != BOOTTEST_FLAKY)
 			status = KMIG_EXIT_VERDICT;

@@ -2,7 +2,10 @@
 # t0601-boot.sh - kmig boot on the real v7.3.4: it builds (a fresh
 # machine: about 4 minutes with -j2, then cached), passes boot and rds;
 # a guest that never finishes ends as timeout and leaves no QEMU behind,
-# also when kmig itself is killed.
+# also when kmig itself is killed; a boot that fails only once (the
+# KMIG_DEBUG_FAIL_BOOTS hook: the guest fails its first test while a
+# counter file under the trash directory says so) is flaky with
+# --retries, a failure without.
 . "$(dirname "$0")/../e2e-lib.sh"
 e2e_use_fixture
 
@@ -31,6 +34,31 @@ t_ok "rebuilt: a build line with its time and log" \
 t_ok "the rebuilt kernel boots" grep -q '^boot pass ' "$TRASH/.stdout"
 t_is "the rebuild recorded as a build of its own" "2" \
 	"$(db "SELECT count(*) FROM builds WHERE commit_id = '$(git --git-dir="$E2E_REPO" rev-parse "$E2E_BASE^{commit}")'")"
+
+# A boot that fails only once.
+echo 1 > "$TRASH/fail-once"
+t_exit "a boot failing once, no retries: exit 1" 1 \
+	env KMIG_DEBUG_FAIL_BOOTS="$TRASH/fail-once" "$KMIG" boot $E2E_BASE
+t_ok "the guest's first test failed on purpose" \
+	grep -q '^KMIG-TEST boot FAIL failed on purpose' "$TRASH/.stdout"
+t_ok "... a boot failure" grep -q '^boot fail ' "$TRASH/.stdout"
+t_is "the counter is used up" 0 "$(cat "$TRASH/fail-once")"
+echo 1 > "$TRASH/fail-once"
+t_exit "the same with --retries 1: flaky, exit 0" 0 \
+	env KMIG_DEBUG_FAIL_BOOTS="$TRASH/fail-once" "$KMIG" boot $E2E_BASE --retries 1
+cp "$TRASH/.stdout" "$TRASH/flaky.out"
+t_ok "boot flaky, naming the failed attempt" \
+	grep -q '^boot flaky [0-9.]*s (passed on attempt 2; attempt 1: KMIG-TEST boot FAIL failed on purpose' "$TRASH/flaky.out"
+t_ok "the failed attempt's console kept" \
+	test -s "$(sed -n 's/^console: \(.*\) (the failed attempt)$/\1/p' "$TRASH/flaky.out")"
+t_is "both attempts recorded: fail, then flaky" "1|fail
+2|flaky" "$(db "SELECT attempt, status FROM boots ORDER BY id DESC LIMIT 2" | sort)"
+t_is "the guest's results recorded with the boot" "1" \
+	"$(db "SELECT results LIKE '%KMIG-TEST rds PASS%errno cases%' FROM boots ORDER BY id DESC LIMIT 1")"
+echo 0 > "$TRASH/fail-once"
+t_exit "--retries on a passing boot: one attempt" 0 \
+	env KMIG_DEBUG_FAIL_BOOTS="$TRASH/fail-once" "$KMIG" boot $E2E_BASE --retries 2
+t_ok "boot pass" grep -q '^boot pass [0-9.]*s$' "$TRASH/.stdout"
 
 t_exit "a guest that never finishes: timeout, exit 1" 1 \
 	"$KMIG" boot $E2E_BASE --test hang --timeout 15

@@ -51,7 +51,7 @@ D	scripts/run.sh
 M	Makefile" "$(git -C "$REPO" diff --name-status v1.0 v1.1 | sort)"
 t_is "no loose objects (packed)" 0 "$(git -C "$REPO" count-objects -v | sed -n 's/^count: //p')"
 t_ok "git fsck is clean" git -C "$REPO" fsck --no-progress
-t_is "database has the schema" 6 "$(sqlite3 "$DB" 'PRAGMA user_version')"
+t_is "database has the schema" 7 "$(sqlite3 "$DB" 'PRAGMA user_version')"
 t_ok "database has the releases table" sqlite3 "$DB" 'SELECT count(*) FROM releases'
 
 t_exit "re-import of an existing tag is skipped" 0 k import --tarball "$TRASH/linux-1.0.tar.xz" --tag v1.0

@@ -286,7 +286,8 @@ out_free:
 /*
  * The console lines around @finding in the log @path: five lines before
  * it to the end of its trace ("---[ end trace" or "---[ end Kernel
- * panic"), at most 40 lines; the last 30 lines when the finding is no
+ * panic"), at most 40 lines (under panic_on_warn the panic and its own
+ * trace follow the warning's); the last 30 lines when the finding is no
  * console line (a missing marker).
  */
 static void console_excerpt(struct sbuf *out, const char *path,

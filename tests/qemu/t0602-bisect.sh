@@ -76,10 +76,12 @@ t_is "report: a blank line after the headers" "" "$(sed -n 4p "$TRASH/report.txt
 t_ok "report names the commit" \
 	grep -q "^commit: $C3 (\"rds: rdma: warn when an RDMA request has no local vectors\")$" "$TRASH/report.txt"
 t_ok "report gives the checks" grep -q '^checks: verify PASS, revert PASS$' "$TRASH/report.txt"
-t_ok "report quotes the console around the finding, to the end of the trace" sh -c "
+# (panic_on_warn: the panic follows the trace, no "---[ end trace")
+t_ok "report quotes the console around the finding, with its trace" sh -c "
 	grep -q '^  .*WARNING: .*net/rds/rdma.c:' '$TRASH/report.txt' &&
-	grep -q '^  .*rds_rdma_extra_size' '$TRASH/report.txt' &&
-	grep -q '^  .*---\[ end trace' '$TRASH/report.txt'"
+	grep -q '^  Call Trace:' '$TRASH/report.txt' &&
+	grep -q '^   ? rds_sendmsg' '$TRASH/report.txt' &&
+	grep -q '^  Kernel panic - not syncing' '$TRASH/report.txt'"
 t_ok "report: how to reproduce, the exact commands" sh -c "
 	grep -qxF '  kmig --repo $E2E_REPO boot $C3 --test boot --test rds' '$TRASH/report.txt' &&
 	grep -qxF '  kmig --repo $E2E_REPO bisect $(git --git-dir="$E2E_REPO" rev-parse "$E2E_BASE^{commit}") $C4 --test boot --test rds --verify 2' '$TRASH/report.txt'"

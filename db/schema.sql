@@ -242,3 +242,25 @@ CREATE TABLE release_reach (
 ALTER TABLE releases ADD COLUMN reach_depth INTEGER;
 ALTER TABLE releases ADD COLUMN reach_entries INTEGER;
 ALTER TABLE releases ADD COLUMN reach_reached INTEGER;
+
+-- migration: 9
+-- kmig boot --retries: every boot attempt of a build is a row; attempt 1
+-- is the first boot, a retry after a failure counts on.  'flaky' is the
+-- status of an attempt that passed after a failed one.  results: the
+-- guest's "KMIG-TEST name PASS|FAIL detail" lines.
+ALTER TABLE boots ADD COLUMN attempt INTEGER NOT NULL DEFAULT 1;
+ALTER TABLE boots ADD COLUMN results TEXT;
+-- The false-positive checks of a found first bad commit, as printed
+-- ("verify PASS, revert n/a"); status 'unreliable' when one failed.
+-- recipients: the report's "To:" and "Cc:" lines.
+ALTER TABLE bisects ADD COLUMN checks TEXT;
+ALTER TABLE bisects ADD COLUMN recipients TEXT;
+-- kmig boot --bases: the newest build and boot of each default release.
+CREATE TABLE base_boots (
+	tag TEXT PRIMARY KEY,
+	sort_key TEXT NOT NULL,		-- version_sort_key(tag)
+	commit_id TEXT NOT NULL,
+	build_id INTEGER REFERENCES builds(id) ON DELETE SET NULL,
+	boot_id INTEGER REFERENCES boots(id) ON DELETE SET NULL,
+	recorded_at INTEGER NOT NULL
+);

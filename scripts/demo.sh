@@ -31,11 +31,13 @@ echo "== kmig branch rebase --onto v6.12.118" >&2
 $KMIG branch rebase --onto v6.12.118 > /dev/null || [ $? -eq 1 ]
 $KMIG branch status --base v6.12.118
 
-# QEMU: boot the base release with the guest tests (boot, rds), then build,
-# boot and compile-check every applied step of the v6.1.192 branch.
+# QEMU: boot the newest release (the live kernel) with the guest tests
+# (boot, rds), then build, boot and compile-check every applied step of
+# the v6.1.192 branch.  All five bases: kmig boot --bases (long).
+newest=$($KMIG report --trend --format csv | sed '1d; s/,.*//' | tail -n 1)
 echo
-echo "== kmig boot v6.1.192" >&2
-$KMIG boot v6.1.192
+echo "== kmig boot $newest" >&2
+$KMIG boot "$newest"
 echo
 echo "== kmig branch test --base v6.1.192" >&2
 $KMIG branch test --base v6.1.192 || [ $? -eq 1 ]

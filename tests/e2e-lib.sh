@@ -11,8 +11,13 @@
 # Set here:
 #	KMIG_HOME   exported, $E2E_HOME
 #	E2E_LINUX   $E2E_HOME/linux, the repository "kmig import" makes
-#	E2E_BASE, E2E_NEXT   v6.1.192 and v6.12.118, the base of the fixture
-#	            series and the release after it
+#	E2E_BASE    v7.3.4, the live kernel: the base of the fixture series
+#	            and the one kernel version the QEMU tests build
+#	            (tinyconfig + qemu/kmig.config); there is no newer
+#	            default release, so no "next" one
+#	E2E_OLD, E2E_NEW   v6.1.192 and v6.12.118, a release and the one
+#	            after it for the history tests that only scan (t0010,
+#	            t0110: strlcpy is gone by v6.12)
 #	E2E_HISTORY the default history: the newest Debian version of each
 #	            default line when these tests were recorded (5.10 to 7.3)
 #	E2E_REPO    the repository the test runs kmig on: $E2E_LINUX, or
@@ -22,8 +27,9 @@
 E2E_HOME=${KMIG_E2E_HOME:-${XDG_CACHE_HOME:-${_t_real_home:-/tmp}/.cache}/kmig}
 export KMIG_HOME="$E2E_HOME"
 E2E_LINUX="$E2E_HOME/linux"
-E2E_BASE=v6.1.192
-E2E_NEXT=v6.12.118
+E2E_BASE=v7.3.4
+E2E_OLD=v6.1.192
+E2E_NEW=v6.12.118
 E2E_HISTORY="v5.10.262 v6.1.192 v6.12.118 v7.2.13 v7.3.4"
 E2E_REPO="$E2E_LINUX"
 FIXTURE_DIR="$TOP/tests/qemu"
@@ -65,26 +71,28 @@ e2e_use_fixture() {
 }
 
 # e2e_fixture - (re)make the fixture commits (tests/qemu/000*.patch) on
-# v6.1.192 in $E2E_REPO, a bare clone sharing the objects of $E2E_LINUX,
+# $E2E_BASE in $E2E_REPO, a bare clone sharing the objects of $E2E_LINUX
+# (which also has the tag $E2E_OLD, for t0120's v6.1 series),
 # with fixed dates so the commit ids are the same on every run and every
-# machine with the same v6.1.192; sets C1..C4.  After e2e_use_fixture.
+# machine with the same $E2E_BASE; sets C1..C4.  After e2e_use_fixture.
 e2e_fixture() {
 	if [ "$E2E_REPO" = "$E2E_LINUX" ]; then
 		echo "# e2e_fixture: call e2e_use_fixture first" >&2
 		return 1
 	fi
-	e2e_import "$E2E_BASE" || return 1
+	e2e_import "$E2E_BASE" "$E2E_OLD" || return 1
 	if [ ! -d "$E2E_REPO" ]; then
 		mkdir -p "$(dirname "$E2E_REPO")" &&
 		git clone -q --bare --shared "$E2E_LINUX" "$E2E_REPO" ||
 			return 1
 	fi
 	git --git-dir="$E2E_REPO" fetch -q "$E2E_LINUX" \
-		'+refs/tags/v6.1.192:refs/tags/v6.1.192' || return 1
+		"+refs/tags/$E2E_BASE:refs/tags/$E2E_BASE" \
+		"+refs/tags/$E2E_OLD:refs/tags/$E2E_OLD" || return 1
 	(
 		export GIT_DIR="$E2E_REPO" GIT_INDEX_FILE="$TRASH/fixture.index"
-		git read-tree 'v6.1.192^{tree}' || exit 1
-		parent=$(git rev-parse 'v6.1.192^{commit}') || exit 1
+		git read-tree "$E2E_BASE^{tree}" || exit 1
+		parent=$(git rev-parse "$E2E_BASE^{commit}") || exit 1
 		for p in "$FIXTURE_DIR"/000*.patch; do
 			git mailinfo "$TRASH/msg" "$TRASH/patch" < "$p" > "$TRASH/info" || exit 1
 			git apply --cached "$TRASH/patch" || exit 1

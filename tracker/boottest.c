@@ -36,12 +36,55 @@ static int record_build(struct store *st, struct boottest_result *r)
 			       b->seconds, b->log_path, &r->build_id);
 }
 
+const char *boottest_outcome_name(enum boottest_outcome o)
+{
+	switch (o) {
+	case BOOTTEST_PASS:
+		return "pass";
+	case BOOTTEST_FAIL:
+		break;
+	case BOOTTEST_TIMEOUT:
+		return "timeout";
+	case BOOTTEST_BUILD_FAILED:
+		return "build-failed";
+	case BOOTTEST_FLAKY:
+		return "flaky";
+	}
+	return "fail";
+}
+
+/*
+ * Boot the built image once with the tests of @o, console to
+ * @console_path: the runner step (qemu.h).
+ */
+static int boot_once(const struct boottest_result *r,
+		     const struct boottest_opts *o, const char *console_path,
+		     struct qemu_result *out)
+{
+	struct qemu_opts qo = QEMU_OPTS_INIT;
+
+	qo.kernel = r->build.image;
+	qo.tests = o->tests;
+	qo.ntests = o->ntests;
+	qo.timeout = o->timeout;
+	qo.accel = o->accel;
+	qo.console_path = console_path;
+	return qemu_boot(&qo, out);
+}
+
+static char *console_name(struct kbuild *kb, const struct boottest_result *r)
+{
+	return xasprintf("%s/logs/console-%.12s-%ld-%d-%d.log", kbuild_dir(kb),
+			 r->build.commit, (long)time(NULL), (int)getpid(),
+			 r->attempts);
+}
+
 int boottest_run(struct kbuild *kb, struct store *st, const char *rev,
 		 const struct boottest_opts *o, struct boottest_result *r)
 {
-	struct qemu_opts qo = QEMU_OPTS_INIT;
 	struct qemu_verdict *v;
 	char *tests = NULL;
+	bool failed_before = false;
 	int ret;
 
 	memset(r, 0, sizeof(*r));
@@ -57,37 +100,61 @@ int boottest_run(struct kbuild *kb, struct store *st, const char *rev,
 		return 0;
 	}
 
-	r->console_path = xasprintf("%s/logs/console-%.12s-%ld-%d.log",
-				    kbuild_dir(kb), r->build.commit,
-				    (long)time(NULL), (int)getpid());
-	qo.kernel = r->build.image;
-	qo.tests = o->tests;
-	qo.ntests = o->ntests;
-	qo.timeout = o->timeout;
-	qo.accel = o->accel;
-	qo.console_path = r->console_path;
-	ret = qemu_boot(&qo, &r->boot);
-	if (ret)
-		goto out_console;
-	v = &r->boot.verdict;
-	r->outcome = v->status == QEMU_PASS ? BOOTTEST_PASS :
-		     v->status == QEMU_TIMEOUT ? BOOTTEST_TIMEOUT :
-		     BOOTTEST_FAIL;
-	if (r->outcome == BOOTTEST_PASS && !o->keep_log) {
-		unlink(r->console_path);
-		free(r->console_path);
-		r->console_path = NULL;
-	}
 	tests = boottest_tests_str(o);
-	ret = store_boot_add(st, r->build_id, tests, qemu_status_name(v->status),
-			     r->boot.seconds, v->findings, r->console_path,
-			     &r->boot_id);
+	for (;;) {
+		struct store_boot sb;
+
+		r->attempts++;
+		r->console_path = console_name(kb, r);
+		ret = boot_once(r, o, r->console_path, &r->boot);
+		if (ret) {
+			unlink(r->console_path);
+			free(r->console_path);
+			r->console_path = NULL;
+			break;
+		}
+		v = &r->boot.verdict;
+		r->outcome = v->status == QEMU_PASS ? BOOTTEST_PASS :
+			     v->status == QEMU_TIMEOUT ? BOOTTEST_TIMEOUT :
+			     BOOTTEST_FAIL;
+		if (r->outcome == BOOTTEST_PASS && failed_before)
+			r->outcome = BOOTTEST_FLAKY;
+		if (r->outcome == BOOTTEST_PASS && !o->keep_log) {
+			unlink(r->console_path);
+			free(r->console_path);
+			r->console_path = NULL;
+		}
+		sb = (struct store_boot){
+			.status = r->outcome == BOOTTEST_FLAKY ? "flaky" :
+				  qemu_status_name(v->status),
+			.seconds = r->boot.seconds,
+			.findings = v->findings,
+			.console_path = r->console_path,
+			.attempt = r->attempts,
+			.results = v->tests,
+		};
+		ret = store_boot_add(st, r->build_id, tests, &sb, &r->boot_id);
+		if (ret || r->outcome == BOOTTEST_PASS ||
+		    r->outcome == BOOTTEST_FLAKY ||
+		    r->attempts > (int)o->retries)
+			break;
+		/* Failed, a retry left: keep the first failure's evidence. */
+		if (!failed_before) {
+			r->flaky_finding = xstrdup(boottest_first_finding(r));
+			r->flaky_console = r->console_path;
+		} else {
+			free(r->console_path);
+		}
+		r->console_path = NULL;
+		failed_before = true;
+		qemu_result_release(&r->boot);
+	}
+	if (r->outcome != BOOTTEST_FLAKY) {
+		free(r->flaky_finding);
+		free(r->flaky_console);
+		r->flaky_finding = r->flaky_console = NULL;
+	}
 	free(tests);
-	return ret;
-out_console:
-	unlink(r->console_path);
-	free(r->console_path);
-	r->console_path = NULL;
 	return ret;
 }
 
@@ -96,6 +163,8 @@ void boottest_result_release(struct boottest_result *r)
 	kbuild_result_release(&r->build);
 	qemu_result_release(&r->boot);
 	free(r->console_path);
+	free(r->flaky_finding);
+	free(r->flaky_console);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -115,4 +184,50 @@ const char *boottest_first_finding(const struct boottest_result *r)
 	memcpy(line, f, n);
 	line[n] = '\0';
 	return line;
+}
+
+char *boottest_finding_class(const char *f)
+{
+	static const char *const kinds[] = {
+		"WARNING", "BUG", "Oops", "Kernel panic",
+		"general protection fault", "UBSAN", "KASAN", "Call Trace",
+	};
+	const char *at, *end;
+	size_t i;
+
+	if (!strncmp(f, "KMIG-TEST ", 10)) {
+		/* "KMIG-TEST rds FAIL detail" / "KMIG-TEST rds: no result" */
+		end = f + 10 + strcspn(f + 10, " :");
+		return xasprintf("%.*s %s", (int)(end - f), f,
+				 *end == ':' ? "no result" : "FAIL");
+	}
+	if (!strncmp(f, "timeout", 7))
+		return xstrdup("timeout");
+	if (!strncmp(f, "no KMIG-DONE", 12))
+		return xstrdup("no marker");
+	for (i = 0; i < ARRAY_SIZE(kinds); i++) {
+		const char *k = strstr(f, kinds[i]);
+
+		if (!k)
+			continue;
+		/*
+		 * The source file the splat names, without its line: "at
+		 * net/rds/rdma.c:596 fn+0x.." (or "WARNING: net/rds/rdma.c:596
+		 * at fn+0x..", the newer layout): a word "DIR/FILE:LINE".
+		 */
+		for (at = k; *at; at = end + (*end != '\0')) {
+			const char *colon;
+
+			at += strspn(at, " ");
+			end = at + strcspn(at, " ,");
+			colon = memchr(at, ':', (size_t)(end - at));
+			if (colon && colon > at && colon[1] >= '0' &&
+			    colon[1] <= '9' &&
+			    memchr(at, '/', (size_t)(colon - at)))
+				return xasprintf("%s in %.*s", kinds[i],
+						 (int)(colon - at), at);
+		}
+		return xstrdup(kinds[i]);
+	}
+	return xstrdup(f);
 }

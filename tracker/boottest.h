@@ -11,7 +11,11 @@
  *	boottest_result_release(&r);
  *
  * The build is recorded in the builds table (a reused image reuses its
- * row), the boot in the boots table.  The console log is kept under the
+ * row), every boot attempt in the boots table.  With @retries, a boot
+ * that fails (fail or timeout) is booted again, up to @retries more
+ * times: one that passes on a retry is BOOTTEST_FLAKY (the passing
+ * attempt recorded as "flaky"), not a failure; one that never passes
+ * keeps its last attempt's outcome.  The console log is kept under the
  * work area's logs/ when the boot did not pass, or always with keep_log.
  * Nothing is printed (progress goes to the note callback of
  * kbuild_open(), see kbuild.h); returns 0 or negative with
@@ -32,7 +36,10 @@ enum boottest_outcome {
 	BOOTTEST_FAIL,		/* boot or test failure, findings */
 	BOOTTEST_TIMEOUT,
 	BOOTTEST_BUILD_FAILED,
+	BOOTTEST_FLAKY,		/* failed, then passed on a retry */
 };
+/* "pass", "fail", "timeout", "build-failed", "flaky". */
+const char *boottest_outcome_name(enum boottest_outcome o);
 
 struct boottest_opts {
 	const char *const *tests;	/* NULL: qemu_default_tests */
@@ -41,15 +48,20 @@ struct boottest_opts {
 	const char *accel;		/* "tcg" or "kvm" */
 	bool keep_log;			/* keep the console of passing boots */
 	bool rebuild;			/* build even if an image exists */
+	unsigned retries;		/* boots again after a failure */
 };
-#define BOOTTEST_OPTS_INIT { NULL, 0, 120, "tcg", false, false }
+#define BOOTTEST_OPTS_INIT { NULL, 0, 120, "tcg", false, false, 0 }
 
 struct boottest_result {
 	enum boottest_outcome outcome;
 	struct kbuild_result build;
-	struct qemu_result boot;	/* when the build succeeded */
+	struct qemu_result boot;	/* the last attempt, when built */
 	char *console_path;		/* kept console log, or NULL */
 	int64_t build_id, boot_id;	/* rows; boot_id 0 when not booted */
+	int attempts;			/* boots done (0: not booted) */
+	char *flaky_finding;		/* BOOTTEST_FLAKY: the first finding
+					 * of the first failed attempt */
+	char *flaky_console;		/* ... and its kept console log */
 };
 
 int boottest_run(struct kbuild *kb, struct store *st, const char *rev,
@@ -58,6 +70,15 @@ void boottest_result_release(struct boottest_result *r);
 
 /* boottest_first_finding - the first finding line (static copy), or "". */
 const char *boottest_first_finding(const struct boottest_result *r);
+
+/*
+ * boottest_finding_class - the class of finding line @finding (caller
+ * frees): the splat kind and the file it names ("WARNING in
+ * net/rds/rdma.c", "BUG", "Kernel panic"), "KMIG-TEST rds FAIL" for a
+ * failed guest test, "timeout", "no marker", or the line itself.  Two
+ * runs fail "the same way" when their first findings have one class.
+ */
+char *boottest_finding_class(const char *finding);
 
 /* boottest_tests_str - the tests as "a,b" (caller frees). */
 char *boottest_tests_str(const struct boottest_opts *o);

@@ -11,7 +11,17 @@
  * middle of the range still open; a commit that does not build is
  * skipped, never judged bad.  When only skipped commits separate the last
  * good from the first bad, the answer is ambiguous and all are printed.
+ *
+ * A found commit is checked before it is named (KernelCI's checks): it is
+ * booted --verify N more times and must fail each time with the same
+ * class of finding; BAD with it reverted (a commit made in memory, see
+ * kbuild_revert()) is built and booted N times and must pass each time
+ * (a revert that conflicts is "n/a").  A commit failing a check is
+ * "unreliable": reported as such, exit 1.  Every boot retries a failure
+ * --retries times (default 1): a flaky pass is a pass.
  */
+#define _GNU_SOURCE
+#include <errno.h>
 #include <getopt.h>
 #include <git2.h>
 #include <stdlib.h>
@@ -19,13 +29,15 @@
 
 #include "builtin.h"
 #include "cmd-boot.h"
+#include "recipients.h"
 #include "repo.h"
 #include "runner.h"
 
 static const char usage[] =
 	"usage: kmig bisect GOOD BAD [--test NAME]... [--timeout S] [--accel tcg|kvm]\n"
-	"                  [--runner kmig|lava] [--lava-identity NAME\n"
-	"                  --artifact-url URL --artifact-dir DIR]\n"
+	"                   [--retries N] [--verify N] [--report FILE]\n"
+	"                   [--runner kmig|lava] [--lava-identity NAME\n"
+	"                   --artifact-url URL --artifact-dir DIR]\n"
 	"\n"
 	"Find the first commit between GOOD and BAD (first-parent history)\n"
 	"whose kernel fails 'kmig boot' with the given tests (default: boot,\n"
@@ -37,14 +49,28 @@ static const char usage[] =
 	"  --test NAME     guest test to run (repeatable)\n"
 	"  --timeout S     QEMU timeout per boot (default 120); a timeout is bad\n"
 	"  --accel A       tcg (default) or kvm\n"
+	"  --retries N     boot a failing kernel again up to N times (default 1):\n"
+	"                  a boot that passes on a retry is flaky, not bad\n"
+	"  --verify N      check the found commit (1-10, default 2): boot it N\n"
+	"                  more times, each must fail the same way; build BAD\n"
+	"                  with it reverted and boot that N times, each must pass\n"
+	"  --report FILE   write a plain-text report mail for the found commit\n"
+	"                  (To/Cc: its author, trailer people and MAINTAINERS)\n"
 	RUNNER_USAGE
 	"                  a LAVA infrastructure error skips the step (as git\n"
 	"                  bisect's 125), never judges it bad\n"
 	"\n"
 	"Output: one 'step N: good|bad|skip COMMIT SUBJECT' line per tested\n"
-	"commit, then 'first bad commit: ID SUBJECT' and 'finding: LINE'.\n"
+	"commit, the 'verify' and 'revert' runs, then 'first bad commit: ID\n"
+	"SUBJECT', 'finding: LINE', 'checks: verify PASS|FAIL, revert\n"
+	"PASS|FAIL|n/a' and the 'to:'/'cc:' recipients.  A commit that fails\n"
+	"its checks is not named: 'unreliable: ...' with what failed.\n"
 	"Exit status: 0 found, 1 ambiguous (only skipped commits left: they\n"
-	"are listed), 2 error (including BAD passing or not building).\n";
+	"are listed) or unreliable, 2 error (including BAD passing or not\n"
+	"building).\n";
+
+/* --verify: at most this many runs per check. */
+#define BISECT_MAX_VERIFY 10
 
 enum verdict { V_UNKNOWN, V_GOOD, V_BAD, V_SKIP };
 static const char *const verdict_names[] = {
@@ -56,6 +82,7 @@ struct candidate {
 	char *subject;
 	enum verdict v;
 	char *finding;
+	char *console;		/* kept console log of a bad step, or NULL */
 };
 
 /* The first-parent commits of GOOD..BAD, oldest first. */
@@ -112,6 +139,7 @@ static void free_candidates(struct candidate *c, size_t n)
 	for (i = 0; i < n; i++) {
 		free(c[i].subject);
 		free(c[i].finding);
+		free(c[i].console);
 	}
 	free(c);
 }
@@ -133,11 +161,294 @@ static long next_step(const struct candidate *c, long lo, long hi)
 	return -1;
 }
 
+/* What the checks of a found commit did, for the output and report. */
+struct checks {
+	bool verify_ok;
+	int verify_runs, verify_failed;	/* failed the same way */
+	char *verify_note;		/* the first run that did not, or NULL */
+	enum { REVERT_PASS, REVERT_FAIL, REVERT_NA } revert;
+	int revert_runs, revert_passed;
+	char *revert_note;
+	char revert_id[41];
+	char *line;			/* "verify PASS, revert n/a" */
+};
+
+static void checks_release(struct checks *k)
+{
+	free(k->verify_note);
+	free(k->revert_note);
+	free(k->line);
+}
+
+/* One check boot of @rev; *@r filled (caller releases). */
+static int check_boot(struct kbuild *kb, struct store *st, const char *rev,
+		      const struct boot_args *a, struct boottest_result *r)
+{
+	if (boottest_run(kb, st, rev, &a->opts, r))
+		return -1;
+	boot_warn_missing(r);
+	return 0;
+}
+
+/*
+ * The checks of first bad commit @c (class of its finding @class) with
+ * BAD @bad: prints a 'verify N/M' and 'revert N/M' line per run.
+ */
+static int run_checks(struct kbuild *kb, struct store *st,
+		      const struct boot_args *a, unsigned nverify,
+		      const struct candidate *c, const char *bad,
+		      struct checks *k)
+{
+	const char *class_of = c->finding;
+	char *want = boottest_finding_class(class_of);
+	unsigned i;
+	int ret = 0;
+
+	memset(k, 0, sizeof(*k));
+	for (i = 1; i <= nverify; i++) {
+		struct boottest_result r;
+		const char *how;
+		char *cls;
+		bool same;
+
+		fprintf(stderr, "kmig: verify %u/%u: %.12s\n", i, nverify, c->id);
+		if (check_boot(kb, st, c->id, a, &r)) {
+			ret = -1;
+			goto out_free;
+		}
+		cls = boottest_finding_class(boottest_first_finding(&r));
+		same = (r.outcome == BOOTTEST_FAIL ||
+			r.outcome == BOOTTEST_TIMEOUT) && !strcmp(cls, want);
+		how = same ? "bad" : boottest_outcome_name(r.outcome);
+		k->verify_runs++;
+		k->verify_failed += same;
+		printf("verify %u/%u: %s %s\n", i, nverify, how,
+		       r.outcome == BOOTTEST_PASS || r.outcome == BOOTTEST_FLAKY ?
+		       "(passed)" : boottest_first_finding(&r));
+		if (!same && !k->verify_note)
+			k->verify_note = xasprintf("verify run %u was %s, not '%s' (%s)",
+						   i, how, want,
+						   r.outcome == BOOTTEST_PASS ? "passed" :
+						   boottest_first_finding(&r));
+		free(cls);
+		boottest_result_release(&r);
+		fflush(stdout);
+	}
+	k->verify_ok = k->verify_failed == k->verify_runs;
+
+	ret = kbuild_revert(kb, bad, c->id, k->revert_id);
+	if (ret == KMIG_ECONFLICT) {
+		k->revert = REVERT_NA;
+		k->revert_note = xasprintf("reverting %.12s on %.12s conflicts",
+					   c->id, bad);
+		printf("revert: n/a (%s)\n", k->revert_note);
+		ret = 0;
+	} else if (ret) {
+		goto out_free;
+	} else {
+		k->revert = REVERT_PASS;
+		for (i = 1; i <= nverify; i++) {
+			struct boottest_result r;
+			bool ok;
+
+			fprintf(stderr, "kmig: revert %u/%u: %.12s with %.12s reverted\n",
+				i, nverify, bad, c->id);
+			if (check_boot(kb, st, k->revert_id, a, &r)) {
+				ret = -1;
+				goto out_free;
+			}
+			ok = r.outcome == BOOTTEST_PASS || r.outcome == BOOTTEST_FLAKY;
+			k->revert_runs++;
+			k->revert_passed += ok;
+			printf("revert %u/%u: %s %s\n", i, nverify,
+			       boottest_outcome_name(r.outcome),
+			       ok ? k->revert_id : boottest_first_finding(&r));
+			if (!ok && !k->revert_note)
+				k->revert_note = xasprintf("revert run %u (%.12s, BAD with %.12s reverted) was %s: %s",
+							   i, k->revert_id, c->id,
+							   boottest_outcome_name(r.outcome),
+							   boottest_first_finding(&r));
+			boottest_result_release(&r);
+			fflush(stdout);
+			if (!ok) {
+				k->revert = REVERT_FAIL;
+				if (r.outcome == BOOTTEST_BUILD_FAILED)
+					break;	/* the same build every time */
+			}
+		}
+		/* Leave the worktree on a commit of the repository. */
+		ret = kbuild_checkout(kb, bad);
+		if (ret)
+			goto out_free;
+	}
+	k->line = xasprintf("verify %s, revert %s", k->verify_ok ? "PASS" : "FAIL",
+			    k->revert == REVERT_PASS ? "PASS" :
+			    k->revert == REVERT_FAIL ? "FAIL" : "n/a");
+out_free:
+	free(want);
+	return ret;
+}
+
+/*
+ * The console lines around @finding in the log @path: five lines before
+ * it to the end of its trace ("---[ end trace" or "---[ end Kernel
+ * panic"), at most 40 lines (under panic_on_warn the panic and its own
+ * trace follow the warning's); the last 30 lines when the finding is no
+ * console line (a missing marker).
+ */
+static void console_excerpt(struct sbuf *out, const char *path,
+			    const char *finding)
+{
+	struct sbuf log = SBUF_INIT;
+	const char *hit = NULL, *p, *buf_end;
+	int n;
+
+	if (!path || sbuf_read_file(&log, path) || !log.buf) {
+		sbuf_addstr(out, "  (no console log kept)\n");
+		goto out_free;
+	}
+	buf_end = log.buf + log.len;
+	if (*finding)
+		hit = strstr(log.buf, finding);
+	n = hit ? 6 : 31;
+	/* Back to the start of the line, then n - 1 lines more. */
+	for (p = hit ? hit : buf_end; p > log.buf; p--)
+		if (p[-1] == '\n' && --n == 0)
+			break;
+	for (n = 0; p < buf_end && n < 40; n++) {
+		size_t len = strcspn(p, "\n"), show = len;
+
+		while (show && p[show - 1] == '\r')
+			show--;
+		sbuf_addf(out, "  %.*s\n", (int)show, p);
+		if (hit && p > hit && (memmem(p, len, "---[ end trace", 14) ||
+				       memmem(p, len, "---[ end Kernel panic", 21)))
+			break;
+		p += len + (p[len] == '\n');
+	}
+out_free:
+	sbuf_release(&log);
+}
+
+/* The quoted argument @s for a shell command line. */
+static void shell_arg(struct sbuf *sb, const char *s)
+{
+	if (*s && strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+		      "0123456789/._-+=:,@") == strlen(s)) {
+		sbuf_addf(sb, " %s", s);
+		return;
+	}
+	sbuf_addstr(sb, " '");
+	for (; *s; s++) {
+		if (*s == '\'')
+			sbuf_addstr(sb, "'\\''");
+		else
+			sbuf_addch(sb, *s);
+	}
+	sbuf_addch(sb, '\'');
+}
+
+/* The options that make a run boot what this one booted. */
+static void boot_options(struct sbuf *sb, const struct boot_args *a)
+{
+	const char *const *tests = a->opts.tests ? a->opts.tests : qemu_default_tests;
+	size_t n = a->opts.tests ? a->opts.ntests : qemu_ndefault_tests, i;
+
+	for (i = 0; i < n; i++)
+		sbuf_addf(sb, " --test %s", tests[i]);
+	if (a->opts.timeout != 120)
+		sbuf_addf(sb, " --timeout %.0f", a->opts.timeout);
+	if (strcmp(a->opts.accel, "tcg"))
+		sbuf_addf(sb, " --accel %s", a->opts.accel);
+}
+
+struct report_args {
+	const char *path;
+	const char *repo_path;
+	const char *good, *bad;
+	const char *good_arg, *bad_arg;
+	const struct candidate *c;
+	const struct checks *k;
+	const char *recipients;
+	const char *author;
+	int steps;
+	unsigned nverify;
+	const struct boot_args *a;
+};
+
+/* The report mail, in the shape of the kernel test robot's. */
+static int write_report(const struct report_args *ra)
+{
+	struct sbuf m = SBUF_INIT;
+	char *cls = boottest_finding_class(ra->c->finding);
+	const char *const *tests = ra->a->opts.tests ? ra->a->opts.tests :
+				   qemu_default_tests;
+	size_t ntests = ra->a->opts.tests ? ra->a->opts.ntests :
+			qemu_ndefault_tests, i;
+	FILE *f;
+	int ret = 0;
+
+	sbuf_addstr(&m, ra->recipients);
+	sbuf_addf(&m, "Subject: [kmig bisect] %.12s: %s (\"%s\")\n", ra->c->id,
+		  cls, ra->c->subject);
+	sbuf_addstr(&m, "\nHello,\n\n");
+	sbuf_addf(&m, "kmig bisect found that a QEMU boot with kmig's guest tests (");
+	for (i = 0; i < ntests; i++)
+		sbuf_addf(&m, "%s%s", i ? ", " : "", tests[i]);
+	sbuf_addf(&m, ")\nfails with \"%s\" since:\n\n", cls);
+	sbuf_addf(&m, "commit: %s (\"%s\")\n", ra->c->id, ra->c->subject);
+	if (ra->author)
+		sbuf_addf(&m, "author: %s\n", ra->author);
+	sbuf_addf(&m, "good:   %s (%s)\nbad:    %s (%s)\n", ra->good,
+		  ra->good_arg, ra->bad, ra->bad_arg);
+	sbuf_addf(&m, "steps:  %d booted\n\n", ra->steps);
+	sbuf_addf(&m, "finding: %s\n\n", ra->c->finding);
+	sbuf_addf(&m, "checks: %s\n", ra->k->line);
+	sbuf_addf(&m, "  verify: the commit failed the same way %d times of %d more boots\n",
+		  ra->k->verify_failed, ra->k->verify_runs);
+	if (ra->k->revert == REVERT_NA)
+		sbuf_addf(&m, "  revert: n/a (%s)\n", ra->k->revert_note);
+	else
+		sbuf_addf(&m, "  revert: BAD with the commit reverted passed %d of %d boots\n",
+			  ra->k->revert_passed, ra->k->revert_runs);
+	sbuf_addstr(&m, "\nkernel: x86_64 \"make tinyconfig\" + kmig's qemu/kmig.config;\n"
+		    "QEMU: qemu-system-x86_64 -accel tcg, kernel command line\n"
+		    "\"console=ttyS0 panic=-1 panic_on_warn=1 oops=panic no_timer_check\"\n\n");
+	sbuf_addstr(&m, "console (around the finding):\n\n");
+	console_excerpt(&m, ra->c->console, ra->c->finding);
+	sbuf_addstr(&m, "\nTo reproduce (kmig builds in its own worktree, never in your checkout):\n\n");
+	sbuf_addstr(&m, "  kmig --repo");
+	shell_arg(&m, ra->repo_path);
+	sbuf_addf(&m, " boot %s", ra->c->id);
+	boot_options(&m, ra->a);
+	sbuf_addstr(&m, "\n  kmig --repo");
+	shell_arg(&m, ra->repo_path);
+	sbuf_addf(&m, " bisect %s %s", ra->good, ra->bad);
+	boot_options(&m, ra->a);
+	sbuf_addf(&m, " --verify %u\n", ra->nverify);
+	sbuf_addstr(&m, "\nThe first command exits 1 and prints the finding; the second repeats\n"
+		    "this bisection and its checks.\n");
+	f = fopen(ra->path, "w");
+	if (!f || fwrite(m.buf, 1, m.len, f) != m.len) {
+		ret = kmig_err("cannot write '%s': %s", ra->path, strerror(errno));
+		if (f)
+			fclose(f);
+	} else if (fclose(f)) {
+		ret = kmig_err("cannot write '%s': %s", ra->path, strerror(errno));
+	}
+	free(cls);
+	sbuf_release(&m);
+	return ret;
+}
+
 static int cmd_bisect_fn(struct kmig_ctx *ctx, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		BOOT_COMMON_LONGOPTS,
 		RUNNER_LONGOPTS,
+		BOOT_RETRY_LONGOPTS,
+		{ "verify", required_argument, NULL, 'V' },
+		{ "report", required_argument, NULL, 'P' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct boot_args a = { .opts = BOOTTEST_OPTS_INIT };
@@ -146,13 +457,17 @@ static int cmd_bisect_fn(struct kmig_ctx *ctx, int argc, char **argv)
 	git_repository *repo = NULL;
 	struct kbuild *kb = NULL;
 	struct store *st = NULL;
-	char good[41], bad[41], *tests = NULL;
-	const char *bisect_status = "error";
+	struct checks k = { 0 };
+	struct recipients rcpt = { 0 };
+	char good[41], bad[41], *tests = NULL, *to = NULL, *author = NULL;
+	const char *bisect_status = "error", *report = NULL;
 	long lo, hi, i, first = -1;
 	int64_t bisect_id = 0;
+	unsigned long nverify = 2;
 	int c, seq = 0, status, ret;
 	size_t n = 0;
 
+	a.opts.retries = 1;
 	optind = 0;	/* 0: reinitialise getopt, which permutes again */
 	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
 		if (c == '?')
@@ -160,6 +475,13 @@ static int cmd_bisect_fn(struct kmig_ctx *ctx, int argc, char **argv)
 		else if (runner_is_option(c))
 			status = runner_set_option(&rn, c, optarg) ?
 				 cmd_usage_error("bisect", "%s", kmig_errmsg()) : 0;
+		else if (c == 'V')
+			status = opt_uint("bisect", "--verify", optarg, 1,
+					  BISECT_MAX_VERIFY, &nverify);
+		else if (c == 'P' && !*optarg)
+			status = cmd_usage_error("bisect", "--report needs a file name");
+		else if (c == 'P')
+			status = 0, report = optarg;
 		else
 			status = boot_parse_common("bisect", c, optarg, &a);
 		if (status)
@@ -208,21 +530,26 @@ static int cmd_bisect_fn(struct kmig_ctx *ctx, int argc, char **argv)
 			cand[i].finding = xasprintf("LAVA infrastructure error: %s",
 						    kmig_errmsg());
 			fprintf(stderr, "kmig: %s\n", cand[i].finding);
-			boottest_result_release(&r);
 		} else if (ret) {
 			status = cmd_fail_last(KMIG_EXIT_ERROR);
 			goto out_finish;
 		} else {
 			boot_warn_missing(&r);
-			cand[i].v = r.outcome == BOOTTEST_PASS ? V_GOOD :
+			cand[i].v = r.outcome == BOOTTEST_PASS ||
+				    r.outcome == BOOTTEST_FLAKY ? V_GOOD :
 				    r.outcome == BOOTTEST_BUILD_FAILED ? V_SKIP : V_BAD;
 			cand[i].finding = xstrdup(boottest_first_finding(&r));
-			boottest_result_release(&r);
+			if (r.console_path)
+				cand[i].console = xstrdup(r.console_path);
 		}
 		printf("step %d: %s %s %s\n", ++seq, verdict_names[cand[i].v],
 		       cand[i].id, cand[i].subject);
 		if (cand[i].v != V_GOOD && cand[i].v != V_SKIP)
 			printf("  finding: %s\n", cand[i].finding);
+		if (!ret && r.outcome == BOOTTEST_FLAKY)
+			printf("  flaky: passed on attempt %d; attempt 1: %s\n",
+			       r.attempts, r.flaky_finding);
+		boottest_result_release(&r);
 		fflush(stdout);
 		if (store_bisect_step(st, bisect_id, seq, cand[i].id,
 				      verdict_names[cand[i].v])) {
@@ -243,20 +570,70 @@ static int cmd_bisect_fn(struct kmig_ctx *ctx, int argc, char **argv)
 
 	/* Everything between lo and hi is skipped: hi is the answer only
 	 * when nothing lies between them. */
-	if (hi == lo + 1) {
-		first = hi;
-		bisect_status = "found";
-		printf("first bad commit: %s %s\n", cand[first].id,
-		       cand[first].subject);
-		printf("finding: %s\n", cand[first].finding);
-		status = KMIG_EXIT_OK;
-	} else {
+	if (hi != lo + 1) {
 		bisect_status = "ambiguous";
 		printf("first bad commit is one of (the others do not build):\n");
 		for (i = lo + 1; i <= hi; i++)
 			printf("%s %s\n", cand[i].id, cand[i].subject);
 		printf("finding: %s\n", cand[hi].finding);
-		status = KMIG_EXIT_VERDICT;
+		status = finish_stdout(KMIG_EXIT_VERDICT);
+		goto out_finish;
+	}
+
+	printf("candidate: %s %s\n", cand[hi].id, cand[hi].subject);
+	fflush(stdout);
+	if (run_checks(kb, st, &a, (unsigned)nverify, &cand[hi], bad, &k) ||
+	    recipients_of_commit(repo, cand[hi].id, &rcpt)) {
+		status = cmd_fail_last(KMIG_EXIT_ERROR);
+		goto out_finish;
+	}
+	to = recipients_format(&rcpt);
+	if (rcpt.nto)
+		author = xstrdup(rcpt.to[0]);
+	if (store_bisect_checks(st, bisect_id, k.line, to)) {
+		status = cmd_fail_last(KMIG_EXIT_ERROR);
+		goto out_finish;
+	}
+	if (!k.verify_ok || k.revert == REVERT_FAIL) {
+		bisect_status = "unreliable";
+		printf("unreliable: %.12s failed its checks (%s):", cand[hi].id,
+		       k.line);
+		if (k.verify_note)
+			printf(" %s", k.verify_note);
+		if (k.revert == REVERT_FAIL)
+			printf("%s%s", k.verify_note ? "; " : " ", k.revert_note);
+		printf("\n");
+		printf("checks: %s\n", k.line);
+		if (report)
+			fprintf(stderr, "kmig: no report written: the result is unreliable\n");
+		status = finish_stdout(KMIG_EXIT_VERDICT);
+		first = hi;
+		goto out_finish;
+	}
+	first = hi;
+	bisect_status = "found";
+	printf("first bad commit: %s %s\n", cand[first].id, cand[first].subject);
+	printf("finding: %s\n", cand[first].finding);
+	printf("checks: %s\n", k.line);
+	for (i = 0; i < (long)rcpt.nto; i++)
+		printf("to: %s\n", rcpt.to[i]);
+	for (i = 0; i < (long)rcpt.ncc; i++)
+		printf("cc: %s\n", rcpt.cc[i]);
+	status = KMIG_EXIT_OK;
+	if (report) {
+		struct report_args ra = {
+			.path = report, .repo_path = ctx->repo_path,
+			.good = good, .bad = bad,
+			.good_arg = argv[optind], .bad_arg = argv[optind + 1],
+			.c = &cand[first], .k = &k, .recipients = to,
+			.author = author, .steps = seq,
+			.nverify = (unsigned)nverify, .a = &a,
+		};
+
+		if (write_report(&ra))
+			status = cmd_fail_last(KMIG_EXIT_ERROR);
+		else
+			printf("report: %s\n", report);
 	}
 	status = finish_stdout(status);
 out_finish:
@@ -270,6 +647,10 @@ out_store:
 	free(tests);
 	store_close(st);
 out_repo:
+	free(to);
+	free(author);
+	recipients_release(&rcpt);
+	checks_release(&k);
 	git_repository_free(repo);
 	kbuild_close(kb);
 	free_candidates(cand, n);

@@ -19,14 +19,21 @@ struct boot_args {
 	{ "test", required_argument, NULL, 't' },		\
 	{ "timeout", required_argument, NULL, 'T' },		\
 	{ "accel", required_argument, NULL, 'a' }
+/* --retries N: kmig boot and kmig bisect. */
+#define BOOT_RETRY_LONGOPTS					\
+	{ "retries", required_argument, NULL, 'R' }
 /* ... and those of the commands that keep logs and images per commit. */
 #define BOOT_KEEP_LONGOPTS					\
 	{ "keep-log", no_argument, NULL, 'k' },			\
 	{ "rebuild", no_argument, NULL, 'r' }
 
+/* --retries: at most this many retries of a failed boot. */
+#define BOOT_MAX_RETRIES 10
+
 /*
- * boot_parse_common - handle one of the options of BOOT_COMMON_LONGOPTS
- * and BOOT_KEEP_LONGOPTS, as returned by getopt_long().
+ * boot_parse_common - handle one of the options of BOOT_COMMON_LONGOPTS,
+ * BOOT_RETRY_LONGOPTS and BOOT_KEEP_LONGOPTS, as returned by
+ * getopt_long().
  * Returns 0, or 2 after printing the usage error.
  */
 int boot_parse_common(const char *cmd, int c, const char *arg,

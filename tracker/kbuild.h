@@ -135,6 +135,19 @@ void kbuild_result_release(struct kbuild_result *res);
 int kbuild_checkout(struct kbuild *kb, const char *commit);
 
 /*
+ * kbuild_revert - a commit that reverts @commit on top of @onto (full
+ * ids), made in memory only: its objects live in an in-memory object
+ * store of kbuild's repository handle (the repository on disk is not
+ * written), so kbuild_commit() builds it while @kb is open.  The commit
+ * is deterministic (kmig as author, @onto's commit time), so its image
+ * is reused by a later run.  *@out its id.  Returns 0, KMIG_ECONFLICT
+ * when the revert does not apply cleanly (no error recorded), or
+ * negative with kmig_err().
+ */
+int kbuild_revert(struct kbuild *kb, const char *onto, const char *commit,
+		  char out[41]);
+
+/*
  * kbuild_compile_check - compile-check C files of @rev under wide
  * configurations, those of @configs in this order:
  *	KBUILD_CHECK_X86_64	x86_64 allmodconfig (directory wide-<base>/)

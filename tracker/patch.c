@@ -263,6 +263,30 @@ char *patch_trailer(const char *message, const char *key, const char **line,
 	return ret;
 }
 
+int patch_trailer_values(const char *message, const char *key, char ***out,
+			 size_t *n)
+{
+	git_message_trailer_array arr = { 0 };
+	size_t i;
+
+	*out = NULL;
+	*n = 0;
+	if (git_message_trailers(&arr, message) < 0) {
+		git_message_trailer_array_free(&arr);
+		return KMIG_EGENERIC;
+	}
+	for (i = 0; i < arr.count; i++) {
+		const char *v = arr.trailers[i].value;
+
+		if (strcasecmp(arr.trailers[i].key, key))
+			continue;
+		*out = xrealloc(*out, (*n + 1) * sizeof(**out));
+		(*out)[(*n)++] = patch_trim_dup(v, strlen(v));
+	}
+	git_message_trailer_array_free(&arr);
+	return 0;
+}
+
 /* ---- unified diffs ---- */
 
 /* The lines a file's header holds after its "diff --git" line. */

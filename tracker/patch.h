@@ -108,6 +108,15 @@ bool patch_find_diff(const char *p, const char *end, const char **dstart,
  */
 char *patch_trailer(const char *message, const char *key, const char **line,
 		    size_t *line_len);
+/*
+ * patch_trailer_values - every "@key:" (any case) trailer of @message's
+ * trailer block, in message order, each trimmed and malloc'd: *@out
+ * (NULL when none, caller frees each and the array), *@n their number.
+ * Returns 0, or KMIG_EGENERIC (no error recorded) when libgit2 cannot
+ * parse the message.
+ */
+int patch_trailer_values(const char *message, const char *key, char ***out,
+			 size_t *n);
 
 /* ---- unified diffs (files and hunks from libgit2) ---- */
 

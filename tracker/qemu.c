@@ -286,7 +286,7 @@ static int write_all(const char *path, const void *data, size_t len)
 }
 
 int qemu_initramfs(const char *home, const char *const *tests,
-		   size_t ntests, const char *path)
+		   size_t ntests, const char *fail_test, const char *path)
 {
 	struct sbuf cpio = SBUF_INIT, init = SBUF_INIT, list = SBUF_INIT;
 	char *bin = NULL, *raw = NULL, *gz = NULL;
@@ -312,6 +312,9 @@ int qemu_initramfs(const char *home, const char *const *tests,
 	cpio_entry(&cpio, "init", 0100755, 0, 0, init.buf, init.len);
 	cpio_entry(&cpio, "kmig-tests", 0100644, 0, 0, list.buf ? list.buf : "",
 		   list.len);
+	if (fail_test)
+		cpio_entry(&cpio, "kmig-fail", 0100644, 0, 0, fail_test,
+			   strlen(fail_test));
 	cpio_entry(&cpio, "TRAILER!!!", 0, 0, 0, NULL, 0);
 
 	raw = xasprintf("%s.cpio", path);
@@ -341,6 +344,39 @@ out_free:
 
 /* ---- running QEMU ---- */
 
+/*
+ * The KMIG_DEBUG_FAIL_BOOTS hook (qemu.h): true when this boot is to
+ * fail, the count in the file taken down by one.
+ */
+static int debug_fail_boot(bool *fail)
+{
+	const char *path = getenv("KMIG_DEBUG_FAIL_BOOTS");
+	struct sbuf sb = SBUF_INIT;
+	char *end, buf[32];
+	long n;
+	int ret = 0;
+
+	*fail = false;
+	if (!path || !*path)
+		return 0;
+	if (sbuf_read_file(&sb, path))
+		return -1;
+	n = strtol(sb.buf ? sb.buf : "", &end, 10);
+	if (end == (sb.buf ? sb.buf : "") || n < 0) {
+		ret = kmig_err("KMIG_DEBUG_FAIL_BOOTS: '%s' does not hold a count",
+			       path);
+		goto out_free;
+	}
+	if (n > 0) {
+		snprintf(buf, sizeof(buf), "%ld\n", n - 1);
+		ret = write_all(path, buf, strlen(buf));
+		*fail = !ret;
+	}
+out_free:
+	sbuf_release(&sb);
+	return ret;
+}
+
 int qemu_boot(const struct qemu_opts *o, struct qemu_result *r)
 {
 	const char *const *tests = o->tests ? o->tests : qemu_default_tests;
@@ -351,6 +387,7 @@ int qemu_boot(const struct qemu_opts *o, struct qemu_result *r)
 	struct sbuf console = SBUF_INIT;
 	struct child_status st;
 	struct stat sb;
+	bool fail;
 	int ret;
 
 	memset(r, 0, sizeof(*r));
@@ -372,8 +409,11 @@ int qemu_boot(const struct qemu_opts *o, struct qemu_result *r)
 				   (int)(slash - o->console_path),
 				   o->console_path) :
 		 xstrdup("initrd.cpio.gz");
+	ret = debug_fail_boot(&fail);
+	if (ret)
+		goto out_free;
 	ret = qemu_initramfs(o->home ? o->home : kmig_home(), tests, ntests,
-			     initrd);
+			     fail && ntests ? tests[0] : NULL, initrd);
 	if (ret)
 		goto out_free;
 

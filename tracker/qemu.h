@@ -98,17 +98,26 @@ struct qemu_result {
 
 /*
  * qemu_boot - build the initramfs, boot @o->kernel and classify the
- * console.  Returns 0 whatever the guest did; negative only when the
- * guest or QEMU could not be started.
+ * console: the one step "boot a built image with these tests and
+ * classify its console" that every runner provides.  Returns 0 whatever
+ * the guest did; negative only when the guest or QEMU could not be
+ * started.
+ *
+ * Debug hook (kmig's flaky-boot fixture, documented in README): when
+ * $KMIG_DEBUG_FAIL_BOOTS names a file holding a count N > 0, this boot's
+ * guest reports its first test FAIL without running it ("failed on
+ * purpose") and the file is rewritten with N - 1; a file that does not
+ * hold a count is an error.  Unset or empty: no effect.
  */
 int qemu_boot(const struct qemu_opts *o, struct qemu_result *r);
 void qemu_result_release(struct qemu_result *r);
 
 /*
  * qemu_initramfs - write the gzip-compressed initramfs running @tests to
- * @path (a "/init" compiled from qemu/init.c, cached under @home/guest).
+ * @path (a "/init" compiled from qemu/init.c, cached under @home/guest);
+ * @fail_test (or NULL) is the test /init fails on purpose (/kmig-fail).
  */
 int qemu_initramfs(const char *home, const char *const *tests,
-		   size_t ntests, const char *path);
+		   size_t ntests, const char *fail_test, const char *path);
 
 #endif

@@ -114,7 +114,7 @@ static int boot_lava(const struct runner *rn, struct kbuild *kb,
 	initrd = xasprintf("%s/initrd.cpio.gz", dir);
 	j.tests = o->tests ? o->tests : qemu_default_tests;
 	j.ntests = o->tests ? o->ntests : qemu_ndefault_tests;
-	ret = qemu_initramfs(kmig_home(), j.tests, j.ntests, initrd);
+	ret = qemu_initramfs(kmig_home(), j.tests, j.ntests, NULL, initrd);
 	if (ret)
 		goto out_free;
 	j.id = id;
@@ -198,9 +198,15 @@ static int record_boot(struct store *st, const struct boottest_opts *o,
 	if (r->outcome == BOOTTEST_PASS && !o->keep_log)
 		drop_console(r);
 	tests = boottest_tests_str(o);
-	ret = store_boot_add(st, r->build_id, tests, qemu_status_name(v->status),
-			     r->boot.seconds, v->findings, r->console_path,
-			     &r->boot_id);
+	r->attempts = 1;
+	ret = store_boot_add(st, r->build_id, tests, &(struct store_boot){
+				.status = qemu_status_name(v->status),
+				.seconds = r->boot.seconds,
+				.findings = v->findings,
+				.console_path = r->console_path,
+				.attempt = 1,
+				.results = v->tests,
+			     }, &r->boot_id);
 	free(tests);
 	return ret;
 }

@@ -57,23 +57,24 @@ int store_build_find(struct store *st, const char *commit,
 }
 
 int store_boot_add(struct store *st, int64_t build_id, const char *tests,
-		   const char *status, double seconds, const char *findings,
-		   const char *console_path, int64_t *id)
+		   const struct store_boot *b, int64_t *id)
 {
 	static const char sql[] =
-		"INSERT INTO boots(build_id, tests, status, seconds, findings, console_path, created_at) "
-		"VALUES (?, ?, ?, ?, ?, ?, ?)";
+		"INSERT INTO boots(build_id, tests, status, seconds, findings, console_path, "
+		"created_at, attempt, results) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)";
 	sqlite3_stmt *s = store_stmt(st, sql);
 
 	if (!s)
 		return KMIG_EGENERIC;
 	sqlite3_bind_int64(s, 1, build_id);
 	store_bind_text(s, 2, tests);
-	store_bind_text(s, 3, status);
-	sqlite3_bind_double(s, 4, seconds);
-	store_bind_text(s, 5, findings);
-	store_bind_text(s, 6, console_path);
+	store_bind_text(s, 3, b->status);
+	sqlite3_bind_double(s, 4, b->seconds);
+	store_bind_text(s, 5, b->findings);
+	store_bind_text(s, 6, b->console_path);
 	sqlite3_bind_int64(s, 7, (sqlite3_int64)time(NULL));
+	sqlite3_bind_int(s, 8, b->attempt > 0 ? b->attempt : 1);
+	store_bind_text(s, 9, b->results);
 	if (store_done(st, s, "insert boot"))
 		return KMIG_EGENERIC;
 	*id = sqlite3_last_insert_rowid(st->db);
@@ -131,4 +132,46 @@ int store_bisect_finish(struct store *st, int64_t bisect_id,
 	store_bind_text(s, 3, finding);
 	sqlite3_bind_int64(s, 4, bisect_id);
 	return store_done(st, s, "update bisect");
+}
+
+int store_bisect_checks(struct store *st, int64_t bisect_id,
+			const char *checks, const char *recipients)
+{
+	static const char sql[] =
+		"UPDATE bisects SET checks = ?, recipients = ? WHERE id = ?";
+	sqlite3_stmt *s = store_stmt(st, sql);
+
+	if (!s)
+		return KMIG_EGENERIC;
+	store_bind_text(s, 1, checks);
+	store_bind_text(s, 2, recipients);
+	sqlite3_bind_int64(s, 3, bisect_id);
+	return store_done(st, s, "update bisect checks");
+}
+
+int store_base_boot(struct store *st, const char *tag, const char *commit,
+		    int64_t build_id, int64_t boot_id)
+{
+	static const char sql[] =
+		"INSERT OR REPLACE INTO base_boots(tag, sort_key, commit_id, build_id, boot_id, "
+		"recorded_at) VALUES (?, ?, ?, ?, ?, ?)";
+	sqlite3_stmt *s = store_stmt(st, sql);
+	char *key;
+	int ret;
+
+	if (!s)
+		return KMIG_EGENERIC;
+	key = version_sort_key(tag);
+	store_bind_text(s, 1, tag);
+	store_bind_text(s, 2, key);
+	store_bind_text(s, 3, commit);
+	sqlite3_bind_int64(s, 4, build_id);
+	if (boot_id)
+		sqlite3_bind_int64(s, 5, boot_id);
+	else
+		sqlite3_bind_null(s, 5);
+	sqlite3_bind_int64(s, 6, (sqlite3_int64)time(NULL));
+	ret = store_done(st, s, "record base boot");
+	free(key);
+	return ret;
 }

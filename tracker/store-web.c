@@ -283,6 +283,39 @@ int store_web_boots(struct store *st, web_boot_fn *fn, void *data)
 	return each_row(st, s, "read boots", boot_row, (void *)fn, data);
 }
 
+static int base_row(sqlite3_stmt *s, void *fn, void *data)
+{
+	struct web_base r = {
+		.tag = col_text(s, 0),
+		.commit = col_text(s, 1),
+		.build_id = sqlite3_column_int64(s, 2),
+		.build_status = col_text(s, 3),
+		.build_seconds = sqlite3_column_double(s, 4),
+		.build_log = col_text(s, 5),
+		.boot_id = sqlite3_column_int64(s, 6),
+		.boot_status = col_text(s, 7),
+		.results = col_text(s, 8),
+		.findings = col_text(s, 9),
+		.console_path = col_text(s, 10),
+	};
+
+	return ((web_base_fn *)fn)(data, &r);
+}
+
+int store_web_bases(struct store *st, web_base_fn *fn, void *data)
+{
+	static const char sql[] =
+		"SELECT a.tag, a.commit_id, b.id, b.status, b.seconds, b.log_path, "
+		"       o.id, o.status, o.results, o.findings, o.console_path "
+		"FROM base_boots a LEFT JOIN builds b ON b.id = a.build_id "
+		"LEFT JOIN boots o ON o.id = a.boot_id ORDER BY a.sort_key";
+	sqlite3_stmt *s = store_stmt(st, sql);
+
+	if (!s)
+		return KMIG_EGENERIC;
+	return each_row(st, s, "read base boots", base_row, (void *)fn, data);
+}
+
 static int bisect_row(sqlite3_stmt *s, void *fn, void *data)
 {
 	struct web_bisect r = {

@@ -401,14 +401,22 @@ int store_build_add(struct store *st, const char *commit,
 /* store_build_find - newest "ok" build of @commit; KMIG_ENOTFOUND if none. */
 int store_build_find(struct store *st, const char *commit,
 		     const char *config_hash, int64_t *id);
+/* One boot attempt as recorded (strings borrowed, may be NULL). */
+struct store_boot {
+	const char *status;	/* "pass", "fail", "timeout", "flaky" (passed
+				 * after a failed attempt) */
+	double seconds;
+	const char *findings;	/* one a line */
+	const char *console_path;	/* NULL: not kept */
+	int attempt;		/* 1 the first boot, 2 the first retry... */
+	const char *results;	/* the guest's KMIG-TEST lines */
+};
 /*
- * store_boot_add - record a QEMU boot of build @build_id: @tests the
- * comma-separated test names, @status "pass", "fail" or "timeout",
- * @findings one a line (or NULL), @console_path (or NULL: not kept).
+ * store_boot_add - record a QEMU boot attempt @b of build @build_id:
+ * @tests the comma-separated test names; *@id the new row.
  */
 int store_boot_add(struct store *st, int64_t build_id, const char *tests,
-		   const char *status, double seconds, const char *findings,
-		   const char *console_path, int64_t *id);
+		   const struct store_boot *b, int64_t *id);
 /* store_bisect_start - a new bisection, status "running"; *@id its row. */
 int store_bisect_start(struct store *st, const char *good, const char *bad,
 		       const char *tests, int64_t *id);
@@ -422,6 +430,20 @@ int store_bisect_step(struct store *st, int64_t bisect_id, int seq,
 int store_bisect_finish(struct store *st, int64_t bisect_id,
 			const char *status, const char *first_bad,
 			const char *finding);
+
+/*
+ * store_bisect_checks - the false-positive checks of bisection
+ * @bisect_id ("verify PASS, revert n/a") and its report's recipients
+ * ("To: ...\nCc: ..."), either may be NULL.
+ */
+int store_bisect_checks(struct store *st, int64_t bisect_id,
+			const char *checks, const char *recipients);
+/*
+ * store_base_boot - kmig boot --bases booted release @tag (@commit):
+ * replaces that release's row; @boot_id 0 when the build failed.
+ */
+int store_base_boot(struct store *st, const char *tag, const char *commit,
+		    int64_t build_id, int64_t boot_id);
 
 /* ---- web (store-web.c) ---- */
 
@@ -545,6 +567,26 @@ struct web_boot {
 };
 typedef int web_boot_fn(void *data, const struct web_boot *row);
 int store_web_boots(struct store *st, web_boot_fn *fn, void *data);
+
+/*
+ * The releases of kmig boot --bases in version order (oldest first),
+ * with their build and boot (boot_id 0, strings NULL: did not boot).
+ */
+struct web_base {
+	const char *tag;
+	const char *commit;
+	long long build_id;
+	const char *build_status;
+	double build_seconds;
+	const char *build_log;
+	long long boot_id;
+	const char *boot_status;
+	const char *results;	/* the guest's KMIG-TEST lines */
+	const char *findings;
+	const char *console_path;
+};
+typedef int web_base_fn(void *data, const struct web_base *row);
+int store_web_bases(struct store *st, web_base_fn *fn, void *data);
 
 /* Bisections, newest first, each followed by its steps (row.seq >= 0). */
 struct web_bisect {

@@ -402,6 +402,104 @@ static int add_boot(void *data, const struct web_boot *b)
 	return add_log_and_date(rs->w, "boot", b->id, b->console_path, b->created_at);
 }
 
+static const char bases_head[] =
+	"<div class=\"scroll\"><table class=\"sortable\" id=\"bases\">\n<thead><tr>"
+	"<th>Release</th><th>Commit</th><th>Build</th><th class=\"num\">Build seconds</th>"
+	"<th>Build log</th><th>Boot</th><th>Console</th><th>RDS test</th>"
+	"<th>RDS errno cases</th></tr></thead>\n<tbody>\n";
+
+/*
+ * The guest's result of test @test in @results ("KMIG-TEST rds PASS
+ * detail" lines): *@verdict and *@detail point into @results (lengths in
+ * *@vlen, *@dlen); false when the test has no line.
+ */
+static bool test_result(const char *results, const char *test,
+			const char **verdict, size_t *vlen,
+			const char **detail, size_t *dlen)
+{
+	const char *p = results;
+	size_t n = strlen(test);
+
+	while (p && *p) {
+		size_t len = strcspn(p, "\n");
+
+		if (!strncmp(p, "KMIG-TEST ", 10) && len > 11 + n &&
+		    !strncmp(p + 10, test, n) && p[10 + n] == ' ') {
+			*verdict = p + 11 + n;
+			*vlen = strcspn(*verdict, " \n");
+			*detail = *verdict + *vlen;
+			if (**detail == ' ')
+				(*detail)++;
+			*dlen = (size_t)(p + len - *detail);
+			return true;
+		}
+		p += len + (p[len] == '\n');
+	}
+	return false;
+}
+
+static int add_base(void *data, const struct web_base *b)
+{
+	struct rows_state *rs = data;
+	struct sbuf *sb = row_begin(rs);
+	const char *verdict, *detail;
+	size_t vlen, dlen;
+	char *name;
+	int ret;
+
+	sbuf_addstr(sb, "<tr>");
+	td_text(sb, b->tag);
+	sbuf_addstr(sb, "<td>");
+	add_commit(sb, b->commit);
+	sbuf_addstr(sb, "</td><td>");
+	if (b->build_id)
+		sbuf_addf(sb, "<a href=\"#build-%lld\">", b->build_id);
+	add_status(sb, b->build_status);
+	if (b->build_id)
+		sbuf_addstr(sb, "</a>");
+	sbuf_addf(sb, "</td><td class=\"num\">%.1f</td><td>", b->build_seconds);
+	name = xasprintf("build-%lld.txt", b->build_id);
+	ret = add_log_link(rs->w, b->build_log, name);
+	free(name);
+	if (ret)
+		return ret;
+	sbuf_addstr(sb, "</td><td>");
+	if (b->boot_id)
+		sbuf_addf(sb, "<a href=\"#boot-%lld\">", b->boot_id);
+	add_status(sb, b->boot_id ? b->boot_status : "not booted");
+	if (b->boot_id)
+		sbuf_addstr(sb, "</a>");
+	sbuf_addstr(sb, "</td><td>");
+	name = xasprintf("boot-%lld.txt", b->boot_id);
+	ret = add_log_link(rs->w, b->console_path, name);
+	free(name);
+	if (ret)
+		return ret;
+	sbuf_addstr(sb, "</td><td>");
+	if (test_result(b->results, "rds", &verdict, &vlen, &detail, &dlen)) {
+		char *v = xstrndup(verdict, vlen), *d = xstrndup(detail, dlen);
+		const char *cases = strstr(d, " sendmsg errno cases");
+
+		add_status(sb, !strcmp(v, "PASS") ? "pass" : "fail");
+		sbuf_addstr(sb, "</td><td>");
+		if (cases) {
+			const char *num = cases;
+
+			while (num > d && num[-1] >= '0' && num[-1] <= '9')
+				num--;
+			sbuf_addf(sb, "%.*s checked", (int)(cases - num), num);
+		} else {
+			html_escape(sb, d);
+		}
+		free(v);
+		free(d);
+	} else {
+		sbuf_addstr(sb, "&mdash;</td><td>&mdash;");
+	}
+	sbuf_addstr(sb, "</td></tr>\n");
+	return 0;
+}
+
 static int add_bisect(void *data, const struct web_bisect *b)
 {
 	struct rows_state *rs = data;
@@ -442,6 +540,11 @@ static int add_bisect(void *data, const struct web_bisect *b)
 	return 0;
 }
 
+static int rows_bases(struct web *w, struct rows_state *rs)
+{
+	return store_web_bases(w->st, add_base, rs);
+}
+
 static int rows_builds(struct web *w, struct rows_state *rs)
 {
 	return store_web_builds(w->st, add_build, rs);
@@ -471,6 +574,8 @@ struct row_section {
 };
 
 static const struct row_section row_sections[] = {
+	{ "Bases", bases_head, rows_bases, "</tbody>\n</table></div>\n",
+	  "no release has been booted as a base (kmig boot --bases)" },
 	{ "Builds", builds_head, rows_builds, "</tbody>\n</table></div>\n",
 	  "no kernel has been built (kmig boot)" },
 	{ "Boots", boots_head, rows_boots, "</tbody>\n</table></div>\n",

@@ -133,8 +133,12 @@ q "INSERT INTO branch_steps VALUES ('kmig/strcpy-v1.10', 'v1.10', 1, '0001-net-r
    INSERT INTO branch_steps VALUES ('kmig/strcpy-v1.11', 'v1.11', 1, '0001-net-rds-use-strscpy.patch', 'net/rds: use strscpy <x>', 'upstream', NULL, 'upstream in v1.11', NULL, 1);
    INSERT INTO builds VALUES (1, '$(git -C "$W" rev-parse v1.11)', 'cfg1', 'ok', 12.5, '$TRASH/build.log', 10);
    INSERT INTO builds VALUES (2, '$(git -C "$W" rev-parse v1.10)', 'cfg1', 'failed', 3, '$TRASH/missing.log', 11);
-   INSERT INTO boots VALUES (1, 1, 'rds', 'fail', 2.5, 'WARNING: CPU: 0 PID: 1 at net/rds/send.c:5', '$TRASH/console.log', 12);
-   INSERT INTO bisects VALUES (1, 'v1.9', 'v1.11', 'rds', '$(git -C "$W" rev-parse v1.10)', 'WARNING: <x>', 'found', 13);
+   INSERT INTO boots VALUES (1, 1, 'rds', 'fail', 2.5, 'WARNING: CPU: 0 PID: 1 at net/rds/send.c:5', '$TRASH/console.log', 12, 1, 'KMIG-TEST rds FAIL x');
+   INSERT INTO boots VALUES (2, 1, 'boot,rds', 'flaky', 2.5, NULL, NULL, 13, 2, 'KMIG-TEST boot PASS up
+KMIG-TEST rds PASS loopback payload received, 12 sendmsg errno cases checked');
+   INSERT INTO base_boots VALUES ('v1.11', '0001.0011', '$(git -C "$W" rev-parse v1.11)', 1, 2, 14);
+   INSERT INTO base_boots VALUES ('v1.10', '0001.0010', '$(git -C "$W" rev-parse v1.10)', 2, NULL, 14);
+   INSERT INTO bisects VALUES (1, 'v1.9', 'v1.11', 'rds', '$(git -C "$W" rev-parse v1.10)', 'WARNING: <x>', 'found', 13, 'verify PASS, revert PASS', 'To: a@b.invalid');
    INSERT INTO bisect_steps VALUES (1, 1, '$(git -C "$W" rev-parse v1.10)', 'bad');
    INSERT INTO bisect_steps VALUES (1, 2, '$(git -C "$W" rev-parse v1.9)', 'good');"
 t_exit "regenerate over the old site" 0 k web
@@ -146,6 +150,12 @@ t_is "branch page: builds, boots as in the database" \
 	"$(q "SELECT count(*) FROM builds") $(q "SELECT count(*) FROM boots")" \
 	"$(S rows "$SITE/branch.html" builds) $(S rows "$SITE/branch.html" boots)"
 t_is "branch page: bisection steps" "2" "$(S rows "$SITE/branch.html" bisect-steps-1)"
+t_is "branch page: bases in version order" "v1.10 v1.11" \
+	"$(S column "$SITE/branch.html" bases 0 | paste -sd' ')"
+t_is "bases: build seconds, boot, RDS result and errno cases" "12.5|flaky|pass|12 checked" \
+	"$(for n in 3 5 7 8; do S cell "$SITE/branch.html" bases v1.11 $n; done | paste -sd'|')"
+t_is "bases: a failed build did not boot" "failed|not booted" \
+	"$(for n in 2 5; do S cell "$SITE/branch.html" bases v1.10 $n; done | paste -sd'|')"
 t_ok "build log copied into the site" cmp "$TRASH/build.log" "$SITE/logs/build-1.txt"
 t_ok "console log copied into the site" cmp "$TRASH/console.log" "$SITE/logs/boot-1.txt"
 t_ok "missing log said so" grep -q 'not available' "$SITE/branch.html"

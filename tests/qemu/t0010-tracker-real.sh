@@ -12,23 +12,23 @@ tags=
 for tag in $E2E_HISTORY; do tags="$tags --tags $tag"; done
 # shellcheck disable=SC2086
 t_exit "scan the five releases" 0 k scan $tags
-t_ok "v6.1.192 was lexed" grep -q "^$E2E_BASE: [0-9]* files, [0-9]* blobs lexed" "$TRASH/.stdout"
+t_ok "v6.1.192 was lexed" grep -q "^$E2E_OLD: [0-9]* files, [0-9]* blobs lexed" "$TRASH/.stdout"
 
 t_is "net/rds/* files map to the RDS section" "RDS - RELIABLE DATAGRAM SOCKETS" \
 	"$(sqlite3 "$DB" "SELECT DISTINCT s.name FROM release_files rf
 		JOIN releases r ON r.id = rf.release_id JOIN subsystems s ON s.id = rf.subsystem_id
-		WHERE r.tag = '$E2E_BASE' AND rf.path LIKE 'net/rds/%'")"
+		WHERE r.tag = '$E2E_OLD' AND rf.path LIKE 'net/rds/%'")"
 t_is "every net/rds file of v6.1.192 is in scope" \
-	"$(git -C "$E2E_REPO" ls-tree -r --name-only "$E2E_BASE" net/rds | grep -c '\.[ch]$')" \
+	"$(git -C "$E2E_REPO" ls-tree -r --name-only "$E2E_OLD" net/rds | grep -c '\.[ch]$')" \
 	"$(sqlite3 "$DB" "SELECT count(*) FROM release_files rf JOIN releases r ON r.id = rf.release_id
-		WHERE r.tag = '$E2E_BASE' AND rf.path LIKE 'net/rds/%'")"
+		WHERE r.tag = '$E2E_OLD' AND rf.path LIKE 'net/rds/%'")"
 
 for tag in $E2E_HISTORY; do
 	k report "$tag" --by rule --format csv > "$TRASH/rules-$tag.csv"
 	t_ok "$tag totals per rule as recorded" \
 		cmp "$TOP/tests/qemu/expected-$tag-rules.csv" "$TRASH/rules-$tag.csv"
 done
-cp "$TRASH/rules-$E2E_NEXT.csv" "$TRASH/rules-next.csv"
+cp "$TRASH/rules-$E2E_NEW.csv" "$TRASH/rules-next.csv"
 
 # each release's own deprecated.rst and include/ (relinfo): kmalloc_obj
 # (section and macro) arrive with v6.12.118 of the five; kmap_local_page
@@ -62,11 +62,11 @@ t_is "the trend is in version order" "$(echo $E2E_HISTORY | tr ' ' '\n')" \
 	"$(k report --trend --format csv | sed '1d; s/,.*//')"
 
 t_is "subsystem rows add up to the release total" \
-	"$(k report "$E2E_BASE" --format json | python3 -c 'import json,sys; print(json.load(sys.stdin)["total"])')" \
-	"$(k report "$E2E_BASE" --format csv --by subsystem | python3 -c 'import csv,sys; print(sum(int(r["count"]) for r in csv.DictReader(sys.stdin)))')"
+	"$(k report "$E2E_OLD" --format json | python3 -c 'import json,sys; print(json.load(sys.stdin)["total"])')" \
+	"$(k report "$E2E_OLD" --format csv --by subsystem | python3 -c 'import csv,sys; print(sum(int(r["count"]) for r in csv.DictReader(sys.stdin)))')"
 t_is "file rows add up to the release total" \
-	"$(k report "$E2E_BASE" --format json | python3 -c 'import json,sys; print(json.load(sys.stdin)["total"])')" \
-	"$(k report "$E2E_BASE" --format csv --by file | python3 -c 'import csv,sys; print(sum(int(r["count"]) for r in csv.DictReader(sys.stdin)))')"
+	"$(k report "$E2E_OLD" --format json | python3 -c 'import json,sys; print(json.load(sys.stdin)["total"])')" \
+	"$(k report "$E2E_OLD" --format csv --by file | python3 -c 'import csv,sys; print(sum(int(r["count"]) for r in csv.DictReader(sys.stdin)))')"
 t_is "strlcpy is gone upstream by v6.12 (counted as 0)" 0 \
 	"$(awk -F, '$2 == "strlcpy" {print $3}' "$TRASH/rules-next.csv")"
 
@@ -74,7 +74,7 @@ t_is "strlcpy is gone upstream by v6.12 (counted as 0)" 0 \
 # section a file is in now, so delta = added - removed for every section
 # and rule, and the count moved by a MAINTAINERS change is apart
 k report --trend --by subsystem --format csv > "$TRASH/trend.csv"
-t_ok "trend by section has rows of $E2E_NEXT" grep -q "^$E2E_NEXT," "$TRASH/trend.csv"
+t_ok "trend by section has rows of $E2E_NEW" grep -q "^$E2E_NEW," "$TRASH/trend.csv"
 t_ok "every section and rule: delta = added - removed, count - previous = delta + moved" \
 	python3 -c '
 import csv, sys
@@ -87,18 +87,18 @@ for r in rows:
     c, d, a, m, mv = (int(r[k]) for k in ("count", "delta", "added", "removed", "moved"))
     if d != a - m or c - prev.get((r["subsystem"], r["rule"]), 0) != d + mv:
         print(r); bad = 1
-sys.exit(bad)' "$TRASH/trend.csv" "$E2E_BASE" "$E2E_NEXT"
+sys.exit(bad)' "$TRASH/trend.csv" "$E2E_OLD" "$E2E_NEW"
 t_is "sections add up to the trend total (count, delta, added, removed; nothing moved)" \
-	"$(k report --trend --format csv | grep "^$E2E_NEXT," | cut -d, -f2-6)" \
-	"$(awk -F, -v t="$E2E_NEXT" '$1 == t { c += $(NF-4); d += $(NF-3); a += $(NF-2); r += $(NF-1); m += $NF }
+	"$(k report --trend --format csv | grep "^$E2E_NEW," | cut -d, -f2-6)" \
+	"$(awk -F, -v t="$E2E_NEW" '$1 == t { c += $(NF-4); d += $(NF-3); a += $(NF-2); r += $(NF-1); m += $NF }
 		END { print c "," d "," a "," r "," m }' "$TRASH/trend.csv")"
 for sub in "LIBRARY CODE" "THE REST"; do
 	t_is "$sub bug-on: --subsystem --rule as the row by section" \
-		"$(k report --trend --subsystem "$sub" --rule bug-on --format csv | grep "^$E2E_NEXT," | cut -d, -f2-)" \
-		"$(grep "^$E2E_NEXT,$sub,bug-on," "$TRASH/trend.csv" | cut -d, -f4-)"
+		"$(k report --trend --subsystem "$sub" --rule bug-on --format csv | grep "^$E2E_NEW," | cut -d, -f2-)" \
+		"$(grep "^$E2E_NEW,$sub,bug-on," "$TRASH/trend.csv" | cut -d, -f4-)"
 done
 t_is "lib/assoc_array.c's BUG_ON moved into LIBRARY CODE, not added" 0 \
-	"$(k report --trend --subsystem "LIBRARY CODE" --rule bug-on --format csv | grep "^$E2E_NEXT," |
+	"$(k report --trend --subsystem "LIBRARY CODE" --rule bug-on --format csv | grep "^$E2E_NEW," |
 		awk -F, '{ print ($6 >= 30) ? 0 : 1 }')"
 
 # shellcheck disable=SC2086

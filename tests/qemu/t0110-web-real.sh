@@ -13,10 +13,10 @@ q() { sqlite3 "$DB" "$@"; }
 
 t_ok "default history is imported" e2e_ensure_history
 # reuse the persistent database when it has both releases, else scan
-if [ "$(sqlite3 "$E2E_HOME/kmig.db" "SELECT count(*) FROM releases WHERE tag IN ('$E2E_BASE', '$E2E_NEXT')" 2>/dev/null)" = 2 ]; then
+if [ "$(sqlite3 "$E2E_HOME/kmig.db" "SELECT count(*) FROM releases WHERE tag IN ('$E2E_OLD', '$E2E_NEW')" 2>/dev/null)" = 2 ]; then
 	sqlite3 "$E2E_HOME/kmig.db" ".backup '$DB'"
 fi
-t_exit "scan both releases" 0 k scan --tags "$E2E_BASE" --tags "$E2E_NEXT"
+t_exit "scan both releases" 0 k scan --tags "$E2E_OLD" --tags "$E2E_NEW"
 # the index and subsystem pages show the newest scanned release: v6.12.118,
 # or v7.3.4 when the reused database has the whole default history
 NEWEST=$(q "SELECT tag FROM releases ORDER BY sort_key DESC LIMIT 1")
@@ -33,7 +33,7 @@ t_is "index: one row per rule" 18 "$(S rows "$SITE/index.html" rules)"
 k report "$NEWEST" --format csv --by rule | sed 1d | cut -d, -f3 > "$TRASH/expect"
 S column "$SITE/index.html" rules 2 > "$TRASH/actual"
 t_ok "index: counts are kmig report's" cmp "$TRASH/expect" "$TRASH/actual"
-for tag in "$E2E_BASE" "$E2E_NEXT"; do
+for tag in "$E2E_OLD" "$E2E_NEW"; do
 	t_is "$tag: every use site listed" \
 		"$(q "SELECT sum(count) FROM file_counts f JOIN releases r ON r.id = f.release_id WHERE r.tag = '$tag'")" \
 		"$(S sites "$SITE" "files-v$(echo "${tag#v}" | tr . -)-")"

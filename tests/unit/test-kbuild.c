@@ -4,7 +4,8 @@
  * tree, and moving to another commit rewrites only the files that differ
  * (unchanged files keep their mtime, so the kernel's make rebuilds only
  * what changed), deletes what is gone, and handles a directory that
- * becomes a file, executables and symlinks.  Progress comes back to the
+ * becomes a file, executables and symlinks (also a symlink that is the
+ * first entry of a new directory).  Progress comes back to the
  * caller's note callback, kbuild prints nothing.
  */
 #define _GNU_SOURCE
@@ -62,7 +63,14 @@ static int setup(void **state)
 	   "git -c user.name=T -c user.email=t@t commit -q -m A && "
 	   "echo a2 > a.c && git rm -q -r dir && echo now-a-file > dir && "
 	   "echo new > sub/new.c && git add . && "
-	   "git -c user.name=T -c user.email=t@t commit -q -m B", tmp);
+	   "git -c user.name=T -c user.email=t@t commit -q -m B && "
+	   "git tag A HEAD~1 && git tag B && "
+	   "mkdir -p new/deep && ln -s ../../a.c new/deep/first-link && "
+	   "echo z > new/deep/zfile && git add . && "
+	   "git -c user.name=T -c user.email=t@t commit -q -m C && "
+	   "git tag C && echo a3 > a.c && git add . && "
+	   "git -c user.name=T -c user.email=t@t commit -q -m D && "
+	   "git tag D", tmp);
 	return 0;
 }
 
@@ -79,7 +87,7 @@ static void test_checkout_moves(void **state)
 {
 	struct kbuild *kb = NULL;
 	char *home = xasprintf("%s/home", tmp), *repo = xasprintf("%s/repo", tmp);
-	char *a = rev("HEAD~1"), *b = rev("HEAD"), *p;
+	char *a = rev("A"), *b = rev("B"), *p;
 	struct sbuf sb = SBUF_INIT, notes = SBUF_INIT;
 	struct stat st, same1, same2;
 
@@ -157,10 +165,115 @@ static void test_checkout_moves(void **state)
 	free(repo);
 }
 
+/*
+ * B -> C incrementally: the new directory's first entry in diff order
+ * is a symlink, written before anything created the directory (the
+ * v6.1.192 -> v7.3.4 failure on tools/perf/pmu-events/.../bullet-0d/).
+ */
+static void test_checkout_new_dir_symlink(void **state)
+{
+	struct kbuild *kb = NULL;
+	char *home = xasprintf("%s/home-link", tmp);
+	char *repo = xasprintf("%s/repo", tmp);
+	char *b = rev("B"), *c = rev("C"), *p;
+	struct sbuf sb = SBUF_INIT;
+	struct stat st;
+
+	(void)state;
+	assert_int_equal(kbuild_open(&kb, home, repo, NULL, NULL), 0);
+	assert_int_equal(kbuild_checkout(kb, b), 0);
+	assert_int_equal(kbuild_checkout(kb, c), 0);
+	p = xasprintf("%s/new/deep/first-link", kbuild_src_dir(kb));
+	assert_int_equal(lstat(p, &st), 0);
+	assert_true(S_ISLNK(st.st_mode));
+	assert_int_equal(sbuf_read_file(&sb, p), 0);
+	assert_string_equal(sb.buf, "a2\n");
+	free(p);
+	/* And back: the directory goes with its files. */
+	assert_int_equal(kbuild_checkout(kb, b), 0);
+	p = xasprintf("%s/new", kbuild_src_dir(kb));
+	assert_int_not_equal(access(p, F_OK), 0);
+	free(p);
+	kbuild_close(kb);
+	sbuf_release(&sb);
+	free(b);
+	free(c);
+	free(home);
+	free(repo);
+}
+
+/* The number of objects of the fixture repository on disk. */
+static char *objects(void)
+{
+	struct sbuf out = SBUF_INIT;
+	char *cmd = xasprintf("find %s/repo/.git/objects -type f | wc -l", tmp);
+	FILE *p = popen(cmd, "r");
+	char buf[64] = "";
+
+	assert_non_null(p);
+	assert_non_null(fgets(buf, sizeof(buf), p));
+	pclose(p);
+	free(cmd);
+	sbuf_addstr(&out, buf);
+	return sbuf_detach(&out);
+}
+
+/*
+ * kbuild_revert(): B reverted on C is C with a.c back to "a" (and dir/
+ * back), made in memory only and the same commit every time; B reverted
+ * on D (which changed a.c again) conflicts.
+ */
+static void test_revert(void **state)
+{
+	struct kbuild *kb = NULL;
+	char *home = xasprintf("%s/home-revert", tmp);
+	char *repo = xasprintf("%s/repo", tmp);
+	char *b = rev("B"), *c = rev("C"), *d = rev("D"), *before = objects();
+	char id[41], again[41], *p, *after;
+	struct sbuf sb = SBUF_INIT;
+
+	(void)state;
+	assert_int_equal(kbuild_open(&kb, home, repo, NULL, NULL), 0);
+	assert_int_equal(kbuild_revert(kb, c, b, id), 0);
+	assert_int_equal(kbuild_checkout(kb, id), 0);
+	p = xasprintf("%s/a.c", kbuild_src_dir(kb));
+	assert_int_equal(sbuf_read_file(&sb, p), 0);
+	assert_string_equal(sb.buf, "a\n");
+	free(p);
+	sbuf_reset(&sb);
+	p = xasprintf("%s/dir/b.c", kbuild_src_dir(kb));
+	assert_int_equal(sbuf_read_file(&sb, p), 0);
+	assert_string_equal(sb.buf, "b\n");
+	free(p);
+	p = xasprintf("%s/new/deep/zfile", kbuild_src_dir(kb));
+	assert_int_equal(access(p, F_OK), 0);
+	free(p);
+	assert_int_equal(kbuild_revert(kb, d, b, again), KMIG_ECONFLICT);
+	kbuild_close(kb);
+	after = objects();
+	assert_string_equal(before, after);
+
+	/* Deterministic: another kbuild makes the same commit. */
+	assert_int_equal(kbuild_open(&kb, home, repo, NULL, NULL), 0);
+	assert_int_equal(kbuild_revert(kb, c, b, again), 0);
+	assert_string_equal(id, again);
+	kbuild_close(kb);
+	sbuf_release(&sb);
+	free(before);
+	free(after);
+	free(b);
+	free(c);
+	free(d);
+	free(home);
+	free(repo);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_checkout_moves),
+		cmocka_unit_test(test_checkout_new_dir_symlink),
+		cmocka_unit_test(test_revert),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

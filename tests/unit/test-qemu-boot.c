@@ -3,7 +3,9 @@
  * test-qemu-boot.c - qemu_boot() with a stand-in qemu-system-x86_64 (a
  * shell script first in PATH): a QEMU that crashes is reported as such
  * even after a complete console, one that exits 0 after it passes, and a
- * hung one is killed at its timeout.
+ * hung one is killed at its timeout; the KMIG_DEBUG_FAIL_BOOTS hook puts
+ * /kmig-fail (the first test) into the initramfs of as many boots as
+ * its file counts, then none.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -102,9 +104,85 @@ static void test_hang_times_out(void **state)
 	qemu_result_release(&r);
 }
 
+/*
+ * A qemu-system-x86_64 that reads /kmig-fail out of its -initrd (as
+ * /init would) and prints the console /init would print.
+ */
+static void reading_qemu(void)
+{
+	char *path = xasprintf("%s/bin/qemu-system-x86_64", dir);
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	fprintf(f, "#!/bin/sh\n"
+		"while [ $# -gt 0 ]; do [ \"$1\" = -initrd ] && initrd=$2; shift; done\n"
+		"fail=$(gzip -dc \"$initrd\" | cpio -i --quiet --to-stdout kmig-fail 2>/dev/null)\n"
+		"if [ \"$fail\" = boot ]; then\n"
+		"  printf 'KMIG-TEST boot FAIL failed on purpose\\nKMIG-TEST rds PASS x\\nKMIG-DONE\\n'\n"
+		"else\n"
+		"  printf 'KMIG-TEST boot PASS up\\nKMIG-TEST rds PASS x\\nKMIG-DONE\\n'\n"
+		"fi\n");
+	fclose(f);
+	assert_int_equal(chmod(path, 0755), 0);
+	free(path);
+}
+
+static void test_debug_fail_hook(void **state)
+{
+	char *count = xasprintf("%s/fail-count", dir);
+	struct sbuf sb = SBUF_INIT;
+	struct qemu_result r;
+	FILE *f;
+
+	(void)state;
+	reading_qemu();
+	f = fopen(count, "w");
+	assert_non_null(f);
+	fputs("2\n", f);
+	fclose(f);
+	setenv("KMIG_DEBUG_FAIL_BOOTS", count, 1);
+	boot(&r, 60);
+	assert_int_equal(r.verdict.status, QEMU_FAIL);
+	assert_string_equal(r.verdict.findings, "KMIG-TEST boot FAIL failed on purpose\n");
+	qemu_result_release(&r);
+	boot(&r, 60);
+	assert_int_equal(r.verdict.status, QEMU_FAIL);
+	qemu_result_release(&r);
+	assert_int_equal(sbuf_read_file(&sb, count), 0);
+	assert_string_equal(sb.buf, "0\n");
+	boot(&r, 60);
+	assert_int_equal(r.verdict.status, QEMU_PASS);
+	qemu_result_release(&r);
+
+	/* Not a count: an error, no boot. */
+	f = fopen(count, "w");
+	assert_non_null(f);
+	fputs("many\n", f);
+	fclose(f);
+	{
+		struct qemu_opts o = QEMU_OPTS_INIT;
+		char *kernel = xasprintf("%s/bzImage", dir);
+		char *log = xasprintf("%s/console.log", dir);
+
+		o.kernel = kernel;
+		o.console_path = log;
+		o.home = dir;
+		assert_int_not_equal(qemu_boot(&o, &r), 0);
+		free(kernel);
+		free(log);
+	}
+	unsetenv("KMIG_DEBUG_FAIL_BOOTS");
+	boot(&r, 60);
+	assert_int_equal(r.verdict.status, QEMU_PASS);
+	qemu_result_release(&r);
+	sbuf_release(&sb);
+	free(count);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_debug_fail_hook),
 		cmocka_unit_test(test_clean_exit_passes),
 		cmocka_unit_test(test_crash_is_reported),
 		cmocka_unit_test(test_hang_times_out),

@@ -1,0 +1,52 @@
+#!/bin/sh
+# kmig boot and kmig bisect option errors (--retries, --bases, --verify,
+# --report): exit 2 with one line naming the option, nothing on stdout,
+# before any repository, build or QEMU is touched.
+. "$(dirname "$0")/../lib.sh"
+
+# one_line "desc" command... - exits 2 with exactly one line on stderr
+# and nothing on stdout
+one_line() {
+	_ol_desc=$1; shift
+	t_exit "$_ol_desc" 2 "$@"
+	t_is "$_ol_desc: one line on stderr" 1 "$(wc -l < "$TRASH/.stderr")"
+	t_is "$_ol_desc: nothing on stdout" "" "$(cat "$TRASH/.stdout")"
+}
+
+for c in boot "bisect A B"; do
+	cmd=${c%% *}
+	# shellcheck disable=SC2086
+	one_line "$cmd --retries 2x" "$KMIG" $c --retries 2x
+	t_is "$cmd --retries 2x: named with its range" \
+		"kmig $cmd: --retries: '2x' is not a number between 0 and 10 (see 'kmig help $cmd')" \
+		"$(cat "$TRASH/.stderr")"
+	# shellcheck disable=SC2086
+	one_line "$cmd --retries 11" "$KMIG" $c --retries 11
+	# shellcheck disable=SC2086
+	one_line "$cmd --retries -1" "$KMIG" $c --retries -1
+	# shellcheck disable=SC2086
+	one_line "$cmd --retries without a value" "$KMIG" $c --retries
+done
+
+one_line "boot --bases with a REV" "$KMIG" boot --bases HEAD
+t_is "boot --bases with a REV: said so" \
+	"kmig boot: --bases takes no REV (see 'kmig help boot')" "$(cat "$TRASH/.stderr")"
+one_line "boot --bases=x" "$KMIG" boot --bases=x
+
+one_line "bisect --verify 0" "$KMIG" bisect A B --verify 0
+t_is "bisect --verify 0: named with its range" \
+	"kmig bisect: --verify: '0' is not a number between 1 and 10 (see 'kmig help bisect')" \
+	"$(cat "$TRASH/.stderr")"
+one_line "bisect --verify 11" "$KMIG" bisect A B --verify 11
+one_line "bisect --verify x" "$KMIG" bisect A B --verify x
+one_line "bisect --report ''" "$KMIG" bisect A B --report ''
+t_ok "bisect --report '': named" grep -q "^kmig bisect: --report needs a file name" "$TRASH/.stderr"
+one_line "bisect --report without a value" "$KMIG" bisect A B --report
+one_line "bisect --bases is not an option" "$KMIG" bisect A B --bases
+
+t_ok "boot --help names --retries and --bases" sh -c \
+	"'$KMIG' boot --help | grep -q -- '--retries N' && '$KMIG' boot --help | grep -q -- '--bases'"
+t_ok "bisect --help names --verify, --retries and --report" sh -c \
+	"'$KMIG' bisect --help | grep -q -- '--verify N' && '$KMIG' bisect --help | grep -q -- '--retries N' &&
+	 '$KMIG' bisect --help | grep -q -- '--report FILE'"
+t_done

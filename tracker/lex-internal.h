@@ -33,6 +33,7 @@
 #include <stdint.h>
 
 #include "lexer.h"
+#include "util.h"
 
 /* ------------------------------------------------------------------ */
 /* Identifier table (lex-words.c).                                     */
@@ -172,6 +173,7 @@ struct tsite {
 	int rule;
 	unsigned int line;
 	uint32_t func_off, func_len;	/* func_len 0: none */
+	uint32_t dep_off, dep_len;	/* vla: the names in lx->deps, len 0: none */
 };
 
 /* A set of identifiers (spans of the buffer). */
@@ -214,6 +216,8 @@ struct lexer {
 	size_t ns, as;
 
 	struct idset consts, enums;
+	struct idset macros;	/* object-like macros with constant bodies */
+	struct sbuf deps;	/* the tsites' dependency names */
 
 	/*
 	 * Conditional directives: when a branch changed the brace depth,
@@ -319,8 +323,20 @@ bool lex_call_arg(const struct lexer *lx, size_t lp, int argno,
 /* lex_match_word - token @i is a rule name: the call rules' matchers. */
 void lex_match_word(struct lexer *lx, size_t i);
 
-/* lex_match_vla - token @i starts a statement in block scope: vla. */
+/*
+ * lex_match_vla - token @i starts a statement in block scope: vla.  A
+ * size that is constant unless some plain names are variables (no
+ * definition of them earlier in the buffer) is a site with those names
+ * as its dependencies (struct site.deps).
+ */
 void lex_match_vla(struct lexer *lx, size_t i);
+
+/*
+ * lex_define_const - the #define whose name is token @name is an
+ * object-like macro (the caller checked) with a constant body: numbers,
+ * upper-case names, enumerators and constant macros seen before, sizeof.
+ */
+bool lex_define_const(const struct lexer *lx, size_t name);
 
 /*
  * lex_struct_token - token @i in the struct body @f (the innermost

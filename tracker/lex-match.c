@@ -195,6 +195,8 @@ void lex_add_site(struct lexer *lx, int rule, size_t off, unsigned int line)
 	s->line = line;
 	s->func_off = lx->st.func_off;
 	s->func_len = lx->st.func_len;
+	s->dep_off = 0;
+	s->dep_len = 0;
 }
 
 static bool all_upper(const char *s, size_t len)
@@ -282,15 +284,41 @@ static size_t skip_type_arg(const struct lexer *lx, size_t i, size_t b)
 	return b;
 }
 
+/* Append the name @s (@len bytes) to the blank-separated list @deps once. */
+static void deps_add(struct sbuf *deps, const char *s, size_t len)
+{
+	const char *p = deps->buf, *e = p ? p + deps->len : NULL;
+
+	while (p && p < e) {
+		const char *q = memchr(p, ' ', (size_t)(e - p));
+
+		if (!q)
+			q = e;
+		if ((size_t)(q - p) == len && !memcmp(p, s, len))
+			return;
+		p = q + 1;
+	}
+	if (deps->len)
+		sbuf_addch(deps, ' ');
+	sbuf_add(deps, s, len);
+}
+
 /*
  * Is the expression in tokens [a, b) constant: every identifier all upper
  * case, ignoring sizeof(...)/__alignof__(...), sizeof_field()/offsetof(),
  * the arguments of an all-upper-case macro call, and min()/max() (and
  * _t, 3, clamp forms: their arguments decide)?  With @heur, lower-case
- * const variables and enumerators declared earlier in the buffer count
- * as constant too.
+ * const variables, enumerators and object-like macros with constant
+ * bodies defined earlier in the buffer count as constant too.
+ *
+ * With @deps non-NULL, a plain name that is none of these (not called,
+ * not a member after '.' or '->') is appended to @deps instead of making
+ * the expression non-constant: the caller decides by what the release
+ * defines (a header's enumerator or macro).  The result is then true
+ * when nothing else is non-constant.
  */
-static bool expr_const(const struct lexer *lx, size_t a, size_t b, bool heur)
+static bool expr_const(const struct lexer *lx, size_t a, size_t b, bool heur,
+		       struct sbuf *deps)
 {
 	size_t i = a;
 
@@ -353,13 +381,45 @@ static bool expr_const(const struct lexer *lx, size_t a, size_t b, bool heur)
 			continue;
 		}
 		if (heur && (lex_idset_has(lx, &lx->consts, s, t->len) ||
-			     lex_idset_has(lx, &lx->enums, s, t->len))) {
+			     lex_idset_has(lx, &lx->enums, s, t->len) ||
+			     lex_idset_has(lx, &lx->macros, s, t->len))) {
+			i++;
+			continue;
+		}
+		if (deps && (n >= b || !is_punct(&lx->t[n], P_LPAREN)) &&
+		    !(i > a && (is_punct(&lx->t[i - 1], P_DOT) ||
+				is_punct(&lx->t[i - 1], P_ARROW)))) {
+			deps_add(deps, s, t->len);
 			i++;
 			continue;
 		}
 		return false;
 	}
 	return true;
+}
+
+bool lex_define_const(const struct lexer *lx, size_t name)
+{
+	size_t i, end;
+
+	for (end = name + 1; end < lx->nt && lx->t[end].type != T_EOD &&
+	     lx->t[end].type != T_DEFINE; end++) {
+		const struct tok *t = &lx->t[end];
+
+		/* a statement, an initializer, a string: no constant */
+		if (t->type == T_STRING || t->type == T_COND ||
+		    is_punct(t, P_LBRACE) || is_punct(t, P_SEMI) ||
+		    is_punct(t, P_HASHHASH) ||
+		    (t->type == T_IDENT && t->word >= 0 &&
+		     (t->sub == W_STMT || t->sub == W_STRUCT ||
+		      t->sub == W_ENUM || t->sub == W_ATTR)))
+			return false;
+	}
+	for (i = name + 1; i < end && lx->t[i].type == T_FT; i++)
+		;
+	if (i == end)
+		return false;		/* an empty body: a flag macro */
+	return expr_const(lx, name + 1, end, true, NULL);
 }
 
 /* Does token @t end an operand (so a following '*' is binary)? */
@@ -461,7 +521,7 @@ static bool alloc_arith(const struct lexer *lx, size_t lp, int argno)
 			continue;
 		}
 		/* end of a factor */
-		if (!expr_const(lx, fs, i, false))
+		if (!expr_const(lx, fs, i, false, NULL))
 			nonconst = true;
 		fs = i + 1;
 		if (i < b && t->sub == P_STAR) {
@@ -483,7 +543,7 @@ static bool alloc_arith(const struct lexer *lx, size_t lp, int argno)
  * "type-ish tokens, name, [expr]..." followed by ';', '=' or ','.
  * Returns the name's token index, or 0 when it is no VLA.
  */
-static size_t vla_check(const struct lexer *lx, size_t i)
+static size_t vla_check(const struct lexer *lx, size_t i, struct sbuf *deps)
 {
 	const struct tok *t = &lx->t[i];
 	size_t j, name;
@@ -523,7 +583,7 @@ static size_t vla_check(const struct lexer *lx, size_t i)
 
 		if (k <= j + 1 || !is_punct(&lx->t[k - 1], P_RBRACK))
 			return 0;
-		if (!expr_const(lx, j + 1, k - 1, true))
+		if (!expr_const(lx, j + 1, k - 1, true, deps))
 			vla = true;
 		j = k < lx->nt && lx->t[k].type == T_FT ? next_sig(lx, k) : k;
 	}
@@ -533,15 +593,28 @@ static size_t vla_check(const struct lexer *lx, size_t i)
 	if (!is_punct(t, P_SEMI) && !is_punct(t, P_ASSIGN) &&
 	    !is_punct(t, P_COMMA))
 		return 0;
-	return vla ? name : 0;
+	if (vla)
+		sbuf_reset(deps);	/* a VLA whatever the names are */
+	return vla || deps->len ? name : 0;
 }
 
 void lex_match_vla(struct lexer *lx, size_t i)
 {
-	size_t name = vla_check(lx, i);
+	struct sbuf deps = SBUF_INIT;
+	size_t name = vla_check(lx, i, &deps);
 
-	if (name)
+	if (name) {
 		lex_add_site(lx, RULE_VLA, lx->t[name].off, lx->t[name].line);
+		if (deps.len) {
+			struct tsite *s = &lx->s[lx->ns - 1];
+
+			s->dep_off = (uint32_t)lx->deps.len + 1;
+			s->dep_len = (uint32_t)deps.len;
+			sbuf_addch(&lx->deps, ' ');
+			sbuf_add(&lx->deps, deps.buf, deps.len);
+		}
+	}
+	sbuf_release(&deps);
 }
 
 /* ---- alloc-obj (v7.3's deprecated.rst, scripts/coccinelle/api/kmalloc_objs.cocci) ---- */

@@ -182,6 +182,8 @@ static void define_begin(struct lexer *lx, size_t *ip)
 	    lx->t[n].off == lx->t[i].off + lx->t[i].len) {
 		/* resume at the token after ')', or at the T_EOD */
 		i = lex_skip_group(lx, n, lx->nt) - 1;
+	} else if (lex_define_const(lx, i)) {
+		idset_add(lx, &lx->macros, lx->t[i].off, lx->t[i].len);
 	}
 	*ip = i;
 }

@@ -98,6 +98,7 @@ struct reach {
 	unsigned int depth;
 	struct strmap sym;		/* names */
 	struct strmap paths;		/* file ids */
+	struct strmap consts;		/* the headers' "k" identifiers */
 	struct rfile *file;
 	size_t nfile, afile;
 	struct rfunc *fn;
@@ -140,6 +141,7 @@ void reach_free(struct reach *r)
 	free(r->archs);
 	strmap_clear(&r->sym);
 	strmap_clear(&r->paths);
+	strmap_clear(&r->consts);
 	free(r);
 }
 
@@ -285,6 +287,10 @@ int reach_add_file(struct reach *r, const char *path, const char *funcs)
 			r->ref[r->nref].file = (uint32_t)r->nfile - 1;
 			r->ref[r->nref].name = local[name];
 			r->nref++;
+		} else if (!strcmp(tok, "k")) {
+			/* a header's constants are the release's */
+			while (f->header && (tok = field(&q)))
+				strmap_id(&r->consts, tok, true);
 		} else {
 			ret = KMIG_EGENERIC;
 		}
@@ -473,6 +479,28 @@ size_t reach_functions(const struct reach *r)
 	return r->nfn;
 }
 
+bool reach_consts_cover(const struct reach *r, const char *deps)
+{
+	struct sbuf name = SBUF_INIT;
+	bool all = true;
+
+	if (!deps || !*deps)
+		return false;
+	while (all && *deps) {
+		size_t n = strcspn(deps, " ");
+
+		sbuf_reset(&name);
+		sbuf_add(&name, deps, n);
+		if (n && strmap_id((struct strmap *)&r->consts, name.buf,
+				   false) == NONE)
+			all = false;
+		deps += n;
+		deps += strspn(deps, " ");
+	}
+	sbuf_release(&name);
+	return all;
+}
+
 bool reach_name_heuristic(const char *func)
 {
 	static const char *const suffixes[] = {
@@ -555,6 +583,49 @@ static int classify_site(void *data, const char *path, unsigned int line)
 	return 0;
 }
 
+static int classify_vla(void *data, const char *path, unsigned int line,
+			const char *deps)
+{
+	struct classify *c = data;
+
+	if (!reach_consts_cover(c->r, deps))
+		return 0;
+	ALLOC_GROW(c->v, c->n + 1, c->alloc);
+	c->v[c->n].path = xstrdup(path);
+	c->v[c->n].line = line;
+	c->v[c->n].chain = NULL;
+	c->n++;
+	return 0;
+}
+
+static void classify_free(struct classify *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->n; i++) {
+		free(c->v[i].path);
+		free(c->v[i].chain);
+	}
+	free(c->v);
+	c->v = NULL;
+	c->n = c->alloc = 0;
+}
+
+/* The release's vla sites of constant size (release_vlaconst). */
+static int vla_release(struct store *st, long long release,
+		       const struct reach *r)
+{
+	struct classify c = { .r = r };
+	size_t i;
+	int ret;
+
+	ret = store_vla_dep_sites(st, release, classify_vla, &c);
+	for (i = 0; !ret && i < c.n; i++)
+		ret = store_vla_const_put(st, release, c.v[i].path, c.v[i].line);
+	classify_free(&c);
+	return ret;
+}
+
 int reach_release(struct store *st, long long release, unsigned int depth,
 		  size_t *entries, size_t *reached, size_t *sites)
 {
@@ -573,6 +644,8 @@ int reach_release(struct store *st, long long release, unsigned int depth,
 		ret = store_reach_put(st, release, c.v[i].path, c.v[i].line,
 				      c.v[i].chain);
 	if (!ret)
+		ret = vla_release(st, release, r);
+	if (!ret)
 		ret = store_reach_stats(st, release, depth, reach_entries(r),
 					reach_reached(r));
 	if (entries)
@@ -581,11 +654,7 @@ int reach_release(struct store *st, long long release, unsigned int depth,
 		*reached = reach_reached(r);
 	if (sites)
 		*sites = c.n;
-	for (i = 0; i < c.n; i++) {
-		free(c.v[i].path);
-		free(c.v[i].chain);
-	}
-	free(c.v);
+	classify_free(&c);
 	reach_free(r);
 	return ret;
 }

@@ -367,15 +367,29 @@ static void emit_idset(const struct lexer *lx, const struct idset *set,
 	}
 }
 
-/* The "k" record (lexer.h): the buffer's enumerators and constant macros. */
+/*
+ * The "k" record (lexer.h): the buffer's enumerators and constant macros;
+ * a "d" record for each macro constant when some names are.
+ */
 static void emit_consts(const struct lexer *lx, struct sbuf *sb)
 {
-	if (!lx->enums.n && !lx->macros.n)
-		return;
-	sbuf_addstr(sb, "k");
-	emit_idset(lx, &lx->enums, sb);
-	emit_idset(lx, &lx->macros, sb);
-	sbuf_addch(sb, '\n');
+	size_t i;
+
+	if (lx->enums.n || lx->macros.n) {
+		sbuf_addstr(sb, "k");
+		emit_idset(lx, &lx->enums, sb);
+		emit_idset(lx, &lx->macros, sb);
+		sbuf_addch(sb, '\n');
+	}
+	for (i = 0; i < lx->ndm; i++) {
+		const struct dmacro *m = &lx->dm[i];
+
+		sbuf_addstr(sb, "d ");
+		sbuf_add(sb, lx->buf + m->off, m->len);
+		sbuf_addch(sb, ' ');
+		sbuf_add(sb, lx->deps.buf + m->dep_off, m->dep_len);
+		sbuf_addch(sb, '\n');
+	}
 }
 
 char *lex_funcs_emit(struct lexer *lx)

@@ -241,6 +241,8 @@ static bool name_in(const char *s, size_t len, const char *const *v, size_t n)
 	return false;
 }
 
+static bool scalar_type(const struct lexer *lx, const struct tok *t);
+
 /* Kernel macros whose value is a constant whatever their arguments. */
 static bool const_macro(const char *s, size_t len)
 {
@@ -257,9 +259,39 @@ static bool minmax_macro(const char *s, size_t len)
 	static const char *const v[] = {
 		"min", "max", "min_t", "max_t", "min3", "max3", "clamp",
 		"clamp_t", "clamp_val", "umin", "umax",
+		"round_up", "round_down", "roundup", "rounddown",
 	};
 
 	return name_in(s, len, v, ARRAY_SIZE(v));
+}
+
+/*
+ * struct_size(p, member, n), struct_size_t(type, member, n) and
+ * flex_array_size(p, member, n): constant when n is (include/linux/
+ * overflow.h chooses the constant expression then).
+ */
+static bool size_macro(const char *s, size_t len)
+{
+	static const char *const v[] = {
+		"struct_size", "struct_size_t", "flex_array_size",
+	};
+
+	return name_in(s, len, v, ARRAY_SIZE(v));
+}
+
+/* The dependency names of the buffer's macro @s (@len bytes), or NULL. */
+static const struct dmacro *dmacro_find(const struct lexer *lx, const char *s,
+					size_t len)
+{
+	size_t i;
+
+	if (!lex_idset_has(lx, &lx->dmacros, s, len))
+		return NULL;
+	for (i = 0; i < lx->ndm; i++)
+		if (lx->dm[i].len == len &&
+		    !memcmp(lx->buf + lx->dm[i].off, s, len))
+			return &lx->dm[i];
+	return NULL;
 }
 
 /* Past the first argument (a type) of the call whose args start at @i. */
@@ -301,6 +333,22 @@ static void deps_add(struct sbuf *deps, const char *s, size_t len)
 	if (deps->len)
 		sbuf_addch(deps, ' ');
 	sbuf_add(deps, s, len);
+}
+
+/* deps_add() of each name of the blank-separated @s (@len bytes). */
+static void deps_add_all(struct sbuf *deps, const char *s, size_t len)
+{
+	const char *e = s + len;
+
+	while (s < e) {
+		const char *q = memchr(s, ' ', (size_t)(e - s));
+
+		if (!q)
+			q = e;
+		if (q > s)
+			deps_add(deps, s, (size_t)(q - s));
+		s = q + 1;
+	}
 }
 
 /*
@@ -367,6 +415,20 @@ static bool expr_const(const struct lexer *lx, size_t a, size_t b, bool heur,
 			continue;
 		}
 		if (n < b && is_punct(&lx->t[n], P_LPAREN) &&
+		    size_macro(s, t->len)) {
+			size_t x, y;
+
+			if (!lex_call_arg(lx, n, 3, &x, &y) ||
+			    !expr_const(lx, x, y, heur, deps))
+				return false;
+			i = lex_skip_group(lx, n, b);
+			continue;
+		}
+		if (scalar_type(lx, t)) {
+			i++;			/* a cast's type: (u16)12 */
+			continue;
+		}
+		if (n < b && is_punct(&lx->t[n], P_LPAREN) &&
 		    minmax_macro(s, t->len)) {
 			i = n + 1;		/* min(A, B): its arguments decide */
 			if (s[t->len - 1] == 't' && s[t->len - 2] == '_')
@@ -389,7 +451,14 @@ static bool expr_const(const struct lexer *lx, size_t a, size_t b, bool heur,
 		if (deps && (n >= b || !is_punct(&lx->t[n], P_LPAREN)) &&
 		    !(i > a && (is_punct(&lx->t[i - 1], P_DOT) ||
 				is_punct(&lx->t[i - 1], P_ARROW)))) {
-			deps_add(deps, s, t->len);
+			const struct dmacro *m = dmacro_find(lx, s, t->len);
+
+			/* a macro of the buffer: the names its body needs */
+			if (m)
+				deps_add_all(deps, lx->deps.buf + m->dep_off,
+					     m->dep_len);
+			else
+				deps_add(deps, s, t->len);
 			i++;
 			continue;
 		}
@@ -398,9 +467,12 @@ static bool expr_const(const struct lexer *lx, size_t a, size_t b, bool heur,
 	return true;
 }
 
-bool lex_define_const(const struct lexer *lx, size_t name)
+bool lex_define_const(struct lexer *lx, size_t name)
 {
+	struct sbuf deps = SBUF_INIT;
+	struct dmacro *m;
 	size_t i, end;
+	bool ok;
 
 	for (end = name + 1; end < lx->nt && lx->t[end].type != T_EOD &&
 	     lx->t[end].type != T_DEFINE; end++) {
@@ -419,7 +491,25 @@ bool lex_define_const(const struct lexer *lx, size_t name)
 		;
 	if (i == end)
 		return false;		/* an empty body: a flag macro */
-	return expr_const(lx, name + 1, end, true, NULL);
+	ok = expr_const(lx, name + 1, end, true, &deps);
+	if (!ok || !deps.len) {
+		sbuf_release(&deps);
+		return ok;
+	}
+	/* constant if the names it needs are: record them */
+	if (!dmacro_find(lx, lx->buf + lx->t[name].off, lx->t[name].len)) {
+		ALLOC_GROW(lx->dm, lx->ndm + 1, lx->adm);
+		m = &lx->dm[lx->ndm++];
+		m->off = lx->t[name].off;
+		m->len = lx->t[name].len;
+		m->dep_off = (uint32_t)lx->deps.len + 1;
+		m->dep_len = (uint32_t)deps.len;
+		sbuf_addch(&lx->deps, ' ');
+		sbuf_add(&lx->deps, deps.buf, deps.len);
+		lex_idset_add(lx, &lx->dmacros, m->off, m->len);
+	}
+	sbuf_release(&deps);
+	return false;
 }
 
 /* Does token @t end an operand (so a following '*' is binary)? */

@@ -109,6 +109,8 @@ int lex_buffer_with(const char *buf, size_t len, struct site_list *out,
 	lex_idset_free(&lx.consts);
 	lex_idset_free(&lx.enums);
 	lex_idset_free(&lx.macros);
+	lex_idset_free(&lx.dmacros);
+	free(lx.dm);
 	sbuf_release(&lx.deps);
 	return 0;
 }

@@ -51,6 +51,8 @@ struct site {
  *   k IDENT...                   the identifiers (not indexes) the buffer
  *                                defines as enumerators or as object-like
  *                                macros with constant bodies
+ *   d IDENT DEP...               an object-like macro whose body is constant
+ *                                when the identifiers DEP are
  *
  * NAME, KIND and CALLEE are indexes into the "n" line.  Lexing fills it;
  * store_blob_sites() leaves it NULL (store_blob_funcs() reads it).

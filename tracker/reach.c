@@ -99,6 +99,9 @@ struct reach {
 	struct strmap sym;		/* names */
 	struct strmap paths;		/* file ids */
 	struct strmap consts;		/* the headers' "k" identifiers */
+	struct strmap dnames;		/* the headers' "d" macros */
+	char **ddeps;			/* by dnames id: their DEP fields */
+	size_t addeps;
 	struct rfile *file;
 	size_t nfile, afile;
 	struct rfunc *fn;
@@ -142,6 +145,8 @@ void reach_free(struct reach *r)
 	strmap_clear(&r->sym);
 	strmap_clear(&r->paths);
 	strmap_clear(&r->consts);
+	strmap_clear(&r->dnames);
+	free(r->ddeps);
 	free(r);
 }
 
@@ -291,6 +296,17 @@ int reach_add_file(struct reach *r, const char *path, const char *funcs)
 			/* a header's constants are the release's */
 			while (f->header && (tok = field(&q)))
 				strmap_id(&r->consts, tok, true);
+		} else if (!strcmp(tok, "d")) {
+			uint32_t id, n = (uint32_t)r->dnames.n;
+
+			tok = field(&q);
+			if (!f->header || !tok || !*q)
+				continue;
+			id = strmap_id(&r->dnames, tok, true);
+			if (id == n) {	/* the first definition counts */
+				ALLOC_GROW(r->ddeps, r->dnames.n, r->addeps);
+				r->ddeps[id] = q;
+			}
 		} else {
 			ret = KMIG_EGENERIC;
 		}
@@ -479,26 +495,38 @@ size_t reach_functions(const struct reach *r)
 	return r->nfn;
 }
 
-bool reach_consts_cover(const struct reach *r, const char *deps)
+/* Macros defined by macros: how deep reach_consts_cover() follows. */
+#define DEPS_DEPTH 8
+
+static bool consts_cover(struct reach *r, const char *deps, int depth)
 {
 	struct sbuf name = SBUF_INIT;
 	bool all = true;
 
-	if (!deps || !*deps)
+	if (!deps || !*deps || depth > DEPS_DEPTH)
 		return false;
 	while (all && *deps) {
 		size_t n = strcspn(deps, " ");
+		uint32_t id;
 
 		sbuf_reset(&name);
 		sbuf_add(&name, deps, n);
-		if (n && strmap_id((struct strmap *)&r->consts, name.buf,
-				   false) == NONE)
-			all = false;
+		if (n && strmap_id(&r->consts, name.buf, false) == NONE) {
+			id = strmap_id(&r->dnames, name.buf, false);
+			all = id != NONE &&
+			      consts_cover(r, r->ddeps[id], depth + 1);
+		}
 		deps += n;
 		deps += strspn(deps, " ");
 	}
 	sbuf_release(&name);
 	return all;
+}
+
+bool reach_consts_cover(const struct reach *r, const char *deps)
+{
+	/* the maps are only read: strmap_id() without add changes nothing */
+	return consts_cover((struct reach *)r, deps, 0);
 }
 
 bool reach_name_heuristic(const char *func)

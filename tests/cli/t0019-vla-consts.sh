@@ -1,7 +1,7 @@
 #!/bin/sh
 # vla by the release's own constants: an array sized by an enumerator or
 # an object-like constant macro that a header of the same release defines
-# (hwmon_max, Ar5416RateSize) is no VLA; the same array in a release whose
+# (hwmon_max, Ar5416RateSize, a macro defined by another, a cast) is no VLA; the same array in a release whose
 # headers do not define the name is one.  Per release in scan, report and
 # the trend; kmig check judges by its base's headers (and by the change's).
 . "$(dirname "$0")/../lib.sh"
@@ -21,6 +21,9 @@ enum hwmon_sensor_types {
 #define Ar5416RateSize 16
 #define lower_fn(x) (x)
 #define runtime_len get_len()
+#define chained_len (base_len * 2)
+#define base_len 4
+#define HFA384x_LEN ((u16)12)
 EOF2
 cat > "$W/drivers/hwmon/sensor.c" <<'EOF2'
 #define nr_local 8
@@ -33,6 +36,8 @@ static int sensor_read(struct device *dev, int n)
 	char var[n];
 	char mixed[hwmon_max + n];
 	char rt[runtime_len];
+	char ch[chained_len];
+	u8 snum[HFA384x_LEN];
 	return 0;
 }
 EOF2
@@ -51,7 +56,9 @@ t_is "v1.1: without hwmon_max the same blob has one more VLA" \
 "drivers/hwmon/sensor.c,4" "$(vla v1.1)"
 t_is "the sites of v1.0 recorded as constant" \
 "drivers/hwmon/sensor.c 5
-drivers/hwmon/sensor.c 6" \
+drivers/hwmon/sensor.c 6
+drivers/hwmon/sensor.c 11
+drivers/hwmon/sensor.c 12" \
 "$(sqlite3 -separator ' ' "$DB" "SELECT rv.path, rv.line FROM release_vlaconst rv
 	JOIN releases r ON r.id = rv.release_id WHERE r.tag = 'v1.0' ORDER BY rv.line")"
 t_is "the dependencies are recorded per site" \
@@ -59,7 +66,9 @@ t_is "the dependencies are recorded per site" \
 6|Ar5416RateSize
 8|n
 9|hwmon_max n
-10|runtime_len" \
+10|runtime_len
+11|chained_len
+12|HFA384x_LEN" \
 "$(sqlite3 "$DB" "SELECT DISTINCT line, deps FROM blob_sites WHERE rule = 'vla' ORDER BY line")"
 k report --trend --format csv --rule vla > "$TRASH/trend"
 t_is "the trend adds the site that became a VLA" \
@@ -80,6 +89,6 @@ EOF2
 git_commit_all "$W" "sensor: write"
 t_exit "check on base v1.0: only the array of a variable size is new" 1 k check HEAD
 t_ok "one new use" grep -qx "1 new deprecated use (0 allowed)" "$TRASH/.stdout"
-t_ok "it is buf[len]" grep -q "sensor.c:17: vla:" "$TRASH/.stdout"
-t_ok "not more[hwmon_max]" sh -c "! grep -q 'sensor.c:16:' '$TRASH/.stdout'"
+t_ok "it is buf[len]" grep -q "sensor.c:19: vla:" "$TRASH/.stdout"
+t_ok "not more[hwmon_max]" sh -c "! grep -q 'sensor.c:18:' '$TRASH/.stdout'"
 t_done

@@ -596,18 +596,26 @@ struct classify {
 	size_t n, alloc;
 };
 
-static int classify_site(void *data, const char *path, unsigned int line)
+/* Keep the site on @line of @path, with @chain (taken; may be NULL). */
+static void classify_keep(struct classify *c, const char *path,
+			  unsigned int line, char *chain)
 {
-	struct classify *c = data;
-	char *chain;
-
-	if (!reach_site(c->r, path, line, &chain))
-		return 0;
 	ALLOC_GROW(c->v, c->n + 1, c->alloc);
 	c->v[c->n].path = xstrdup(path);
 	c->v[c->n].line = line;
 	c->v[c->n].chain = chain;
 	c->n++;
+}
+
+static int classify_site(void *data, const char *path, unsigned int line,
+			 const char *deps)
+{
+	struct classify *c = data;
+	char *chain;
+
+	(void)deps;
+	if (reach_site(c->r, path, line, &chain))
+		classify_keep(c, path, line, chain);
 	return 0;
 }
 
@@ -616,13 +624,8 @@ static int classify_vla(void *data, const char *path, unsigned int line,
 {
 	struct classify *c = data;
 
-	if (!reach_consts_cover(c->r, deps))
-		return 0;
-	ALLOC_GROW(c->v, c->n + 1, c->alloc);
-	c->v[c->n].path = xstrdup(path);
-	c->v[c->n].line = line;
-	c->v[c->n].chain = NULL;
-	c->n++;
+	if (reach_consts_cover(c->r, deps))
+		classify_keep(c, path, line, NULL);
 	return 0;
 }
 
@@ -647,7 +650,7 @@ static int vla_release(struct store *st, long long release,
 	size_t i;
 	int ret;
 
-	ret = store_vla_dep_sites(st, release, classify_vla, &c);
+	ret = store_rule_sites(st, release, "vla", classify_vla, &c);
 	for (i = 0; !ret && i < c.n; i++)
 		ret = store_vla_const_put(st, release, c.v[i].path, c.v[i].line);
 	classify_free(&c);
@@ -667,7 +670,7 @@ int reach_release(struct store *st, long long release, unsigned int depth,
 		return ret;
 	reach_build(r);
 	c.r = r;
-	ret = store_reach_warn_sites(st, release, classify_site, &c);
+	ret = store_rule_sites(st, release, "warn-on", classify_site, &c);
 	for (i = 0; !ret && i < c.n; i++)
 		ret = store_reach_put(st, release, c.v[i].path, c.v[i].line,
 				      c.v[i].chain);

@@ -134,23 +134,25 @@ int store_reach_files(struct store *st, long long release,
 	return 0;
 }
 
-int store_reach_warn_sites(struct store *st, long long release,
-			   store_reach_site_fn *fn, void *data)
+int store_rule_sites(struct store *st, long long release, const char *rule,
+		     store_rule_site_fn *fn, void *data)
 {
 	static const char sql[] =
-		"SELECT rf.path, bs.line FROM release_files rf "
+		"SELECT rf.path, bs.line, bs.deps FROM release_files rf "
 		"JOIN releases r ON r.id = rf.release_id "
 		"JOIN blob_sites bs ON bs.oid = rf.oid AND bs.ruleset = r.ruleset "
-		"WHERE rf.release_id = ? AND bs.rule = 'warn-on'";
+		"WHERE rf.release_id = ? AND bs.rule = ?";
 	sqlite3_stmt *s = store_stmt(st, sql);
 	int rc, ret = 0;
 
 	if (!s)
 		return KMIG_EGENERIC;
 	sqlite3_bind_int64(s, 1, release);
+	sqlite3_bind_text(s, 2, rule, -1, SQLITE_TRANSIENT);
 	while (!ret && (rc = sqlite3_step(s)) == SQLITE_ROW)
 		ret = fn(data, (const char *)sqlite3_column_text(s, 0),
-			 (unsigned int)sqlite3_column_int(s, 1));
+			 (unsigned int)sqlite3_column_int(s, 1),
+			 (const char *)sqlite3_column_text(s, 2));
 	sqlite3_reset(s);
 	if (ret)
 		return ret;
@@ -274,32 +276,6 @@ int store_reach_sites(struct store *st, long long release,
 		return ret;
 	if (rc != SQLITE_DONE)
 		return store_dberr(st, "read reached sites");
-	return 0;
-}
-
-int store_vla_dep_sites(struct store *st, long long release,
-			store_vla_dep_fn *fn, void *data)
-{
-	static const char sql[] =
-		"SELECT rf.path, bs.line, bs.deps FROM release_files rf "
-		"JOIN releases r ON r.id = rf.release_id "
-		"JOIN blob_sites bs ON bs.oid = rf.oid AND bs.ruleset = r.ruleset "
-		"WHERE rf.release_id = ? AND bs.rule = 'vla' AND bs.deps IS NOT NULL";
-	sqlite3_stmt *s = store_stmt(st, sql);
-	int rc, ret = 0;
-
-	if (!s)
-		return KMIG_EGENERIC;
-	sqlite3_bind_int64(s, 1, release);
-	while (!ret && (rc = sqlite3_step(s)) == SQLITE_ROW)
-		ret = fn(data, (const char *)sqlite3_column_text(s, 0),
-			 (unsigned int)sqlite3_column_int(s, 1),
-			 (const char *)sqlite3_column_text(s, 2));
-	sqlite3_reset(s);
-	if (ret)
-		return ret;
-	if (rc != SQLITE_DONE)
-		return store_dberr(st, "read release vla sites");
 	return 0;
 }
 

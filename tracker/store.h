@@ -251,11 +251,15 @@ typedef int store_reach_file_fn(void *data, const char *path,
 				const char *funcs);
 int store_reach_files(struct store *st, long long release,
 		      store_reach_file_fn *fn, void *data);
-/* store_reach_warn_sites - the same for every warn-on site of @release. */
-typedef int store_reach_site_fn(void *data, const char *path,
-				unsigned int line);
-int store_reach_warn_sites(struct store *st, long long release,
-			   store_reach_site_fn *fn, void *data);
+/*
+ * store_rule_sites - the same for every site of rule @rule (an id of
+ * rules.def, as recorded per blob: "warn-on", "vla") in @release, with its
+ * struct site.deps (NULL for most sites).
+ */
+typedef int store_rule_site_fn(void *data, const char *path,
+			       unsigned int line, const char *deps);
+int store_rule_sites(struct store *st, long long release, const char *rule,
+		     store_rule_site_fn *fn, void *data);
 /*
  * store_reach_put - the warn-on site(s) on @line of @path in @release are
  * reached by user space through @chain.  Caller holds a transaction.
@@ -293,14 +297,6 @@ typedef int store_reach_chain_fn(void *data, const char *path,
 int store_reach_sites(struct store *st, long long release,
 		      store_reach_chain_fn *fn, void *data);
 
-/*
- * store_vla_dep_sites - @fn for each vla site of release @release whose
- * size depends on names (struct site.deps, blank-separated).
- */
-typedef int store_vla_dep_fn(void *data, const char *path, unsigned int line,
-			     const char *deps);
-int store_vla_dep_sites(struct store *st, long long release,
-			store_vla_dep_fn *fn, void *data);
 /*
  * store_vla_const_put - the vla site(s) on @line of @path in @release are
  * of constant size: the release's headers define every name they depend

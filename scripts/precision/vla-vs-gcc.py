@@ -10,15 +10,17 @@ how many of the reported sites GCC also calls variable length arrays.
 DB is a kmig database in which TAG (default v7.3.4) is scanned.  "After"
 is what kmig counts there (blob_sites of rule vla less the sites the
 release's headers make constant, release_vlaconst); the population sampled
-is every file with a vla candidate in blob_sites (so files whose every site
-became constant are in it too).  With --before, LEXSITES is a
-scripts/precision/lexsites binary built from an older kmig: its vla sites
-of each sampled file are "before".
+is every .c file (not tools/, samples/, scripts/: no kernel objects) with
+a vla candidate in blob_sites (so files whose every site became constant
+are in it too).  With --before, LEXSITES is a scripts/precision/lexsites
+binary built from an older kmig: its vla sites of every .c file of the
+tree are "before", and their files join the population.
 
 The tree is TAG exported with git archive into WORK/src (default
 /work/vla-gcc), configured with "make O=WORK/out allmodconfig" and
 "prepare"d once; then each sampled file is built alone
-("make O=... KCFLAGS=-Wvla path/file.o").  A file that does not build
+("make O=... KCFLAGS='-Wvla -Wno-error=vla' path/file.o";
+allmodconfig turns warnings into errors).  A file that does not build
 (not in the configuration, another architecture's) is left out: precision
 is given where the file compiles, until N (default 30) files compiled.  A
 site is a (file, line); GCC's are its -Wvla warnings in that file.
@@ -32,9 +34,11 @@ import subprocess
 import sys
 
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-GCC_RE = re.compile(r'^(?P<path>[^:\s]+):(?P<line>\d+):\d+: warning: '
+GCC_RE = re.compile(r'^(?P<path>[^:\s]+):(?P<line>\d+):\d+: (warning|error): '
                     r'(ISO C90 forbids variable length array|'
                     r'variable length array .* is used)')
+# allmodconfig sets CONFIG_WERROR: keep a VLA a warning, so the file builds
+KCFLAGS = 'KCFLAGS=-Wvla -Wno-error=vla'
 
 
 def run(cmd, **kw):
@@ -83,7 +87,11 @@ def prepare(repo, tag, work):
 def gcc_sites(src, out, path):
     """None when the file does not build, else the set of -Wvla lines."""
     obj = path[:-2] + '.o'
-    r = run(['make', '-C', src, 'O=' + out, 'KCFLAGS=-Wvla', obj])
+    try:
+        os.unlink(os.path.join(out, obj))	# built again: its warnings
+    except FileNotFoundError:
+        pass
+    r = run(['make', '-C', src, 'O=' + out, KCFLAGS, obj])
     if r.returncode:
         return None
     lines = set()
@@ -94,17 +102,20 @@ def gcc_sites(src, out, path):
     return lines
 
 
-def before_sites(lexsites, repo, tag, path, tmp):
-    data = run(['git', '-C', repo, 'show', '%s:%s' % (tag, path)]).stdout
-    f = os.path.join(tmp, 'before.c')
-    with open(f, 'w') as fh:
-        fh.write(data)
-    lines = set()
-    for l in run([lexsites, f]).stdout.splitlines():
-        parts = l.split(':', 3)
-        if len(parts) == 4 and parts[2] == 'vla':
-            lines.add(int(parts[1]))
-    return lines
+def before_sites(lexsites, src):
+    """{path: set(lines)}: the older kmig's vla sites of every .c file."""
+    files = []
+    for d, _, names in os.walk(src):
+        files += [os.path.relpath(os.path.join(d, n), src)
+                  for n in names if n.endswith('.c')]
+    sites = {}
+    for i in range(0, len(files), 500):
+        out = run([lexsites] + files[i:i + 500], cwd=src).stdout
+        for l in out.splitlines():
+            parts = l.split(':', 3)
+            if len(parts) == 4 and parts[2] == 'vla':
+                sites.setdefault(parts[0], set()).add(int(parts[1]))
+    return sites
 
 
 def main():
@@ -120,10 +131,11 @@ def main():
     a = ap.parse_args()
 
     after, cand = kmig_sites(a.db, a.tag)
-    pop = sorted(p for p in cand if p.endswith('.c') and
+    src, out = prepare(a.repo, a.tag, a.work)
+    before = before_sites(a.before, src) if a.before else {}
+    pop = sorted(p for p in set(cand) | set(before) if p.endswith('.c') and
                  not p.startswith(('tools/', 'samples/', 'scripts/')))
     random.Random(a.seed).shuffle(pop)
-    src, out = prepare(a.repo, a.tag, a.work)
 
     tot = {'before': [0, 0], 'after': [0, 0]}
     compiled = skipped = 0
@@ -140,7 +152,7 @@ def main():
         compiled += 1
         sides = {'after': after.get(path, set())}
         if a.before:
-            sides['before'] = before_sites(a.before, a.repo, a.tag, path, a.work)
+            sides['before'] = before.get(path, set())
         for k, s in sides.items():
             tot[k][0] += len(s)
             tot[k][1] += len(s & g)

@@ -20,8 +20,9 @@ The tree is TAG exported with git archive into WORK/src (default
 /work/vla-gcc), configured with "make O=WORK/out allmodconfig" and
 "prepare"d once; then each sampled file is built alone
 ("make O=... KCFLAGS='-Wvla -Wno-error=vla' path/file.o";
-allmodconfig turns warnings into errors).  A file that does not build
-(not in the configuration, another architecture's) is left out: precision
+allmodconfig turns warnings into errors).  A file that is not built (an
+error, or no object: not in the configuration, another architecture's) is
+left out: precision
 is given where the file compiles, until N (default 30) files compiled.  A
 site is a (file, line); GCC's are its -Wvla warnings in that file.
 """
@@ -92,7 +93,8 @@ def gcc_sites(src, out, path):
     except FileNotFoundError:
         pass
     r = run(['make', '-C', src, 'O=' + out, KCFLAGS, obj])
-    if r.returncode:
+    # a file the configuration does not name is not built, without an error
+    if r.returncode or not os.path.exists(os.path.join(out, obj)):
         return None
     lines = set()
     for l in r.stderr.splitlines():
@@ -146,7 +148,7 @@ def main():
         g = gcc_sites(src, out, path)
         if g is None:
             skipped += 1
-            print('# %s: does not build under x86_64 allmodconfig' % path,
+            print('# %s: not built under x86_64 allmodconfig' % path,
                   file=sys.stderr)
             continue
         compiled += 1
@@ -165,7 +167,7 @@ def main():
         if 'before' in sides:
             line += '; before %s' % fmt(sides['before'])
         print(line)
-    print('files compiled: %d (not building under x86_64 allmodconfig: %d)'
+    print('files compiled: %d (not built under x86_64 allmodconfig: %d)'
           % (compiled, skipped))
     for k in ('before', 'after'):
         n, c = tot[k]

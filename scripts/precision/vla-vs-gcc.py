@@ -24,7 +24,9 @@ allmodconfig turns warnings into errors).  A file that is not built (an
 error, or no object: not in the configuration, another architecture's) is
 left out: precision
 is given where the file compiles, until N (default 30) files compiled.  A
-site is a (file, line); GCC's are its -Wvla warnings in that file.
+site is a (file, line); GCC's are its -Wvla warnings in that file (for a
+file whose Makefile silences -Wvla, from its compile command again
+without the -Wno-vla).
 """
 import argparse
 import os
@@ -96,12 +98,33 @@ def gcc_sites(src, out, path):
     # a file the configuration does not name is not built, without an error
     if r.returncode or not os.path.exists(os.path.join(out, obj)):
         return None
+    return warned(r.stderr, path) | unsilenced(out, obj, path)
+
+
+def warned(stderr, path):
     lines = set()
-    for l in r.stderr.splitlines():
+    for l in stderr.splitlines():
         m = GCC_RE.match(l)
         if m and m.group('path').endswith(path):
             lines.add(int(m.group('line')))
     return lines
+
+
+def unsilenced(out, obj, path):
+    """A file whose Makefile adds -Wno-vla (mm/kasan's tests in v6.1):
+    its recorded compile command once more without it."""
+    d, f = os.path.split(obj)
+    try:
+        with open(os.path.join(out, d, '.' + f + '.cmd')) as fh:
+            text = fh.read()
+    except FileNotFoundError:
+        return set()
+    m = re.search(r'^(?:saved)?cmd_\S+ := (.*)$', text, re.M)
+    if not m or '-Wno-vla' not in m.group(1):
+        return set()
+    cmd = m.group(1).split(' ; ')[0].replace('-Wno-vla', '-Wvla -Wno-error=vla')
+    cmd = re.sub(r' -o \S+', ' -o /dev/null', cmd, count=1)
+    return warned(run(cmd, shell=True, cwd=out).stderr, path)
 
 
 def before_sites(lexsites, src):

@@ -66,13 +66,6 @@ void lex_idset_free(struct idset *set)
 	free(set->len);
 }
 
-static bool in_block_scope(struct lexer *lx)
-{
-	struct frame *f = lex_top(lx);
-
-	return f && !lx->in_define && (f->kind == F_FUNC || f->kind == F_BLOCK);
-}
-
 static void push_frame(struct lexer *lx, int kind)
 {
 	struct frame *f;
@@ -419,37 +412,48 @@ static inline void scan_punct(struct lexer *lx, struct frame *f,
 
 void lex_scan(struct lexer *lx)
 {
+	const struct tok *const tv = lx->t;
+	const size_t nt = lx->nt;
 	struct frame *f;
 	size_t i;
 
 	lx->st.prev = -1;
 	lx->st.cand = -1;
-	for (i = 0; i < lx->nt; i++) {
-		const struct tok *t = &lx->t[i];
-		bool start = lx->st.stmt_start;
-		unsigned int k;
+	for (i = 0; i < nt; i++) {
+		const struct tok *t = &tv[i];
+		unsigned int type = t->type;
+		bool start;
 
-		if (scan_marker(lx, &i))
+		/* the markers are the types after T_PUNCT */
+		if (__builtin_expect(type > T_PUNCT, 0) && scan_marker(lx, &i))
 			continue;
 
+		start = lx->st.stmt_start;
 		lx->st.stmt_start = false;
 		f = lex_top(lx);
-		if (lx->st.tag)
+		if (__builtin_expect(lx->st.tag != 0, 0))
 			tag_update(lx, t);
-		if (f && f->kind == F_STRUCT &&
-		    (!lx->in_define || lx->nfr > lx->save_nfr))
-			lex_struct_token(lx, f, i);
-		if (start && at_stmt_level(lx, f) && in_block_scope(lx))
-			lex_match_vla(lx, i);
+		if (f) {
+			if (f->kind == F_STRUCT &&
+			    (!lx->in_define || lx->nfr > lx->save_nfr))
+				lex_struct_token(lx, f, i);
+			/* at_stmt_level() and in_block_scope() */
+			if (start && lx->st.paren == f->paren &&
+			    !lx->in_define &&
+			    (f->kind == F_FUNC || f->kind == F_BLOCK))
+				lex_match_vla(lx, i);
+		}
 
-		if (t->type == T_STRING) {
+		if (type == T_IDENT) {
+			scan_ident(lx, f, i);
+		} else if (type == T_PUNCT) {
+			scan_punct(lx, f, t);
+		} else if (type == T_STRING) {
+			unsigned int k;
+
 			for (k = 0; k < t->nump; k++)
 				lex_add_site(lx, RULE_PRINTK_P, t->off,
 					     t->line);
-		} else if (t->type == T_IDENT) {
-			scan_ident(lx, f, i);
-		} else if (t->type == T_PUNCT) {
-			scan_punct(lx, f, t);
 		}
 		lx->st.prev = (long)i;
 	}

@@ -100,15 +100,6 @@ static inline bool is_alnum(unsigned char c)
 	       (c >= '0' && c <= '9');
 }
 
-/* The bits set in @x (< 2^16), without a popcnt instruction. */
-static inline unsigned int popcount16(unsigned int x)
-{
-	x = x - ((x >> 1) & 0x5555);
-	x = (x & 0x3333) + ((x >> 2) & 0x3333);
-	x = (x + (x >> 4)) & 0x0f0f;
-	return (x + (x >> 8)) & 0x1f;
-}
-
 /*
  * The tokenizer's state, in locals of lex_tokenize() (the helpers are
  * inlined and its address never escapes, so it lives in registers): tp
@@ -266,6 +257,15 @@ static inline const char *lex_number(struct tz *z, const char *p)
 	return q;
 }
 
+/* The bits set in @x (< 2^16), without a popcnt instruction. */
+static inline unsigned int popcount16(unsigned int x)
+{
+	x = x - ((x >> 1) & 0x5555);
+	x = (x & 0x3333) + ((x >> 2) & 0x3333);
+	x = (x + (x >> 4)) & 0x0f0f;
+	return (x + (x >> 8)) & 0x1f;
+}
+
 /*
  * The first "* /" (without the blank) from @q in [q, e), with the
  * newlines before it counted into *@nl; NULL if there is none.
@@ -291,11 +291,10 @@ static inline const char *comment_end(const char *q, const char *e,
 		if (m) {
 			unsigned int k = (unsigned int)__builtin_ctz(m);
 
-			*nl += n + (unsigned int)__builtin_popcount(
-				l & ((1u << k) - 1));
+			*nl += n + popcount16(l & ((1u << k) - 1));
 			return q + k;
 		}
-		n += (unsigned int)__builtin_popcount(l);
+		n += popcount16(l);
 		q += 16;
 	}
 #endif

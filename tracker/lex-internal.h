@@ -83,9 +83,10 @@ void lex_words_init(void);
 
 /*
  * lex_word_find - index in lex_words of the identifier @s (@len > 0
- * bytes), or -1.  Called for every identifier of the buffer; a function
- * of its own, not inlined into lex_tokenize()'s loop, which it would
- * only make slower.
+ * bytes), or -1.  lex_tokenize() calls it (as lex_word_find_hashed())
+ * for every identifier whose bucket is not empty; a function of its own,
+ * not inlined into lex_tokenize()'s loop, which it would only make
+ * slower.
  */
 int lex_word_find(const char *s, size_t len);
 

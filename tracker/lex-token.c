@@ -13,11 +13,12 @@
  * fall-through markers (lex_fallthrough_comment()) become T_FT tokens,
  * and string literals count their plain %p conversions (printk-p).
  *
- * This is the lexer's hottest code: one class table and one jump per
- * token; identifiers, block comments and string bodies are scanned 16
- * bytes at a time with SSE2, whitespace in runs; most identifiers that
- * are no keyword or rule name are told by one load; and the helpers of
- * lex_tokenize() are inlined into its loop, its state in locals.
+ * This is the lexer's hottest code: one class table and one computed
+ * jump per token (a copy at the end of each case); identifiers, block
+ * comments and string bodies are scanned 16 bytes at a time with SSE2,
+ * whitespace in runs; most identifiers that are no keyword or rule name
+ * are told by one load; and the helpers of lex_tokenize() are inlined
+ * into its loop, its state in locals.
  */
 #include <stdint.h>
 #ifdef __SSE2__
@@ -493,6 +494,8 @@ void lex_tokenize(struct lexer *lx)
 	bool bol = true;
 	int dir = DIR_NONE;
 
+	if (!lx->len)
+		return;	/* and lx->t may be NULL */
 	z.b = b;
 	z.e = e;
 	z.tp = lx->t + lx->nt;

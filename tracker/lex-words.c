@@ -2,8 +2,9 @@
 /*
  * lex-words.c - the lexer's identifier table: the C keywords the rules
  * care about (each with its enum word_class) and every rule's names (with
- * the bit of each rule that names it), hashed for lex-token.c's
- * word_find() on every identifier.
+ * the bit of each rule that names it), hashed on (length, first and last
+ * byte) for lex-token.c, which looks up every identifier whose bucket is
+ * not empty with lex_word_find_hashed().
  */
 #include <stdbool.h>
 #include <stdint.h>

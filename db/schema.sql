@@ -264,3 +264,18 @@ CREATE TABLE base_boots (
 	boot_id INTEGER REFERENCES boots(id) ON DELETE SET NULL,
 	recorded_at INTEGER NOT NULL
 );
+
+-- migration: 10
+-- vla sites whose size is constant unless some plain names the file does
+-- not define are variables: those names, blank-separated (NULL for every
+-- other site).  Whether they are constants is the release's (its headers'
+-- enumerators and constant macros), so it is decided per release:
+ALTER TABLE blob_sites ADD COLUMN deps TEXT;
+-- the vla sites of a release whose names its headers all define as
+-- constants: arrays of constant size, no use of any rule (not counted).
+CREATE TABLE release_vlaconst (
+	release_id INTEGER NOT NULL REFERENCES releases(id) ON DELETE CASCADE,
+	path TEXT NOT NULL,
+	line INTEGER NOT NULL,
+	PRIMARY KEY (release_id, path, line)
+) WITHOUT ROWID;

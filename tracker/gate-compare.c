@@ -95,7 +95,8 @@ static bool line_changed(const struct gate_file *f, unsigned int line)
 /*
  * The rule site @s of @path on side @side counts under: a WARN user space
  * reaches is warn-on-user instead of warn-on (one use, one rule), with
- * its call path in *@chain (owned by the gate).
+ * its call path in *@chain (owned by the gate); -1 for a vla the side's
+ * headers make constant (no use).
  */
 static int site_rule(struct gate *g, int side, const char *path,
 		     const struct site *s, const char **chain)
@@ -104,6 +105,8 @@ static int site_rule(struct gate *g, int side, const char *path,
 	char *c = NULL;
 
 	*chain = NULL;
+	if (s->rule == RULE_VLA && s->deps && r && reach_consts_cover(r, s->deps))
+		return -1;	/* constant by the base's headers */
 	if (s->rule != RULE_WARN_ON)
 		return s->rule;
 	if (r) {
@@ -133,11 +136,16 @@ static int add_entries(struct gate *g, const struct gate_files *files,
 					repo_oid_str(&f->oid), f->path);
 		for (j = 0; j < b->sites.n; j++) {
 			const struct site *s = &b->sites.v[j];
+			const char *chain;
 			struct entry *e;
+			int rule = site_rule(g, side, f->path, s, &chain);
 
+			if (rule < 0)
+				continue;
 			ALLOC_GROW(*v, *n + 1, *alloc);
 			e = &(*v)[(*n)++];
-			e->rule = site_rule(g, side, f->path, s, &e->chain);
+			e->rule = rule;
+			e->chain = chain;
 			e->side = side;
 			e->text = s->text ? s->text : "";
 			e->file = f;

@@ -12,7 +12,8 @@
 #include "rules.h"
 #include "store.h"
 
-static bool has_warn(const struct gate *g, const struct gate_files *files)
+/* A WARN (reach decides its rule) or a vla that may be constant by a header. */
+static bool needs_graph(const struct gate *g, const struct gate_files *files)
 {
 	size_t i, j;
 
@@ -21,7 +22,9 @@ static bool has_warn(const struct gate *g, const struct gate_files *files)
 							    &files->v[i].oid);
 
 		for (j = 0; b && j < b->sites.n; j++)
-			if (b->sites.v[j].rule == RULE_WARN_ON)
+			if (b->sites.v[j].rule == RULE_WARN_ON ||
+			    (b->sites.v[j].rule == RULE_VLA &&
+			     b->sites.v[j].deps))
 				return true;
 	}
 	return false;
@@ -89,7 +92,7 @@ int gate_reach(struct gate *g, long long base, unsigned int depth,
 	if (!g->st)
 		return kmig_err("internal error: gate_reach() without a store");
 	g->reach_names = false;
-	if (!has_warn(g, &t->before) && !has_warn(g, &t->after))
+	if (!needs_graph(g, &t->before) && !needs_graph(g, &t->after))
 		return 0;
 	ret = store_reach_files(g->st, base, keep_base, &b);
 	if (!ret) {

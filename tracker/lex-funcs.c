@@ -353,17 +353,57 @@ void lex_funcs_member(struct lexer *lx, size_t i, size_t eq)
 	}
 }
 
+/* The "k" record's identifiers of @set, in slot order. */
+static void emit_idset(const struct lexer *lx, const struct idset *set,
+		       struct sbuf *sb)
+{
+	size_t i;
+
+	for (i = 0; i < set->cap; i++) {
+		if (!set->len[i])
+			continue;
+		sbuf_addch(sb, ' ');
+		sbuf_add(sb, lx->buf + set->off[i], set->len[i]);
+	}
+}
+
+/*
+ * The "k" record (lexer.h): the buffer's enumerators and constant macros;
+ * a "d" record for each macro constant when some names are.
+ */
+static void emit_consts(const struct lexer *lx, struct sbuf *sb)
+{
+	size_t i;
+
+	if (lx->enums.n || lx->macros.n) {
+		sbuf_addstr(sb, "k");
+		emit_idset(lx, &lx->enums, sb);
+		emit_idset(lx, &lx->macros, sb);
+		sbuf_addch(sb, '\n');
+	}
+	for (i = 0; i < lx->ndm; i++) {
+		const struct dmacro *m = &lx->dm[i];
+
+		sbuf_addstr(sb, "d ");
+		sbuf_add(sb, lx->buf + m->off, m->len);
+		sbuf_addch(sb, ' ');
+		sbuf_add(sb, lx->deps.buf + m->dep_off, m->dep_len);
+		sbuf_addch(sb, '\n');
+	}
+}
+
 char *lex_funcs_emit(struct lexer *lx)
 {
 	struct lex_fx *fx = lx->fx;
 	struct sbuf sb = SBUF_INIT;
 	size_t i, j;
 
-	if (!fx)
-		return NULL;
-	fx_close(fx, lx->nt ? lx->t[lx->nt - 1].line : 1);
-	if (!fx->nf && !fx->nr)
-		return NULL;
+	if (fx)
+		fx_close(fx, lx->nt ? lx->t[lx->nt - 1].line : 1);
+	if (!fx || (!fx->nf && !fx->nr)) {
+		emit_consts(lx, &sb);
+		return sb.len ? sbuf_detach(&sb) : NULL;
+	}
 	sbuf_addstr(&sb, "n");
 	for (i = 0; i < fx->nn; i++) {
 		sbuf_addch(&sb, ' ');
@@ -382,6 +422,7 @@ char *lex_funcs_emit(struct lexer *lx)
 	for (i = 0; i < fx->nr; i++)
 		sbuf_addf(&sb, "e %u %u %u\n", fx->ref[i].kind,
 			  fx->ref[i].name, fx->ref[i].line);
+	emit_consts(lx, &sb);
 	return sbuf_detach(&sb);
 }
 

@@ -33,6 +33,7 @@
 #include <stdint.h>
 
 #include "lexer.h"
+#include "util.h"
 
 /* ------------------------------------------------------------------ */
 /* Identifier table (lex-words.c).                                     */
@@ -187,6 +188,13 @@ struct tsite {
 	int rule;
 	unsigned int line;
 	uint32_t func_off, func_len;	/* func_len 0: none */
+	uint32_t dep_off, dep_len;	/* vla: the names in lx->deps, len 0: none */
+};
+
+/* A #define constant when the names in lx->deps are: the "d" facts. */
+struct dmacro {
+	uint32_t off, len;		/* the name */
+	uint32_t dep_off, dep_len;	/* in lx->deps */
 };
 
 /* A set of identifiers (spans of the buffer). */
@@ -229,6 +237,12 @@ struct lexer {
 	size_t ns, as;
 
 	struct idset consts, enums;
+	struct idset macros;	/* object-like macros with constant bodies */
+	struct sbuf deps;	/* the tsites' and dm's dependency names */
+	/* object-like macros constant if some names are (lex_define_const()) */
+	struct dmacro *dm;
+	size_t ndm, adm;
+	struct idset dmacros;	/* their names */
 
 	/*
 	 * Conditional directives: when a branch changed the brace depth,
@@ -298,6 +312,9 @@ void lex_scan(struct lexer *lx);
 /* lex_idset_has - is the identifier @s (@len bytes) in @set? */
 bool lex_idset_has(const struct lexer *lx, const struct idset *set,
 		   const char *s, size_t len);
+/* lex_idset_add - add the identifier at buffer offset @off, @len bytes. */
+void lex_idset_add(struct lexer *lx, struct idset *set, uint32_t off,
+		   uint32_t len);
 /* lex_idset_free - free @set's arrays (the struct itself is the caller's). */
 void lex_idset_free(struct idset *set);
 
@@ -334,8 +351,22 @@ bool lex_call_arg(const struct lexer *lx, size_t lp, int argno,
 /* lex_match_word - token @i is a rule name: the call rules' matchers. */
 void lex_match_word(struct lexer *lx, size_t i);
 
-/* lex_match_vla - token @i starts a statement in block scope: vla. */
+/*
+ * lex_match_vla - token @i starts a statement in block scope: vla.  A
+ * size that is constant unless some plain names are variables (no
+ * definition of them earlier in the buffer) is a site with those names
+ * as its dependencies (struct site.deps).
+ */
 void lex_match_vla(struct lexer *lx, size_t i);
+
+/*
+ * lex_define_const - the #define whose name is token @name is an
+ * object-like macro (the caller checked) with a constant body: numbers,
+ * upper-case names, enumerators and constant macros seen before, sizeof.
+ * A body constant if some plain names are is no constant; the macro and
+ * those names are recorded in lx->dm (the "d" facts).
+ */
+bool lex_define_const(struct lexer *lx, size_t name);
 
 /*
  * lex_struct_token - token @i in the struct body @f (the innermost

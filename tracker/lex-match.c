@@ -195,6 +195,8 @@ void lex_add_site(struct lexer *lx, int rule, size_t off, unsigned int line)
 	s->line = line;
 	s->func_off = lx->st.func_off;
 	s->func_len = lx->st.func_len;
+	s->dep_off = 0;
+	s->dep_len = 0;
 }
 
 static bool all_upper(const char *s, size_t len)
@@ -239,6 +241,8 @@ static bool name_in(const char *s, size_t len, const char *const *v, size_t n)
 	return false;
 }
 
+static bool scalar_type(const struct lexer *lx, const struct tok *t);
+
 /* Kernel macros whose value is a constant whatever their arguments. */
 static bool const_macro(const char *s, size_t len)
 {
@@ -255,9 +259,39 @@ static bool minmax_macro(const char *s, size_t len)
 	static const char *const v[] = {
 		"min", "max", "min_t", "max_t", "min3", "max3", "clamp",
 		"clamp_t", "clamp_val", "umin", "umax",
+		"round_up", "round_down", "roundup", "rounddown",
 	};
 
 	return name_in(s, len, v, ARRAY_SIZE(v));
+}
+
+/*
+ * struct_size(p, member, n), struct_size_t(type, member, n) and
+ * flex_array_size(p, member, n): constant when n is (include/linux/
+ * overflow.h chooses the constant expression then).
+ */
+static bool size_macro(const char *s, size_t len)
+{
+	static const char *const v[] = {
+		"struct_size", "struct_size_t", "flex_array_size",
+	};
+
+	return name_in(s, len, v, ARRAY_SIZE(v));
+}
+
+/* The dependency names of the buffer's macro @s (@len bytes), or NULL. */
+static const struct dmacro *dmacro_find(const struct lexer *lx, const char *s,
+					size_t len)
+{
+	size_t i;
+
+	if (!lex_idset_has(lx, &lx->dmacros, s, len))
+		return NULL;
+	for (i = 0; i < lx->ndm; i++)
+		if (lx->dm[i].len == len &&
+		    !memcmp(lx->buf + lx->dm[i].off, s, len))
+			return &lx->dm[i];
+	return NULL;
 }
 
 /* Past the first argument (a type) of the call whose args start at @i. */
@@ -282,15 +316,57 @@ static size_t skip_type_arg(const struct lexer *lx, size_t i, size_t b)
 	return b;
 }
 
+/* Append the name @s (@len bytes) to the blank-separated list @deps once. */
+static void deps_add(struct sbuf *deps, const char *s, size_t len)
+{
+	const char *p = deps->buf, *e = p ? p + deps->len : NULL;
+
+	while (p && p < e) {
+		const char *q = memchr(p, ' ', (size_t)(e - p));
+
+		if (!q)
+			q = e;
+		if ((size_t)(q - p) == len && !memcmp(p, s, len))
+			return;
+		p = q + 1;
+	}
+	if (deps->len)
+		sbuf_addch(deps, ' ');
+	sbuf_add(deps, s, len);
+}
+
+/* deps_add() of each name of the blank-separated @s (@len bytes). */
+static void deps_add_all(struct sbuf *deps, const char *s, size_t len)
+{
+	const char *e = s + len;
+
+	while (s < e) {
+		const char *q = memchr(s, ' ', (size_t)(e - s));
+
+		if (!q)
+			q = e;
+		if (q > s)
+			deps_add(deps, s, (size_t)(q - s));
+		s = q + 1;
+	}
+}
+
 /*
  * Is the expression in tokens [a, b) constant: every identifier all upper
  * case, ignoring sizeof(...)/__alignof__(...), sizeof_field()/offsetof(),
  * the arguments of an all-upper-case macro call, and min()/max() (and
  * _t, 3, clamp forms: their arguments decide)?  With @heur, lower-case
- * const variables and enumerators declared earlier in the buffer count
- * as constant too.
+ * const variables, enumerators and object-like macros with constant
+ * bodies defined earlier in the buffer count as constant too.
+ *
+ * With @deps non-NULL, a plain name that is none of these (not called,
+ * not a member after '.' or '->') is appended to @deps instead of making
+ * the expression non-constant: the caller decides by what the release
+ * defines (a header's enumerator or macro).  The result is then true
+ * when nothing else is non-constant.
  */
-static bool expr_const(const struct lexer *lx, size_t a, size_t b, bool heur)
+static bool expr_const(const struct lexer *lx, size_t a, size_t b, bool heur,
+		       struct sbuf *deps)
 {
 	size_t i = a;
 
@@ -339,6 +415,20 @@ static bool expr_const(const struct lexer *lx, size_t a, size_t b, bool heur)
 			continue;
 		}
 		if (n < b && is_punct(&lx->t[n], P_LPAREN) &&
+		    size_macro(s, t->len)) {
+			size_t x, y;
+
+			if (!lex_call_arg(lx, n, 3, &x, &y) ||
+			    !expr_const(lx, x, y, heur, deps))
+				return false;
+			i = lex_skip_group(lx, n, b);
+			continue;
+		}
+		if (scalar_type(lx, t)) {
+			i++;			/* a cast's type: (u16)12 */
+			continue;
+		}
+		if (n < b && is_punct(&lx->t[n], P_LPAREN) &&
 		    minmax_macro(s, t->len)) {
 			i = n + 1;		/* min(A, B): its arguments decide */
 			if (s[t->len - 1] == 't' && s[t->len - 2] == '_')
@@ -353,13 +443,73 @@ static bool expr_const(const struct lexer *lx, size_t a, size_t b, bool heur)
 			continue;
 		}
 		if (heur && (lex_idset_has(lx, &lx->consts, s, t->len) ||
-			     lex_idset_has(lx, &lx->enums, s, t->len))) {
+			     lex_idset_has(lx, &lx->enums, s, t->len) ||
+			     lex_idset_has(lx, &lx->macros, s, t->len))) {
+			i++;
+			continue;
+		}
+		if (deps && (n >= b || !is_punct(&lx->t[n], P_LPAREN)) &&
+		    !(i > a && (is_punct(&lx->t[i - 1], P_DOT) ||
+				is_punct(&lx->t[i - 1], P_ARROW)))) {
+			const struct dmacro *m = dmacro_find(lx, s, t->len);
+
+			/* a macro of the buffer: the names its body needs */
+			if (m)
+				deps_add_all(deps, lx->deps.buf + m->dep_off,
+					     m->dep_len);
+			else
+				deps_add(deps, s, t->len);
 			i++;
 			continue;
 		}
 		return false;
 	}
 	return true;
+}
+
+bool lex_define_const(struct lexer *lx, size_t name)
+{
+	struct sbuf deps = SBUF_INIT;
+	struct dmacro *m;
+	size_t i, end;
+	bool ok;
+
+	for (end = name + 1; end < lx->nt && lx->t[end].type != T_EOD &&
+	     lx->t[end].type != T_DEFINE; end++) {
+		const struct tok *t = &lx->t[end];
+
+		/* a statement, an initializer, a string: no constant */
+		if (t->type == T_STRING || t->type == T_COND ||
+		    is_punct(t, P_LBRACE) || is_punct(t, P_SEMI) ||
+		    is_punct(t, P_HASHHASH) ||
+		    (t->type == T_IDENT && t->word >= 0 &&
+		     (t->sub == W_STMT || t->sub == W_STRUCT ||
+		      t->sub == W_ENUM || t->sub == W_ATTR)))
+			return false;
+	}
+	for (i = name + 1; i < end && lx->t[i].type == T_FT; i++)
+		;
+	if (i == end)
+		return false;		/* an empty body: a flag macro */
+	ok = expr_const(lx, name + 1, end, true, &deps);
+	if (!ok || !deps.len) {
+		sbuf_release(&deps);
+		return ok;
+	}
+	/* constant if the names it needs are: record them */
+	if (!dmacro_find(lx, lx->buf + lx->t[name].off, lx->t[name].len)) {
+		ALLOC_GROW(lx->dm, lx->ndm + 1, lx->adm);
+		m = &lx->dm[lx->ndm++];
+		m->off = lx->t[name].off;
+		m->len = lx->t[name].len;
+		m->dep_off = (uint32_t)lx->deps.len + 1;
+		m->dep_len = (uint32_t)deps.len;
+		sbuf_addch(&lx->deps, ' ');
+		sbuf_add(&lx->deps, deps.buf, deps.len);
+		lex_idset_add(lx, &lx->dmacros, m->off, m->len);
+	}
+	sbuf_release(&deps);
+	return false;
 }
 
 /* Does token @t end an operand (so a following '*' is binary)? */
@@ -461,7 +611,7 @@ static bool alloc_arith(const struct lexer *lx, size_t lp, int argno)
 			continue;
 		}
 		/* end of a factor */
-		if (!expr_const(lx, fs, i, false))
+		if (!expr_const(lx, fs, i, false, NULL))
 			nonconst = true;
 		fs = i + 1;
 		if (i < b && t->sub == P_STAR) {
@@ -483,7 +633,7 @@ static bool alloc_arith(const struct lexer *lx, size_t lp, int argno)
  * "type-ish tokens, name, [expr]..." followed by ';', '=' or ','.
  * Returns the name's token index, or 0 when it is no VLA.
  */
-static size_t vla_check(const struct lexer *lx, size_t i)
+static size_t vla_check(const struct lexer *lx, size_t i, struct sbuf *deps)
 {
 	const struct tok *t = &lx->t[i];
 	size_t j, name;
@@ -523,7 +673,7 @@ static size_t vla_check(const struct lexer *lx, size_t i)
 
 		if (k <= j + 1 || !is_punct(&lx->t[k - 1], P_RBRACK))
 			return 0;
-		if (!expr_const(lx, j + 1, k - 1, true))
+		if (!expr_const(lx, j + 1, k - 1, true, deps))
 			vla = true;
 		j = k < lx->nt && lx->t[k].type == T_FT ? next_sig(lx, k) : k;
 	}
@@ -533,15 +683,28 @@ static size_t vla_check(const struct lexer *lx, size_t i)
 	if (!is_punct(t, P_SEMI) && !is_punct(t, P_ASSIGN) &&
 	    !is_punct(t, P_COMMA))
 		return 0;
-	return vla ? name : 0;
+	if (vla)
+		sbuf_reset(deps);	/* a VLA whatever the names are */
+	return vla || deps->len ? name : 0;
 }
 
 void lex_match_vla(struct lexer *lx, size_t i)
 {
-	size_t name = vla_check(lx, i);
+	struct sbuf deps = SBUF_INIT;
+	size_t name = vla_check(lx, i, &deps);
 
-	if (name)
+	if (name) {
 		lex_add_site(lx, RULE_VLA, lx->t[name].off, lx->t[name].line);
+		if (deps.len) {
+			struct tsite *s = &lx->s[lx->ns - 1];
+
+			s->dep_off = (uint32_t)lx->deps.len + 1;
+			s->dep_len = (uint32_t)deps.len;
+			sbuf_addch(&lx->deps, ' ');
+			sbuf_add(&lx->deps, deps.buf, deps.len);
+		}
+	}
+	sbuf_release(&deps);
 }
 
 /* ---- alloc-obj (v7.3's deprecated.rst, scripts/coccinelle/api/kmalloc_objs.cocci) ---- */

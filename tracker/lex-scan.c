@@ -30,8 +30,8 @@ bool lex_idset_has(const struct lexer *lx, const struct idset *set,
 	return false;
 }
 
-static void idset_add(struct lexer *lx, struct idset *set, uint32_t off,
-		      uint32_t len)
+void lex_idset_add(struct lexer *lx, struct idset *set, uint32_t off,
+		   uint32_t len)
 {
 	size_t i, mask;
 
@@ -47,7 +47,7 @@ static void idset_add(struct lexer *lx, struct idset *set, uint32_t off,
 		set->n = 0;
 		for (j = 0; j < old.cap; j++)
 			if (old.len[j])
-				idset_add(lx, set, old.off[j], old.len[j]);
+				lex_idset_add(lx, set, old.off[j], old.len[j]);
 		free(old.off);
 		free(old.len);
 	}
@@ -175,6 +175,8 @@ static void define_begin(struct lexer *lx, size_t *ip)
 	    lx->t[n].off == lx->t[i].off + lx->t[i].len) {
 		/* resume at the token after ')', or at the T_EOD */
 		i = lex_skip_group(lx, n, lx->nt) - 1;
+	} else if (lex_define_const(lx, i)) {
+		lex_idset_add(lx, &lx->macros, lx->t[i].off, lx->t[i].len);
 	}
 	*ip = i;
 }
@@ -346,14 +348,14 @@ static inline void scan_ident(struct lexer *lx, struct frame *f, size_t i)
 	n = next_sig(lx, i);
 	if (f && f->kind == F_ENUM && f->want_enumerator &&
 	    lx->st.paren == f->paren) {
-		idset_add(lx, &lx->enums, t->off, t->len);
+		lex_idset_add(lx, &lx->enums, t->off, t->len);
 		f->want_enumerator = false;
 	}
 	if (lx->st.stmt_const && !lx->st.stmt_rhs && n < lx->nt && name &&
 	    at_stmt_level(lx, f) && lx->t[n].type == T_PUNCT &&
 	    (lx->t[n].sub == P_ASSIGN || lx->t[n].sub == P_SEMI ||
 	     lx->t[n].sub == P_COMMA || lx->t[n].sub == P_LBRACK))
-		idset_add(lx, &lx->consts, t->off, t->len);
+		lex_idset_add(lx, &lx->consts, t->off, t->len);
 	if (name && n < lx->nt && lx->t[n].type == T_PUNCT) {
 		if (lx->t[n].sub == P_LPAREN)
 			lex_funcs_call(lx, i, n);

@@ -69,6 +69,8 @@ static void emit_sites(struct lexer *lx, struct site_list *out)
 		o->func = s->func_len ? xstrndup(b + s->func_off, s->func_len)
 				      : NULL;
 		o->text = normalize_ws(ls, (size_t)(le - ls));
+		o->deps = s->dep_len ? xstrndup(lx->deps.buf + s->dep_off,
+						s->dep_len) : NULL;
 	}
 }
 
@@ -106,6 +108,10 @@ int lex_buffer_with(const char *buf, size_t len, struct site_list *out,
 	free(lx.pool);
 	lex_idset_free(&lx.consts);
 	lex_idset_free(&lx.enums);
+	lex_idset_free(&lx.macros);
+	lex_idset_free(&lx.dmacros);
+	free(lx.dm);
+	sbuf_release(&lx.deps);
 	return 0;
 }
 
@@ -132,6 +138,7 @@ void site_list_clear(struct site_list *l)
 	for (i = 0; i < l->n; i++) {
 		free(l->v[i].func);
 		free(l->v[i].text);
+		free(l->v[i].deps);
 	}
 	free(l->v);
 	free(l->funcs);

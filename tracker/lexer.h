@@ -25,12 +25,19 @@ struct site {
 	unsigned int line;	/* 1-based physical line of the match */
 	char *func;		/* enclosing function or macro name, or NULL */
 	char *text;		/* that source line, whitespace-normalised */
+	/*
+	 * vla only: the plain names its size depends on that the buffer
+	 * does not define, blank-separated, or NULL.  The site is a VLA
+	 * unless the release's headers define every one of them as an
+	 * enumerator or a constant macro (the "k" facts below; vlaconst.h).
+	 */
+	char *deps;
 };
 
 /*
  * struct site_list.funcs: the call graph facts of the buffer (lex-funcs.c),
- * for reach.h, or NULL when it defines no function and names no entry
- * point.  Text, one record a line, fields separated by one blank:
+ * for reach.h, and its constants, for vlaconst.h; NULL when it has none
+ * of them.  Text, one record a line, fields separated by one blank:
  *
  *   n NAME...                    every name below, by index from 0
  *   f NAME LINE END STATIC CALLEE...
@@ -40,6 +47,12 @@ struct site {
  *   e KIND NAME LINE             NAME is an entry point (entry.def): KIND
  *                                ".member", the attribute macro or the
  *                                SYSCALL_DEFINEn that names it
+ *
+ *   k IDENT...                   the identifiers (not indexes) the buffer
+ *                                defines as enumerators or as object-like
+ *                                macros with constant bodies
+ *   d IDENT DEP...               an object-like macro whose body is constant
+ *                                when the identifiers DEP are
  *
  * NAME, KIND and CALLEE are indexes into the "n" line.  Lexing fills it;
  * store_blob_sites() leaves it NULL (store_blob_funcs() reads it).

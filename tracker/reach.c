@@ -98,6 +98,10 @@ struct reach {
 	unsigned int depth;
 	struct strmap sym;		/* names */
 	struct strmap paths;		/* file ids */
+	struct strmap consts;		/* the headers' "k" identifiers */
+	struct strmap dnames;		/* the headers' "d" macros */
+	char **ddeps;			/* by dnames id: their DEP fields */
+	size_t addeps;
 	struct rfile *file;
 	size_t nfile, afile;
 	struct rfunc *fn;
@@ -140,6 +144,9 @@ void reach_free(struct reach *r)
 	free(r->archs);
 	strmap_clear(&r->sym);
 	strmap_clear(&r->paths);
+	strmap_clear(&r->consts);
+	strmap_clear(&r->dnames);
+	free(r->ddeps);
 	free(r);
 }
 
@@ -285,6 +292,21 @@ int reach_add_file(struct reach *r, const char *path, const char *funcs)
 			r->ref[r->nref].file = (uint32_t)r->nfile - 1;
 			r->ref[r->nref].name = local[name];
 			r->nref++;
+		} else if (!strcmp(tok, "k")) {
+			/* a header's constants are the release's */
+			while (f->header && (tok = field(&q)))
+				strmap_id(&r->consts, tok, true);
+		} else if (!strcmp(tok, "d")) {
+			uint32_t id, n = (uint32_t)r->dnames.n;
+
+			tok = field(&q);
+			if (!f->header || !tok || !*q)
+				continue;
+			id = strmap_id(&r->dnames, tok, true);
+			if (id == n) {	/* the first definition counts */
+				ALLOC_GROW(r->ddeps, r->dnames.n, r->addeps);
+				r->ddeps[id] = q;
+			}
 		} else {
 			ret = KMIG_EGENERIC;
 		}
@@ -473,6 +495,40 @@ size_t reach_functions(const struct reach *r)
 	return r->nfn;
 }
 
+/* Macros defined by macros: how deep reach_consts_cover() follows. */
+#define DEPS_DEPTH 8
+
+static bool consts_cover(struct reach *r, const char *deps, int depth)
+{
+	struct sbuf name = SBUF_INIT;
+	bool all = true;
+
+	if (!deps || !*deps || depth > DEPS_DEPTH)
+		return false;
+	while (all && *deps) {
+		size_t n = strcspn(deps, " ");
+		uint32_t id;
+
+		sbuf_reset(&name);
+		sbuf_add(&name, deps, n);
+		if (n && strmap_id(&r->consts, name.buf, false) == NONE) {
+			id = strmap_id(&r->dnames, name.buf, false);
+			all = id != NONE &&
+			      consts_cover(r, r->ddeps[id], depth + 1);
+		}
+		deps += n;
+		deps += strspn(deps, " ");
+	}
+	sbuf_release(&name);
+	return all;
+}
+
+bool reach_consts_cover(const struct reach *r, const char *deps)
+{
+	/* the maps are only read: strmap_id() without add changes nothing */
+	return consts_cover((struct reach *)r, deps, 0);
+}
+
 bool reach_name_heuristic(const char *func)
 {
 	static const char *const suffixes[] = {
@@ -540,19 +596,65 @@ struct classify {
 	size_t n, alloc;
 };
 
-static int classify_site(void *data, const char *path, unsigned int line)
+/* Keep the site on @line of @path, with @chain (taken; may be NULL). */
+static void classify_keep(struct classify *c, const char *path,
+			  unsigned int line, char *chain)
 {
-	struct classify *c = data;
-	char *chain;
-
-	if (!reach_site(c->r, path, line, &chain))
-		return 0;
 	ALLOC_GROW(c->v, c->n + 1, c->alloc);
 	c->v[c->n].path = xstrdup(path);
 	c->v[c->n].line = line;
 	c->v[c->n].chain = chain;
 	c->n++;
+}
+
+static int classify_site(void *data, const char *path, unsigned int line,
+			 const char *deps)
+{
+	struct classify *c = data;
+	char *chain;
+
+	(void)deps;
+	if (reach_site(c->r, path, line, &chain))
+		classify_keep(c, path, line, chain);
 	return 0;
+}
+
+static int classify_vla(void *data, const char *path, unsigned int line,
+			const char *deps)
+{
+	struct classify *c = data;
+
+	if (reach_consts_cover(c->r, deps))
+		classify_keep(c, path, line, NULL);
+	return 0;
+}
+
+static void classify_free(struct classify *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->n; i++) {
+		free(c->v[i].path);
+		free(c->v[i].chain);
+	}
+	free(c->v);
+	c->v = NULL;
+	c->n = c->alloc = 0;
+}
+
+/* The release's vla sites of constant size (release_vlaconst). */
+static int vla_release(struct store *st, long long release,
+		       const struct reach *r)
+{
+	struct classify c = { .r = r };
+	size_t i;
+	int ret;
+
+	ret = store_rule_sites(st, release, "vla", classify_vla, &c);
+	for (i = 0; !ret && i < c.n; i++)
+		ret = store_vla_const_put(st, release, c.v[i].path, c.v[i].line);
+	classify_free(&c);
+	return ret;
 }
 
 int reach_release(struct store *st, long long release, unsigned int depth,
@@ -568,10 +670,12 @@ int reach_release(struct store *st, long long release, unsigned int depth,
 		return ret;
 	reach_build(r);
 	c.r = r;
-	ret = store_reach_warn_sites(st, release, classify_site, &c);
+	ret = store_rule_sites(st, release, "warn-on", classify_site, &c);
 	for (i = 0; !ret && i < c.n; i++)
 		ret = store_reach_put(st, release, c.v[i].path, c.v[i].line,
 				      c.v[i].chain);
+	if (!ret)
+		ret = vla_release(st, release, r);
 	if (!ret)
 		ret = store_reach_stats(st, release, depth, reach_entries(r),
 					reach_reached(r));
@@ -581,11 +685,7 @@ int reach_release(struct store *st, long long release, unsigned int depth,
 		*reached = reach_reached(r);
 	if (sites)
 		*sites = c.n;
-	for (i = 0; i < c.n; i++) {
-		free(c.v[i].path);
-		free(c.v[i].chain);
-	}
-	free(c.v);
+	classify_free(&c);
 	reach_free(r);
 	return ret;
 }

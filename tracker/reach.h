@@ -67,6 +67,15 @@ void reach_build(struct reach *r);
 int reach_site(const struct reach *r, const char *path, unsigned int line,
 	       char **chain);
 
+/*
+ * reach_consts_cover - does some header added define every name of the
+ * blank-separated @deps (a vla site's struct site.deps) as an enumerator
+ * or a constant macro (the facts' "k" records)?  False for NULL or "".
+ * The graph carries the release's constants so that one pass over its
+ * facts serves both (reach_release() records the constant vla sites).
+ */
+bool reach_consts_cover(const struct reach *r, const char *deps);
+
 /* Statistics after reach_build(): entry point functions, functions reached. */
 size_t reach_entries(const struct reach *r);
 size_t reach_reached(const struct reach *r);
@@ -84,7 +93,9 @@ bool reach_name_heuristic(const char *func);
  * reach_release - the release step of "kmig scan": build the graph of
  * release @release from the cached facts of its files, record each of its
  * warn-on sites that is reached (with its path) and the release's
- * statistics and @depth.  Call after the release's files are recorded,
+ * statistics and @depth, and each vla site of constant size by the
+ * release's headers (reach_consts_cover(), release_vlaconst).  Call after
+ * the release's files are recorded,
  * before store_release_finish() (which counts a reached site as
  * warn-on-user).  The caller holds the transaction.  *@entries and
  * *@reached (may be NULL) receive the statistics, *@sites the sites.

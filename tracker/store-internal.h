@@ -83,14 +83,25 @@ char *store_col_dup(sqlite3_stmt *s, int i);
 	"    WHERE n.release_id = ?2 AND n.path = o.path)) "
 
 /*
+ * Is the site bs of file @path a vla of constant size in release @rel
+ * (release_vlaconst: the release's headers define the names it depends
+ * on)?  Such a site is no use of any rule.
+ */
+#define SITE_VLA_CONST(rel, path) \
+	"(bs.deps IS NOT NULL AND EXISTS (SELECT 1 FROM release_vlaconst rv " \
+	"  WHERE rv.release_id = " rel " AND rv.path = " path " AND rv.line = bs.line))"
+
+/*
  * The rule a site bs (a row of blob_sites) of file @path (an SQL
  * expression) counts under in release @rel: a warn-on site user space
- * reaches (release_reach, reach.h) is warn-on-user instead.
+ * reaches (release_reach, reach.h) is warn-on-user instead; NULL for a
+ * vla of constant size (SITE_VLA_CONST), which does not count.
  */
 #define SITE_RULE(rel, path) \
 	"(CASE WHEN bs.rule = 'warn-on' AND EXISTS (SELECT 1 FROM release_reach rr " \
 	"  WHERE rr.release_id = " rel " AND rr.path = " path " AND rr.line = bs.line) " \
-	"  THEN 'warn-on-user' ELSE bs.rule END)"
+	"  THEN 'warn-on-user' " \
+	"  WHEN " SITE_VLA_CONST(rel, path) " THEN NULL ELSE bs.rule END)"
 
 /*
  * The sites of the files of f (or of sel: f in one section) whose blob
@@ -108,16 +119,18 @@ char *store_col_dup(sqlite3_stmt *s, int i);
 	"  FROM changed c JOIN releases r ON r.id = c.rel " \
 	"  JOIN blob_sites bs ON bs.oid = c.oid AND bs.ruleset = r.ruleset), " \
 	"d AS (SELECT sid, rule, sum(sign) AS n FROM s " \
-	"  WHERE (?3 IS NULL OR rule = ?3) " \
+	"  WHERE rule IS NOT NULL AND (?3 IS NULL OR rule = ?3) " \
 	"  GROUP BY sid, rule, path, text) "
 
 /*
  * A file whose blob is the same in both releases is compared too when a
  * site of it is reached in either (its WARN may count as warn-on-user in
- * one and warn-on in the other): the same sites cancel out.
+ * one and warn-on in the other) or is a constant vla in either: the same
+ * sites cancel out.
  */
 #define TREND_REACHED \
-	"path IN (SELECT path FROM release_reach WHERE release_id IN (?1, ?2))"
+	"(path IN (SELECT path FROM release_reach WHERE release_id IN (?1, ?2)) " \
+	"OR path IN (SELECT path FROM release_vlaconst WHERE release_id IN (?1, ?2)))"
 
 #define TREND_SEL \
 	"sel AS (SELECT f.* FROM f JOIN subsystems s ON s.id = f.sid " \

@@ -134,23 +134,25 @@ int store_reach_files(struct store *st, long long release,
 	return 0;
 }
 
-int store_reach_warn_sites(struct store *st, long long release,
-			   store_reach_site_fn *fn, void *data)
+int store_rule_sites(struct store *st, long long release, const char *rule,
+		     store_rule_site_fn *fn, void *data)
 {
 	static const char sql[] =
-		"SELECT rf.path, bs.line FROM release_files rf "
+		"SELECT rf.path, bs.line, bs.deps FROM release_files rf "
 		"JOIN releases r ON r.id = rf.release_id "
 		"JOIN blob_sites bs ON bs.oid = rf.oid AND bs.ruleset = r.ruleset "
-		"WHERE rf.release_id = ? AND bs.rule = 'warn-on'";
+		"WHERE rf.release_id = ? AND bs.rule = ?";
 	sqlite3_stmt *s = store_stmt(st, sql);
 	int rc, ret = 0;
 
 	if (!s)
 		return KMIG_EGENERIC;
 	sqlite3_bind_int64(s, 1, release);
+	sqlite3_bind_text(s, 2, rule, -1, SQLITE_TRANSIENT);
 	while (!ret && (rc = sqlite3_step(s)) == SQLITE_ROW)
 		ret = fn(data, (const char *)sqlite3_column_text(s, 0),
-			 (unsigned int)sqlite3_column_int(s, 1));
+			 (unsigned int)sqlite3_column_int(s, 1),
+			 (const char *)sqlite3_column_text(s, 2));
 	sqlite3_reset(s);
 	if (ret)
 		return ret;
@@ -202,7 +204,8 @@ int store_reach_clear(struct store *st, long long release)
 	static const char reach_sql[] = "DELETE FROM release_reach WHERE release_id = ?";
 	static const char files_sql[] = "DELETE FROM file_counts WHERE release_id = ?";
 	static const char counts_sql[] = "DELETE FROM counts WHERE release_id = ?";
-	const char *const sqls[] = { reach_sql, files_sql, counts_sql };
+	static const char vla_sql[] = "DELETE FROM release_vlaconst WHERE release_id = ?";
+	const char *const sqls[] = { reach_sql, files_sql, counts_sql, vla_sql };
 	size_t i;
 
 	if (store_need_txn(st, "store_reach_clear"))
@@ -273,5 +276,43 @@ int store_reach_sites(struct store *st, long long release,
 		return ret;
 	if (rc != SQLITE_DONE)
 		return store_dberr(st, "read reached sites");
+	return 0;
+}
+
+int store_vla_const_put(struct store *st, long long release, const char *path,
+			unsigned int line)
+{
+	static const char sql[] =
+		"INSERT OR IGNORE INTO release_vlaconst(release_id, path, line) VALUES (?, ?, ?)";
+	sqlite3_stmt *s;
+
+	if (store_need_txn(st, "store_vla_const_put"))
+		return KMIG_EGENERIC;
+	s = store_stmt(st, sql);
+	if (!s)
+		return KMIG_EGENERIC;
+	sqlite3_bind_int64(s, 1, release);
+	sqlite3_bind_text(s, 2, path, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int(s, 3, (int)line);
+	return store_done(st, s, "write");
+}
+
+int store_vla_const_count(struct store *st, long long release, long long *n)
+{
+	static const char sql[] =
+		"SELECT count(*) FROM release_vlaconst WHERE release_id = ?";
+	sqlite3_stmt *s = store_stmt(st, sql);
+	int rc;
+
+	*n = 0;
+	if (!s)
+		return KMIG_EGENERIC;
+	sqlite3_bind_int64(s, 1, release);
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW)
+		*n = sqlite3_column_int64(s, 0);
+	sqlite3_reset(s);
+	if (rc != SQLITE_ROW)
+		return store_dberr(st, "read release");
 	return 0;
 }

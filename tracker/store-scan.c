@@ -133,7 +133,7 @@ int store_blob_put(struct store *st, const char *oid, const char *ruleset,
 	static const char blob_sql[] =
 		"INSERT OR REPLACE INTO blobs(oid, ruleset, bytes) VALUES (?, ?, ?)";
 	static const char site_sql[] =
-		"INSERT INTO blob_sites(oid, ruleset, rule, line, func, text) VALUES (?, ?, ?, ?, ?, ?)";
+		"INSERT INTO blob_sites(oid, ruleset, rule, line, func, text, deps) VALUES (?, ?, ?, ?, ?, ?, ?)";
 	sqlite3_stmt *s;
 	size_t i;
 
@@ -159,6 +159,7 @@ int store_blob_put(struct store *st, const char *oid, const char *ruleset,
 		sqlite3_bind_int(s, 4, (int)site->line);
 		store_bind_text(s, 5, site->func);
 		store_bind_text(s, 6, site->text ? site->text : "");
+		store_bind_text(s, 7, site->deps);
 		if (store_done(st, s, "write"))
 			return KMIG_EGENERIC;
 	}
@@ -173,7 +174,7 @@ int store_blob_sites(struct store *st, const char *oid, const char *ruleset,
 	 * cached, one row of NULLs when it is cached without sites.
 	 */
 	static const char sql[] =
-		"SELECT bs.rule, bs.line, bs.func, bs.text FROM blobs b "
+		"SELECT bs.rule, bs.line, bs.func, bs.text, bs.deps FROM blobs b "
 		"LEFT JOIN blob_sites bs ON bs.oid = b.oid AND bs.ruleset = b.ruleset "
 		"WHERE b.oid = ? AND b.ruleset = ? ORDER BY bs.rowid";
 	sqlite3_stmt *s = store_stmt(st, sql);
@@ -201,6 +202,7 @@ int store_blob_sites(struct store *st, const char *oid, const char *ruleset,
 		site->line = (unsigned int)sqlite3_column_int(s, 1);
 		site->func = store_col_dup(s, 2);
 		site->text = store_col_dup(s, 3);
+		site->deps = store_col_dup(s, 4);
 	}
 	sqlite3_reset(s);
 	if (rc != SQLITE_DONE)
@@ -332,7 +334,7 @@ int store_release_finish(struct store *st, long long release, long long files)
 		"SELECT rf.release_id, rf.path, " SITE_RULE("rf.release_id", "rf.path") " AS srule, count(*) "
 		"FROM release_files rf JOIN releases r ON r.id = rf.release_id "
 		"JOIN blob_sites bs ON bs.oid = rf.oid AND bs.ruleset = r.ruleset "
-		"WHERE rf.release_id = ?1 GROUP BY rf.path, srule";
+		"WHERE rf.release_id = ?1 GROUP BY rf.path, srule HAVING srule IS NOT NULL";
 	static const char count_sql[] =
 		"INSERT INTO counts(release_id, subsystem_id, rule, count) "
 		"SELECT fc.release_id, rf.subsystem_id, fc.rule, sum(fc.count) "

@@ -106,7 +106,8 @@ int store_web_sites(struct store *st, long long release, web_site_fn *fn,
 		"JOIN blob_sites bs ON bs.oid = rf.oid AND bs.ruleset = r.ruleset "
 		"LEFT JOIN release_reach rr ON bs.rule = 'warn-on' AND rr.release_id = rf.release_id "
 		"AND rr.path = rf.path AND rr.line = bs.line "
-		"WHERE rf.release_id = ?1 ORDER BY rf.path, bs.line, srule";
+		"WHERE rf.release_id = ?1 AND NOT " SITE_VLA_CONST("rf.release_id", "rf.path") " "
+		"ORDER BY rf.path, bs.line, srule";
 	sqlite3_stmt *s = store_stmt(st, sql);
 
 	if (!s)

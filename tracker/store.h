@@ -251,11 +251,15 @@ typedef int store_reach_file_fn(void *data, const char *path,
 				const char *funcs);
 int store_reach_files(struct store *st, long long release,
 		      store_reach_file_fn *fn, void *data);
-/* store_reach_warn_sites - the same for every warn-on site of @release. */
-typedef int store_reach_site_fn(void *data, const char *path,
-				unsigned int line);
-int store_reach_warn_sites(struct store *st, long long release,
-			   store_reach_site_fn *fn, void *data);
+/*
+ * store_rule_sites - the same for every site of rule @rule (an id of
+ * rules.def, as recorded per blob: "warn-on", "vla") in @release, with its
+ * struct site.deps (NULL for most sites).
+ */
+typedef int store_rule_site_fn(void *data, const char *path,
+			       unsigned int line, const char *deps);
+int store_rule_sites(struct store *st, long long release, const char *rule,
+		     store_rule_site_fn *fn, void *data);
 /*
  * store_reach_put - the warn-on site(s) on @line of @path in @release are
  * reached by user space through @chain.  Caller holds a transaction.
@@ -269,7 +273,8 @@ int store_reach_put(struct store *st, long long release, const char *path,
 int store_reach_stats(struct store *st, long long release, unsigned int depth,
 		      size_t entries, size_t reached);
 /*
- * store_reach_clear - forget release @release's reached sites and counts
+ * store_reach_clear - forget release @release's reached sites, constant
+ * vla sites and counts
  * (before its graph is computed again and store_release_finish() counts
  * again).  Caller holds a transaction.
  */
@@ -291,6 +296,16 @@ typedef int store_reach_chain_fn(void *data, const char *path,
 				 const char *text);
 int store_reach_sites(struct store *st, long long release,
 		      store_reach_chain_fn *fn, void *data);
+
+/*
+ * store_vla_const_put - the vla site(s) on @line of @path in @release are
+ * of constant size: the release's headers define every name they depend
+ * on (they are not counted).  Caller holds a transaction.
+ */
+int store_vla_const_put(struct store *st, long long release, const char *path,
+			unsigned int line);
+/* store_vla_const_count - the release's vla sites found constant so. */
+int store_vla_const_count(struct store *st, long long release, long long *n);
 
 /* ---- gate (store-gate.c) ---- */
 

@@ -469,6 +469,85 @@ static void test_printk_p(void **state)
 		    "printk-p:3:f:pr_info(\"%p\\n\", p);\n");
 }
 
+/* The vla site on the only line of @body holding one, with its deps. */
+static void assert_vla_deps(const char *src, const char *deps)
+{
+	struct site_list l = SITE_LIST_INIT;
+	size_t i, n = 0;
+
+	assert_int_equal(lex_buffer(src, strlen(src), &l), 0);
+	for (i = 0; i < l.n; i++) {
+		if (strcmp(rules[l.v[i].rule].id, "vla"))
+			continue;
+		n++;
+		if (deps)
+			assert_string_equal(l.v[i].deps, deps);
+		else
+			assert_null(l.v[i].deps);
+	}
+	assert_int_equal(n, 1);
+	site_list_clear(&l);
+}
+
+/* The facts' "k" and "d" records of @src. */
+static void assert_consts(const char *src, const char *records)
+{
+	struct site_list l = SITE_LIST_INIT;
+	struct sbuf sb = SBUF_INIT;
+	const char *p;
+
+	assert_int_equal(lex_buffer(src, strlen(src), &l), 0);
+	for (p = l.funcs; p && *p;) {
+		const char *nl = strchr(p, '\n');
+		size_t n = nl ? (size_t)(nl - p + 1) : strlen(p);
+
+		if (*p == 'k' || *p == 'd')
+			sbuf_add(&sb, p, n);
+		p += n;
+	}
+	assert_string_equal(sb.buf ? sb.buf : "", records);
+	sbuf_release(&sb);
+	site_list_clear(&l);
+}
+
+static void test_vla_deps(void **state)
+{
+	(void)state;
+	/* what a header of the release may make constant */
+	assert_vla_deps(BODY("int nr_count[hwmon_max];"), "hwmon_max");
+	assert_vla_deps(BODY("char b[Ar5416RateSize * 2 + n];"), "Ar5416RateSize n");
+	assert_vla_deps(BODY("char b[len + len];"), "len");
+	/* no name decides: a VLA whatever the release defines */
+	assert_vla_deps(BODY("u8 h[p->len];"), NULL);
+	assert_vla_deps(BODY("u8 h[get_len()];"), NULL);
+	assert_vla_deps(BODY("u8 h[s.len + N];"), NULL);
+	/* a macro of the file that needs a header's name */
+	assert_vla_deps("#define LPxx_MAX (LPxx_PAGE * 4)\n"
+			BODY("u8 p[LPxx_MAX];"), "LPxx_PAGE");
+	/* the file's own constants, casts, round_up, struct_size */
+	assert_int_equal(count("#define nr_local 8\n" BODY("char b[nr_local];"),
+			       "vla"), 0);
+	assert_int_equal(count("#define NumRates ((u16)12)\n" BODY("char b[NumRates];"),
+			       "vla"), 0);
+	assert_int_equal(count(BODY("u8 d[round_up(MT_SIZE, 16)];"), "vla"), 0);
+	assert_int_equal(count(BODY("u8 d[struct_size_t(struct f, data, 55)];"),
+			       "vla"), 0);
+	assert_int_equal(count(BODY("u8 d[struct_size((struct f *)0, data, N)];"),
+			       "vla"), 0);
+	assert_int_equal(count(BODY("u8 d[struct_size(p, data, n)];"), "vla"), 1);
+	assert_int_equal(count(BODY("char c[max((size_t)HASH_MAX, MAX_TAG)];"),
+			       "vla"), 0);
+	/* a function-like or empty macro, or one of a call, is no constant */
+	assert_int_equal(count("#define nr_f(x) 8\n#define nr_e\n#define nr_c f()\n"
+			       BODY("char b[nr_f]; char c[nr_e]; char d[nr_c];"),
+			       "vla"), 3);
+	assert_consts("enum e { e_a, e_max };\n#define Ar5416RateSize 16\n"
+		      "#define later_a (later_b * 2)\n#define fn(x) x\n#define flag\n"
+		      "#define str \"s\"\n",
+		      "k e_max e_a Ar5416RateSize\nd later_a later_b\n");
+	assert_consts("int x;\n", "");
+}
+
 static void test_vla(void **state)
 {
 	(void)state;
@@ -900,6 +979,7 @@ int main(void)
 		cmocka_unit_test(test_alloc_obj),
 		cmocka_unit_test(test_printk_p),
 		cmocka_unit_test(test_vla),
+		cmocka_unit_test(test_vla_deps),
 		cmocka_unit_test(test_fallthrough),
 		cmocka_unit_test(test_flex_arrays),
 		cmocka_unit_test(test_warn_on_once),

@@ -178,6 +178,32 @@ static void test_malformed(void **state)
 	reach_free(NULL);
 }
 
+static void test_consts(void **state)
+{
+	struct reach *r = reach_new(1);
+
+	(void)state;
+	add(r, "include/linux/hwmon.h",
+	    "enum hwmon_sensor_types { hwmon_chip, hwmon_max };\n"
+	    "#define chained (base * 2)\n#define base 4\n"
+	    "#define loop_a (loop_b + 1)\n#define loop_b (loop_a + 1)\n"
+	    "#define dangling (nowhere + 1)\n");
+	/* a .c file's constants are its own, not the release's */
+	add(r, "drivers/x.c", "enum { local_max };\n#define Local 3\n");
+	reach_build(r);
+	assert_true(reach_consts_cover(r, "hwmon_max"));
+	assert_true(reach_consts_cover(r, "hwmon_chip hwmon_max"));
+	assert_true(reach_consts_cover(r, "chained"));
+	assert_false(reach_consts_cover(r, "hwmon_max n"));
+	assert_false(reach_consts_cover(r, "local_max"));
+	assert_false(reach_consts_cover(r, "Local"));
+	assert_false(reach_consts_cover(r, "loop_a"));	/* a cycle ends */
+	assert_false(reach_consts_cover(r, "dangling"));
+	assert_false(reach_consts_cover(r, ""));
+	assert_false(reach_consts_cover(r, NULL));
+	reach_free(r);
+}
+
 static void test_name_heuristic(void **state)
 {
 	(void)state;
@@ -197,6 +223,7 @@ int main(void)
 		cmocka_unit_test(test_definitions),
 		cmocka_unit_test(test_arch),
 		cmocka_unit_test(test_malformed),
+		cmocka_unit_test(test_consts),
 		cmocka_unit_test(test_name_heuristic),
 	};
 

@@ -1,0 +1,94 @@
+#!/bin/sh
+# vla by the release's own constants: an array sized by an enumerator or
+# an object-like constant macro that a header of the same release defines
+# (hwmon_max, Ar5416RateSize, a macro defined by another, a cast) is no VLA; the same array in a release whose
+# headers do not define the name is one.  Per release in scan, report and
+# the trend; kmig check judges by its base's headers (and by the change's).
+. "$(dirname "$0")/../lib.sh"
+
+W="$TRASH/work"
+DB="$TRASH/kmig.db"
+k() { "$KMIG" --repo "$W" --db "$DB" "$@"; }
+
+git init -q "$W"
+mkdir -p "$W/include/linux" "$W/drivers/hwmon"
+cat > "$W/include/linux/hwmon.h" <<'EOF2'
+enum hwmon_sensor_types {
+	hwmon_chip,
+	hwmon_temp,
+	hwmon_max,
+};
+#define Ar5416RateSize 16
+#define lower_fn(x) (x)
+#define runtime_len get_len()
+#define chained_len (base_len * 2)
+#define base_len 4
+#define HFA384x_LEN ((u16)12)
+EOF2
+cat > "$W/drivers/hwmon/sensor.c" <<'EOF2'
+#define nr_local 8
+
+static int sensor_read(struct device *dev, int n)
+{
+	int nr_count[hwmon_max];
+	char rates[Ar5416RateSize * 2];
+	char local[nr_local];
+	char var[n];
+	char mixed[hwmon_max + n];
+	char rt[runtime_len];
+	char ch[chained_len];
+	u8 snum[HFA384x_LEN];
+	return 0;
+}
+EOF2
+git_commit_all "$W" "sensor" && git -C "$W" tag v1.0
+# v1.1: the header loses hwmon_max, the .c file is the same blob
+sed -i '/hwmon_max/d' "$W/include/linux/hwmon.h"
+git_commit_all "$W" "hwmon: drop hwmon_max" && git -C "$W" tag v1.1
+
+t_exit "scan both releases" 0 k scan --jobs 2
+vla() {
+	k report "$1" --format csv --by file --rule vla | sed 1d | cut -d, -f2,4
+}
+t_is "v1.0: the names its header defines are constants" \
+"drivers/hwmon/sensor.c,3" "$(vla v1.0)"
+t_is "v1.1: without hwmon_max the same blob has one more VLA" \
+"drivers/hwmon/sensor.c,4" "$(vla v1.1)"
+t_is "the sites of v1.0 recorded as constant" \
+"drivers/hwmon/sensor.c 5
+drivers/hwmon/sensor.c 6
+drivers/hwmon/sensor.c 11
+drivers/hwmon/sensor.c 12" \
+"$(sqlite3 -separator ' ' "$DB" "SELECT rv.path, rv.line FROM release_vlaconst rv
+	JOIN releases r ON r.id = rv.release_id WHERE r.tag = 'v1.0' ORDER BY rv.line")"
+t_is "the dependencies are recorded per site" \
+"5|hwmon_max
+6|Ar5416RateSize
+8|n
+9|hwmon_max n
+10|runtime_len
+11|chained_len
+12|HFA384x_LEN" \
+"$(sqlite3 "$DB" "SELECT DISTINCT line, deps FROM blob_sites WHERE rule = 'vla' ORDER BY line")"
+k report --trend --format csv --rule vla > "$TRASH/trend"
+t_is "the trend adds the site that became a VLA" \
+"v1.0,3,,,,
+v1.1,4,1,1,0,0" "$(sed 1d "$TRASH/trend")"
+
+# the gate: a new array sized by hwmon_max on base v1.0 is no new use
+git -C "$W" checkout -q -b topic v1.0
+cat >> "$W/drivers/hwmon/sensor.c" <<'EOF2'
+
+static int sensor_write(struct device *dev, int len)
+{
+	int more[hwmon_max];
+	u8 buf[len];
+	return 0;
+}
+EOF2
+git_commit_all "$W" "sensor: write"
+t_exit "check on base v1.0: only the array of a variable size is new" 1 k check HEAD
+t_ok "one new use" grep -qx "1 new deprecated use (0 allowed)" "$TRASH/.stdout"
+t_ok "it is buf[len]" grep -q "sensor.c:19: vla:" "$TRASH/.stdout"
+t_ok "not more[hwmon_max]" sh -c "! grep -q 'sensor.c:18:' '$TRASH/.stdout'"
+t_done

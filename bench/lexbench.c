@@ -15,8 +15,9 @@
  * they differ when the machine is busy.
  *
  * With --sites, one more (untimed) round feeds a SHA-1 with, for each
- * file in order, every site (rule, line, function, text) and the call
- * graph facts (struct site_list.funcs), and prints it: two builds of the
+ * file in order, every site (rule, line, function, text, vla
+ * dependencies) and the call graph facts (struct site_list.funcs), and
+ * prints it: two builds of the
  * lexer find the same sites exactly when their digests are equal.
  * --dump FILE also writes that text, to diff when they are not.
  */
@@ -201,6 +202,8 @@ static void digest(FILE *dump)
 			    s->func ? strlen(s->func) + 1 : 2);
 			put(md, dump, s->text ? s->text : "",
 			    s->text ? strlen(s->text) + 1 : 1);
+			put(md, dump, s->deps ? s->deps : "-",
+			    s->deps ? strlen(s->deps) + 1 : 2);
 			put(md, dump, "\n", 1);
 		}
 		nsites += sl.n;

@@ -201,6 +201,7 @@ struct dmacro {
 struct idset {
 	uint32_t *off;		/* open addressing; slot empty when len 0 */
 	uint32_t *len;
+	uint32_t *hash;		/* fnv32() of each name, not hashed twice */
 	size_t n, cap;
 };
 

@@ -15,27 +15,52 @@
 #include "rules.h"
 #include "util.h"
 
-bool lex_idset_has(const struct lexer *lx, const struct idset *set,
-		   const char *s, size_t len)
+/*
+ * The sets are open-addressed on fnv32() with linear probing, and keep
+ * each name's hash: a set of a header's thousands of constant macros is
+ * grown without hashing its names again, and a probe compares the bytes
+ * only of a name with the same hash.  The slots are where they would be
+ * without the stored hashes (lex-funcs.c emits some sets in slot order).
+ */
+static bool idset_find(const struct lexer *lx, const struct idset *set,
+		       const char *s, size_t len, uint32_t h)
 {
-	size_t i, mask;
+	size_t i, mask = set->cap - 1;
 
-	if (!set->cap)
-		return false;
-	mask = set->cap - 1;
-	for (i = fnv32(s, len) & mask; set->len[i]; i = (i + 1) & mask)
-		if (set->len[i] == len &&
+	for (i = h & mask; set->len[i]; i = (i + 1) & mask)
+		if (set->hash[i] == h && set->len[i] == len &&
 		    !memcmp(lx->buf + set->off[i], s, len))
 			return true;
 	return false;
 }
 
+bool lex_idset_has(const struct lexer *lx, const struct idset *set,
+		   const char *s, size_t len)
+{
+	if (!set->cap)
+		return false;
+	return idset_find(lx, set, s, len, fnv32(s, len));
+}
+
+static void idset_put(struct idset *set, uint32_t off, uint32_t len,
+		      uint32_t h)
+{
+	size_t i, mask = set->cap - 1;
+
+	for (i = h & mask; set->len[i]; i = (i + 1) & mask)
+		;
+	set->off[i] = off;
+	set->len[i] = len;
+	set->hash[i] = h;
+	set->n++;
+}
+
 void lex_idset_add(struct lexer *lx, struct idset *set, uint32_t off,
 		   uint32_t len)
 {
-	size_t i, mask;
+	uint32_t h = fnv32(lx->buf + off, len);
 
-	if (lex_idset_has(lx, set, lx->buf + off, len))
+	if (set->cap && idset_find(lx, set, lx->buf + off, len, h))
 		return;
 	if ((set->n + 1) * 2 > set->cap) {
 		struct idset old = *set;
@@ -44,26 +69,24 @@ void lex_idset_add(struct lexer *lx, struct idset *set, uint32_t off,
 		set->cap = old.cap ? old.cap * 2 : 64;
 		set->off = xcalloc(set->cap, sizeof(*set->off));
 		set->len = xcalloc(set->cap, sizeof(*set->len));
+		set->hash = xcalloc(set->cap, sizeof(*set->hash));
 		set->n = 0;
-		for (j = 0; j < old.cap; j++)
+		for (j = 0; j < old.cap; j++)	/* in slot order, as added */
 			if (old.len[j])
-				lex_idset_add(lx, set, old.off[j], old.len[j]);
+				idset_put(set, old.off[j], old.len[j],
+					  old.hash[j]);
 		free(old.off);
 		free(old.len);
+		free(old.hash);
 	}
-	mask = set->cap - 1;
-	for (i = fnv32(lx->buf + off, len) & mask; set->len[i];
-	     i = (i + 1) & mask)
-		;
-	set->off[i] = off;
-	set->len[i] = len;
-	set->n++;
+	idset_put(set, off, len, h);
 }
 
 void lex_idset_free(struct idset *set)
 {
 	free(set->off);
 	free(set->len);
+	free(set->hash);
 }
 
 static void push_frame(struct lexer *lx, int kind)

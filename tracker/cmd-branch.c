@@ -423,6 +423,19 @@ static char *matrix_cell(const struct branch_step *s)
 	return xstrdup(s->status);
 }
 
+/* ", \"status\": ..., \"commit\": ..., \"test_status\": ..., \"evidence\": ..." */
+static void step_json_result(const struct branch_step *s)
+{
+	printf(", \"status\": ");
+	json_string(stdout, s->status);
+	printf(", \"commit\": ");
+	json_string(stdout, s->commit);		/* null when none */
+	printf(", \"test_status\": ");
+	json_string(stdout, s->test_status);
+	printf(", \"evidence\": ");
+	json_string(stdout, s->evidence ? s->evidence : "");
+}
+
 static void matrix_json_step(const struct branch_step *s)
 {
 	if (!s) {
@@ -431,20 +444,8 @@ static void matrix_json_step(const struct branch_step *s)
 	}
 	printf("{\"branch\": ");
 	json_string(stdout, s->branch);
-	printf(", \"position\": %d, \"status\": ", s->position);
-	json_string(stdout, s->status);
-	printf(", \"commit\": ");
-	if (s->commit)
-		json_string(stdout, s->commit);
-	else
-		printf("null");
-	printf(", \"test_status\": ");
-	if (s->test_status)
-		json_string(stdout, s->test_status);
-	else
-		printf("null");
-	printf(", \"evidence\": ");
-	json_string(stdout, s->evidence ? s->evidence : "");
+	printf(", \"position\": %d", s->position);
+	step_json_result(s);
 	printf("}");
 }
 
@@ -662,20 +663,7 @@ static int branch_status(struct kmig_ctx *ctx, int argc, char **argv)
 			json_string(stdout, s->patch);
 			printf(", \"subject\": ");
 			json_string(stdout, s->subject);
-			printf(", \"status\": ");
-			json_string(stdout, s->status);
-			printf(", \"commit\": ");
-			if (s->commit)
-				json_string(stdout, s->commit);
-			else
-				printf("null");
-			printf(", \"test_status\": ");
-			if (s->test_status)
-				json_string(stdout, s->test_status);
-			else
-				printf("null");
-			printf(", \"evidence\": ");
-			json_string(stdout, s->evidence ? s->evidence : "");
+			step_json_result(s);
 			printf("}");
 		} else {
 			printf("%4d  %-10s  %-12.12s  %s  %s", s->position, s->status,

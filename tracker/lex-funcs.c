@@ -171,6 +171,24 @@ static int cmp_u32(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* Sort @n ids: most functions call a handful of names, qsort() above that. */
+static void sort_u32(uint32_t *v, size_t n)
+{
+	size_t i, j;
+
+	if (n > 16) {
+		qsort(v, n, sizeof(*v), cmp_u32);
+		return;
+	}
+	for (i = 1; i < n; i++) {
+		uint32_t x = v[i];
+
+		for (j = i; j > 0 && v[j - 1] > x; j--)
+			v[j] = v[j - 1];
+		v[j] = x;
+	}
+}
+
 static void fx_close(struct lex_fx *fx, unsigned int end)
 {
 	struct fx_func *f;
@@ -184,7 +202,7 @@ static void fx_close(struct lex_fx *fx, unsigned int end)
 	f->end = end > f->line ? end : f->line;
 	if (f->ncalls > 1) {
 		c = fx->calls + f->calls;
-		qsort(c, f->ncalls, sizeof(*c), cmp_u32);
+		sort_u32(c, f->ncalls);
 		for (i = m = 1; i < f->ncalls; i++)
 			if (c[i] != c[m - 1])
 				c[m++] = c[i];
@@ -353,6 +371,19 @@ void lex_funcs_member(struct lexer *lx, size_t i, size_t eq)
 	}
 }
 
+/* " N": a blank and @v in decimal, without the printf machinery. */
+static void add_num(struct sbuf *sb, uint32_t v)
+{
+	char buf[12], *p = buf + sizeof(buf);
+
+	do {
+		*--p = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	*--p = ' ';
+	sbuf_add(sb, p, (size_t)(buf + sizeof(buf) - p));
+}
+
 /* The "k" record's identifiers of @set, in slot order. */
 static void emit_idset(const struct lexer *lx, const struct idset *set,
 		       struct sbuf *sb)
@@ -413,15 +444,22 @@ char *lex_funcs_emit(struct lexer *lx)
 	for (i = 0; i < fx->nf; i++) {
 		const struct fx_func *f = &fx->fn[i];
 
-		sbuf_addf(&sb, "f %u %u %u %d", f->name, f->line, f->end,
-			  f->is_static ? 1 : 0);
+		sbuf_addch(&sb, 'f');
+		add_num(&sb, f->name);
+		add_num(&sb, f->line);
+		add_num(&sb, f->end);
+		add_num(&sb, f->is_static ? 1 : 0);
 		for (j = 0; j < f->ncalls; j++)
-			sbuf_addf(&sb, " %u", fx->calls[f->calls + j]);
+			add_num(&sb, fx->calls[f->calls + j]);
 		sbuf_addch(&sb, '\n');
 	}
-	for (i = 0; i < fx->nr; i++)
-		sbuf_addf(&sb, "e %u %u %u\n", fx->ref[i].kind,
-			  fx->ref[i].name, fx->ref[i].line);
+	for (i = 0; i < fx->nr; i++) {
+		sbuf_addch(&sb, 'e');
+		add_num(&sb, fx->ref[i].kind);
+		add_num(&sb, fx->ref[i].name);
+		add_num(&sb, fx->ref[i].line);
+		sbuf_addch(&sb, '\n');
+	}
 	emit_consts(lx, &sb);
 	return sbuf_detach(&sb);
 }

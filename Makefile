@@ -6,6 +6,7 @@
 #   make demo     the main job on the embedded default (Debian kernel history)
 #   make asan     build and run the unit and CLI tests under ASan/UBSan
 #   make bench    benchmarks
+#   make lexbench build/lexbench, the lexer's throughput (bench/README-lexperf.md)
 #   make fuzz     build the libFuzzer harnesses (clang) into build-fuzz/
 #   make install  install kmig, its data, man page and bash completion under
 #                 $(DESTDIR)$(PREFIX) (PREFIX=/usr/local); make uninstall
@@ -135,6 +136,13 @@ fuzz-bin: $(FUZZ_BIN)
 $(BUILD)/fuzz-%: tests/fuzz/fuzz-%.c $(LIBOBJS) | $(BUILD)
 	$(CC) $(CFLAGS) -fsanitize=fuzzer -o $@ $< $(LIBOBJS) $(LDLIBS)
 
+# The lexer's throughput and a digest of its sites (bench/README-lexperf.md):
+# build/lexbench, linked against the library objects.
+lexbench: $(BUILD)/lexbench
+
+$(BUILD)/lexbench: bench/lexbench.c $(LIBOBJS) | $(BUILD)
+	$(CC) $(CFLAGS) -o $@ $< $(LIBOBJS) $(LDLIBS)
+
 demo: deps
 	$(MAKE) all
 	sh scripts/demo.sh
@@ -168,5 +176,5 @@ clean:
 
 FORCE:
 
-.PHONY: all unit deps test check asan fuzz fuzz-bin demo bench install \
+.PHONY: all unit deps test check asan fuzz fuzz-bin demo bench lexbench install \
 	uninstall clean FORCE

@@ -84,11 +84,25 @@ void lex_words_init(void);
 
 /*
  * lex_word_find - index in lex_words of the identifier @s (@len > 0
- * bytes), or -1.  Called for every identifier of the buffer; a function
- * of its own, not inlined into lex_tokenize()'s loop, which it would
- * only make slower.
+ * bytes), or -1.  lex_tokenize() calls it (as lex_word_find_hashed())
+ * for every identifier whose bucket is not empty; a function of its own,
+ * not inlined into lex_tokenize()'s loop, which it would only make
+ * slower.
  */
 int lex_word_find(const char *s, size_t len);
+
+/*
+ * lex_word_hash - the bucket of lex_words.first for @s (@len > 0): so the
+ * tokenizer tells most misses inline, with one load, before calling
+ * lex_word_find_hashed() (the same as lex_word_find(), the hash known).
+ */
+static inline unsigned int lex_word_hash(const char *s, size_t len)
+{
+	return ((unsigned int)len * 97u + (unsigned char)s[0] * 7u +
+		(unsigned char)s[len - 1]) & (WORD_HASH - 1);
+}
+
+int lex_word_find_hashed(const char *s, size_t len, unsigned int h);
 
 /* ------------------------------------------------------------------ */
 /* Tokens (lex-token.c).                                               */
@@ -114,16 +128,17 @@ enum punct {
 	P_COLON, P_HASHHASH,
 };
 
+/* 16 bytes: pass 2 reads them all, and the matchers look around. */
 struct tok {
 	uint32_t off;
 	uint32_t len;
 	uint32_t line;
 	uint8_t type;		/* enum tok_type */
-	uint8_t sub;		/* enum punct; T_IDENT: word class; T_COND */
-	uint8_t nump;		/* T_STRING: plain %p conversions (capped) */
-	uint8_t pad;
+	union {
+		uint8_t sub;	/* enum punct; T_IDENT: word class; T_COND */
+		uint8_t nump;	/* T_STRING: plain %p conversions (capped) */
+	};
 	int16_t word;		/* T_IDENT: index in lex_words, or -1 */
-	int16_t pad2;
 };
 
 /* ------------------------------------------------------------------ */
@@ -186,6 +201,7 @@ struct dmacro {
 struct idset {
 	uint32_t *off;		/* open addressing; slot empty when len 0 */
 	uint32_t *len;
+	uint32_t *hash;		/* fnv32() of each name, not hashed twice */
 	size_t n, cap;
 };
 

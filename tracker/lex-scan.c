@@ -15,27 +15,52 @@
 #include "rules.h"
 #include "util.h"
 
-bool lex_idset_has(const struct lexer *lx, const struct idset *set,
-		   const char *s, size_t len)
+/*
+ * The sets are open-addressed on fnv32() with linear probing, and keep
+ * each name's hash: a set of a header's thousands of constant macros is
+ * grown without hashing its names again, and a probe compares the bytes
+ * only of a name with the same hash.  The slots are where they would be
+ * without the stored hashes (lex-funcs.c emits some sets in slot order).
+ */
+static bool idset_find(const struct lexer *lx, const struct idset *set,
+		       const char *s, size_t len, uint32_t h)
 {
-	size_t i, mask;
+	size_t i, mask = set->cap - 1;
 
-	if (!set->cap)
-		return false;
-	mask = set->cap - 1;
-	for (i = fnv32(s, len) & mask; set->len[i]; i = (i + 1) & mask)
-		if (set->len[i] == len &&
+	for (i = h & mask; set->len[i]; i = (i + 1) & mask)
+		if (set->hash[i] == h && set->len[i] == len &&
 		    !memcmp(lx->buf + set->off[i], s, len))
 			return true;
 	return false;
 }
 
+bool lex_idset_has(const struct lexer *lx, const struct idset *set,
+		   const char *s, size_t len)
+{
+	if (!set->cap)
+		return false;
+	return idset_find(lx, set, s, len, fnv32(s, len));
+}
+
+static void idset_put(struct idset *set, uint32_t off, uint32_t len,
+		      uint32_t h)
+{
+	size_t i, mask = set->cap - 1;
+
+	for (i = h & mask; set->len[i]; i = (i + 1) & mask)
+		;
+	set->off[i] = off;
+	set->len[i] = len;
+	set->hash[i] = h;
+	set->n++;
+}
+
 void lex_idset_add(struct lexer *lx, struct idset *set, uint32_t off,
 		   uint32_t len)
 {
-	size_t i, mask;
+	uint32_t h = fnv32(lx->buf + off, len);
 
-	if (lex_idset_has(lx, set, lx->buf + off, len))
+	if (set->cap && idset_find(lx, set, lx->buf + off, len, h))
 		return;
 	if ((set->n + 1) * 2 > set->cap) {
 		struct idset old = *set;
@@ -44,33 +69,24 @@ void lex_idset_add(struct lexer *lx, struct idset *set, uint32_t off,
 		set->cap = old.cap ? old.cap * 2 : 64;
 		set->off = xcalloc(set->cap, sizeof(*set->off));
 		set->len = xcalloc(set->cap, sizeof(*set->len));
+		set->hash = xcalloc(set->cap, sizeof(*set->hash));
 		set->n = 0;
-		for (j = 0; j < old.cap; j++)
+		for (j = 0; j < old.cap; j++)	/* in slot order, as added */
 			if (old.len[j])
-				lex_idset_add(lx, set, old.off[j], old.len[j]);
+				idset_put(set, old.off[j], old.len[j],
+					  old.hash[j]);
 		free(old.off);
 		free(old.len);
+		free(old.hash);
 	}
-	mask = set->cap - 1;
-	for (i = fnv32(lx->buf + off, len) & mask; set->len[i];
-	     i = (i + 1) & mask)
-		;
-	set->off[i] = off;
-	set->len[i] = len;
-	set->n++;
+	idset_put(set, off, len, h);
 }
 
 void lex_idset_free(struct idset *set)
 {
 	free(set->off);
 	free(set->len);
-}
-
-static bool in_block_scope(struct lexer *lx)
-{
-	struct frame *f = lex_top(lx);
-
-	return f && !lx->in_define && (f->kind == F_FUNC || f->kind == F_BLOCK);
+	free(set->hash);
 }
 
 static void push_frame(struct lexer *lx, int kind)
@@ -421,37 +437,48 @@ static inline void scan_punct(struct lexer *lx, struct frame *f,
 
 void lex_scan(struct lexer *lx)
 {
+	const struct tok *const tv = lx->t;
+	const size_t nt = lx->nt;
 	struct frame *f;
 	size_t i;
 
 	lx->st.prev = -1;
 	lx->st.cand = -1;
-	for (i = 0; i < lx->nt; i++) {
-		const struct tok *t = &lx->t[i];
-		bool start = lx->st.stmt_start;
-		unsigned int k;
+	for (i = 0; i < nt; i++) {
+		const struct tok *t = &tv[i];
+		unsigned int type = t->type;
+		bool start;
 
-		if (scan_marker(lx, &i))
+		/* the markers are the types after T_PUNCT */
+		if (__builtin_expect(type > T_PUNCT, 0) && scan_marker(lx, &i))
 			continue;
 
+		start = lx->st.stmt_start;
 		lx->st.stmt_start = false;
 		f = lex_top(lx);
-		if (lx->st.tag)
+		if (__builtin_expect(lx->st.tag != 0, 0))
 			tag_update(lx, t);
-		if (f && f->kind == F_STRUCT &&
-		    (!lx->in_define || lx->nfr > lx->save_nfr))
-			lex_struct_token(lx, f, i);
-		if (start && at_stmt_level(lx, f) && in_block_scope(lx))
-			lex_match_vla(lx, i);
+		if (f) {
+			if (f->kind == F_STRUCT &&
+			    (!lx->in_define || lx->nfr > lx->save_nfr))
+				lex_struct_token(lx, f, i);
+			/* at_stmt_level() and in_block_scope() */
+			if (start && lx->st.paren == f->paren &&
+			    !lx->in_define &&
+			    (f->kind == F_FUNC || f->kind == F_BLOCK))
+				lex_match_vla(lx, i);
+		}
 
-		if (t->type == T_STRING) {
+		if (type == T_IDENT) {
+			scan_ident(lx, f, i);
+		} else if (type == T_PUNCT) {
+			scan_punct(lx, f, t);
+		} else if (type == T_STRING) {
+			unsigned int k;
+
 			for (k = 0; k < t->nump; k++)
 				lex_add_site(lx, RULE_PRINTK_P, t->off,
 					     t->line);
-		} else if (t->type == T_IDENT) {
-			scan_ident(lx, f, i);
-		} else if (t->type == T_PUNCT) {
-			scan_punct(lx, f, t);
 		}
 		lx->st.prev = (long)i;
 	}

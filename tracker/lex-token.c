@@ -13,9 +13,12 @@
  * fall-through markers (lex_fallthrough_comment()) become T_FT tokens,
  * and string literals count their plain %p conversions (printk-p).
  *
- * This is the lexer's hottest code: identifiers are scanned 16 bytes at a
- * time with SSE2, whitespace in runs, and the helpers of lex_tokenize()
- * are inlined into its loop.
+ * This is the lexer's hottest code: one class table and one computed
+ * jump per token (a copy at the end of each case); identifiers, block
+ * comments and string bodies are scanned 16 bytes at a time with SSE2,
+ * whitespace in runs; most identifiers that are no keyword or rule name
+ * are told by one load; and the helpers of lex_tokenize() are inlined
+ * into its loop, its state in locals.
  */
 #include <stdint.h>
 #ifdef __SSE2__
@@ -26,7 +29,15 @@
 #include "lex-internal.h"
 #include "util.h"
 
-enum { C_OTHER, C_WS, C_NL, C_ID, C_DIGIT, C_PUNCT };
+/*
+ * The byte classes of the main loop: one table lookup and one jump per
+ * token.  C_PUNCT is every byte that is a punctuator of its own or the
+ * start of a longer one (control bytes too: each is a one-byte T_PUNCT).
+ */
+enum {
+	C_PUNCT, C_WS, C_NL, C_ID, C_DIGIT, C_SLASH, C_QUOTE, C_BSLASH,
+	C_DOT, C_HASH,
+};
 
 static const unsigned char cclass[256] = {
 	[' '] = C_WS, ['\t'] = C_WS, ['\r'] = C_WS, ['\f'] = C_WS,
@@ -34,9 +45,8 @@ static const unsigned char cclass[256] = {
 	['a' ... 'z'] = C_ID, ['A' ... 'Z'] = C_ID, ['_'] = C_ID,
 	['$'] = C_ID, ['0' ... '9'] = C_DIGIT,
 	[0x80 ... 0xff] = C_ID,
-	['!' ... '#'] = C_PUNCT, ['%' ... '/'] = C_PUNCT,
-	[':' ... '@'] = C_PUNCT, ['[' ... '^'] = C_PUNCT,
-	['`'] = C_PUNCT, ['{' ... '~'] = C_PUNCT,
+	['/'] = C_SLASH, ['"'] = C_QUOTE, ['\''] = C_QUOTE,
+	['\\'] = C_BSLASH, ['.'] = C_DOT, ['#'] = C_HASH,
 };
 
 static const bool idch[256] = {
@@ -91,97 +101,86 @@ static inline bool is_alnum(unsigned char c)
 	       (c >= '0' && c <= '9');
 }
 
-static void __attribute__((noinline)) tok_grow(struct lexer *lx)
+/*
+ * The tokenizer's state, in locals of lex_tokenize() (the helpers are
+ * inlined and its address never escapes, so it lives in registers): tp
+ * is the next free token, tlim the end of the array.  Each step of the
+ * main loop writes at most one token, so the room is checked once a
+ * step, and the array grown out of line.
+ */
+struct tz {
+	const char *b, *e;
+	struct tok *tp, *tlim;
+	unsigned int line;
+};
+
+/* Room for one more token from @tp on; returns where @tp is then. */
+static struct tok *__attribute__((noinline)) tok_grow(struct lexer *lx,
+						       struct tok *tp)
 {
+	lx->nt = (size_t)(tp - lx->t);
 	ALLOC_GROW(lx->t, lx->nt + 1, lx->at);
+	return lx->t + lx->nt;
 }
 
-static inline struct tok *tok_push(struct lexer *lx, int type, size_t off,
-				   size_t len, unsigned int line)
+static inline void tok_set(struct tok *t, int type, size_t off, size_t len,
+			   unsigned int line, int sub)
 {
-	struct tok *t;
-
-	if (__builtin_expect(lx->nt >= lx->at, 0))
-		tok_grow(lx);
-	t = &lx->t[lx->nt++];
 	t->off = (uint32_t)off;
 	t->len = (uint32_t)len;
 	t->line = line;
 	t->type = (uint8_t)type;
-	t->sub = 0;
-	t->nump = 0;
-	t->pad = 0;
+	t->sub = (uint8_t)sub;
 	t->word = -1;
-	t->pad2 = 0;
-	return t;
 }
 
-/* Length of a punctuator at @p and its enum punct. */
-static size_t punct_len(const char *p, const char *e, int *sub)
+/*
+ * Punctuators: the enum punct of each byte alone, and which second bytes
+ * make a longer one ("+=", "++", "->", "<<=", "...", "##").
+ */
+enum { X_EQ = 1, X_DBL = 2, X_SHIFT = 4, X_ARROW = 8 };
+
+static const uint8_t psub[256] = {
+	['('] = P_LPAREN, [')'] = P_RPAREN, ['['] = P_LBRACK,
+	[']'] = P_RBRACK, ['{'] = P_LBRACE, ['}'] = P_RBRACE,
+	[';'] = P_SEMI, [','] = P_COMMA, [':'] = P_COLON,
+	['.'] = P_DOT, ['-'] = P_MINUS, ['+'] = P_PLUS, ['*'] = P_STAR,
+	['='] = P_ASSIGN,
+};
+
+static const uint8_t pext[256] = {
+	['-'] = X_EQ | X_DBL | X_ARROW, ['+'] = X_EQ | X_DBL,
+	['*'] = X_EQ, ['='] = X_EQ, ['#'] = X_DBL,
+	['<'] = X_EQ | X_DBL | X_SHIFT, ['>'] = X_EQ | X_DBL | X_SHIFT,
+	['&'] = X_EQ | X_DBL, ['|'] = X_EQ | X_DBL,
+	['!'] = X_EQ, ['/'] = X_EQ, ['%'] = X_EQ, ['^'] = X_EQ,
+};
+
+/* Length of the punctuator at @p (not '.') and its enum punct. */
+static inline size_t punct_len(const char *p, const char *e, int *sub)
 {
-	char c = p[0], d = p + 1 < e ? p[1] : 0;
+	unsigned char c = (unsigned char)p[0];
+	unsigned char d = p + 1 < e ? (unsigned char)p[1] : 0;
+	unsigned int x = pext[c];
 
-	static const uint8_t single[256] = {
-		['('] = P_LPAREN, [')'] = P_RPAREN, ['['] = P_LBRACK,
-		[']'] = P_RBRACK, ['{'] = P_LBRACE, ['}'] = P_RBRACE,
-		[';'] = P_SEMI, [','] = P_COMMA, [':'] = P_COLON,
-	};
-
-	*sub = single[(unsigned char)c];
-	if (*sub != P_OTHER)
+	*sub = psub[c];
+	if (__builtin_expect(!x, 1))
 		return 1;
-	switch (c) {
-	case '.':
-		if (d == '.' && p + 2 < e && p[2] == '.')
-			return 3;
-		*sub = P_DOT;
-		return 1;
-	case '-':
-		if (d == '>') {
-			*sub = P_ARROW;
-			return 2;
-		}
-		if (d == '-' || d == '=')
-			return 2;
-		*sub = P_MINUS;
-		return 1;
-	case '+':
-		if (d == '+' || d == '=')
-			return 2;
-		*sub = P_PLUS;
-		return 1;
-	case '*':
-		if (d == '=')
-			return 2;
-		*sub = P_STAR;
-		return 1;
-	case '=':
-		if (d == '=')
-			return 2;
-		*sub = P_ASSIGN;
-		return 1;
-	case '#':
-		if (d == '#') {
-			*sub = P_HASHHASH;
-			return 2;
-		}
-		return 1;
-	case '<':
-	case '>':
-		if (d == c)
-			return p + 2 < e && p[2] == '=' ? 3 : 2;
-		return d == '=' ? 2 : 1;
-	case '&':
-	case '|':
-		return d == c || d == '=' ? 2 : 1;
-	case '!':
-	case '/':
-	case '%':
-	case '^':
-		return d == '=' ? 2 : 1;
-	default:
-		return 1;
+	if (d == '=' && (x & X_EQ)) {
+		*sub = P_OTHER;
+		return 2;
 	}
+	if (d == c && (x & X_DBL)) {
+		*sub = c == '#' ? P_HASHHASH : P_OTHER;
+		if (x & X_SHIFT)
+			return p + 2 < e && p[2] == '=' ? 3 : 2;
+		return 2;
+	}
+	if (d == '>' && (x & X_ARROW)) {
+		*sub = P_ARROW;
+		return 2;
+	}
+	return 1;
 }
 
 /* A directive's effect on the rest of its logical line. */
@@ -209,29 +208,23 @@ static int directive_cond(const char *q, const char *e)
 	return 0;
 }
 
-/* The newlines in [p, e): a loop the compiler vectorises. */
-static unsigned int count_nl(const char *p, const char *e)
-{
-	unsigned int n = 0;
-
-	for (; p < e; p++)
-		n += *p == '\n';
-	return n;
-}
-
 /* The identifier at @p; returns its end. */
-static inline const char *lex_ident(struct lexer *lx, const char *p,
-				    unsigned int line, int dir)
+static inline const char *lex_ident(struct tz *z, const char *p)
 {
-	const char *q = idch_end(p + 1, lx->buf + lx->len);
-	struct tok *t;
+	const char *q = idch_end(p + 1, z->e);
+	size_t len = (size_t)(q - p);
+	struct tok *t = z->tp++;
+	unsigned int h;
 	int w;
 
-	if (dir == DIR_SKIP)
+	tok_set(t, T_IDENT, (size_t)(p - z->b), len, z->line, 0);
+	/* most identifiers are no word: their bucket is empty */
+	if (len > lex_words.maxlen)
 		return q;
-	w = lex_word_find(p, (size_t)(q - p));
-	t = tok_push(lx, T_IDENT, (size_t)(p - lx->buf), (size_t)(q - p),
-		     line);
+	h = lex_word_hash(p, len);
+	if (lex_words.first[h] < 0)
+		return q;
+	w = lex_word_find_hashed(p, len, h);
 	if (w >= 0) {
 		t->word = (int16_t)w;
 		t->sub = lex_words.w[w].cls;
@@ -240,67 +233,112 @@ static inline const char *lex_ident(struct lexer *lx, const char *p,
 }
 
 /* The number at @p (a digit, or '.' and a digit); returns its end. */
-static inline const char *lex_number(struct lexer *lx, const char *p,
-				     unsigned int line, int dir)
+static inline const char *lex_number(struct tz *z, const char *p)
 {
-	const char *const e = lx->buf + lx->len;
+	const char *const e = z->e;
 	const char *q = p + 1;
 
 	while (q < e) {
 		unsigned char d = (unsigned char)*q;
 
-		if ((d == '+' || d == '-') && strchr("eEpP", q[-1]))
+		if (is_idch(d) || d == '.') {
 			q++;
-		else if (is_idch(d) || d == '.')
+		} else if (d == '+' || d == '-') {
+			unsigned char x = (unsigned char)(q[-1] | 0x20);
+
+			if (x != 'e' && x != 'p')
+				break;
 			q++;
-		else
+		} else {
 			break;
+		}
 	}
-	if (dir != DIR_SKIP)
-		tok_push(lx, T_NUMBER, (size_t)(p - lx->buf), (size_t)(q - p),
-			 line);
+	tok_set(z->tp++, T_NUMBER, (size_t)(p - z->b), (size_t)(q - p),
+		z->line, 0);
 	return q;
 }
 
+/* The bits set in @x (< 2^16), without a popcnt instruction. */
+static inline unsigned int popcount16(unsigned int x)
+{
+	x = x - ((x >> 1) & 0x5555);
+	x = (x & 0x3333) + ((x >> 2) & 0x3333);
+	x = (x + (x >> 4)) & 0x0f0f;
+	return (x + (x >> 8)) & 0x1f;
+}
+
 /*
- * The block or line comment at @p, its lines counted into *@line;
+ * The first "* /" (without the blank) from @q in [q, e), with the
+ * newlines before it counted into *@nl; NULL if there is none.
+ */
+static inline const char *comment_end(const char *q, const char *e,
+				      unsigned int *nl)
+{
+	unsigned int n = 0;
+
+#ifdef __SSE2__
+	const __m128i star = _mm_set1_epi8('*'), slash = _mm_set1_epi8('/');
+	const __m128i lf = _mm_set1_epi8('\n');
+
+	while (e - q >= 17) {
+		__m128i a = _mm_loadu_si128((const __m128i *)q);
+		__m128i b = _mm_loadu_si128((const __m128i *)(q + 1));
+		unsigned int m = (unsigned int)_mm_movemask_epi8(
+			_mm_and_si128(_mm_cmpeq_epi8(a, star),
+				      _mm_cmpeq_epi8(b, slash)));
+		unsigned int l = (unsigned int)_mm_movemask_epi8(
+			_mm_cmpeq_epi8(a, lf));
+
+		if (m) {
+			unsigned int k = (unsigned int)__builtin_ctz(m);
+
+			*nl += n + popcount16(l & ((1u << k) - 1));
+			return q + k;
+		}
+		n += popcount16(l);
+		q += 16;
+	}
+#endif
+	for (; q + 1 < e; q++) {
+		if (q[0] == '*' && q[1] == '/') {
+			*nl += n;
+			return q;
+		}
+		n += q[0] == '\n';
+	}
+	if (q < e)
+		n += q[0] == '\n';
+	*nl += n;
+	return NULL;
+}
+
+/*
+ * The block or line comment at @p, its lines counted into z->line;
  * returns its end.  A fall-through marker becomes a T_FT token.
  */
-static inline const char *lex_comment(struct lexer *lx, const char *p,
-				      unsigned int *line, int dir)
+static inline const char *lex_comment(struct tz *z, const char *p)
 {
-	const char *const e = lx->buf + lx->len;
+	const char *const e = z->e;
 	const char *text = p + 2, *tend, *q;
-	unsigned int l0 = *line;
+	unsigned int l0 = z->line;
 
 	if (p[1] == '*') {
-		/*
-		 * The end: memchr for each '*' (not memmem, which
-		 * sanitizers check to the buffer's end on every call),
-		 * then the comment's lines.
-		 */
-		for (q = text;; q++) {
-			q = memchr(q, '*', (size_t)(e - q));
-			if (!q || q + 1 >= e) {
-				q = NULL;
-				break;
-			}
-			if (q[1] == '/')
-				break;
-		}
+		q = comment_end(text, e, &z->line);
 		tend = q ? q : e;
-		*line += count_nl(text, tend);
 		q = q ? q + 2 : e;
 	} else {
-		for (q = text; q < e; q++) {
-			if (*q != '\n')
-				continue;
+		for (q = text;; q++) {
+			q = memchr(q, '\n', (size_t)(e - q));
+			if (!q) {
+				q = e;
+				break;
+			}
 			if (q > text && q[-1] == '\\') {
-				(*line)++;
+				z->line++;
 				continue;
 			}
 			if (q > text + 1 && q[-1] == '\r' && q[-2] == '\\') {
-				(*line)++;
+				z->line++;
 				continue;
 			}
 			break;
@@ -309,35 +347,63 @@ static inline const char *lex_comment(struct lexer *lx, const char *p,
 		if (tend > text && tend[-1] == '\r')
 			tend--;	/* CRLF line end */
 	}
-	if (dir != DIR_SKIP &&
-	    lex_fallthrough_comment(text, (size_t)(tend - text)))
-		tok_push(lx, T_FT, (size_t)(p - lx->buf), (size_t)(q - p), l0);
+	if (lex_fallthrough_comment(text, (size_t)(tend - text)))
+		tok_set(z->tp++, T_FT, (size_t)(p - z->b), (size_t)(q - p),
+			l0, 0);
+	return q;
+}
+
+/* The next '\\', @c, newline or '%' from @q in [q, e), or e. */
+static inline const char *literal_stop(const char *q, const char *e, char c)
+{
+#ifdef __SSE2__
+	const __m128i bs = _mm_set1_epi8('\\'), quote = _mm_set1_epi8(c);
+	const __m128i lf = _mm_set1_epi8('\n'), pct = _mm_set1_epi8('%');
+
+	while (e - q >= 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)q);
+		unsigned int m = (unsigned int)_mm_movemask_epi8(
+			_mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, bs),
+						  _mm_cmpeq_epi8(v, quote)),
+				     _mm_or_si128(_mm_cmpeq_epi8(v, lf),
+						  _mm_cmpeq_epi8(v, pct))));
+
+		if (m)
+			return q + __builtin_ctz(m);
+		q += 16;
+	}
+#endif
+	for (; q < e; q++)
+		if (*q == '\\' || *q == c || *q == '\n' || *q == '%')
+			break;
 	return q;
 }
 
 /*
  * The string or character literal at @p, its escaped newlines counted
- * into *@line; returns its end.  A string counts its plain %p.
+ * into z->line; returns its end.  A string counts its plain %p.
  */
-static inline const char *lex_literal(struct lexer *lx, const char *p,
-				      unsigned int *line, int dir)
+static inline const char *lex_literal(struct tz *z, const char *p)
 {
-	const char *const e = lx->buf + lx->len;
+	const char *const e = z->e;
 	const char c = *p;
-	unsigned int l0 = *line, nump = 0;
-	const char *q;
-	struct tok *t;
+	unsigned int l0 = z->line, nump = 0;
+	const char *q = p + 1;
 
-	for (q = p + 1; q < e; q++) {
+	while (q < e) {
+		q = literal_stop(q, e, c);
+		if (q >= e)
+			break;
 		if (*q == '\\') {
 			if (q + 1 < e && q[1] == '\n')
-				(*line)++;
-			q++;
+				z->line++;
+			q += 2;
 			continue;
 		}
 		if (*q == c || *q == '\n')
 			break;
-		if (*q == '%' && c == '"' && q + 1 < e) {
+		/* '%' */
+		if (c == '"' && q + 1 < e) {
 			if (q[1] == '%') {
 				q++;
 			} else if (q[1] == 'p' &&
@@ -346,16 +412,15 @@ static inline const char *lex_literal(struct lexer *lx, const char *p,
 				nump++;
 			}
 		}
+		q++;
 	}
 	if (q < e && *q == c)
 		q++;
 	if (q > e)
 		q = e;
-	if (dir != DIR_SKIP) {
-		t = tok_push(lx, c == '"' ? T_STRING : T_CHAR,
-			     (size_t)(p - lx->buf), (size_t)(q - p), l0);
-		t->nump = nump > 255 ? 255 : (uint8_t)nump;
-	}
+	tok_set(z->tp++, c == '"' ? T_STRING : T_CHAR, (size_t)(p - z->b),
+		(size_t)(q - p), l0, 0);
+	z->tp[-1].nump = nump > 255 ? 255 : (uint8_t)nump;
 	return q;
 }
 
@@ -365,12 +430,10 @@ static inline const char *lex_literal(struct lexer *lx, const char *p,
  * returns where tokenizing goes on (after "define", or at the name of any
  * other directive, whose line is then skipped).
  */
-static inline const char *lex_directive(struct lexer *lx, const char *p,
-					unsigned int *line, int *dir)
+static inline const char *lex_directive(struct tz *z, const char *p, int *dir)
 {
-	const char *const e = lx->buf + lx->len;
+	const char *const e = z->e;
 	const char *q = p + 1;
-	struct tok *t;
 	int cond;
 
 	for (;;) {
@@ -378,108 +441,167 @@ static inline const char *lex_directive(struct lexer *lx, const char *p,
 			q++;
 		} else if (q + 1 < e && q[0] == '\\' && q[1] == '\n') {
 			q += 2;
-			(*line)++;
+			z->line++;
 		} else {
 			break;
 		}
 	}
 	if (e - q >= 6 && !memcmp(q, "define", 6) &&
 	    (q + 6 == e || !is_idch((unsigned char)q[6]))) {
-		tok_push(lx, T_DEFINE, (size_t)(p - lx->buf),
-			 (size_t)(q + 6 - p), *line);
+		tok_set(z->tp++, T_DEFINE, (size_t)(p - z->b),
+			(size_t)(q + 6 - p), z->line, 0);
 		*dir = DIR_DEFINE;
 		return q + 6;
 	}
 	cond = directive_cond(q, e);
-	if (cond) {
-		t = tok_push(lx, T_COND, (size_t)(p - lx->buf), 1, *line);
-		t->sub = (uint8_t)cond;
-	}
+	if (cond)
+		tok_set(z->tp++, T_COND, (size_t)(p - z->b), 1, z->line, cond);
 	*dir = DIR_SKIP;
 	return q;
 }
 
 /* The punctuator at @p; returns its end. */
-static inline const char *lex_punct(struct lexer *lx, const char *p,
-				    unsigned int line, int dir)
+static inline const char *lex_punct(struct tz *z, const char *p)
 {
 	int sub;
-	size_t n = punct_len(p, lx->buf + lx->len, &sub);
-	struct tok *t;
+	size_t n = punct_len(p, z->e, &sub);
 
-	if (dir != DIR_SKIP) {
-		t = tok_push(lx, T_PUNCT, (size_t)(p - lx->buf), n, line);
-		t->sub = (uint8_t)sub;
-	}
+	tok_set(z->tp++, T_PUNCT, (size_t)(p - z->b), n, z->line, sub);
 	return p + n;
 }
 
+/*
+ * The main loop dispatches on the class of each token's first byte with
+ * a computed goto at the end of every case (NEXT), not one switch: each
+ * copy of the jump is predicted from what came before it.
+ *
+ * The rest of a skipped directive's line (#include, #undef, #error...)
+ * is tokenized like any line, and its tokens dropped at its end: @skip
+ * is where they start.
+ */
 void lex_tokenize(struct lexer *lx)
 {
+	static const void *const go[] = {
+		[C_PUNCT] = &&punct, [C_WS] = &&ws, [C_NL] = &&nl,
+		[C_ID] = &&ident, [C_DIGIT] = &&digit, [C_SLASH] = &&slash,
+		[C_QUOTE] = &&quote, [C_BSLASH] = &&bslash, [C_DOT] = &&dot,
+		[C_HASH] = &&hash,
+	};
 	const char *const b = lx->buf, *const e = b + lx->len;
 	const char *p = b, *q;
-	unsigned int line = 1;
+	struct tz z;
+	struct tok *skip = NULL;
 	bool bol = true;
 	int dir = DIR_NONE;
 
-	while (p < e) {
-		unsigned char c = (unsigned char)*p;
+	if (!lx->len)
+		return;	/* and lx->t may be NULL */
+	z.b = b;
+	z.e = e;
+	z.tp = lx->t + lx->nt;
+	z.tlim = lx->t + lx->at;
+	z.line = 1;
 
-		switch (cclass[c]) {
-		case C_NL:
-			line++;
-			p++;
-			bol = true;
-			if (dir == DIR_DEFINE)
-				tok_push(lx, T_EOD, (size_t)(p - 1 - b), 0,
-					 line - 1);
-			dir = DIR_NONE;
-			continue;
-		case C_WS:	/* runs of indentation and alignment */
-			p++;
-			while (p < e && cclass[(unsigned char)*p] == C_WS)
-				p++;
-			continue;
-		case C_ID:
-			p = lex_ident(lx, p, line, dir);
-			bol = false;
-			continue;
-		case C_DIGIT:
-			p = lex_number(lx, p, line, dir);
-			bol = false;
-			continue;
-		default:
-			break;
-		}
+#define NEXT do {							\
+		if (__builtin_expect(p >= e, 0))			\
+			goto done;					\
+		if (__builtin_expect(z.tp >= z.tlim, 0))		\
+			goto grow;					\
+		goto *go[cclass[(unsigned char)*p]];			\
+	} while (0)
 
-		if (c == '/' && p + 1 < e && (p[1] == '*' || p[1] == '/')) {
-			p = lex_comment(lx, p, &line, dir);
-			continue;	/* bol kept: "# ..." may follow */
-		}
-		if (c == '"' || c == '\'') {
-			p = lex_literal(lx, p, &line, dir);
-			bol = false;
-			continue;
-		}
-		if (c == '\\') {	/* backslash-newline */
-			q = p + 1;
-			if (q < e && *q == '\r')
-				q++;
-			if (q < e && *q == '\n') {
-				line++;
-				p = q + 1;
-				continue;
-			}
-		}
-		if (c == '.' && p + 1 < e &&
-		    cclass[(unsigned char)p[1]] == C_DIGIT)
-			p = lex_number(lx, p, line, dir);
-		else if (c == '#' && bol && dir == DIR_NONE)
-			p = lex_directive(lx, p, &line, &dir);
-		else
-			p = lex_punct(lx, p, line, dir);
-		bol = false;
+	NEXT;
+grow:
+	if (skip) {	/* keep it valid across the realloc */
+		size_t k = (size_t)(skip - lx->t);
+
+		z.tp = tok_grow(lx, z.tp);
+		skip = lx->t + k;
+	} else {
+		z.tp = tok_grow(lx, z.tp);
 	}
-	if (dir == DIR_DEFINE)
-		tok_push(lx, T_EOD, lx->len, 0, line);
+	z.tlim = lx->t + lx->at;
+	goto *go[cclass[(unsigned char)*p]];
+nl:
+	z.line++;
+	p++;
+	bol = true;
+	if (__builtin_expect(dir != DIR_NONE, 0)) {
+		if (dir == DIR_DEFINE)
+			tok_set(z.tp++, T_EOD, (size_t)(p - 1 - b), 0,
+				z.line - 1, 0);
+		else
+			z.tp = skip;
+		dir = DIR_NONE;
+	}
+	NEXT;
+ws:	/* runs of indentation and alignment */
+	p++;
+	while (p < e && cclass[(unsigned char)*p] == C_WS)
+		p++;
+	NEXT;
+ident:
+	p = lex_ident(&z, p);
+	bol = false;
+	NEXT;
+digit:
+	p = lex_number(&z, p);
+	bol = false;
+	NEXT;
+slash:
+	if (p + 1 < e && (p[1] == '*' || p[1] == '/')) {
+		p = lex_comment(&z, p);
+		NEXT;	/* bol kept: "# ..." may follow */
+	}
+	goto punct;
+quote:
+	p = lex_literal(&z, p);
+	bol = false;
+	NEXT;
+bslash:	/* backslash-newline */
+	q = p + 1;
+	if (q < e && *q == '\r')
+		q++;
+	if (q < e && *q == '\n') {
+		z.line++;
+		p = q + 1;
+		NEXT;
+	}
+	goto punct;
+dot:
+	bol = false;
+	if (p + 1 < e && cclass[(unsigned char)p[1]] == C_DIGIT) {
+		p = lex_number(&z, p);
+	} else if (e - p >= 3 && p[1] == '.' && p[2] == '.') {
+		tok_set(z.tp++, T_PUNCT, (size_t)(p - b), 3, z.line, P_OTHER);
+		p += 3;
+	} else {
+		tok_set(z.tp++, T_PUNCT, (size_t)(p - b), 1, z.line, P_DOT);
+		p++;
+	}
+	NEXT;
+hash:
+	if (bol && dir == DIR_NONE) {
+		p = lex_directive(&z, p, &dir);
+		if (dir == DIR_SKIP)
+			skip = z.tp;
+		bol = false;
+		NEXT;
+	}
+	goto punct;
+punct:
+	p = lex_punct(&z, p);
+	bol = false;
+	NEXT;
+#undef NEXT
+
+done:
+	if (dir == DIR_DEFINE) {
+		if (z.tp >= z.tlim)
+			z.tp = tok_grow(lx, z.tp);
+		tok_set(z.tp++, T_EOD, lx->len, 0, z.line, 0);
+	} else if (dir == DIR_SKIP) {
+		z.tp = skip;
+	}
+	lx->nt = (size_t)(z.tp - lx->t);
 }

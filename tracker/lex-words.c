@@ -2,9 +2,12 @@
 /*
  * lex-words.c - the lexer's identifier table: the C keywords the rules
  * care about (each with its enum word_class) and every rule's names (with
- * the bit of each rule that names it), hashed for lex-token.c's
- * word_find() on every identifier.
+ * the bit of each rule that names it), hashed on (length, first and last
+ * byte) for lex-token.c, which looks up every identifier whose bucket is
+ * not empty with lex_word_find_hashed().
  */
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -52,33 +55,70 @@ static const struct {
 
 struct word_table lex_words;
 
-static inline unsigned int word_hash(const char *s, size_t len)
+static inline uint64_t load64(const char *s)
 {
-	return ((unsigned int)len * 97u + (unsigned char)s[0] * 7u +
-		(unsigned char)s[len - 1]) & (WORD_HASH - 1);
+	uint64_t v;
+
+	memcpy(&v, s, sizeof(v));
+	return v;
 }
 
-static int word_find(const struct word_table *wt, const char *s, size_t len)
+static inline uint32_t load32(const char *s)
+{
+	uint32_t v;
+
+	memcpy(&v, s, sizeof(v));
+	return v;
+}
+
+/*
+ * Are the @len bytes at @a and @b equal?  Loads that stay inside both
+ * (two overlapping ones up to 16 bytes), no memcmp() call: an identifier
+ * that hashes to a word's bucket is most often that keyword.
+ */
+static inline bool same_bytes(const char *a, const char *b, size_t len)
+{
+	if (len >= 8) {
+		if (len > 16)
+			return !memcmp(a, b, len);
+		return load64(a) == load64(b) &&
+		       load64(a + len - 8) == load64(b + len - 8);
+	}
+	if (len >= 4)
+		return load32(a) == load32(b) &&
+		       load32(a + len - 4) == load32(b + len - 4);
+	return a[0] == b[0] && a[len / 2] == b[len / 2] &&
+	       a[len - 1] == b[len - 1];
+}
+
+static int word_find(const struct word_table *wt, const char *s, size_t len,
+		     unsigned int h)
 {
 	int i;
 
-	if (len > wt->maxlen)
-		return -1;
-	for (i = wt->first[word_hash(s, len)]; i >= 0; i = wt->next[i])
-		if (wt->w[i].len == len && !memcmp(wt->w[i].s, s, len))
+	for (i = wt->first[h]; i >= 0; i = wt->next[i])
+		if (wt->w[i].len == len && same_bytes(wt->w[i].s, s, len))
 			return i;
 	return -1;
 }
 
+int lex_word_find_hashed(const char *s, size_t len, unsigned int h)
+{
+	return word_find(&lex_words, s, len, h);
+}
+
 int lex_word_find(const char *s, size_t len)
 {
-	return word_find(&lex_words, s, len);
+	if (len > lex_words.maxlen)
+		return -1;
+	return word_find(&lex_words, s, len, lex_word_hash(s, len));
 }
 
 static int word_add(struct word_table *wt, const char *s, int cls)
 {
 	size_t len = strlen(s);
-	int i = word_find(wt, s, len);
+	int i = len && len <= wt->maxlen ?
+		word_find(wt, s, len, lex_word_hash(s, len)) : -1;
 
 	if (i >= 0)
 		return i;
@@ -89,8 +129,8 @@ static int word_add(struct word_table *wt, const char *s, int cls)
 	wt->w[i].len = (unsigned char)len;
 	wt->w[i].cls = (unsigned char)cls;
 	wt->w[i].rules = 0;
-	wt->next[i] = wt->first[word_hash(s, len)];
-	wt->first[word_hash(s, len)] = (short)i;
+	wt->next[i] = wt->first[lex_word_hash(s, len)];
+	wt->first[lex_word_hash(s, len)] = (short)i;
 	if (len > wt->maxlen)
 		wt->maxlen = (unsigned char)len;
 	return i;

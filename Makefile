@@ -61,11 +61,15 @@ $(BUILD)/web-assets.o: $(BUILD)/web-assets.c
 # The cache key (rules_hash()) covers the matcher's source too, so any change
 # to the lexer invalidates cached lexing results without a manual bump.
 # Every file that decides what a rule matches is a tracker/lex*.c or
-# tracker/lex*.h (tracker/lex-internal.h lists them), or rules.def.  The
+# tracker/lex*.h (tracker/lex-internal.h lists them), or rules.def; and
+# what a release counts is decided by the release step too: reach.c (the
+# call graph and the headers' constants), entry.def, and the counting SQL
+# of store-internal.h (SITE_RULE), so a change there scans again.  The
 # header is recomputed on every make and rewritten only when the hash
 # changes, so adding or removing a lexer file changes it too, and rules.o
 # is rebuilt only then.
-MATCHER_SRC := $(sort $(wildcard tracker/lex*.c tracker/lex*.h)) tracker/rules.def tracker/entry.def
+MATCHER_SRC := $(sort $(wildcard tracker/lex*.c tracker/lex*.h)) tracker/rules.def tracker/entry.def \
+	tracker/reach.c tracker/store-internal.h
 $(BUILD)/matcher-hash.h: $(MATCHER_SRC) FORCE | $(BUILD)
 	@new="$$(printf '#define KMIG_MATCHER_HASH "%s"' \
 		"$$(cat $(MATCHER_SRC) | sha1sum | cut -c1-16)")" && \

@@ -273,9 +273,11 @@ CREATE TABLE base_boots (
 ALTER TABLE blob_sites ADD COLUMN deps TEXT;
 -- the vla sites of a release whose names its headers all define as
 -- constants: arrays of constant size, no use of any rule (not counted).
+-- deps tells two arrays of one line apart (char a[hwmon_max], b[n];).
 CREATE TABLE release_vlaconst (
 	release_id INTEGER NOT NULL REFERENCES releases(id) ON DELETE CASCADE,
 	path TEXT NOT NULL,
 	line INTEGER NOT NULL,
-	PRIMARY KEY (release_id, path, line)
+	deps TEXT NOT NULL,
+	PRIMARY KEY (release_id, path, line, deps)
 ) WITHOUT ROWID;

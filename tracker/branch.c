@@ -291,6 +291,7 @@ static void removed_sites(const struct hunk_image *img, struct site_list *out)
 		out->n++;
 		s->func = NULL;
 		s->text = NULL;
+		s->deps = NULL;
 	}
 	site_list_clear(&all);
 	sbuf_release(&sb);

@@ -542,6 +542,17 @@ static char *info_reason(const struct check *c, int r)
 	return sbuf_detach(&sb);
 }
 
+/* Does the change add a vla that a header's constants could make none? */
+static bool vla_note(const struct gate_change *ch)
+{
+	size_t i;
+
+	for (i = 0; i < ch->added.n; i++)
+		if (ch->added.v[i].rule == RULE_VLA && ch->added.v[i].deps)
+			return true;
+	return false;
+}
+
 /* Does the change add or remove a WARN (so how it was judged matters)? */
 static bool reach_note(const struct gate_change *ch)
 {
@@ -640,6 +651,8 @@ static void print_text(const struct check *c, const struct gate_change *ch,
 		       "note: warn-on-user by function name only (%s): run 'kmig scan' for the call graph\n",
 		       c->reach_base ? c->reach_base : "no scanned release under the base",
 		       c->reach_depth);
+	if (!c->reach_base && vla_note(ch))
+		printf("note: vla sizes judged by the changed files' own definitions only (no scanned release under the base): run 'kmig scan' for the headers' constants\n");
 	/* a range's counts differ from the trend's when uses moved between files */
 	if (!strcmp(c->kind, "range") && (ch->added.n || ch->removed.n))
 		printf("note: uses are matched across files (a use moved to another file is neither added nor removed); 'kmig report --trend' matches per file\n");

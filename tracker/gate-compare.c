@@ -168,6 +168,7 @@ static void emit(struct gate_sites *out, const struct entry *e)
 	s->func = e->site->func;
 	s->text = e->text;
 	s->chain = e->chain;
+	s->deps = e->site->deps;
 	s->on_change = e->on_change;
 	s->allow = -1;
 	s->patch = -1;

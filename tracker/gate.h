@@ -46,6 +46,7 @@ struct gate_site {
 	const char *func;	/* enclosing function, NULL at file scope */
 	const char *text;	/* whitespace-normalised source line */
 	const char *chain;	/* warn-on-user: the call path (reach.h), or NULL */
+	const char *deps;	/* vla: names a header may define (struct site) */
 	bool on_change;		/* on a line the diff adds (or deletes) */
 	int allow;		/* allowlist entry index, or -1 */
 	int patch;		/* patch of a series that added it, or -1 */

@@ -391,7 +391,9 @@ static void emit_idset(const struct lexer *lx, const struct idset *set,
 	size_t i;
 
 	for (i = 0; i < set->cap; i++) {
-		if (!set->len[i])
+		if (!set->len[i] ||
+		    lex_idset_has(lx, &lx->vars, lx->buf + set->off[i],
+				  set->len[i]))
 			continue;
 		sbuf_addch(sb, ' ');
 		sbuf_add(sb, lx->buf + set->off[i], set->len[i]);
@@ -404,17 +406,22 @@ static void emit_idset(const struct lexer *lx, const struct idset *set,
  */
 static void emit_consts(const struct lexer *lx, struct sbuf *sb)
 {
-	size_t i;
+	size_t i, at = sb->len;
 
-	if (lx->enums.n || lx->macros.n) {
-		sbuf_addstr(sb, "k");
-		emit_idset(lx, &lx->enums, sb);
-		emit_idset(lx, &lx->macros, sb);
+	sbuf_addstr(sb, "k");
+	emit_idset(lx, &lx->enums, sb);
+	emit_idset(lx, &lx->macros, sb);
+	if (sb->len == at + 1) {
+		sb->len = at;		/* none: no record */
+		sb->buf[at] = '\0';
+	} else {
 		sbuf_addch(sb, '\n');
 	}
 	for (i = 0; i < lx->ndm; i++) {
 		const struct dmacro *m = &lx->dm[i];
 
+		if (lex_idset_has(lx, &lx->vars, lx->buf + m->off, m->len))
+			continue;
 		sbuf_addstr(sb, "d ");
 		sbuf_add(sb, lx->buf + m->off, m->len);
 		sbuf_addch(sb, ' ');
@@ -433,7 +440,10 @@ char *lex_funcs_emit(struct lexer *lx)
 		fx_close(fx, lx->nt ? lx->t[lx->nt - 1].line : 1);
 	if (!fx || (!fx->nf && !fx->nr)) {
 		emit_consts(lx, &sb);
-		return sb.len ? sbuf_detach(&sb) : NULL;
+		if (sb.len)
+			return sbuf_detach(&sb);
+		sbuf_release(&sb);
+		return NULL;
 	}
 	sbuf_addstr(&sb, "n");
 	for (i = 0; i < fx->nn; i++) {

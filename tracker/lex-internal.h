@@ -244,6 +244,12 @@ struct lexer {
 	struct dmacro *dm;
 	size_t ndm, adm;
 	struct idset dmacros;	/* their names */
+	/*
+	 * Names declared as variables at file scope: a macro of the same
+	 * name is no constant ("#if NR_CPUS == 1 #define nr_cpu_ids 1U
+	 * #else extern unsigned int nr_cpu_ids;").
+	 */
+	struct idset vars;
 
 	/*
 	 * Conditional directives: when a branch changed the brace depth,
@@ -365,7 +371,8 @@ void lex_match_vla(struct lexer *lx, size_t i);
  * object-like macro (the caller checked) with a constant body: numbers,
  * upper-case names, enumerators and constant macros seen before, sizeof.
  * A body constant if some plain names are is no constant; the macro and
- * those names are recorded in lx->dm (the "d" facts).
+ * those names are recorded in lx->dm (the "d" facts).  A name the buffer
+ * declares as a variable (lx->vars) stays no constant whatever its macro.
  */
 bool lex_define_const(struct lexer *lx, size_t name);
 

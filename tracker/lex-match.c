@@ -279,13 +279,24 @@ static bool size_macro(const char *s, size_t len)
 	return name_in(s, len, v, ARRAY_SIZE(v));
 }
 
+/* Is @s (@len bytes) a constant of the buffer so far? */
+static bool buffer_const(const struct lexer *lx, const char *s, size_t len)
+{
+	if (lex_idset_has(lx, &lx->consts, s, len) ||
+	    lex_idset_has(lx, &lx->enums, s, len))
+		return true;
+	return lex_idset_has(lx, &lx->macros, s, len) &&
+	       !lex_idset_has(lx, &lx->vars, s, len);
+}
+
 /* The dependency names of the buffer's macro @s (@len bytes), or NULL. */
 static const struct dmacro *dmacro_find(const struct lexer *lx, const char *s,
 					size_t len)
 {
 	size_t i;
 
-	if (!lex_idset_has(lx, &lx->dmacros, s, len))
+	if (!lex_idset_has(lx, &lx->dmacros, s, len) ||
+	    lex_idset_has(lx, &lx->vars, s, len))
 		return NULL;
 	for (i = 0; i < lx->ndm; i++)
 		if (lx->dm[i].len == len &&
@@ -335,19 +346,35 @@ static void deps_add(struct sbuf *deps, const char *s, size_t len)
 	sbuf_add(deps, s, len);
 }
 
-/* deps_add() of each name of the blank-separated @s (@len bytes). */
-static void deps_add_all(struct sbuf *deps, const char *s, size_t len)
-{
-	const char *e = s + len;
+/* How deep deps_add_name() follows the buffer's macros defined by macros. */
+#define DMACRO_DEPTH 8
 
-	while (s < e) {
-		const char *q = memchr(s, ' ', (size_t)(e - s));
+/*
+ * Add the plain name @s (@len bytes) to @deps: a macro of the buffer that
+ * is constant when some names are adds those names instead (those that
+ * are not constants of the buffer by now: "#define a (b * 2)" before
+ * "#define b 4" makes a constant).
+ */
+static void deps_add_name(const struct lexer *lx, struct sbuf *deps,
+			  const char *s, size_t len, int depth)
+{
+	const struct dmacro *m = dmacro_find(lx, s, len);
+	const char *p, *e;
+
+	if (!m || depth >= DMACRO_DEPTH) {
+		deps_add(deps, s, len);
+		return;
+	}
+	p = lx->deps.buf + m->dep_off;
+	e = p + m->dep_len;
+	while (p < e) {
+		const char *q = memchr(p, ' ', (size_t)(e - p));
 
 		if (!q)
 			q = e;
-		if (q > s)
-			deps_add(deps, s, (size_t)(q - s));
-		s = q + 1;
+		if (q > p && !buffer_const(lx, p, (size_t)(q - p)))
+			deps_add_name(lx, deps, p, (size_t)(q - p), depth + 1);
+		p = q + 1;
 	}
 }
 
@@ -442,23 +469,15 @@ static bool expr_const(const struct lexer *lx, size_t a, size_t b, bool heur,
 				i++;
 			continue;
 		}
-		if (heur && (lex_idset_has(lx, &lx->consts, s, t->len) ||
-			     lex_idset_has(lx, &lx->enums, s, t->len) ||
-			     lex_idset_has(lx, &lx->macros, s, t->len))) {
+		if (heur && buffer_const(lx, s, t->len)) {
 			i++;
 			continue;
 		}
 		if (deps && (n >= b || !is_punct(&lx->t[n], P_LPAREN)) &&
 		    !(i > a && (is_punct(&lx->t[i - 1], P_DOT) ||
 				is_punct(&lx->t[i - 1], P_ARROW)))) {
-			const struct dmacro *m = dmacro_find(lx, s, t->len);
-
 			/* a macro of the buffer: the names its body needs */
-			if (m)
-				deps_add_all(deps, lx->deps.buf + m->dep_off,
-					     m->dep_len);
-			else
-				deps_add(deps, s, t->len);
+			deps_add_name(lx, deps, s, t->len, 0);
 			i++;
 			continue;
 		}

@@ -379,6 +379,14 @@ static inline void scan_ident(struct lexer *lx, struct frame *f, size_t i)
 	    (lx->t[n].sub == P_ASSIGN || lx->t[n].sub == P_SEMI ||
 	     lx->t[n].sub == P_COMMA || lx->t[n].sub == P_LBRACK))
 		lex_idset_add(lx, &lx->consts, t->off, t->len);
+	/* a variable declared at file scope: "extern unsigned int nr_cpu_ids;" */
+	if (!f && !lx->in_define && !lx->st.stmt_rhs && name && lx->st.paren == 0 &&
+	    n < lx->nt && lx->t[n].type == T_PUNCT &&
+	    (lx->t[n].sub == P_ASSIGN || lx->t[n].sub == P_SEMI ||
+	     lx->t[n].sub == P_COMMA || lx->t[n].sub == P_LBRACK) &&
+	    lx->st.prev >= 0 && (lx->t[lx->st.prev].type == T_IDENT ||
+				 is_punct(&lx->t[lx->st.prev], P_STAR)))
+		lex_idset_add(lx, &lx->vars, t->off, t->len);
 	if (name && n < lx->nt && lx->t[n].type == T_PUNCT) {
 		if (lx->t[n].sub == P_LPAREN)
 			lex_funcs_call(lx, i, n);

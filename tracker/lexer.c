@@ -110,6 +110,7 @@ int lex_buffer_with(const char *buf, size_t len, struct site_list *out,
 	lex_idset_free(&lx.enums);
 	lex_idset_free(&lx.macros);
 	lex_idset_free(&lx.dmacros);
+	lex_idset_free(&lx.vars);
 	free(lx.dm);
 	sbuf_release(&lx.deps);
 	return 0;

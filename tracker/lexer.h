@@ -29,14 +29,14 @@ struct site {
 	 * vla only: the plain names its size depends on that the buffer
 	 * does not define, blank-separated, or NULL.  The site is a VLA
 	 * unless the release's headers define every one of them as an
-	 * enumerator or a constant macro (the "k" facts below; vlaconst.h).
+	 * enumerator or a constant macro (the "k" facts below; reach.h).
 	 */
 	char *deps;
 };
 
 /*
  * struct site_list.funcs: the call graph facts of the buffer (lex-funcs.c),
- * for reach.h, and its constants, for vlaconst.h; NULL when it has none
+ * for reach.h, and its constants (reach_consts_cover()); NULL when it has none
  * of them.  Text, one record a line, fields separated by one blank:
  *
  *   n NAME...                    every name below, by index from 0

@@ -102,6 +102,7 @@ struct reach {
 	struct strmap dnames;		/* the headers' "d" macros */
 	char **ddeps;			/* by dnames id: their DEP fields */
 	size_t addeps;
+	uint8_t *dstate;		/* by dnames id: enum dstate, lazily */
 	struct rfile *file;
 	size_t nfile, afile;
 	struct rfunc *fn;
@@ -147,6 +148,7 @@ void reach_free(struct reach *r)
 	strmap_clear(&r->consts);
 	strmap_clear(&r->dnames);
 	free(r->ddeps);
+	free(r->dstate);
 	free(r);
 }
 
@@ -306,6 +308,8 @@ int reach_add_file(struct reach *r, const char *path, const char *funcs)
 			if (id == n) {	/* the first definition counts */
 				ALLOC_GROW(r->ddeps, r->dnames.n, r->addeps);
 				r->ddeps[id] = q;
+				free(r->dstate);	/* verdicts sized by dnames */
+				r->dstate = NULL;
 			}
 		} else {
 			ret = KMIG_EGENERIC;
@@ -498,6 +502,28 @@ size_t reach_functions(const struct reach *r)
 /* Macros defined by macros: how deep reach_consts_cover() follows. */
 #define DEPS_DEPTH 8
 
+/* What consts_cover() knows of a "d" macro; a macro in progress is a cycle. */
+enum dstate { D_UNKNOWN, D_BUSY, D_CONST, D_NOT };
+
+static bool consts_cover(struct reach *r, const char *deps, int depth);
+
+/* Is the "d" macro @id constant?  Each is decided once. */
+static bool dmacro_const(struct reach *r, uint32_t id, int depth)
+{
+	bool yes;
+
+	if (!r->dstate)
+		r->dstate = xcalloc(r->dnames.n ? r->dnames.n : 1,
+				    sizeof(*r->dstate));
+	if (r->dstate[id] != D_UNKNOWN)
+		return r->dstate[id] == D_CONST;
+	r->dstate[id] = D_BUSY;
+	yes = consts_cover(r, r->ddeps[id], depth + 1);
+	/* too deep is no verdict: another path may reach it shallower */
+	r->dstate[id] = yes ? D_CONST : depth + 1 > DEPS_DEPTH ? D_UNKNOWN : D_NOT;
+	return yes;
+}
+
 static bool consts_cover(struct reach *r, const char *deps, int depth)
 {
 	struct sbuf name = SBUF_INIT;
@@ -513,8 +539,7 @@ static bool consts_cover(struct reach *r, const char *deps, int depth)
 		sbuf_add(&name, deps, n);
 		if (n && strmap_id(&r->consts, name.buf, false) == NONE) {
 			id = strmap_id(&r->dnames, name.buf, false);
-			all = id != NONE &&
-			      consts_cover(r, r->ddeps[id], depth + 1);
+			all = id != NONE && dmacro_const(r, id, depth);
 		}
 		deps += n;
 		deps += strspn(deps, " ");
@@ -525,7 +550,7 @@ static bool consts_cover(struct reach *r, const char *deps, int depth)
 
 bool reach_consts_cover(const struct reach *r, const char *deps)
 {
-	/* the maps are only read: strmap_id() without add changes nothing */
+	/* a cache of verdicts and lookups without add: nothing visible changes */
 	return consts_cover((struct reach *)r, deps, 0);
 }
 
@@ -587,7 +612,7 @@ int reach_load_release(struct store *st, long long release,
 struct hit {
 	char *path;
 	unsigned int line;
-	char *chain;
+	char *chain;		/* warn-on: the call path; vla: its deps */
 };
 
 struct classify {
@@ -625,7 +650,7 @@ static int classify_vla(void *data, const char *path, unsigned int line,
 	struct classify *c = data;
 
 	if (reach_consts_cover(c->r, deps))
-		classify_keep(c, path, line, NULL);
+		classify_keep(c, path, line, xstrdup(deps));
 	return 0;
 }
 
@@ -652,7 +677,8 @@ static int vla_release(struct store *st, long long release,
 
 	ret = store_rule_sites(st, release, "vla", classify_vla, &c);
 	for (i = 0; !ret && i < c.n; i++)
-		ret = store_vla_const_put(st, release, c.v[i].path, c.v[i].line);
+		ret = store_vla_const_put(st, release, c.v[i].path, c.v[i].line,
+					  c.v[i].chain);
 	classify_free(&c);
 	return ret;
 }

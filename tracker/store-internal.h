@@ -89,7 +89,8 @@ char *store_col_dup(sqlite3_stmt *s, int i);
  */
 #define SITE_VLA_CONST(rel, path) \
 	"(bs.deps IS NOT NULL AND EXISTS (SELECT 1 FROM release_vlaconst rv " \
-	"  WHERE rv.release_id = " rel " AND rv.path = " path " AND rv.line = bs.line))"
+	"  WHERE rv.release_id = " rel " AND rv.path = " path " AND rv.line = bs.line " \
+	"  AND rv.deps = bs.deps))"
 
 /*
  * The rule a site bs (a row of blob_sites) of file @path (an SQL

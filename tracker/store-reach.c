@@ -280,10 +280,11 @@ int store_reach_sites(struct store *st, long long release,
 }
 
 int store_vla_const_put(struct store *st, long long release, const char *path,
-			unsigned int line)
+			unsigned int line, const char *deps)
 {
 	static const char sql[] =
-		"INSERT OR IGNORE INTO release_vlaconst(release_id, path, line) VALUES (?, ?, ?)";
+		"INSERT OR IGNORE INTO release_vlaconst(release_id, path, line, deps) "
+		"VALUES (?, ?, ?, ?)";
 	sqlite3_stmt *s;
 
 	if (store_need_txn(st, "store_vla_const_put"))
@@ -294,25 +295,6 @@ int store_vla_const_put(struct store *st, long long release, const char *path,
 	sqlite3_bind_int64(s, 1, release);
 	sqlite3_bind_text(s, 2, path, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_int(s, 3, (int)line);
+	sqlite3_bind_text(s, 4, deps, -1, SQLITE_TRANSIENT);
 	return store_done(st, s, "write");
-}
-
-int store_vla_const_count(struct store *st, long long release, long long *n)
-{
-	static const char sql[] =
-		"SELECT count(*) FROM release_vlaconst WHERE release_id = ?";
-	sqlite3_stmt *s = store_stmt(st, sql);
-	int rc;
-
-	*n = 0;
-	if (!s)
-		return KMIG_EGENERIC;
-	sqlite3_bind_int64(s, 1, release);
-	rc = sqlite3_step(s);
-	if (rc == SQLITE_ROW)
-		*n = sqlite3_column_int64(s, 0);
-	sqlite3_reset(s);
-	if (rc != SQLITE_ROW)
-		return store_dberr(st, "read release");
-	return 0;
 }

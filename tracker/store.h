@@ -298,14 +298,12 @@ int store_reach_sites(struct store *st, long long release,
 		      store_reach_chain_fn *fn, void *data);
 
 /*
- * store_vla_const_put - the vla site(s) on @line of @path in @release are
- * of constant size: the release's headers define every name they depend
+ * store_vla_const_put - the vla site(s) on @line of @path in @release that
+ * depend on @deps are of constant size: the release's headers define every name they depend
  * on (they are not counted).  Caller holds a transaction.
  */
 int store_vla_const_put(struct store *st, long long release, const char *path,
-			unsigned int line);
-/* store_vla_const_count - the release's vla sites found constant so. */
-int store_vla_const_count(struct store *st, long long release, long long *n);
+			unsigned int line, const char *deps);
 
 /* ---- gate (store-gate.c) ---- */
 

@@ -1,7 +1,9 @@
 #!/bin/sh
 # vla by the release's own constants: an array sized by an enumerator or
 # an object-like constant macro that a header of the same release defines
-# (hwmon_max, Ar5416RateSize, a macro defined by another, a cast) is no VLA; the same array in a release whose
+# (hwmon_max, Ar5416RateSize, a macro defined by another, a cast) is no VLA
+# (unless another branch of its #if does not define it: nr_cpu_ids), and
+# of two arrays on one line only the constant one is dropped; the same array in a release whose
 # headers do not define the name is one.  Per release in scan, report and
 # the trend; kmig check judges by its base's headers (and by the change's).
 . "$(dirname "$0")/../lib.sh"
@@ -24,6 +26,11 @@ enum hwmon_sensor_types {
 #define chained_len (base_len * 2)
 #define base_len 4
 #define HFA384x_LEN ((u16)12)
+#if NR_CPUS == 1
+#define nr_cpu_ids ((unsigned int)NR_CPUS)
+#else
+extern unsigned int nr_cpu_ids;
+#endif
 EOF2
 cat > "$W/drivers/hwmon/sensor.c" <<'EOF2'
 #define nr_local 8
@@ -38,6 +45,8 @@ static int sensor_read(struct device *dev, int n)
 	char rt[runtime_len];
 	char ch[chained_len];
 	u8 snum[HFA384x_LEN];
+	char more[n]; char two[hwmon_max];
+	int per_cpu[nr_cpu_ids];
 	return 0;
 }
 EOF2
@@ -51,14 +60,15 @@ vla() {
 	k report "$1" --format csv --by file --rule vla | sed 1d | cut -d, -f2,4
 }
 t_is "v1.0: the names its header defines are constants" \
-"drivers/hwmon/sensor.c,3" "$(vla v1.0)"
-t_is "v1.1: without hwmon_max the same blob has one more VLA" \
-"drivers/hwmon/sensor.c,4" "$(vla v1.1)"
+"drivers/hwmon/sensor.c,5" "$(vla v1.0)"
+t_is "v1.1: without hwmon_max the same blob has two more VLAs" \
+"drivers/hwmon/sensor.c,7" "$(vla v1.1)"
 t_is "the sites of v1.0 recorded as constant" \
 "drivers/hwmon/sensor.c 5
 drivers/hwmon/sensor.c 6
 drivers/hwmon/sensor.c 11
-drivers/hwmon/sensor.c 12" \
+drivers/hwmon/sensor.c 12
+drivers/hwmon/sensor.c 13" \
 "$(sqlite3 -separator ' ' "$DB" "SELECT rv.path, rv.line FROM release_vlaconst rv
 	JOIN releases r ON r.id = rv.release_id WHERE r.tag = 'v1.0' ORDER BY rv.line")"
 t_is "the dependencies are recorded per site" \
@@ -68,12 +78,15 @@ t_is "the dependencies are recorded per site" \
 9|hwmon_max n
 10|runtime_len
 11|chained_len
-12|HFA384x_LEN" \
-"$(sqlite3 "$DB" "SELECT DISTINCT line, deps FROM blob_sites WHERE rule = 'vla' ORDER BY line")"
+12|HFA384x_LEN
+13|hwmon_max
+13|n
+14|nr_cpu_ids" \
+"$(sqlite3 "$DB" "SELECT DISTINCT line, deps FROM blob_sites WHERE rule = 'vla' ORDER BY line, deps")"
 k report --trend --format csv --rule vla > "$TRASH/trend"
 t_is "the trend adds the site that became a VLA" \
-"v1.0,3,,,,
-v1.1,4,1,1,0,0" "$(sed 1d "$TRASH/trend")"
+"v1.0,5,,,,
+v1.1,7,2,2,0,0" "$(sed 1d "$TRASH/trend")"
 
 # the gate: a new array sized by hwmon_max on base v1.0 is no new use
 git -C "$W" checkout -q -b topic v1.0
@@ -89,6 +102,10 @@ EOF2
 git_commit_all "$W" "sensor: write"
 t_exit "check on base v1.0: only the array of a variable size is new" 1 k check HEAD
 t_ok "one new use" grep -qx "1 new deprecated use (0 allowed)" "$TRASH/.stdout"
-t_ok "it is buf[len]" grep -q "sensor.c:19: vla:" "$TRASH/.stdout"
-t_ok "not more[hwmon_max]" sh -c "! grep -q 'sensor.c:18:' '$TRASH/.stdout'"
+t_ok "it is buf[len]" grep -q "sensor.c:21: vla:" "$TRASH/.stdout"
+t_ok "not more[hwmon_max]" sh -c "! grep -q 'sensor.c:20:' '$TRASH/.stdout'"
+t_exit "check without a scanned base: both arrays count" 1 \
+	"$KMIG" --repo "$W" --db "$TRASH/none.db" check HEAD
+t_ok "two new uses" grep -qx "2 new deprecated uses (0 allowed)" "$TRASH/.stdout"
+t_ok "the note says why" grep -q "^note: vla sizes judged by the changed files' own definitions only" "$TRASH/.stdout"
 t_done

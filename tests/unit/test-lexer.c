@@ -546,6 +546,21 @@ static void test_vla_deps(void **state)
 		      "#define str \"s\"\n",
 		      "k e_max e_a Ar5416RateSize\nd later_a later_b\n");
 	assert_consts("int x;\n", "");
+	/* a macro of the file defined by one that comes later */
+	assert_int_equal(count("#define a_len (b_len * 2)\n#define b_len 4\n"
+			       BODY("char x[a_len];"), "vla"), 0);
+	assert_vla_deps("#define a_len (b_len * 2)\n#define b_len (c_len + 1)\n"
+			BODY("char x[a_len];"), "c_len");
+	/* also declared as a variable: no constant (include/linux/cpumask.h) */
+	assert_consts("#ifndef _H\n#if NR_CPUS == 1\n#define nr_cpu_ids ((unsigned int)NR_CPUS)\n"
+		      "#else\nextern unsigned int nr_cpu_ids;\n#endif\n"
+		      "#ifdef CONFIG_X\n#define Foo_max 16\n#else\n#define Foo_max 0\n#endif\n"
+		      "#if A\n#define Bar_n 1\n#elif B\n#define Bar_n 2\n#else\n#define Baz_n 3\n#endif\n"
+		      "#ifndef Only_if\n#define Only_if 8\n#endif\n#endif\n",
+		      "k Bar_n Baz_n Foo_max Only_if\n");
+	assert_int_equal(count("#if NR_CPUS == 1\n#define nr_cpu_ids 1U\n#else\n"
+			       "extern unsigned int nr_cpu_ids;\n#endif\n"
+			       BODY("int x[nr_cpu_ids];"), "vla"), 1);
 }
 
 static void test_vla(void **state)

@@ -6,7 +6,7 @@
 #   make demo     the main job on the embedded default (Debian kernel history)
 #   make asan     build and run the unit and CLI tests under ASan/UBSan
 #   make bench    benchmarks
-#   make lexbench build/lexbench, the lexer's throughput (bench/README-lexperf.md)
+#   make lexbench build/lexbench, the lexer's throughput (bench/README.md, "The lexer's throughput")
 #   make fuzz     build the libFuzzer harnesses (clang) into build-fuzz/
 #   make install  install kmig, its data, man page and bash completion under
 #                 $(DESTDIR)$(PREFIX) (PREFIX=/usr/local); make uninstall
@@ -140,7 +140,7 @@ fuzz-bin: $(FUZZ_BIN)
 $(BUILD)/fuzz-%: tests/fuzz/fuzz-%.c $(LIBOBJS) | $(BUILD)
 	$(CC) $(CFLAGS) -fsanitize=fuzzer -o $@ $< $(LIBOBJS) $(LDLIBS)
 
-# The lexer's throughput and a digest of its sites (bench/README-lexperf.md):
+# The lexer's throughput and a digest of its sites (bench/README.md, "The lexer's throughput"):
 # build/lexbench, linked against the library objects.
 lexbench: $(BUILD)/lexbench
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * lexbench.c - the lexer's throughput on one core, and a digest of what
- * it finds (bench/README-lexperf.md).
+ * it finds (bench/README.md, "The lexer's throughput").
  *
  *   lexbench [--rounds N] [--sites] [--dump FILE] PATH...
  *

@@ -384,6 +384,22 @@ static void add_num(struct sbuf *sb, uint32_t v)
 	sbuf_add(sb, p, (size_t)(buf + sizeof(buf) - p));
 }
 
+/*
+ * Does the name @s (@len bytes) belong in a "k" or "d" record?  A vla
+ * size's all-upper-case names are constants anyway (lex-match.c), so only
+ * a name with a lower-case letter can be a site's dependency: the register
+ * headers' millions of upper-case macros stay out of the facts.
+ */
+static bool const_record(const char *s, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (s[i] >= 'a' && s[i] <= 'z')
+			return true;
+	return false;
+}
+
 /* The "k" record's identifiers of @set, in slot order. */
 static void emit_idset(const struct lexer *lx, const struct idset *set,
 		       struct sbuf *sb)
@@ -392,6 +408,7 @@ static void emit_idset(const struct lexer *lx, const struct idset *set,
 
 	for (i = 0; i < set->cap; i++) {
 		if (!set->len[i] ||
+		    !const_record(lx->buf + set->off[i], set->len[i]) ||
 		    lex_idset_has(lx, &lx->vars, lx->buf + set->off[i],
 				  set->len[i]))
 			continue;
@@ -420,7 +437,8 @@ static void emit_consts(const struct lexer *lx, struct sbuf *sb)
 	for (i = 0; i < lx->ndm; i++) {
 		const struct dmacro *m = &lx->dm[i];
 
-		if (lex_idset_has(lx, &lx->vars, lx->buf + m->off, m->len))
+		if (!const_record(lx->buf + m->off, m->len) ||
+		    lex_idset_has(lx, &lx->vars, lx->buf + m->off, m->len))
 			continue;
 		sbuf_addstr(sb, "d ");
 		sbuf_add(sb, lx->buf + m->off, m->len);

@@ -493,6 +493,10 @@ bool lex_define_const(struct lexer *lx, size_t name)
 	size_t i, end;
 	bool ok;
 
+	/* an upper-case name is a constant wherever it is used: no need */
+	if (all_upper(lx->buf + lx->t[name].off, lx->t[name].len))
+		return false;
+
 	for (end = name + 1; end < lx->nt && lx->t[end].type != T_EOD &&
 	     lx->t[end].type != T_DEFINE; end++) {
 		const struct tok *t = &lx->t[end];

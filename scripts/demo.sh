@@ -20,6 +20,35 @@ $KMIG report --trend
 echo
 $KMIG report --by subsystem --top 15
 
+# Each release's own rules (its deprecated.rst and include/): documented
+# since, replacement since; the gate judges a new driver by its base (a
+# kzalloc(sizeof(*p)) is informational on v6.1.192, which has no
+# kzalloc_obj(), and fails on v7.3.4); the WARNs user space reaches.
+echo
+echo "== kmig rules" >&2
+$KMIG rules
+P=${TMPDIR:-/tmp}/kmig-demo-obj.patch
+cat > "$P" <<'EOF'
+diff --git a/drivers/misc/kmig-obj.c b/drivers/misc/kmig-obj.c
+new file mode 100644
+--- /dev/null
++++ b/drivers/misc/kmig-obj.c
+@@ -0,0 +1,8 @@
++#include <linux/slab.h>
++struct kmig_obj { int a; };
++struct kmig_obj *kmig_obj_new(void)
++{
++	struct kmig_obj *p;
++	p = kzalloc(sizeof(*p), GFP_KERNEL);
++	return p;
++}
+EOF
+echo "== kmig check --patch (a new driver) --base v6.1.192, then v7.3.4" >&2
+$KMIG check --patch "$P" --base v6.1.192
+$KMIG check --patch "$P" --base v7.3.4 || [ $? -eq 1 ]
+echo "== kmig report --reach (warn-on-user and its call paths)" >&2
+$KMIG report --reach | sed 25q
+
 # The conversion branch: branch-patches/ applied to v6.1.192 (exit 1 only
 # means a patch conflicts, which the status shows), then replayed on v6.12.118.
 echo

@@ -385,22 +385,11 @@ static void add_num(struct sbuf *sb, uint32_t v)
 }
 
 /*
- * Does the name @s (@len bytes) belong in a "k" or "d" record?  A vla
- * size's all-upper-case names are constants anyway (lex-match.c), so only
- * a name with a lower-case letter can be a site's dependency: the register
- * headers' millions of upper-case macros stay out of the facts.
+ * The "k" record's identifiers of @set, in slot order.  A vla size's
+ * all-upper-case names are constants anyway, so only a name with a
+ * lower-case letter can be a site's dependency: upper-case enumerators
+ * stay out (lex_define_const() records no upper-case macro at all).
  */
-static bool const_record(const char *s, size_t len)
-{
-	size_t i;
-
-	for (i = 0; i < len; i++)
-		if (s[i] >= 'a' && s[i] <= 'z')
-			return true;
-	return false;
-}
-
-/* The "k" record's identifiers of @set, in slot order. */
 static void emit_idset(const struct lexer *lx, const struct idset *set,
 		       struct sbuf *sb)
 {
@@ -408,7 +397,7 @@ static void emit_idset(const struct lexer *lx, const struct idset *set,
 
 	for (i = 0; i < set->cap; i++) {
 		if (!set->len[i] ||
-		    !const_record(lx->buf + set->off[i], set->len[i]) ||
+		    lex_all_upper(lx->buf + set->off[i], set->len[i]) ||
 		    lex_idset_has(lx, &lx->vars, lx->buf + set->off[i],
 				  set->len[i]))
 			continue;
@@ -437,8 +426,7 @@ static void emit_consts(const struct lexer *lx, struct sbuf *sb)
 	for (i = 0; i < lx->ndm; i++) {
 		const struct dmacro *m = &lx->dm[i];
 
-		if (!const_record(lx->buf + m->off, m->len) ||
-		    lex_idset_has(lx, &lx->vars, lx->buf + m->off, m->len))
+		if (lex_idset_has(lx, &lx->vars, lx->buf + m->off, m->len))
 			continue;
 		sbuf_addstr(sb, "d ");
 		sbuf_add(sb, lx->buf + m->off, m->len);

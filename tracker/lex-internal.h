@@ -355,6 +355,12 @@ bool lex_fallthrough_comment(const char *s, size_t len);
 bool lex_call_arg(const struct lexer *lx, size_t lp, int argno,
 		  size_t *a, size_t *b);
 
+/*
+ * lex_all_upper - has the name @s (@len bytes) no lower-case letter?  Such
+ * a name counts as a constant in every size expression (lex-match.c).
+ */
+bool lex_all_upper(const char *s, size_t len);
+
 /* lex_match_word - token @i is a rule name: the call rules' matchers. */
 void lex_match_word(struct lexer *lx, size_t i);
 

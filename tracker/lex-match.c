@@ -199,7 +199,7 @@ void lex_add_site(struct lexer *lx, int rule, size_t off, unsigned int line)
 	s->dep_len = 0;
 }
 
-static bool all_upper(const char *s, size_t len)
+bool lex_all_upper(const char *s, size_t len)
 {
 	while (len--) {
 		if (*s >= 'a' && *s <= 'z')
@@ -327,23 +327,49 @@ static size_t skip_type_arg(const struct lexer *lx, size_t i, size_t b)
 	return b;
 }
 
+/*
+ * The next name of the blank-separated list [*@p, @e): *@w and *@n, and
+ * *@p past it; false at the end.
+ */
+static bool deps_next(const char **p, const char *e, const char **w, size_t *n)
+{
+	const char *q;
+
+	while (*p < e && **p == ' ')
+		(*p)++;
+	if (*p >= e)
+		return false;
+	q = memchr(*p, ' ', (size_t)(e - *p));
+	if (!q)
+		q = e;
+	*w = *p;
+	*n = (size_t)(q - *p);
+	*p = q;
+	return true;
+}
+
 /* Append the name @s (@len bytes) to the blank-separated list @deps once. */
 static void deps_add(struct sbuf *deps, const char *s, size_t len)
 {
-	const char *p = deps->buf, *e = p ? p + deps->len : NULL;
+	const char *p = deps->buf, *w;
+	size_t n;
 
-	while (p && p < e) {
-		const char *q = memchr(p, ' ', (size_t)(e - p));
-
-		if (!q)
-			q = e;
-		if ((size_t)(q - p) == len && !memcmp(p, s, len))
+	while (p && deps_next(&p, deps->buf + deps->len, &w, &n))
+		if (n == len && !memcmp(w, s, len))
 			return;
-		p = q + 1;
-	}
 	if (deps->len)
 		sbuf_addch(deps, ' ');
 	sbuf_add(deps, s, len);
+}
+
+/* Keep the list @deps in lx->deps: *@off and *@len say where. */
+static void deps_keep(struct lexer *lx, const struct sbuf *deps,
+		      uint32_t *off, uint32_t *len)
+{
+	sbuf_addch(&lx->deps, ' ');
+	*off = (uint32_t)lx->deps.len;
+	*len = (uint32_t)deps->len;
+	sbuf_add(&lx->deps, deps->buf, deps->len);
 }
 
 /* How deep deps_add_name() follows the buffer's macros defined by macros. */
@@ -359,23 +385,17 @@ static void deps_add_name(const struct lexer *lx, struct sbuf *deps,
 			  const char *s, size_t len, int depth)
 {
 	const struct dmacro *m = dmacro_find(lx, s, len);
-	const char *p, *e;
+	const char *p, *w;
+	size_t n;
 
 	if (!m || depth >= DMACRO_DEPTH) {
 		deps_add(deps, s, len);
 		return;
 	}
 	p = lx->deps.buf + m->dep_off;
-	e = p + m->dep_len;
-	while (p < e) {
-		const char *q = memchr(p, ' ', (size_t)(e - p));
-
-		if (!q)
-			q = e;
-		if (q > p && !buffer_const(lx, p, (size_t)(q - p)))
-			deps_add_name(lx, deps, p, (size_t)(q - p), depth + 1);
-		p = q + 1;
-	}
+	while (deps_next(&p, lx->deps.buf + m->dep_off + m->dep_len, &w, &n))
+		if (!buffer_const(lx, w, n))
+			deps_add_name(lx, deps, w, n, depth + 1);
 }
 
 /*
@@ -462,7 +482,7 @@ static bool expr_const(const struct lexer *lx, size_t a, size_t b, bool heur,
 				i = skip_type_arg(lx, i, b);
 			continue;
 		}
-		if (all_upper(s, t->len)) {
+		if (lex_all_upper(s, t->len)) {
 			if (n < b && is_punct(&lx->t[n], P_LPAREN))
 				i = lex_skip_group(lx, n, b);
 			else
@@ -494,7 +514,7 @@ bool lex_define_const(struct lexer *lx, size_t name)
 	bool ok;
 
 	/* an upper-case name is a constant wherever it is used: no need */
-	if (all_upper(lx->buf + lx->t[name].off, lx->t[name].len))
+	if (lex_all_upper(lx->buf + lx->t[name].off, lx->t[name].len))
 		return false;
 
 	for (end = name + 1; end < lx->nt && lx->t[end].type != T_EOD &&
@@ -525,10 +545,7 @@ bool lex_define_const(struct lexer *lx, size_t name)
 		m = &lx->dm[lx->ndm++];
 		m->off = lx->t[name].off;
 		m->len = lx->t[name].len;
-		m->dep_off = (uint32_t)lx->deps.len + 1;
-		m->dep_len = (uint32_t)deps.len;
-		sbuf_addch(&lx->deps, ' ');
-		sbuf_add(&lx->deps, deps.buf, deps.len);
+		deps_keep(lx, &deps, &m->dep_off, &m->dep_len);
 		lex_idset_add(lx, &lx->dmacros, m->off, m->len);
 	}
 	sbuf_release(&deps);
@@ -718,14 +735,9 @@ void lex_match_vla(struct lexer *lx, size_t i)
 
 	if (name) {
 		lex_add_site(lx, RULE_VLA, lx->t[name].off, lx->t[name].line);
-		if (deps.len) {
-			struct tsite *s = &lx->s[lx->ns - 1];
-
-			s->dep_off = (uint32_t)lx->deps.len + 1;
-			s->dep_len = (uint32_t)deps.len;
-			sbuf_addch(&lx->deps, ' ');
-			sbuf_add(&lx->deps, deps.buf, deps.len);
-		}
+		if (deps.len)
+			deps_keep(lx, &deps, &lx->s[lx->ns - 1].dep_off,
+				  &lx->s[lx->ns - 1].dep_len);
 	}
 	sbuf_release(&deps);
 }

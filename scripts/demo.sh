@@ -27,22 +27,7 @@ $KMIG report --by subsystem --top 15
 echo
 echo "== kmig rules" >&2
 $KMIG rules
-P=${TMPDIR:-/tmp}/kmig-demo-obj.patch
-cat > "$P" <<'EOF'
-diff --git a/drivers/misc/kmig-obj.c b/drivers/misc/kmig-obj.c
-new file mode 100644
---- /dev/null
-+++ b/drivers/misc/kmig-obj.c
-@@ -0,0 +1,8 @@
-+#include <linux/slab.h>
-+struct kmig_obj { int a; };
-+struct kmig_obj *kmig_obj_new(void)
-+{
-+	struct kmig_obj *p;
-+	p = kzalloc(sizeof(*p), GFP_KERNEL);
-+	return p;
-+}
-EOF
+P=doc/examples/new-driver-kzalloc.patch
 echo "== kmig check --patch (a new driver) --base v6.1.192, then v7.3.4" >&2
 $KMIG check --patch "$P" --base v6.1.192
 $KMIG check --patch "$P" --base v7.3.4 || [ $? -eq 1 ]

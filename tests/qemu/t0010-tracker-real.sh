@@ -40,21 +40,8 @@ t_ok "kmap_local_page since v6.1.192" \
 	sh -c "grep -A5 '^kmap ' '$TRASH/rules.txt' | grep -q 'replacement since: v6.1.192'"
 t_ok "strcpy documented since the first" \
 	sh -c "grep -A5 '^strcpy ' '$TRASH/rules.txt' | grep -q 'documented since: v5.10.262; replacement since: v5.10.262'"
-cat > "$TRASH/obj.patch" <<'EOF'
-diff --git a/drivers/misc/kmig-obj.c b/drivers/misc/kmig-obj.c
-new file mode 100644
---- /dev/null
-+++ b/drivers/misc/kmig-obj.c
-@@ -0,0 +1,8 @@
-+#include <linux/slab.h>
-+struct kmig_obj { int a; };
-+struct kmig_obj *kmig_obj_new(void)
-+{
-+	struct kmig_obj *p;
-+	p = kzalloc(sizeof(*p), GFP_KERNEL);
-+	return p;
-+}
-EOF
+# a new driver allocating a struct object (also the demo's example)
+cp "$TOP/doc/examples/new-driver-kzalloc.patch" "$TRASH/obj.patch"
 t_exit "a new kzalloc(sizeof(*p)) on v6.1.192 passes" 0 k check --patch "$TRASH/obj.patch" --base v6.1.192
 t_ok "... listed as not deprecated there" grep -q '^info: drivers/misc/kmig-obj.c:6: alloc-obj' "$TRASH/.stdout"
 t_exit "... and fails on v7.3.4" 1 k check --patch "$TRASH/obj.patch" --base v7.3.4

@@ -49,6 +49,7 @@ struct scan_state {
 	unsigned int reach_depth;
 	uint64_t lexed, lexed_bytes;
 	struct relinfo_cache relinfo;	/* header blobs read (relinfo.h) */
+	struct reach_cache *graphs;	/* the last release's parsed facts */
 };
 
 static int cmp_tags(const void *a, const void *b)
@@ -330,8 +331,11 @@ static int release_graph(struct scan_state *s, const char *tag, long long rel)
 	double t0 = mono_now();
 	int ret;
 
-	ret = reach_release(s->st, rel, s->reach_depth, &entries, &reached,
-			    &sites);
+	if (!s->graphs)
+		s->graphs = reach_cache_new();
+	ret = reach_release(s->st, rel, s->reach_depth, s->graphs, &entries,
+			    &reached, &sites);
+	reach_cache_trim(s->graphs);
 	if (!ret)
 		progress_note("%s: call graph: %zu entry points, %zu functions within %u calls, %zu WARN sites reached (%.2fs)\n",
 			tag, entries, reached, s->reach_depth, sites,
@@ -370,7 +374,7 @@ static int write_release(struct scan_state *s, struct release_plan *p)
 	char maint_hex[GIT_OID_HEXSZ + 1];
 	uint64_t total_bytes = 0;
 	long long rel, uses = 0;
-	double t0, secs;
+	double t0, t1, t2, t3, secs;
 	size_t i;
 	int ret = 0;
 
@@ -423,6 +427,7 @@ static int write_release(struct scan_state *s, struct release_plan *p)
 						   ruleset, p->results[i].funcs);
 		total_bytes += p->bytes[i];
 	}
+	t1 = mono_now();
 	for (i = 0; !ret && i < p->files.n; i++) {
 		const struct scan_file *f = &p->files.v[i];
 		const char *sub = p->maint ? maintainers_match(p->maint, f->path) :
@@ -431,8 +436,10 @@ static int write_release(struct scan_state *s, struct release_plan *p)
 		ret = store_release_file(s->st, rel, f->path,
 					 repo_oid_str(&f->oid), sub);
 	}
+	t2 = mono_now();
 	if (!ret)
 		ret = release_graph(s, p->tag, rel);
+	t3 = mono_now();
 	if (!ret)
 		ret = store_release_finish(s->st, rel, (long long)p->files.n);
 	if (ret) {
@@ -442,6 +449,9 @@ static int write_release(struct scan_state *s, struct release_plan *p)
 	ret = store_commit(s->st);
 	if (ret)
 		return ret;
+	progress_note("%s: wrote %zu blobs in %.2fs, %zu files in %.2fs, counts and commit in %.2fs\n",
+		      p->tag, p->ntodo, t1 - t0 - secs, p->files.n, t2 - t1,
+		      mono_now() - t3);
 	s->lexed += p->ntodo;
 	s->lexed_bytes += total_bytes;
 	if (!store_counts(s->st, rel, BY_RULE, NULL, NULL, &rows))
@@ -604,6 +614,7 @@ out:
 	free(globs);
 	oidset_clear(&s.cached);
 	relinfo_cache_clear(&s.relinfo);
+	reach_cache_free(s.graphs);
 	store_close(s.st);
 	git_repository_free(s.repo);
 	return status;

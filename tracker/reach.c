@@ -7,22 +7,32 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "oidset.h"
 #include "reach.h"
+#include "repo.h"
 #include "store.h"
 #include "util.h"
 
 #define NONE UINT32_MAX
 
-/* A string -> id map (open addressing); the keys are not owned. */
-struct strmap {
+/*
+ * Interned identifiers: an open-addressing map from a name to its id, the
+ * names copied into chunks the map owns.  A cache shares one between the
+ * graphs of every release of a run, so a fragment's ids stay valid.
+ */
+struct names {
 	uint32_t *slot;		/* id + 1, 0: empty */
 	size_t cap, n;
 	const char **key;	/* by id */
 	uint32_t *hash;		/* by id */
 	size_t akey, ahash;
+	char **chunk;		/* the copies */
+	size_t nchunk, achunk, used, room;
 };
 
-static void strmap_grow(struct strmap *m)
+#define NAMES_CHUNK ((size_t)1 << 20)
+
+static void names_grow(struct names *m)
 {
 	size_t i, j, mask;
 
@@ -37,92 +47,221 @@ static void strmap_grow(struct strmap *m)
 	}
 }
 
-/* The id of @s; with @add a new id when absent, else NONE. */
-static uint32_t strmap_id(struct strmap *m, const char *s, bool add)
+static const char *names_copy(struct names *m, const char *s, size_t len)
 {
-	size_t j, mask, len = strlen(s);
+	char *c;
+
+	if (len + 1 > m->room) {
+		size_t size = len + 1 > NAMES_CHUNK ? len + 1 : NAMES_CHUNK;
+
+		ALLOC_GROW(m->chunk, m->nchunk + 1, m->achunk);
+		m->chunk[m->nchunk++] = xmalloc(size);
+		m->used = 0;
+		m->room = size;
+	}
+	c = m->chunk[m->nchunk - 1] + m->used;
+	memcpy(c, s, len);
+	c[len] = '\0';
+	m->used += len + 1;
+	m->room -= len + 1;
+	return c;
+}
+
+/* The id of the @len bytes at @s; with @add a new id when absent, else NONE. */
+static uint32_t names_id(struct names *m, const char *s, size_t len, bool add)
+{
 	uint32_t h = fnv32(s, len);
+	size_t j, mask;
 
 	if (!add && !m->cap)
 		return NONE;
 	if (add && (m->n + 1) * 2 > m->cap)
-		strmap_grow(m);
+		names_grow(m);
 	mask = m->cap - 1;
 	for (j = h & mask; m->slot[j]; j = (j + 1) & mask) {
 		uint32_t id = m->slot[j] - 1;
 
-		if (m->hash[id] == h && !memcmp(m->key[id], s, len + 1))
+		if (m->hash[id] == h && !memcmp(m->key[id], s, len) &&
+		    !m->key[id][len])
 			return id;
 	}
 	if (!add)
 		return NONE;
 	ALLOC_GROW(m->key, m->n + 1, m->akey);
 	ALLOC_GROW(m->hash, m->n + 1, m->ahash);
-	m->key[m->n] = s;
+	m->key[m->n] = names_copy(m, s, len);
 	m->hash[m->n] = h;
 	m->slot[j] = (uint32_t)++m->n;
 	return (uint32_t)m->n - 1;
 }
 
-static void strmap_clear(struct strmap *m)
+static uint32_t names_str(struct names *m, const char *s, bool add)
 {
+	return names_id(m, s, strlen(s), add);
+}
+
+static void names_clear(struct names *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->nchunk; i++)
+		free(m->chunk[i]);
+	free(m->chunk);
 	free(m->slot);
 	free(m->key);
 	free(m->hash);
 	memset(m, 0, sizeof(*m));
 }
 
+/* A function of a fragment; calls index the fragment's calls. */
+struct ffn {
+	uint32_t name, line, end, calls, ncalls;
+	bool is_static;
+};
+
+/* A "d" record: macro @name is constant when every name of @deps is. */
+struct fdef {
+	uint32_t name;
+	const char *deps;	/* into the fragment's text */
+};
+
+/*
+ * One blob's facts, parsed: names are ids of the cache's names.  The "k"
+ * and "d" records count only where the blob is a header.
+ */
+struct frag {
+	struct ffn *fn;
+	uint32_t *calls, *ref, *k;
+	struct fdef *d;
+	char *deps;		/* the "d" records' DEP fields */
+	uint32_t nfn, ncalls, nref, nk, nd;
+	unsigned int gen;	/* the cache's generation that last used it */
+};
+
+static void frag_free(struct frag *fr)
+{
+	if (!fr)
+		return;
+	free(fr->fn);
+	free(fr->calls);
+	free(fr->ref);
+	free(fr->k);
+	free(fr->d);
+	free(fr->deps);
+	free(fr);
+}
+
+struct reach_cache {
+	struct names names;
+	struct oidset index;	/* blob id -> slot + 1 in frag */
+	struct frag **frag;	/* NULL: the blob has no facts */
+	git_oid *oid;		/* by slot */
+	size_t nfrag, afrag, aoid;
+	unsigned int gen;
+};
+
+struct reach_cache *reach_cache_new(void)
+{
+	struct reach_cache *c = xcalloc(1, sizeof(*c));
+
+	c->gen = 1;
+	return c;
+}
+
+void reach_cache_free(struct reach_cache *c)
+{
+	size_t i;
+
+	if (!c)
+		return;
+	for (i = 0; i < c->nfrag; i++)
+		frag_free(c->frag[i]);
+	free(c->frag);
+	free(c->oid);
+	oidset_clear(&c->index);
+	names_clear(&c->names);
+	free(c);
+}
+
+size_t reach_cache_blobs(const struct reach_cache *c)
+{
+	return c->nfrag;
+}
+
+void reach_cache_trim(struct reach_cache *c)
+{
+	size_t i, n = 0;
+
+	oidset_clear(&c->index);
+	for (i = 0; i < c->nfrag; i++) {
+		struct frag *fr = c->frag[i];
+
+		if (fr && fr->gen != c->gen) {
+			frag_free(fr);
+			continue;
+		}
+		c->frag[n] = fr;
+		git_oid_cpy(&c->oid[n], &c->oid[i]);
+		oidset_put(&c->index, &c->oid[n], n + 1);
+		n++;
+	}
+	c->nfrag = n;
+	c->gen++;
+}
+
 struct rfunc {
-	uint32_t file, name, line, end;
-	uint32_t calls, ncalls;		/* into r->calls: symbol ids */
+	const struct ffn *src;
+	uint32_t file;
 	uint32_t parent;		/* caller on the path, NONE: entry */
 	uint32_t next;			/* next definition of the name */
 	uint16_t ndefs;			/* definitions the call resolved to */
 	int8_t dist;			/* calls from an entry point, -1: none */
-	bool is_static;
 };
 
 struct rfile {
 	char *path;
-	char *text;			/* the facts (names point into it) */
-	uint32_t f0, nf;		/* its functions in r->fn */
-	uint32_t arch;			/* symbol of "arch/X", NONE: not in arch/ */
+	struct frag *fr;		/* NULL: no functions */
+	bool own;			/* fr is this graph's, not the cache's */
 	bool header;
-};
-
-struct rref {
-	uint32_t file, name;
+	uint32_t f0, nf;		/* its functions in r->fn */
+	uint32_t arch;			/* name of "arch/X", NONE: not in arch/ */
 };
 
 struct reach {
 	unsigned int depth;
-	struct strmap sym;		/* names */
-	struct strmap paths;		/* file ids */
-	struct strmap consts;		/* the headers' "k" identifiers */
-	struct strmap dnames;		/* the headers' "d" macros */
-	char **ddeps;			/* by dnames id: their DEP fields */
-	size_t addeps;
-	uint8_t *dstate;		/* by dnames id: enum dstate, lazily */
+	struct reach_cache *cache;
+	bool own_cache;
+	struct names *names;		/* &cache->names */
+	struct names paths;		/* file ids */
 	struct rfile *file;
 	size_t nfile, afile;
 	struct rfunc *fn;
 	size_t nfn, afn;
-	uint32_t *calls;
-	size_t ncalls, acalls;
-	struct rref *ref;
-	size_t nref, aref;
-	uint32_t *head;			/* by symbol: first definition */
-	char **archs;			/* the "arch/X" symbols' strings */
-	size_t narchs, aarchs;
+	uint32_t *head;			/* by name: first definition */
+	size_t nhead;
+	/* the release's constants, by name id, from its headers */
+	bool consts_ready;
+	size_t nconst;			/* names covered by the arrays below */
+	uint8_t *isconst;		/* "k" records */
+	const char **ddeps;		/* "d" records: the first definition */
+	uint8_t *dstate;		/* enum dstate */
 	size_t entries, reached;
 };
 
-struct reach *reach_new(unsigned int depth)
+struct reach *reach_new_cached(unsigned int depth, struct reach_cache *cache)
 {
 	struct reach *r = xcalloc(1, sizeof(*r));
 
 	r->depth = depth;
+	r->own_cache = !cache;
+	r->cache = cache ? cache : reach_cache_new();
+	r->names = &r->cache->names;
 	return r;
+}
+
+struct reach *reach_new(unsigned int depth)
+{
+	return reach_new_cached(depth, NULL);
 }
 
 void reach_free(struct reach *r)
@@ -133,22 +272,18 @@ void reach_free(struct reach *r)
 		return;
 	for (i = 0; i < r->nfile; i++) {
 		free(r->file[i].path);
-		free(r->file[i].text);
+		if (r->file[i].own)
+			frag_free(r->file[i].fr);
 	}
 	free(r->file);
 	free(r->fn);
-	free(r->calls);
-	free(r->ref);
 	free(r->head);
-	for (i = 0; i < r->narchs; i++)
-		free(r->archs[i]);
-	free(r->archs);
-	strmap_clear(&r->sym);
-	strmap_clear(&r->paths);
-	strmap_clear(&r->consts);
-	strmap_clear(&r->dnames);
+	free(r->isconst);
 	free(r->ddeps);
 	free(r->dstate);
+	names_clear(&r->paths);
+	if (r->own_cache)
+		reach_cache_free(r->cache);
 	free(r);
 }
 
@@ -169,164 +304,235 @@ static char *field(char **p)
 	return s;
 }
 
-static bool parse_u32(const char *s, uint32_t *v)
+/* A decimal field below UINT32_MAX into *@v (and fewer than @lim when set). */
+static bool parse_u32(const char *s, uint32_t *v, uint32_t lim)
 {
-	char *end;
-	unsigned long n;
+	uint64_t n = 0;
 
 	if (!s || !*s)
 		return false;
-	n = strtoul(s, &end, 10);
-	if (*end || n > UINT32_MAX - 1)
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9')
+			return false;
+		n = n * 10 + (uint64_t)(*s - '0');
+		if (n >= UINT32_MAX)
+			return false;
+	}
+	if (lim && n >= lim)
 		return false;
 	*v = (uint32_t)n;
 	return true;
 }
 
-/* The "arch/X" directory of @path, as a symbol, or NONE. */
+/* The "arch/X" directory of @path, as a name, or NONE. */
 static uint32_t file_arch(struct reach *r, const char *path)
 {
 	const char *slash;
-	uint32_t id;
-	char *dir;
 
 	if (strncmp(path, "arch/", 5) || !(slash = strchr(path + 5, '/')))
 		return NONE;
-	dir = xstrndup(path, (size_t)(slash - path));
-	id = strmap_id(&r->sym, dir, false);
-	if (id == NONE) {
-		ALLOC_GROW(r->archs, r->narchs + 1, r->aarchs);
-		r->archs[r->narchs++] = dir;	/* the map keeps the pointer */
-		return strmap_id(&r->sym, dir, true);
-	}
-	free(dir);
-	return id;
+	return names_id(r->names, path, (size_t)(slash - path), true);
 }
 
-int reach_add_file(struct reach *r, const char *path, const char *funcs)
+/*
+ * Parse the facts @text (modified: fields are NUL-terminated in place)
+ * into a new fragment, names interned into @m.  NULL when malformed.
+ */
+static struct frag *frag_parse(struct names *m, char *text)
+{
+	struct frag *fr = xcalloc(1, sizeof(*fr));
+	size_t afn = 0, acalls = 0, aref = 0, ak = 0, ad = 0, adeps = 0, ndeps = 0;
+	size_t nlocal = 0, alocal = 0;
+	uint32_t *local = NULL, v;
+	char *p = text, *line, *tok;
+	bool bad = false;
+
+	while (*p && !bad) {
+		char *nl = strchr(p, '\n');
+
+		line = p;
+		if (nl) {
+			*nl = '\0';
+			p = nl + 1;
+		} else {
+			p += strlen(p);
+		}
+		tok = field(&line);
+		if (!tok)
+			continue;
+		if (!strcmp(tok, "n")) {
+			while ((tok = field(&line))) {
+				ALLOC_GROW(local, nlocal + 1, alocal);
+				local[nlocal++] = names_str(m, tok, true);
+			}
+		} else if (!strcmp(tok, "f")) {
+			struct ffn *fn;
+			uint32_t name, ln, end, st;
+
+			if (!parse_u32(field(&line), &name, (uint32_t)nlocal) ||
+			    !nlocal || !parse_u32(field(&line), &ln, 0) ||
+			    !parse_u32(field(&line), &end, 0) ||
+			    !parse_u32(field(&line), &st, 0)) {
+				bad = true;
+				break;
+			}
+			ALLOC_GROW(fr->fn, fr->nfn + 1, afn);
+			fn = &fr->fn[fr->nfn++];
+			fn->name = local[name];
+			fn->line = ln;
+			fn->end = end;
+			fn->is_static = st != 0;
+			fn->calls = fr->ncalls;
+			fn->ncalls = 0;
+			while ((tok = field(&line))) {
+				if (!parse_u32(tok, &v, (uint32_t)nlocal)) {
+					bad = true;
+					break;
+				}
+				ALLOC_GROW(fr->calls, fr->ncalls + 1, acalls);
+				fr->calls[fr->ncalls++] = local[v];
+				fn->ncalls++;
+			}
+		} else if (!strcmp(tok, "e")) {
+			uint32_t kind, name, ln;
+
+			if (!nlocal ||
+			    !parse_u32(field(&line), &kind, (uint32_t)nlocal) ||
+			    !parse_u32(field(&line), &name, (uint32_t)nlocal) ||
+			    !parse_u32(field(&line), &ln, 0)) {
+				bad = true;
+				break;
+			}
+			ALLOC_GROW(fr->ref, fr->nref + 1, aref);
+			fr->ref[fr->nref++] = local[name];
+		} else if (!strcmp(tok, "k")) {
+			while ((tok = field(&line))) {
+				ALLOC_GROW(fr->k, fr->nk + 1, ak);
+				fr->k[fr->nk++] = names_str(m, tok, true);
+			}
+		} else if (!strcmp(tok, "d")) {
+			size_t len;
+
+			tok = field(&line);
+			if (!tok || !*line)
+				continue;
+			ALLOC_GROW(fr->d, fr->nd + 1, ad);
+			fr->d[fr->nd].name = names_str(m, tok, true);
+			/* an offset for now: fr->deps may move */
+			fr->d[fr->nd++].deps = (const char *)(uintptr_t)ndeps;
+			len = strlen(line);
+			ALLOC_GROW(fr->deps, ndeps + len + 1, adeps);
+			memcpy(fr->deps + ndeps, line, len + 1);
+			ndeps += len + 1;
+		} else {
+			bad = true;
+		}
+	}
+	free(local);
+	if (bad) {
+		frag_free(fr);
+		return NULL;
+	}
+	for (v = 0; v < fr->nd; v++)
+		fr->d[v].deps = fr->deps + (uintptr_t)fr->d[v].deps;
+	return fr;
+}
+
+/* Add file @path with fragment @fr (NULL: no functions). */
+static int add_frag(struct reach *r, const char *path, struct frag *fr,
+		    bool own)
 {
 	struct rfile *f;
-	uint32_t *local = NULL, v, id;
-	size_t nlocal = 0, alocal = 0, nfn0 = r->nfn, ncalls0 = r->ncalls,
-	       nref0 = r->nref, len;
-	char **lines = NULL, *p, *tok;
-	size_t nlines = 0, alines = 0, i;
-	int ret = 0;
+	size_t len;
 
-	id = strmap_id(&r->paths, path, false);
-	if (id != NONE)
+	if (names_str(&r->paths, path, false) != NONE) {
+		if (own)
+			frag_free(fr);
 		return kmig_err("internal error: '%s' added twice", path);
+	}
 	ALLOC_GROW(r->file, r->nfile + 1, r->afile);
-	f = &r->file[r->nfile];
+	f = &r->file[r->nfile++];
 	memset(f, 0, sizeof(*f));
 	f->path = xstrdup(path);
 	len = strlen(path);
 	f->header = len > 2 && !strcmp(path + len - 2, ".h");
 	f->arch = file_arch(r, path);
-	f->text = funcs ? xstrdup(funcs) : NULL;
-	f->f0 = (uint32_t)r->nfn;
-	strmap_id(&r->paths, f->path, true);
-	r->nfile++;
-	if (!f->text)
-		return 0;
-
-	/* split into lines first: field() works within one NUL-ended line */
-	for (p = f->text; *p;) {
-		char *nl = strchr(p, '\n');
-
-		ALLOC_GROW(lines, nlines + 1, alines);
-		lines[nlines++] = p;
-		if (!nl)
-			break;
-		*nl = '\0';
-		p = nl + 1;
-	}
-	for (i = 0; i < nlines && !ret; i++) {
-		char *q = lines[i];
-
-		tok = field(&q);
-		if (!tok)
-			continue;
-		if (!strcmp(tok, "n")) {
-			while ((tok = field(&q))) {
-				ALLOC_GROW(local, nlocal + 1, alocal);
-				local[nlocal++] = strmap_id(&r->sym, tok, true);
-			}
-		} else if (!strcmp(tok, "f")) {
-			struct rfunc *fn;
-			uint32_t name, line, end, st;
-
-			if (!parse_u32(field(&q), &name) || name >= nlocal ||
-			    !parse_u32(field(&q), &line) ||
-			    !parse_u32(field(&q), &end) ||
-			    !parse_u32(field(&q), &st)) {
-				ret = KMIG_EGENERIC;
-				break;
-			}
-			ALLOC_GROW(r->fn, r->nfn + 1, r->afn);
-			fn = &r->fn[r->nfn++];
-			memset(fn, 0, sizeof(*fn));
-			fn->file = (uint32_t)r->nfile - 1;
-			fn->name = local[name];
-			fn->line = line;
-			fn->end = end;
-			fn->is_static = st != 0;
-			fn->calls = (uint32_t)r->ncalls;
-			while ((tok = field(&q))) {
-				if (!parse_u32(tok, &v) || v >= nlocal) {
-					ret = KMIG_EGENERIC;
-					break;
-				}
-				ALLOC_GROW(r->calls, r->ncalls + 1, r->acalls);
-				r->calls[r->ncalls++] = local[v];
-				fn->ncalls++;
-			}
-		} else if (!strcmp(tok, "e")) {
-			uint32_t kind, name, line;
-
-			if (!parse_u32(field(&q), &kind) || kind >= nlocal ||
-			    !parse_u32(field(&q), &name) || name >= nlocal ||
-			    !parse_u32(field(&q), &line)) {
-				ret = KMIG_EGENERIC;
-				break;
-			}
-			ALLOC_GROW(r->ref, r->nref + 1, r->aref);
-			r->ref[r->nref].file = (uint32_t)r->nfile - 1;
-			r->ref[r->nref].name = local[name];
-			r->nref++;
-		} else if (!strcmp(tok, "k")) {
-			/* a header's constants are the release's */
-			while (f->header && (tok = field(&q)))
-				strmap_id(&r->consts, tok, true);
-		} else if (!strcmp(tok, "d")) {
-			uint32_t id, n = (uint32_t)r->dnames.n;
-
-			tok = field(&q);
-			if (!f->header || !tok || !*q)
-				continue;
-			id = strmap_id(&r->dnames, tok, true);
-			if (id == n) {	/* the first definition counts */
-				ALLOC_GROW(r->ddeps, r->dnames.n, r->addeps);
-				r->ddeps[id] = q;
-				free(r->dstate);	/* verdicts sized by dnames */
-				r->dstate = NULL;
-			}
-		} else {
-			ret = KMIG_EGENERIC;
-		}
-	}
-	free(lines);
-	free(local);
-	f = &r->file[r->nfile - 1];
-	if (ret) {
-		/* leave the file without functions; its names stay interned */
-		r->nfn = nfn0;
-		r->ncalls = ncalls0;
-		r->nref = nref0;
-		return kmig_err("malformed function facts of '%s'", path);
-	}
-	f->nf = (uint32_t)(r->nfn - f->f0);
+	f->fr = fr;
+	f->own = own;
+	names_str(&r->paths, path, true);
+	r->consts_ready = false;
 	return 0;
+}
+
+int reach_add_file(struct reach *r, const char *path, const char *funcs)
+{
+	struct frag *fr = NULL;
+	int ret;
+
+	if (funcs) {
+		char *text = xstrdup(funcs);
+
+		fr = frag_parse(r->names, text);
+		free(text);
+	}
+	ret = add_frag(r, path, fr, true);
+	if (ret)
+		return ret;
+	if (funcs && !fr)	/* left without functions */
+		return kmig_err("malformed function facts of '%s'", path);
+	return 0;
+}
+
+/* The cached fragment of blob @oid: 1 with *@fr (may be NULL), 0 when absent. */
+static int cache_get(struct reach_cache *c, const git_oid *oid,
+		     struct frag **fr)
+{
+	size_t slot;
+
+	if (!oidset_get(&c->index, oid, &slot) || !slot)
+		return 0;
+	*fr = c->frag[slot - 1];
+	if (*fr)
+		(*fr)->gen = c->gen;
+	return 1;
+}
+
+/*
+ * Parse @funcs (NULL: none; modified) as blob @oid's, into the cache;
+ * malformed facts are cached as none.
+ */
+static struct frag *cache_put(struct reach_cache *c, const git_oid *oid,
+			      char *funcs)
+{
+	struct frag *fr = funcs ? frag_parse(&c->names, funcs) : NULL;
+
+	if (fr)
+		fr->gen = c->gen;
+	ALLOC_GROW(c->frag, c->nfrag + 1, c->afrag);
+	ALLOC_GROW(c->oid, c->nfrag + 1, c->aoid);
+	c->frag[c->nfrag] = fr;
+	git_oid_cpy(&c->oid[c->nfrag], oid);
+	c->nfrag++;
+	oidset_put(&c->index, oid, c->nfrag);
+	return fr;
+}
+
+int reach_add_blob(struct reach *r, const char *path, const git_oid *oid,
+		   int (*get)(void *data, const git_oid *oid, char **funcs),
+		   void *data)
+{
+	struct frag *fr = NULL;
+	char *funcs = NULL;
+	int ret;
+
+	if (!cache_get(r->cache, oid, &fr)) {
+		ret = get(data, oid, &funcs);
+		if (ret)
+			return ret;
+		fr = cache_put(r->cache, oid, funcs);
+		free(funcs);
+	}
+	return add_frag(r, path, fr, false);
 }
 
 /*
@@ -341,7 +547,7 @@ static bool global_def(const struct reach *r, uint32_t file, uint32_t d)
 	const struct rfile *df = &r->file[r->fn[d].file];
 	uint32_t arch = r->file[file].arch;
 
-	if (r->fn[d].is_static && !df->header)
+	if (r->fn[d].src->is_static && !df->header)
 		return false;
 	return arch == NONE || df->arch == NONE || df->arch == arch;
 }
@@ -359,7 +565,7 @@ static size_t resolve(struct reach *r, uint32_t file, uint32_t name,
 	size_t n = 0;
 	uint32_t d;
 
-	if (name >= r->sym.n)
+	if (name >= r->nhead)
 		return 0;
 	for (d = r->head[name]; d != NONE; d = r->fn[d].next)
 		if (r->fn[d].file == file) {
@@ -402,39 +608,71 @@ static void visit_def(struct reach *r, uint32_t d, void *data)
 	w->queue[w->nq++] = d;
 }
 
+/* r->fn from the files' fragments, in file order, and the name chains. */
+static void lay_out(struct reach *r)
+{
+	size_t i, k, n = 0;
+
+	for (i = 0; i < r->nfile; i++)
+		n += r->file[i].fr ? r->file[i].fr->nfn : 0;
+	free(r->fn);
+	r->fn = xmalloc((n ? n : 1) * sizeof(*r->fn));
+	r->nfn = r->afn = n;
+	n = 0;
+	for (i = 0; i < r->nfile; i++) {
+		struct rfile *f = &r->file[i];
+
+		f->f0 = (uint32_t)n;
+		f->nf = f->fr ? f->fr->nfn : 0;
+		for (k = 0; k < f->nf; k++) {
+			struct rfunc *fn = &r->fn[n++];
+
+			fn->src = &f->fr->fn[k];
+			fn->file = (uint32_t)i;
+		}
+	}
+	free(r->head);
+	r->nhead = r->names->n;
+	r->head = xmalloc((r->nhead ? r->nhead : 1) * sizeof(*r->head));
+	memset(r->head, 0xff, (r->nhead ? r->nhead : 1) * sizeof(*r->head));
+	for (i = r->nfn; i-- > 0;) {
+		struct rfunc *fn = &r->fn[i];
+
+		fn->next = r->head[fn->src->name];
+		r->head[fn->src->name] = (uint32_t)i;
+		fn->dist = -1;
+		fn->parent = NONE;
+	}
+}
+
 void reach_build(struct reach *r)
 {
 	struct walk w = { 0 };
 	size_t i, q, k;
 
-	free(r->head);
-	r->head = xmalloc((r->sym.n ? r->sym.n : 1) * sizeof(*r->head));
-	memset(r->head, 0xff, (r->sym.n ? r->sym.n : 1) * sizeof(*r->head));
-	for (i = r->nfn; i-- > 0;) {
-		r->fn[i].next = r->head[r->fn[i].name];
-		r->head[r->fn[i].name] = (uint32_t)i;
-		r->fn[i].dist = -1;
-		r->fn[i].parent = NONE;
-	}
+	lay_out(r);
 	r->entries = r->reached = 0;
 	w.from = NONE;
-	for (i = 0; i < r->nref; i++) {
-		w.ndefs = resolve(r, r->ref[i].file, r->ref[i].name, NULL, NULL);
-		resolve(r, r->ref[i].file, r->ref[i].name, visit_def, &w);
+	for (i = 0; i < r->nfile; i++) {
+		const struct frag *fr = r->file[i].fr;
+
+		for (k = 0; fr && k < fr->nref; k++) {
+			w.ndefs = resolve(r, (uint32_t)i, fr->ref[k], NULL, NULL);
+			resolve(r, (uint32_t)i, fr->ref[k], visit_def, &w);
+		}
 	}
 	for (q = 0; q < w.nq; q++) {
 		uint32_t f = w.queue[q];
 		const struct rfunc *fn = &r->fn[f];
+		const uint32_t *calls;
 
 		if ((unsigned int)fn->dist >= r->depth)
 			continue;
 		w.from = f;
-		for (k = 0; k < fn->ncalls; k++) {
-			uint32_t c = r->calls[fn->calls + k];
-
-			w.ndefs = resolve(r, fn->file, c, NULL, NULL);
-			resolve(r, fn->file, c, visit_def, &w);
-			fn = &r->fn[f];
+		calls = r->file[fn->file].fr->calls + fn->src->calls;
+		for (k = 0; k < fn->src->ncalls; k++) {
+			w.ndefs = resolve(r, fn->file, calls[k], NULL, NULL);
+			resolve(r, fn->file, calls[k], visit_def, &w);
 		}
 	}
 	free(w.queue);
@@ -448,8 +686,8 @@ static void chain_add(const struct reach *r, uint32_t f, struct sbuf *sb)
 		chain_add(r, fn->parent, sb);
 		sbuf_addstr(sb, " \xe2\x86\x92 ");
 	}
-	sbuf_addf(sb, "%s (%s:%u", r->sym.key[fn->name],
-		  r->file[fn->file].path, fn->line);
+	sbuf_addf(sb, "%s (%s:%u", r->names->key[fn->src->name],
+		  r->file[fn->file].path, fn->src->line);
 	if (fn->ndefs > 1)
 		sbuf_addf(sb, ", one of %u definitions", fn->ndefs);
 	sbuf_addch(sb, ')');
@@ -458,20 +696,20 @@ static void chain_add(const struct reach *r, uint32_t f, struct sbuf *sb)
 int reach_site(const struct reach *r, const char *path, unsigned int line,
 	       char **chain)
 {
-	uint32_t id = strmap_id((struct strmap *)&r->paths, path, false);
+	uint32_t id = names_str((struct names *)&r->paths, path, false);
 	const struct rfile *f;
 	uint32_t i;
 
 	if (chain)
 		*chain = NULL;
-	if (id == NONE)
+	if (id == NONE || !r->fn)
 		return 0;
 	f = &r->file[id];
 	for (i = f->f0; i < f->f0 + f->nf; i++) {
 		const struct rfunc *fn = &r->fn[i];
 		struct sbuf sb = SBUF_INIT;
 
-		if (line < fn->line || line > fn->end)
+		if (line < fn->src->line || line > fn->src->end)
 			continue;
 		if (fn->dist < 0)
 			return 0;
@@ -505,6 +743,32 @@ size_t reach_functions(const struct reach *r)
 /* What consts_cover() knows of a "d" macro; a macro in progress is a cycle. */
 enum dstate { D_UNKNOWN, D_BUSY, D_CONST, D_NOT };
 
+/* The release's constants: its headers' "k" names and first "d" records. */
+static void consts_prepare(struct reach *r)
+{
+	size_t i, k, n = r->names->n ? r->names->n : 1;
+
+	free(r->isconst);
+	free(r->ddeps);
+	free(r->dstate);
+	r->nconst = r->names->n;
+	r->isconst = xcalloc(n, sizeof(*r->isconst));
+	r->ddeps = xcalloc(n, sizeof(*r->ddeps));
+	r->dstate = xcalloc(n, sizeof(*r->dstate));
+	for (i = 0; i < r->nfile; i++) {
+		const struct frag *fr = r->file[i].fr;
+
+		if (!fr || !r->file[i].header)
+			continue;
+		for (k = 0; k < fr->nk; k++)
+			r->isconst[fr->k[k]] = 1;
+		for (k = 0; k < fr->nd; k++)	/* the first definition counts */
+			if (!r->ddeps[fr->d[k].name])
+				r->ddeps[fr->d[k].name] = fr->d[k].deps;
+	}
+	r->consts_ready = true;
+}
+
 static bool consts_cover(struct reach *r, const char *deps, int depth);
 
 /* Is the "d" macro @id constant?  Each is decided once. */
@@ -512,9 +776,6 @@ static bool dmacro_const(struct reach *r, uint32_t id, int depth)
 {
 	bool yes;
 
-	if (!r->dstate)
-		r->dstate = xcalloc(r->dnames.n ? r->dnames.n : 1,
-				    sizeof(*r->dstate));
 	if (r->dstate[id] != D_UNKNOWN)
 		return r->dstate[id] == D_CONST;
 	r->dstate[id] = D_BUSY;
@@ -526,7 +787,6 @@ static bool dmacro_const(struct reach *r, uint32_t id, int depth)
 
 static bool consts_cover(struct reach *r, const char *deps, int depth)
 {
-	struct sbuf name = SBUF_INIT;
 	bool all = true;
 
 	if (!deps || !*deps || depth > DEPS_DEPTH)
@@ -535,22 +795,23 @@ static bool consts_cover(struct reach *r, const char *deps, int depth)
 		size_t n = strcspn(deps, " ");
 		uint32_t id;
 
-		sbuf_reset(&name);
-		sbuf_add(&name, deps, n);
-		if (n && strmap_id(&r->consts, name.buf, false) == NONE) {
-			id = strmap_id(&r->dnames, name.buf, false);
-			all = id != NONE && dmacro_const(r, id, depth);
+		if (n) {
+			id = names_id(r->names, deps, n, false);
+			all = id != NONE && id < r->nconst &&
+			      (r->isconst[id] ||
+			       (r->ddeps[id] && dmacro_const(r, id, depth)));
 		}
 		deps += n;
 		deps += strspn(deps, " ");
 	}
-	sbuf_release(&name);
 	return all;
 }
 
 bool reach_consts_cover(const struct reach *r, const char *deps)
 {
-	/* a cache of verdicts and lookups without add: nothing visible changes */
+	/* a cache of verdicts: nothing visible changes */
+	if (!r->consts_ready)
+		consts_prepare((struct reach *)r);
 	return consts_cover((struct reach *)r, deps, 0);
 }
 
@@ -577,30 +838,42 @@ bool reach_name_heuristic(const char *func)
 
 struct load {
 	struct reach *r;
+	struct store *st;
 	bool (*skip)(void *data, const char *path);
 	void *data;
+	const char *ruleset;
 };
 
-static int load_file(void *data, const char *path, const char *funcs)
+static int load_funcs(void *data, const git_oid *oid, char **funcs)
 {
 	struct load *l = data;
 
+	return store_blob_funcs(l->st, repo_oid_str(oid), l->ruleset, funcs);
+}
+
+static int load_file(void *data, const char *path, const char *oid_hex,
+		     const char *ruleset)
+{
+	struct load *l = data;
+	git_oid oid;
+
 	if (l->skip && l->skip(l->data, path))
 		return 0;
-	/* a malformed cached record leaves that file out, nothing more */
-	reach_add_file(l->r, path, funcs);
-	return 0;
+	if (git_oid_fromstr(&oid, oid_hex) < 0)
+		return kmig_err("malformed blob id '%s' of '%s'", oid_hex, path);
+	l->ruleset = ruleset;
+	return reach_add_blob(l->r, path, &oid, load_funcs, l);
 }
 
 int reach_load_release(struct store *st, long long release,
-		       unsigned int depth,
+		       unsigned int depth, struct reach_cache *cache,
 		       bool (*skip)(void *data, const char *path), void *data,
 		       struct reach **out)
 {
-	struct load l = { reach_new(depth), skip, data };
+	struct load l = { reach_new_cached(depth, cache), st, skip, data, NULL };
 	int ret;
 
-	ret = store_reach_files(st, release, load_file, &l);
+	ret = store_release_blobs(st, release, load_file, &l);
 	if (ret) {
 		reach_free(l.r);
 		l.r = NULL;
@@ -684,14 +957,15 @@ static int vla_release(struct store *st, long long release,
 }
 
 int reach_release(struct store *st, long long release, unsigned int depth,
-		  size_t *entries, size_t *reached, size_t *sites)
+		  struct reach_cache *cache, size_t *entries, size_t *reached,
+		  size_t *sites)
 {
 	struct classify c = { 0 };
 	struct reach *r;
 	size_t i;
 	int ret;
 
-	ret = reach_load_release(st, release, depth, NULL, NULL, &r);
+	ret = reach_load_release(st, release, depth, cache, NULL, NULL, &r);
 	if (ret)
 		return ret;
 	reach_build(r);

@@ -33,6 +33,7 @@
 #ifndef KMIG_REACH_H
 #define KMIG_REACH_H
 
+#include <git2.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -40,11 +41,31 @@
 #define REACH_MAX_DEPTH 20
 
 struct reach;
+struct reach_cache;
 struct store;
 
-/* reach_new - an empty graph for a walk of @depth calls. */
+/*
+ * A cache of parsed facts by blob id, shared by the graphs of several
+ * releases (kmig scan keeps one for its run): a point release then parses
+ * only the facts of its new blobs, and the identifiers are interned once.
+ * It must outlive the graphs made with it.
+ *
+ * reach_cache_trim() drops the blobs no graph used since the last trim:
+ * kmig scan trims after each release, so the cache holds about one
+ * release's blobs.  reach_cache_blobs() - the blobs it holds.
+ */
+struct reach_cache *reach_cache_new(void);
+void reach_cache_free(struct reach_cache *c);
+void reach_cache_trim(struct reach_cache *c);
+size_t reach_cache_blobs(const struct reach_cache *c);
+
+/*
+ * reach_new - an empty graph for a walk of @depth calls, with a private
+ * cache; reach_new_cached() - the same with @cache (NULL: private).
+ */
 struct reach *reach_new(unsigned int depth);
-/* reach_free - free @r; NULL is a no-op. */
+struct reach *reach_new_cached(unsigned int depth, struct reach_cache *cache);
+/* reach_free - free @r; NULL is a no-op (the shared cache stays). */
 void reach_free(struct reach *r);
 
 /*
@@ -54,6 +75,17 @@ void reach_free(struct reach *r);
  * is malformed (the file is then left out).
  */
 int reach_add_file(struct reach *r, const char *path, const char *funcs);
+
+/*
+ * reach_add_blob - file @path holding blob @oid: its facts from the
+ * graph's cache, else from @get (called with @data; *@funcs the lexer's
+ * text, malloc'd, or NULL for a blob without functions), which are then
+ * cached.  Malformed facts leave the file without functions.  Returns 0,
+ * @get's error, or KMIG_EGENERIC for a path added twice.
+ */
+int reach_add_blob(struct reach *r, const char *path, const git_oid *oid,
+		   int (*get)(void *data, const git_oid *oid, char **funcs),
+		   void *data);
 
 /* reach_build - resolve every call and entry point, and walk. */
 void reach_build(struct reach *r);
@@ -99,18 +131,21 @@ bool reach_name_heuristic(const char *func);
  * before store_release_finish() (which counts a reached site as
  * warn-on-user).  The caller holds the transaction.  *@entries and
  * *@reached (may be NULL) receive the statistics, *@sites the sites.
+ * @cache (may be NULL) holds the facts of earlier releases' blobs.
  */
 int reach_release(struct store *st, long long release, unsigned int depth,
-		  size_t *entries, size_t *reached, size_t *sites);
+		  struct reach_cache *cache, size_t *entries, size_t *reached,
+		  size_t *sites);
 
 /*
  * reach_load_release - a graph of release @release's cached facts into
  * *@out (not built: the caller may add more files first), leaving out
- * the paths for which @skip returns true (@skip may be NULL).  No
- * transaction needed.
+ * the paths for which @skip returns true (@skip may be NULL), facts
+ * taken from @cache where it has them (NULL: none).  No transaction
+ * needed.
  */
 int reach_load_release(struct store *st, long long release,
-		       unsigned int depth,
+		       unsigned int depth, struct reach_cache *cache,
 		       bool (*skip)(void *data, const char *path), void *data,
 		       struct reach **out);
 

@@ -134,6 +134,31 @@ int store_reach_files(struct store *st, long long release,
 	return 0;
 }
 
+int store_release_blobs(struct store *st, long long release,
+			store_release_blob_fn *fn, void *data)
+{
+	static const char sql[] =
+		"SELECT rf.path, rf.oid, r.ruleset FROM release_files rf "
+		"JOIN releases r ON r.id = rf.release_id "
+		"WHERE rf.release_id = ? ORDER BY rf.path";
+	sqlite3_stmt *s = store_stmt(st, sql);
+	int rc, ret = 0;
+
+	if (!s)
+		return KMIG_EGENERIC;
+	sqlite3_bind_int64(s, 1, release);
+	while (!ret && (rc = sqlite3_step(s)) == SQLITE_ROW)
+		ret = fn(data, (const char *)sqlite3_column_text(s, 0),
+			 (const char *)sqlite3_column_text(s, 1),
+			 (const char *)sqlite3_column_text(s, 2));
+	sqlite3_reset(s);
+	if (ret)
+		return ret;
+	if (rc != SQLITE_DONE)
+		return store_dberr(st, "read release files");
+	return 0;
+}
+
 int store_rule_sites(struct store *st, long long release, const char *rule,
 		     store_rule_site_fn *fn, void *data)
 {

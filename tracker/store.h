@@ -252,6 +252,14 @@ typedef int store_reach_file_fn(void *data, const char *path,
 int store_reach_files(struct store *st, long long release,
 		      store_reach_file_fn *fn, void *data);
 /*
+ * store_release_blobs - the same for every file of release @release in
+ * path order, with its blob id and the release's ruleset instead of facts.
+ */
+typedef int store_release_blob_fn(void *data, const char *path,
+				  const char *oid, const char *ruleset);
+int store_release_blobs(struct store *st, long long release,
+			store_release_blob_fn *fn, void *data);
+/*
  * store_rule_sites - the same for every site of rule @rule (an id of
  * rules.def, as recorded per blob: "warn-on", "vla") in @release, with its
  * struct site.deps (NULL for most sites).

@@ -155,6 +155,7 @@ struct release_plan {
 	size_t ntodo;
 	struct site_list *results;
 	uint64_t *bytes;
+	struct facts_z *facts;		/* the results' call-graph facts, packed */
 	struct scan_batch *batch;	/* queued, not waited for yet */
 };
 
@@ -167,6 +168,10 @@ static void plan_clear(struct scan_state *s, struct release_plan *p)
 	if (p->results)
 		for (i = 0; i < p->ntodo; i++)
 			site_list_clear(&p->results[i]);
+	if (p->facts)
+		for (i = 0; i < p->ntodo; i++)
+			facts_z_clear(&p->facts[i]);
+	free(p->facts);
 	free(p->results);
 	free(p->bytes);
 	free(p->todo);
@@ -286,6 +291,7 @@ static int plan_release(struct scan_state *s, const char *tag,
 	}
 	p->results = xcalloc(p->ntodo ? p->ntodo : 1, sizeof(*p->results));
 	p->bytes = xcalloc(p->ntodo ? p->ntodo : 1, sizeof(*p->bytes));
+	p->facts = xcalloc(p->ntodo ? p->ntodo : 1, sizeof(*p->facts));
 	if (!p->ntodo)
 		return 0;
 	if (!s->pool) {
@@ -295,7 +301,7 @@ static int plan_release(struct scan_state *s, const char *tag,
 			return ret;
 	}
 	p->batch = scan_pool_submit(s->pool, p->todo, p->ntodo, p->results,
-				    p->bytes);
+				    p->bytes, p->facts);
 	return 0;
 }
 
@@ -422,9 +428,12 @@ static int write_release(struct scan_state *s, struct release_plan *p)
 		ret = store_blob_put(s->st, repo_oid_str(&p->todo[i]), ruleset,
 				     p->bytes[i], &p->results[i]);
 		if (!ret)
-			ret = store_blob_funcs_put(s->st,
-						   repo_oid_str(&p->todo[i]),
-						   ruleset, p->results[i].funcs);
+			ret = store_blob_funcs_put_z(s->st,
+						     repo_oid_str(&p->todo[i]),
+						     ruleset, &p->facts[i]);
+		/* stored: nothing reads them again */
+		site_list_clear(&p->results[i]);
+		facts_z_clear(&p->facts[i]);
 		total_bytes += p->bytes[i];
 	}
 	t1 = mono_now();

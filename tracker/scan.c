@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "facts.h"
 #include "packread.h"
 #include "repo.h"
 #include "scan.h"
@@ -123,6 +124,7 @@ struct scan_batch {
 	const git_oid *oids;
 	struct site_list *results;
 	uint64_t *bytes;
+	struct facts_z *facts;		/* NULL: the facts stay text */
 	size_t n, next, done;
 	int ret;
 	char err[512];
@@ -178,6 +180,7 @@ struct worker {
 	struct pack_reader *rd;
 	git_odb *odb;
 	struct lex_scratch scratch;
+	struct facts_packer *packer;
 };
 
 static int lex_one(struct worker *w, struct scan_batch *b,
@@ -206,6 +209,13 @@ static int lex_one(struct worker *w, struct scan_batch *b,
 	ret = lex_buffer_with((const char *)obj.data, obj.len,
 			      &b->results[pp->i], &w->scratch);
 	git_odb_object_free(blob);
+	if (!ret && b->facts && b->results[pp->i].funcs) {
+		/* compressed here, off the thread that writes */
+		ret = facts_pack(w->packer, b->results[pp->i].funcs,
+				 &b->facts[pp->i]);
+		free(b->results[pp->i].funcs);
+		b->results[pp->i].funcs = NULL;
+	}
 	return ret;
 }
 
@@ -274,6 +284,7 @@ static void *pool_worker(void *arg)
 	}
 	pthread_mutex_unlock(&p->lock);
 	lex_scratch_release(&w->scratch);
+	facts_packer_free(w->packer);
 	pack_reader_free(w->rd);
 	git_odb_free(w->odb);
 	free(w);
@@ -305,6 +316,7 @@ int scan_pool_start(struct scan_pool **out, const char *repo_path, int jobs)
 		w->pool = p;
 		w->rd = pack_reader_new(p->ps, READER_CACHE);
 		w->scratch = (struct lex_scratch)LEX_SCRATCH_INIT;
+		w->packer = facts_packer_new();
 		if (!w->rd || pthread_create(&p->tids[i], NULL, pool_worker, w)) {
 			pack_reader_free(w->rd);
 			free(w);
@@ -323,7 +335,7 @@ int scan_pool_start(struct scan_pool **out, const char *repo_path, int jobs)
 
 struct scan_batch *scan_pool_submit(struct scan_pool *p, const git_oid *oids,
 				    size_t n, struct site_list *results,
-				    uint64_t *bytes)
+				    uint64_t *bytes, struct facts_z *facts)
 {
 	struct scan_batch *b = xcalloc(1, sizeof(*b));
 
@@ -331,6 +343,7 @@ struct scan_batch *scan_pool_submit(struct scan_pool *p, const git_oid *oids,
 	b->n = n;
 	b->results = results;
 	b->bytes = bytes;
+	b->facts = facts;
 	b->order = pack_order(p->ps, oids, n);
 	if (!n)
 		return b;
@@ -424,7 +437,7 @@ int scan_lex_blobs(const char *repo_path, const git_oid *oids, size_t n,
 	ret = scan_pool_start(&p, repo_path, jobs);
 	if (ret)
 		return ret;
-	ret = scan_pool_wait(p, scan_pool_submit(p, oids, n, results, bytes),
+	ret = scan_pool_wait(p, scan_pool_submit(p, oids, n, results, bytes, NULL),
 			     prog);
 	scan_pool_stop(p);
 	return ret;

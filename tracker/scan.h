@@ -10,6 +10,7 @@
 
 #include <git2.h>
 
+#include "facts.h"
 #include "lexer.h"
 #include "util.h"
 
@@ -44,13 +45,15 @@ void scan_tune_libgit2(void);
  * writes the last one while the workers lex):
  *
  *	scan_pool_start(&pool, git_repository_path(repo), jobs);
- *	b = scan_pool_submit(pool, oids, n, results, bytes);	// returns at once
+ *	b = scan_pool_submit(pool, oids, n, results, bytes, facts);	// returns at once
  *	...
  *	ret = scan_pool_wait(pool, b, prog);	// results[] complete; frees b
  *	scan_pool_stop(pool);
  *
- * Batches are lexed in the order they are submitted; @oids, @results and
- * @bytes must stay valid until scan_pool_wait().  Blobs are read from the
+ * Batches are lexed in the order they are submitted; @oids, @results,
+ * @bytes and @facts must stay valid until scan_pool_wait().  With @facts
+ * (zeroed; may be NULL) the workers pack each result's call-graph facts
+ * into facts[i] (facts.h) and leave results[i].funcs NULL.  Blobs are read from the
  * packs (packread.h), loose ones through libgit2.  Every submitted batch
  * must be waited for before scan_pool_stop().
  */
@@ -59,7 +62,7 @@ struct scan_batch;
 int scan_pool_start(struct scan_pool **out, const char *repo_path, int jobs);
 struct scan_batch *scan_pool_submit(struct scan_pool *p, const git_oid *oids,
 				    size_t n, struct site_list *results,
-				    uint64_t *bytes);
+				    uint64_t *bytes, struct facts_z *facts);
 /* scan_pool_wait - @prog, when non-NULL, is updated while waiting. */
 int scan_pool_wait(struct scan_pool *p, struct scan_batch *b,
 		   struct progress *prog);

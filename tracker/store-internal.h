@@ -13,6 +13,7 @@
 #define KMIG_STORE_INTERNAL_H
 
 #include <sqlite3.h>
+#include "facts.h"
 #include "store.h"
 
 struct store_cached {
@@ -32,6 +33,7 @@ struct store {
 	 */
 	char *last_sub;
 	long long last_sub_id;
+	struct facts_packer *facts;	/* blob_funcs' (de)compressor, lazily */
 };
 
 /*

@@ -6,13 +6,8 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include <zlib.h>
 
 #include "store-internal.h"
-
-/* The facts are text that compresses about fourfold: level 1 is enough. */
-#define FUNCS_LEVEL 1
-#define FUNCS_MAX ((size_t)1 << 30)
 
 /*
  * Column @i of @s (a blob_funcs row: size at @i, data at @i + 1)
@@ -24,54 +19,50 @@ static int funcs_column(struct store *st, sqlite3_stmt *s, int i,
 	sqlite3_int64 size = sqlite3_column_int64(s, i);
 	const void *z = sqlite3_column_blob(s, i + 1);
 	int zlen = sqlite3_column_bytes(s, i + 1);
-	uLongf n = (uLongf)size;
 
-	sbuf_reset(buf);
-	if (size < 0 || (size_t)size >= FUNCS_MAX || (!z && zlen))
+	if (!st->facts)
+		st->facts = facts_packer_new();
+	if (size < 0 || facts_unpack(st->facts, z, (size_t)zlen, (size_t)size, buf))
 		return kmig_err("database '%s': malformed function facts", st->path);
-	sbuf_grow(buf, (size_t)size + 1);
-	if (size && (uncompress((Bytef *)buf->buf, &n, z, (uLong)zlen) != Z_OK ||
-		     n != (uLongf)size))
-		return kmig_err("database '%s': malformed function facts", st->path);
-	buf->len = (size_t)size;
-	buf->buf[buf->len] = '\0';
 	return 0;
+}
+
+int store_blob_funcs_put_z(struct store *st, const char *oid,
+			   const char *ruleset, const struct facts_z *z)
+{
+	static const char sql[] =
+		"INSERT OR REPLACE INTO blob_funcs(oid, ruleset, size, data) VALUES (?, ?, ?, ?)";
+	sqlite3_stmt *s;
+
+	if (store_need_txn(st, "store_blob_funcs_put"))
+		return KMIG_EGENERIC;
+	if (!z->len)
+		return 0;
+	s = store_stmt(st, sql);
+	if (!s)
+		return KMIG_EGENERIC;
+	sqlite3_bind_text(s, 1, oid, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(s, 2, ruleset, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(s, 3, (sqlite3_int64)z->len);
+	sqlite3_bind_blob(s, 4, z->data, (int)z->zlen, SQLITE_STATIC);
+	return store_done(st, s, "write");
 }
 
 int store_blob_funcs_put(struct store *st, const char *oid,
 			 const char *ruleset, const char *data)
 {
-	static const char sql[] =
-		"INSERT OR REPLACE INTO blob_funcs(oid, ruleset, size, data) VALUES (?, ?, ?, ?)";
-	sqlite3_stmt *s;
-	size_t len;
-	uLongf zlen;
-	Bytef *z;
+	struct facts_z z = { 0 };
 	int ret;
 
-	if (store_need_txn(st, "store_blob_funcs_put"))
-		return KMIG_EGENERIC;
 	if (!data)
-		return 0;
-	len = strlen(data);
-	if (len >= FUNCS_MAX)
-		return kmig_err("function facts of blob %s too large", oid);
-	zlen = compressBound((uLong)len);
-	z = xmalloc(zlen);
-	if (compress2(z, &zlen, (const Bytef *)data, (uLong)len, FUNCS_LEVEL) != Z_OK) {
-		free(z);
-		return kmig_err("cannot compress the function facts of blob %s", oid);
-	}
-	s = store_stmt(st, sql);
-	if (!s) {
-		free(z);
-		return KMIG_EGENERIC;
-	}
-	sqlite3_bind_text(s, 1, oid, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(s, 2, ruleset, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_int64(s, 3, (sqlite3_int64)len);
-	sqlite3_bind_blob(s, 4, z, (int)zlen, free);
-	ret = store_done(st, s, "write");
+		return store_need_txn(st, "store_blob_funcs_put") ?
+		       KMIG_EGENERIC : 0;
+	if (!st->facts)
+		st->facts = facts_packer_new();
+	ret = facts_pack(st->facts, data, &z);
+	if (!ret)
+		ret = store_blob_funcs_put_z(st, oid, ruleset, &z);
+	facts_z_clear(&z);
 	return ret;
 }
 

@@ -374,6 +374,7 @@ void store_close(struct store *st)
 		sqlite3_finalize(st->cache[i].stmt);
 	free(st->cache);
 	free(st->last_sub);
+	facts_packer_free(st->facts);
 	sqlite3_close(st->db);
 	free(st->path);
 	free(st);

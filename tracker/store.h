@@ -237,6 +237,13 @@ int store_subsystem_exists(struct store *st, const char *name);
 int store_blob_funcs_put(struct store *st, const char *oid,
 			 const char *ruleset, const char *data);
 /*
+ * store_blob_funcs_put_z - the same for facts already packed (facts.h;
+ * len 0: nothing to store).
+ */
+struct facts_z;
+int store_blob_funcs_put_z(struct store *st, const char *oid,
+			   const char *ruleset, const struct facts_z *z);
+/*
  * store_blob_funcs - the cached function facts of blob @oid into *@out
  * (the caller's), NULL when there are none.  No transaction needed.
  */

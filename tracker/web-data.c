@@ -67,7 +67,10 @@ static int load_count(void *data, const struct web_count *c)
 /*
  * Uses added, removed and moved per subsystem since release @i - 1, as
  * kmig report --trend: the delta and moved of every subsystem at @i and,
- * for the newest release, per rule.
+ * for the newest release, per rule; and the uses added and removed per
+ * rule at @i.  The release's are the sums of its subsystems' (a use is
+ * compared within its path and subsystem either way), so one query
+ * serves both.
  */
 static int load_section_changes(struct web *w, size_t i)
 {
@@ -100,7 +103,13 @@ static int load_section_changes(struct web *w, size_t i)
 		struct sub *s = find_sub(w, add.v[j].key);
 
 		r = rule_lookup(add.v[j].rule);
-		if (!s || r < 0)
+		if (r < 0)
+			continue;
+		w->rule.added[r * n + i] += add.v[j].count;
+		w->rule.removed[r * n + i] += rem.v[j].count;
+		w->rel.added[i] += add.v[j].count;
+		w->rel.removed[i] += rem.v[j].count;
+		if (!s)
 			continue;
 		s->delta[i] += add.v[j].count - rem.v[j].count;
 		if (!last)
@@ -156,30 +165,6 @@ static void name_sub_pages(struct web *w)
 	free(names);
 }
 
-/* Uses added and removed per rule at release @i, as kmig report --trend. */
-static int load_release_changes(struct web *w, size_t i)
-{
-	struct count_rows add = { 0 }, rem = { 0 };
-	size_t n = w->rel.n, j;
-	int ret;
-
-	ret = store_site_changes(w->st, w->rel.v[i - 1].id, w->rel.v[i].id,
-				 NULL, NULL, &add, &rem, NULL);
-	for (j = 0; !ret && j < add.n; j++) {
-		int r = rule_lookup(add.v[j].rule);
-
-		if (r < 0)
-			continue;
-		w->rule.added[r * n + i] += add.v[j].count;
-		w->rule.removed[r * n + i] += rem.v[j].count;
-		w->rel.added[i] += add.v[j].count;
-		w->rel.removed[i] += rem.v[j].count;
-	}
-	count_rows_clear(&add);
-	count_rows_clear(&rem);
-	return ret;
-}
-
 int web_load(struct web *w)
 {
 	size_t i, n;
@@ -200,9 +185,7 @@ int web_load(struct web *w)
 	if (ret)
 		return ret;
 	for (i = 1; i < n; i++) {
-		ret = load_release_changes(w, i);
-		if (!ret)
-			ret = load_section_changes(w, i);
+		ret = load_section_changes(w, i);
 		if (ret)
 			return ret;
 	}

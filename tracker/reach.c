@@ -905,25 +905,19 @@ static void classify_keep(struct classify *c, const char *path,
 	c->n++;
 }
 
+/* A warn-on site reached, or a vla of constant size: kept with its evidence. */
 static int classify_site(void *data, const char *path, unsigned int line,
-			 const char *deps)
+			 const char *rule, const char *deps)
 {
 	struct classify *c = data;
 	char *chain;
 
-	(void)deps;
-	if (reach_site(c->r, path, line, &chain))
+	if (!strcmp(rule, "vla")) {
+		if (reach_consts_cover(c->r, deps))
+			classify_keep(&c[1], path, line, xstrdup(deps));
+	} else if (reach_site(c->r, path, line, &chain)) {
 		classify_keep(c, path, line, chain);
-	return 0;
-}
-
-static int classify_vla(void *data, const char *path, unsigned int line,
-			const char *deps)
-{
-	struct classify *c = data;
-
-	if (reach_consts_cover(c->r, deps))
-		classify_keep(c, path, line, xstrdup(deps));
+	}
 	return 0;
 }
 
@@ -940,27 +934,11 @@ static void classify_free(struct classify *c)
 	c->n = c->alloc = 0;
 }
 
-/* The release's vla sites of constant size (release_vlaconst). */
-static int vla_release(struct store *st, long long release,
-		       const struct reach *r)
-{
-	struct classify c = { .r = r };
-	size_t i;
-	int ret;
-
-	ret = store_rule_sites(st, release, "vla", classify_vla, &c);
-	for (i = 0; !ret && i < c.n; i++)
-		ret = store_vla_const_put(st, release, c.v[i].path, c.v[i].line,
-					  c.v[i].chain);
-	classify_free(&c);
-	return ret;
-}
-
 int reach_release(struct store *st, long long release, unsigned int depth,
 		  struct reach_cache *cache, size_t *entries, size_t *reached,
 		  size_t *sites)
 {
-	struct classify c = { 0 };
+	struct classify c[2] = { { 0 } };	/* reached warn-on, constant vla */
 	struct reach *r;
 	size_t i;
 	int ret;
@@ -969,13 +947,15 @@ int reach_release(struct store *st, long long release, unsigned int depth,
 	if (ret)
 		return ret;
 	reach_build(r);
-	c.r = r;
-	ret = store_rule_sites(st, release, "warn-on", classify_site, &c);
-	for (i = 0; !ret && i < c.n; i++)
-		ret = store_reach_put(st, release, c.v[i].path, c.v[i].line,
-				      c.v[i].chain);
-	if (!ret)
-		ret = vla_release(st, release, r);
+	c[0].r = c[1].r = r;
+	/* one pass over the release's sites of both rules */
+	ret = store_rule_sites(st, release, "warn-on", "vla", classify_site, c);
+	for (i = 0; !ret && i < c[0].n; i++)
+		ret = store_reach_put(st, release, c[0].v[i].path,
+				      c[0].v[i].line, c[0].v[i].chain);
+	for (i = 0; !ret && i < c[1].n; i++)
+		ret = store_vla_const_put(st, release, c[1].v[i].path,
+					  c[1].v[i].line, c[1].v[i].chain);
 	if (!ret)
 		ret = store_reach_stats(st, release, depth, reach_entries(r),
 					reach_reached(r));
@@ -984,8 +964,9 @@ int reach_release(struct store *st, long long release, unsigned int depth,
 	if (reached)
 		*reached = reach_reached(r);
 	if (sites)
-		*sites = c.n;
-	classify_free(&c);
+		*sites = c[0].n;
+	classify_free(&c[0]);
+	classify_free(&c[1]);
 	reach_free(r);
 	return ret;
 }

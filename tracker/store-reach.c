@@ -151,13 +151,13 @@ int store_release_blobs(struct store *st, long long release,
 }
 
 int store_rule_sites(struct store *st, long long release, const char *rule,
-		     store_rule_site_fn *fn, void *data)
+		     const char *rule2, store_rule_site_fn *fn, void *data)
 {
 	static const char sql[] =
-		"SELECT rf.path, bs.line, bs.deps FROM release_files rf "
+		"SELECT rf.path, bs.line, bs.rule, bs.deps FROM release_files rf "
 		"JOIN releases r ON r.id = rf.release_id "
 		"JOIN blob_sites bs ON bs.oid = rf.oid AND bs.ruleset = r.ruleset "
-		"WHERE rf.release_id = ? AND bs.rule = ?";
+		"WHERE rf.release_id = ?1 AND (bs.rule = ?2 OR bs.rule = ?3)";
 	sqlite3_stmt *s = store_stmt(st, sql);
 	int rc, ret = 0;
 
@@ -165,10 +165,12 @@ int store_rule_sites(struct store *st, long long release, const char *rule,
 		return KMIG_EGENERIC;
 	sqlite3_bind_int64(s, 1, release);
 	sqlite3_bind_text(s, 2, rule, -1, SQLITE_TRANSIENT);
+	store_bind_text(s, 3, rule2);
 	while (!ret && (rc = sqlite3_step(s)) == SQLITE_ROW)
 		ret = fn(data, (const char *)sqlite3_column_text(s, 0),
 			 (unsigned int)sqlite3_column_int(s, 1),
-			 (const char *)sqlite3_column_text(s, 2));
+			 (const char *)sqlite3_column_text(s, 2),
+			 (const char *)sqlite3_column_text(s, 3));
 	sqlite3_reset(s);
 	if (ret)
 		return ret;

@@ -267,13 +267,16 @@ typedef int store_release_blob_fn(void *data, const char *path,
 int store_release_blobs(struct store *st, long long release,
 			store_release_blob_fn *fn, void *data);
 /*
- * store_rule_sites - the same for every site of rule @rule (an id of
- * rules.def, as recorded per blob: "warn-on", "vla") in @release, with its
- * struct site.deps (NULL for most sites).
+ * store_rule_sites - the same for every site of rule @rule or @rule2 (ids
+ * of rules.def, as recorded per blob: "warn-on", "vla"; @rule2 may be
+ * NULL) in @release, with its rule and struct site.deps (NULL for most
+ * sites).
  */
 typedef int store_rule_site_fn(void *data, const char *path,
-			       unsigned int line, const char *deps);
+			       unsigned int line, const char *rule,
+			       const char *deps);
 int store_rule_sites(struct store *st, long long release, const char *rule,
+		     const char *rule2,
 		     store_rule_site_fn *fn, void *data);
 /*
  * store_reach_put - the warn-on site(s) on @line of @path in @release are

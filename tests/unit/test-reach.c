@@ -204,6 +204,99 @@ static void test_consts(void **state)
 	reach_free(r);
 }
 
+/* The "blobs" of test_cache: sources by a one-byte blob id. */
+static const char *const cache_src[] = {
+	"static const struct proto_ops ops = { .sendmsg = f_sendmsg };\n"
+	"int f_sendmsg(int n)\n{\n\treturn g(n);\n}\n",
+	"int g(int n)\n{\n\treturn WARN_ON(n);\n}\n",
+	"int g(int n)\n{\n\treturn h(n);\n}\nint h(int n)\n{\n\treturn WARN_ON(n);\n}\n",
+	"enum { size_max = 8 };\n",
+};
+
+struct getter {
+	unsigned int calls;
+};
+
+/* Facts of blob @oid (its first byte indexes cache_src) for reach_add_blob(). */
+static int get_facts(void *data, const git_oid *oid, char **funcs)
+{
+	struct getter *g = data;
+	const char *src = cache_src[oid->id[0]];
+	struct site_list l = SITE_LIST_INIT;
+
+	g->calls++;
+	assert_int_equal(lex_buffer(src, strlen(src), &l), 0);
+	*funcs = l.funcs;
+	l.funcs = NULL;
+	site_list_clear(&l);
+	return 0;
+}
+
+static void add_blob(struct reach *r, const char *path, unsigned char id,
+		     struct getter *g)
+{
+	git_oid oid;
+
+	memset(&oid, 0, sizeof(oid));
+	oid.id[0] = id;
+	assert_int_equal(reach_add_blob(r, path, &oid, get_facts, g), 0);
+}
+
+/*
+ * Two releases through one cache: the second takes the unchanged blobs
+ * from it, and finds what a graph of its own finds; a trim keeps only
+ * what the last graph used.
+ */
+static void test_cache(void **state)
+{
+	struct reach_cache *c = reach_cache_new();
+	struct getter g = { 0 };
+	struct reach *r, *own;
+	git_oid oid;
+
+	(void)state;
+	r = reach_new_cached(REACH_DEFAULT_DEPTH, c);
+	add_blob(r, "net/f/af.c", 0, &g);
+	add_blob(r, "net/f/g.c", 1, &g);
+	add_blob(r, "include/f.h", 3, &g);
+	reach_build(r);
+	assert_int_equal(g.calls, 3);
+	assert_path(r, "net/f/g.c", 3,
+		    "f_sendmsg (net/f/af.c:2) \xe2\x86\x92 g (net/f/g.c:1)");
+	assert_true(reach_consts_cover(r, "size_max"));
+	reach_free(r);
+	reach_cache_trim(c);
+	assert_int_equal(reach_cache_blobs(c), 3);
+
+	/* the next release: g.c changed, the header is gone */
+	r = reach_new_cached(REACH_DEFAULT_DEPTH, c);
+	add_blob(r, "net/f/af.c", 0, &g);
+	add_blob(r, "net/f/g.c", 2, &g);
+	reach_build(r);
+	assert_int_equal(g.calls, 4);	/* only the new blob was read */
+	own = reach_new(REACH_DEFAULT_DEPTH);
+	add(own, "net/f/af.c", cache_src[0]);
+	add(own, "net/f/g.c", cache_src[2]);
+	reach_build(own);
+	assert_path(r, "net/f/g.c", 7,
+		    "f_sendmsg (net/f/af.c:2) \xe2\x86\x92 g (net/f/g.c:1) \xe2\x86\x92 h (net/f/g.c:5)");
+	assert_path(own, "net/f/g.c", 7,
+		    "f_sendmsg (net/f/af.c:2) \xe2\x86\x92 g (net/f/g.c:1) \xe2\x86\x92 h (net/f/g.c:5)");
+	assert_int_equal(reach_reached(r), reach_reached(own));
+	assert_int_equal(reach_functions(r), reach_functions(own));
+	assert_false(reach_consts_cover(r, "size_max"));
+	/* a path added twice is refused, its blob cached or not */
+	memset(&oid, 0, sizeof(oid));
+	assert_int_equal(reach_add_blob(r, "net/f/af.c", &oid, get_facts, &g),
+			 KMIG_EGENERIC);
+	reach_free(r);
+	reach_free(own);
+	reach_cache_trim(c);
+	assert_int_equal(reach_cache_blobs(c), 2);
+	reach_cache_free(c);
+	reach_cache_free(NULL);
+}
+
 static void test_name_heuristic(void **state)
 {
 	(void)state;
@@ -224,6 +317,7 @@ int main(void)
 		cmocka_unit_test(test_arch),
 		cmocka_unit_test(test_malformed),
 		cmocka_unit_test(test_consts),
+		cmocka_unit_test(test_cache),
 		cmocka_unit_test(test_name_heuristic),
 	};
 

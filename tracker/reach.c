@@ -67,10 +67,27 @@ static const char *names_copy(struct names *m, const char *s, size_t len)
 	return c;
 }
 
+/* The map's hash (not persisted): eight bytes a step. */
+static uint32_t names_hash(const char *s, size_t len)
+{
+	uint64_t h = 0x9e3779b97f4a7c15ULL ^ len, w;
+
+	for (; len >= 8; s += 8, len -= 8) {
+		memcpy(&w, s, 8);
+		h = (h ^ w) * 0xff51afd7ed558ccdULL;
+		h ^= h >> 32;
+	}
+	w = 0;
+	memcpy(&w, s, len);
+	h = (h ^ w) * 0xc4ceb9fe1a85ec53ULL;
+	h ^= h >> 29;
+	return (uint32_t)h;
+}
+
 /* The id of the @len bytes at @s; with @add a new id when absent, else NONE. */
 static uint32_t names_id(struct names *m, const char *s, size_t len, bool add)
 {
-	uint32_t h = fnv32(s, len);
+	uint32_t h = names_hash(s, len);
 	size_t j, mask;
 
 	if (!add && !m->cap)
@@ -136,6 +153,13 @@ struct frag {
 	char *deps;		/* the "d" records' DEP fields */
 	uint32_t nfn, ncalls, nref, nk, nd;
 	unsigned int gen;	/* the cache's generation that last used it */
+};
+
+/* The allocation sizes while a fragment is parsed. */
+struct frag_grow {
+	uint32_t *local;	/* the "n" names: line ids -> names */
+	size_t nlocal, alocal;
+	size_t afn, acalls, aref, ak, ad, adeps, ndeps;
 };
 
 static void frag_free(struct frag *fr)
@@ -287,34 +311,42 @@ void reach_free(struct reach *r)
 	free(r);
 }
 
-/* The next blank-separated field of the line *@p, NUL-terminated. */
-static char *field(char **p)
-{
-	char *s = *p, *e;
+/* A field of a facts line: @len bytes at @s. */
+struct fld {
+	const char *s;
+	size_t len;
+};
 
-	while (*s == ' ')
+/* The next blank-separated field before @end, from *@p; false at the end. */
+static bool next_field(const char **p, const char *end, struct fld *f)
+{
+	const char *s = *p, *e;
+
+	while (s < end && *s == ' ')
 		s++;
-	if (!*s)
-		return NULL;
-	for (e = s; *e && *e != ' '; e++)
-		;
-	if (*e)
-		*e++ = '\0';
+	if (s == end)
+		return false;
+	e = memchr(s, ' ', (size_t)(end - s));
+	if (!e)
+		e = end;
+	f->s = s;
+	f->len = (size_t)(e - s);
 	*p = e;
-	return s;
+	return true;
 }
 
-/* A decimal field below UINT32_MAX into *@v (and fewer than @lim when set). */
-static bool parse_u32(const char *s, uint32_t *v, uint32_t lim)
+/* A decimal field below UINT32_MAX into *@v (and below @lim when set). */
+static bool fld_u32(const struct fld *f, uint32_t *v, uint32_t lim)
 {
 	uint64_t n = 0;
+	size_t i;
 
-	if (!s || !*s)
+	if (!f->len)
 		return false;
-	for (; *s; s++) {
-		if (*s < '0' || *s > '9')
+	for (i = 0; i < f->len; i++) {
+		if (f->s[i] < '0' || f->s[i] > '9')
 			return false;
-		n = n * 10 + (uint64_t)(*s - '0');
+		n = n * 10 + (uint64_t)(f->s[i] - '0');
 		if (n >= UINT32_MAX)
 			return false;
 	}
@@ -322,6 +354,15 @@ static bool parse_u32(const char *s, uint32_t *v, uint32_t lim)
 		return false;
 	*v = (uint32_t)n;
 	return true;
+}
+
+/* The next field of *@p as a number (see fld_u32()). */
+static bool next_u32(const char **p, const char *end, uint32_t *v,
+		     uint32_t lim)
+{
+	struct fld f;
+
+	return next_field(p, end, &f) && fld_u32(&f, v, lim);
 }
 
 /* The "arch/X" directory of @path, as a name, or NONE. */
@@ -334,107 +375,130 @@ static uint32_t file_arch(struct reach *r, const char *path)
 	return names_id(r->names, path, (size_t)(slash - path), true);
 }
 
+/* Shrink @v of @n elements of @size bytes to fit. */
+static void *fit(void *v, size_t n, size_t size)
+{
+	return n ? xrealloc(v, n * size) : (free(v), NULL);
+}
+
+/* One "n", "f", "e", "k" or "d" line of @fr, [@p, @end): false when malformed. */
+static bool frag_line(struct names *m, struct frag *fr, const char *p,
+		      const char *end, struct frag_grow *g)
+{
+	struct fld tok;
+	uint32_t v;
+
+	if (!next_field(&p, end, &tok))
+		return true;
+	if (tok.len != 1)
+		return false;
+	switch (tok.s[0]) {
+	case 'n':
+		while (next_field(&p, end, &tok)) {
+			ALLOC_GROW(g->local, g->nlocal + 1, g->alocal);
+			g->local[g->nlocal++] = names_id(m, tok.s, tok.len, true);
+		}
+		return true;
+	case 'f': {
+		struct ffn *fn;
+		uint32_t name, ln, fend, st;
+
+		if (!g->nlocal ||
+		    !next_u32(&p, end, &name, (uint32_t)g->nlocal) ||
+		    !next_u32(&p, end, &ln, 0) || !next_u32(&p, end, &fend, 0) ||
+		    !next_u32(&p, end, &st, 0))
+			return false;
+		ALLOC_GROW(fr->fn, fr->nfn + 1, g->afn);
+		fn = &fr->fn[fr->nfn++];
+		fn->name = g->local[name];
+		fn->line = ln;
+		fn->end = fend;
+		fn->is_static = st != 0;
+		fn->calls = fr->ncalls;
+		fn->ncalls = 0;
+		while (next_field(&p, end, &tok)) {
+			if (!fld_u32(&tok, &v, (uint32_t)g->nlocal))
+				return false;
+			ALLOC_GROW(fr->calls, fr->ncalls + 1, g->acalls);
+			fr->calls[fr->ncalls++] = g->local[v];
+			fn->ncalls++;
+		}
+		return true;
+	}
+	case 'e': {
+		uint32_t kind, name, ln;
+
+		if (!g->nlocal ||
+		    !next_u32(&p, end, &kind, (uint32_t)g->nlocal) ||
+		    !next_u32(&p, end, &name, (uint32_t)g->nlocal) ||
+		    !next_u32(&p, end, &ln, 0))
+			return false;
+		ALLOC_GROW(fr->ref, fr->nref + 1, g->aref);
+		fr->ref[fr->nref++] = g->local[name];
+		return true;
+	}
+	case 'k':
+		while (next_field(&p, end, &tok)) {
+			ALLOC_GROW(fr->k, fr->nk + 1, g->ak);
+			fr->k[fr->nk++] = names_id(m, tok.s, tok.len, true);
+		}
+		return true;
+	case 'd': {
+		size_t len;
+
+		if (!next_field(&p, end, &tok))
+			return true;
+		while (p < end && *p == ' ')
+			p++;
+		if (p == end)	/* no DEP fields */
+			return true;
+		ALLOC_GROW(fr->d, fr->nd + 1, g->ad);
+		fr->d[fr->nd].name = names_id(m, tok.s, tok.len, true);
+		/* an offset for now: fr->deps may move */
+		fr->d[fr->nd++].deps = (const char *)(uintptr_t)g->ndeps;
+		len = (size_t)(end - p);
+		ALLOC_GROW(fr->deps, g->ndeps + len + 1, g->adeps);
+		memcpy(fr->deps + g->ndeps, p, len);
+		fr->deps[g->ndeps + len] = '\0';
+		g->ndeps += len + 1;
+		return true;
+	}
+	}
+	return false;
+}
+
 /*
- * Parse the facts @text (modified: fields are NUL-terminated in place)
- * into a new fragment, names interned into @m.  NULL when malformed.
+ * Parse the facts @text into a new fragment, names interned into @m.
+ * NULL when malformed.
  */
-static struct frag *frag_parse(struct names *m, char *text)
+static struct frag *frag_parse(struct names *m, const char *text)
 {
 	struct frag *fr = xcalloc(1, sizeof(*fr));
-	size_t afn = 0, acalls = 0, aref = 0, ak = 0, ad = 0, adeps = 0, ndeps = 0;
-	size_t nlocal = 0, alocal = 0;
-	uint32_t *local = NULL, v;
-	char *p = text, *line, *tok;
-	bool bad = false;
+	struct frag_grow g = { 0 };
+	const char *p = text, *end = text + strlen(text);
+	bool ok = true;
+	uint32_t i;
 
-	while (*p && !bad) {
-		char *nl = strchr(p, '\n');
+	while (p < end && ok) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *le = nl ? nl : end;
 
-		line = p;
-		if (nl) {
-			*nl = '\0';
-			p = nl + 1;
-		} else {
-			p += strlen(p);
-		}
-		tok = field(&line);
-		if (!tok)
-			continue;
-		if (!strcmp(tok, "n")) {
-			while ((tok = field(&line))) {
-				ALLOC_GROW(local, nlocal + 1, alocal);
-				local[nlocal++] = names_str(m, tok, true);
-			}
-		} else if (!strcmp(tok, "f")) {
-			struct ffn *fn;
-			uint32_t name, ln, end, st;
-
-			if (!parse_u32(field(&line), &name, (uint32_t)nlocal) ||
-			    !nlocal || !parse_u32(field(&line), &ln, 0) ||
-			    !parse_u32(field(&line), &end, 0) ||
-			    !parse_u32(field(&line), &st, 0)) {
-				bad = true;
-				break;
-			}
-			ALLOC_GROW(fr->fn, fr->nfn + 1, afn);
-			fn = &fr->fn[fr->nfn++];
-			fn->name = local[name];
-			fn->line = ln;
-			fn->end = end;
-			fn->is_static = st != 0;
-			fn->calls = fr->ncalls;
-			fn->ncalls = 0;
-			while ((tok = field(&line))) {
-				if (!parse_u32(tok, &v, (uint32_t)nlocal)) {
-					bad = true;
-					break;
-				}
-				ALLOC_GROW(fr->calls, fr->ncalls + 1, acalls);
-				fr->calls[fr->ncalls++] = local[v];
-				fn->ncalls++;
-			}
-		} else if (!strcmp(tok, "e")) {
-			uint32_t kind, name, ln;
-
-			if (!nlocal ||
-			    !parse_u32(field(&line), &kind, (uint32_t)nlocal) ||
-			    !parse_u32(field(&line), &name, (uint32_t)nlocal) ||
-			    !parse_u32(field(&line), &ln, 0)) {
-				bad = true;
-				break;
-			}
-			ALLOC_GROW(fr->ref, fr->nref + 1, aref);
-			fr->ref[fr->nref++] = local[name];
-		} else if (!strcmp(tok, "k")) {
-			while ((tok = field(&line))) {
-				ALLOC_GROW(fr->k, fr->nk + 1, ak);
-				fr->k[fr->nk++] = names_str(m, tok, true);
-			}
-		} else if (!strcmp(tok, "d")) {
-			size_t len;
-
-			tok = field(&line);
-			if (!tok || !*line)
-				continue;
-			ALLOC_GROW(fr->d, fr->nd + 1, ad);
-			fr->d[fr->nd].name = names_str(m, tok, true);
-			/* an offset for now: fr->deps may move */
-			fr->d[fr->nd++].deps = (const char *)(uintptr_t)ndeps;
-			len = strlen(line);
-			ALLOC_GROW(fr->deps, ndeps + len + 1, adeps);
-			memcpy(fr->deps + ndeps, line, len + 1);
-			ndeps += len + 1;
-		} else {
-			bad = true;
-		}
+		ok = frag_line(m, fr, p, le, &g);
+		p = nl ? nl + 1 : end;
 	}
-	free(local);
-	if (bad) {
+	free(g.local);
+	if (!ok) {
 		frag_free(fr);
 		return NULL;
 	}
-	for (v = 0; v < fr->nd; v++)
-		fr->d[v].deps = fr->deps + (uintptr_t)fr->d[v].deps;
+	fr->fn = fit(fr->fn, fr->nfn, sizeof(*fr->fn));
+	fr->calls = fit(fr->calls, fr->ncalls, sizeof(*fr->calls));
+	fr->ref = fit(fr->ref, fr->nref, sizeof(*fr->ref));
+	fr->k = fit(fr->k, fr->nk, sizeof(*fr->k));
+	fr->d = fit(fr->d, fr->nd, sizeof(*fr->d));
+	fr->deps = fit(fr->deps, g.ndeps, 1);
+	for (i = 0; i < fr->nd; i++)
+		fr->d[i].deps = fr->deps + (uintptr_t)fr->d[i].deps;
 	return fr;
 }
 
@@ -469,12 +533,8 @@ int reach_add_file(struct reach *r, const char *path, const char *funcs)
 	struct frag *fr = NULL;
 	int ret;
 
-	if (funcs) {
-		char *text = xstrdup(funcs);
-
-		fr = frag_parse(r->names, text);
-		free(text);
-	}
+	if (funcs)
+		fr = frag_parse(r->names, funcs);
 	ret = add_frag(r, path, fr, true);
 	if (ret)
 		return ret;
@@ -498,11 +558,11 @@ static int cache_get(struct reach_cache *c, const git_oid *oid,
 }
 
 /*
- * Parse @funcs (NULL: none; modified) as blob @oid's, into the cache;
- * malformed facts are cached as none.
+ * Parse @funcs (NULL: none) as blob @oid's, into the cache; malformed
+ * facts are cached as none.
  */
 static struct frag *cache_put(struct reach_cache *c, const git_oid *oid,
-			      char *funcs)
+			      const char *funcs)
 {
 	struct frag *fr = funcs ? frag_parse(&c->names, funcs) : NULL;
 

@@ -343,7 +343,8 @@ while [ "$r" -le "$ROUNDS" ]; do
 	say "bench: round $r/$ROUNDS (load $(load))"
 	rm -f "$H/cold.db" "$H/cold.db-wal" "$H/cold.db-shm"
 	# shellcheck disable=SC2086
-	run cold "$r" 0 "$KMIG" --repo "$REPO" --db "$H/cold.db" scan $ALL_TAG_ARGS --jobs "$JOBS"
+	# with its progress notes: each release's write phases (the scaling table)
+	run cold "$r" 0 env -u KMIG_NO_PROGRESS KMIG_PROGRESS=1 "$KMIG" --repo "$REPO" --db "$H/cold.db" scan $ALL_TAG_ARGS --jobs "$JOBS"
 	cp "$TMP/out.cold" "$TMP/cold.stdout" 2> /dev/null
 	cp "$TMP/err.cold" "$TMP/cold.stderr" 2> /dev/null
 	# shellcheck disable=SC2086
@@ -507,13 +508,13 @@ row() {	# NAME LABEL REF_NAME RATIO_DIR TARGET_TEXT MET NOTE
 # cold scans of the first 2 and 4.
 SCSV=$TOP/bench/results/$STAMP-scaling.csv
 {
-	echo "date,releases,tags,files,blobs_lexed,mb_lexed,lex_s,wall_median_s,cpu_median_s"
+	echo "date,releases,tags,files,blobs_lexed,mb_lexed,lex_s,wall_median_s,cpu_median_s,blobs_write_s,files_write_s,graph_s,counts_s"
 	for n in $SCALE_N; do
 		blobs=$(awk '/blobs lexed/ { s += $4 } END { print s + 0 }' "$TMP/cold-$n.stdout")
-		echo "$STAMP,$n,\"$(tag_args "$n" | sed 's/--tags //g;s/ *$//')\",,$blobs,,,$(med "cold-$n" 3),$(med "cold-$n" cpu)"
+		echo "$STAMP,$n,\"$(tag_args "$n" | sed 's/--tags //g;s/ *$//')\",,$blobs,,,$(med "cold-$n" 3),$(med "cold-$n" cpu),,,,"
 	done
 	blobs=$(awk '/blobs lexed/ { s += $4 } END { print s + 0 }' "$TMP/cold.stdout")
-	echo "$STAMP,$NT,\"$TAGS\",,$blobs,,,$COLD,$COLD_CPU"
+	echo "$STAMP,$NT,\"$TAGS\",,$blobs,,,$COLD,$COLD_CPU,,,,"
 	# per release of the last cold scan: "TAG: N files, M blobs lexed, U uses"
 	# from its output, and the MB of the blobs each release lexed first from
 	# its database (releases overlap in the pipeline: no per-release time)
@@ -526,16 +527,29 @@ SCSV=$TOP/bench/results/$STAMP-scaling.csv
 		FROM first f JOIN releases r ON r.sort_key = f.k
 		JOIN blobs b ON b.oid = f.oid AND b.ruleset = r.ruleset
 		GROUP BY r.id ORDER BY r.sort_key" > "$TMP/b" 2> /dev/null
+	# the phases of each release's write, on the thread that writes, from the
+	# progress notes ("TAG: wrote B blobs in S s, F files in S s, counts and
+	# commit in S s" and "TAG: call graph: ... (S s)")
+	tr '\r' '\n' < "$TMP/cold.stderr" | awk '
+		/: wrote [0-9]+ blobs in / { t = $1; sub(":", "", t)
+			b = $6; f = $10; c = $15; sub("s,", "", b); sub("s,", "", f); sub("s$", "", c)
+			w[t] = b "," f "," c }
+		/: call graph: / { t = $1; sub(":", "", t); g = $NF; gsub("[()s]", "", g); gr[t] = g }
+		END { for (t in w) { split(w[t], x, ","); print t, x[1], x[2], gr[t], x[3] } }' > "$TMP/c"
 	while read -r tag files blobs; do
 		mb=$(awk -v t="$tag" '$1 == t { print $2 }' "$TMP/b")
-		echo "$STAMP,1,$tag,$files,$blobs,$mb,,,"
+		ph=$(awk -v t="$tag" '$1 == t { print $2 "," $3 "," $4 "," $5 }' "$TMP/c")
+		echo "$STAMP,1,$tag,$files,$blobs,$mb,,,,${ph:-,,,}"
 	done < "$TMP/a"
 } > "$SCSV"
 {
 	echo
 	echo "scaling (cold scans; a release costs in proportion to its new blobs):"
 	awk -F, 'NR > 1 && $2 != 1 { printf "  first %d tags: %6d blobs lexed, wall %s s, cpu %s s\n", $2, $5, $8, $9 }' "$SCSV"
-	awk -F, 'NR > 1 && $2 == 1 { printf "  %-10s %6d files %6d new blobs %8s MB lexed\n", $3, $4, $5, $6 }' "$SCSV"
+	echo "  per release: its new blobs; then the writing thread's time: its blobs written,"
+	echo "  its file rows, its call graph, its counts and commit (the last three: what it pays"
+	echo "  beyond its new blobs)"
+	awk -F, 'NR > 1 && $2 == 1 { printf "  %-10s %6d files %6d new blobs %8s MB lexed  blobs %5s s  files %5s s  graph %5s s  counts %5s s\n", $3, $4, $5, $6, $10, $11, $12, $13 }' "$SCSV"
 	echo
 	echo "results: $CSV"
 	echo "         $SCSV"

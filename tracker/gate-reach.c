@@ -9,6 +9,7 @@
 
 #include "gate-internal.h"
 #include "reach.h"
+#include "repo.h"
 #include "rules.h"
 #include "store.h"
 
@@ -40,52 +41,75 @@ static bool in_files(const struct gate_files *f, const char *path)
 	return false;
 }
 
-/* The base release's files the change does not touch, with their facts. */
+/* The base release's files the change does not touch, with their blob ids. */
 struct base {
 	const struct gate_touched *t;
-	char **path, **funcs;
-	size_t n, alloc;
+	struct store *st;
+	char *ruleset;
+	char **path;
+	git_oid *oid;
+	size_t n, alloc, aoid;
 };
 
-static int keep_base(void *data, const char *path, const char *funcs)
+static int keep_base(void *data, const char *path, const char *oid_hex,
+		     const char *ruleset)
 {
 	struct base *b = data;
 
 	if (in_files(&b->t->before, path) || in_files(&b->t->after, path))
 		return 0;
+	if (!b->ruleset)
+		b->ruleset = xstrdup(ruleset);
 	ALLOC_GROW(b->path, b->n + 1, b->alloc);
-	b->funcs = xrealloc(b->funcs, b->alloc * sizeof(*b->funcs));
-	b->path[b->n] = xstrdup(path);
-	b->funcs[b->n] = funcs ? xstrdup(funcs) : NULL;
-	b->n++;
+	ALLOC_GROW(b->oid, b->n + 1, b->aoid);
+	if (git_oid_fromstr(&b->oid[b->n], oid_hex) < 0)
+		return kmig_err("malformed blob id '%s' of '%s'", oid_hex, path);
+	b->path[b->n++] = xstrdup(path);
 	return 0;
 }
 
-static struct reach *side_graph(struct gate *g, const struct base *b,
-				unsigned int depth,
-				const struct gate_files *files)
+/* The cached facts of a base blob, for reach_add_blob(). */
+static int base_funcs(void *data, const git_oid *oid, char **funcs)
 {
-	struct reach *r = reach_new(depth);
-	size_t i;
+	struct base *b = data;
 
+	return store_blob_funcs(b->st, repo_oid_str(oid), b->ruleset, funcs);
+}
+
+/*
+ * One side's graph into *@out: the base's files (their facts parsed once,
+ * into the gate's cache, for both sides) and the side's touched files.
+ */
+static int side_graph(struct gate *g, struct base *b, unsigned int depth,
+		      const struct gate_files *files, struct reach **out)
+{
+	struct reach *r = reach_new_cached(depth, g->reach_cache);
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; !ret && i < b->n; i++)
+		ret = reach_add_blob(r, b->path[i], &b->oid[i], base_funcs, b);
 	/* a malformed record only leaves that file out */
-	for (i = 0; i < b->n; i++)
-		reach_add_file(r, b->path[i], b->funcs[i]);
-	for (i = 0; i < files->n; i++) {
+	for (i = 0; !ret && i < files->n; i++) {
 		const struct gate_blob *blob = gate_blobs_find(g->blobs,
 							       &files->v[i].oid);
 
 		reach_add_file(r, files->v[i].path,
 			       blob ? blob->sites.funcs : NULL);
 	}
+	if (ret) {
+		reach_free(r);
+		return ret;
+	}
 	reach_build(r);
-	return r;
+	*out = r;
+	return 0;
 }
 
 int gate_reach(struct gate *g, long long base, unsigned int depth,
 	       const struct gate_touched *t)
 {
-	struct base b = { t, NULL, NULL, 0, 0 };
+	struct base b = { .t = t, .st = g->st };
 	size_t i;
 	int ret;
 
@@ -94,16 +118,18 @@ int gate_reach(struct gate *g, long long base, unsigned int depth,
 	g->reach_names = false;
 	if (!needs_graph(g, &t->before) && !needs_graph(g, &t->after))
 		return 0;
-	ret = store_reach_files(g->st, base, keep_base, &b);
+	ret = store_release_blobs(g->st, base, keep_base, &b);
 	if (!ret) {
-		g->reach_before = side_graph(g, &b, depth, &t->before);
-		g->reach_after = side_graph(g, &b, depth, &t->after);
+		if (!g->reach_cache)
+			g->reach_cache = reach_cache_new();
+		ret = side_graph(g, &b, depth, &t->before, &g->reach_before);
 	}
-	for (i = 0; i < b.n; i++) {
+	if (!ret)
+		ret = side_graph(g, &b, depth, &t->after, &g->reach_after);
+	for (i = 0; i < b.n; i++)
 		free(b.path[i]);
-		free(b.funcs[i]);
-	}
 	free(b.path);
-	free(b.funcs);
+	free(b.oid);
+	free(b.ruleset);
 	return ret;
 }

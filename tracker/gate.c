@@ -53,6 +53,8 @@ void gate_release(struct gate *g)
 	reach_free(g->reach_before);
 	reach_free(g->reach_after);
 	g->reach_before = g->reach_after = NULL;
+	reach_cache_free(g->reach_cache);
+	g->reach_cache = NULL;
 	for (i = 0; i < g->nchains; i++)
 		free(g->chains[i]);
 	free(g->chains);

@@ -86,6 +86,7 @@ void gate_change_clear(struct gate_change *c);
 /* Blob id -> sites, filled by gate_blobs_load(). */
 struct gate_blobs;
 struct reach;
+struct reach_cache;
 
 struct gate {
 	git_repository *repo;
@@ -99,6 +100,7 @@ struct gate {
 	 * by the enclosing function's name (reach_name_heuristic()).
 	 */
 	struct reach *reach_before, *reach_after;
+	struct reach_cache *reach_cache;	/* the base's facts, parsed once */
 	bool reach_names;
 	char **chains;		/* the gate_site.chain strings */
 	size_t nchains, achains;

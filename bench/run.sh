@@ -194,7 +194,7 @@ want() {	# is contender $1 selected (KMIG_BENCH_ONLY)?
 }
 
 # The warm database (for the warm re-scan, kmig check, kmig web and the counts).
-if want warm || want check || want grep-rules || want web; then
+if want warm || want check || want check-warn || want grep-rules || want web; then
 	say "bench: preparing the warm database"
 	# shellcheck disable=SC2086
 	"$KMIG" --repo "$REPO" --db "$H/warm.db" scan $ALL_TAG_ARGS --jobs "$JOBS" \
@@ -216,6 +216,24 @@ elif "$KMIG" check --help > /dev/null 2>&1; then
 	[ -n "$CHECK_REV" ] || say "bench: NOTE: no conversion branch: kmig check not measured"
 else
 	say "bench: NOTE: kmig check is not available"
+fi
+
+# kmig check of a patch that needs the call graph: a WARN added to
+# rds_sendmsg() of the newest release (before its first blank line), so both
+# sides' graphs of that release are built.
+WARN_PATCH= WARN_BASE=
+if want check-warn; then
+	WARN_BASE=${TAGS##* }
+	mkdir -p "$TMP/wp/a/net/rds" "$TMP/wp/b/net/rds"
+	if git -C "$REPO" show "$WARN_BASE:net/rds/send.c" > "$TMP/wp/a/net/rds/send.c" 2> /dev/null &&
+	   awk '/^int rds_sendmsg\(/ { f = 1 } f && /^$/ && !done { print "\tWARN_ON(payload_len > 1 << 20);"; done = 1 } { print }' \
+		"$TMP/wp/a/net/rds/send.c" > "$TMP/wp/b/net/rds/send.c" &&
+	   ! cmp -s "$TMP/wp/a/net/rds/send.c" "$TMP/wp/b/net/rds/send.c"; then
+		(cd "$TMP/wp" && diff -u a/net/rds/send.c b/net/rds/send.c) > "$TMP/warn.patch"
+		WARN_PATCH=$TMP/warn.patch
+	else
+		say "bench: NOTE: no rds_sendmsg() in $WARN_BASE: kmig check of a WARN not measured"
+	fi
 fi
 
 # kmig boot: a one-file step of the conversion branch in the default
@@ -363,6 +381,9 @@ while [ "$r" -le "$ROUNDS" ]; do
 	run grep-rules "$r" 0 sh "$0" __grep_rules "$TMP/g" "$REPO" "$first" "$STEP" "$SAMPLE" $TAGS
 	[ -z "$CHECK_REV" ] ||
 		run check "$r" "0 1" "$KMIG" --repo "$REPO" --db "$H/warm.db" check --jobs "$JOBS" "$CHECK_REV"
+	[ -z "$WARN_PATCH" ] ||
+		run check-warn "$r" "1" "$KMIG" --repo "$REPO" --db "$H/warm.db" check --jobs "$JOBS" \
+			--patch "$WARN_PATCH" --base "$WARN_BASE"
 	rm -rf "$TMP/site"
 	run web "$r" 0 "$KMIG" --repo "$REPO" --db "$H/warm.db" web -o "$TMP/site"
 	[ -d "$TMP/site" ] && du -sk "$TMP/site" | cut -f1 > "$TMP/site.kb" &&
@@ -472,6 +493,9 @@ row() {	# NAME LABEL REF_NAME RATIO_DIR TARGET_TEXT MET NOTE
 		echo "kmig check (one commit)            not available"
 		echo "$STAMP,\"$CPU\",$CORES,$LOAD0,$LOAD1,$NT,check,0,,,,,,,,,\"<= 0.1 s\",n/a,\"not available\"" >> "$CSV"
 	fi
+	[ -z "$WARN_PATCH" ] ||
+		row check-warn "kmig check (a WARN: call graph)" "" - "info" - \
+			"a patch adding a WARN to rds_sendmsg() on $WARN_BASE: both sides' graphs"
 	if [ -s "$TMP/site.kb" ]; then
 		row web "kmig web (the warm database)" "" - "<= 10 s" "$(le "$(med web 3)" 10)" \
 			"site $(awk '{ printf "%.1f", $1 / 1024 }' "$TMP/site.kb") MB in $(cat "$TMP/site.files") files"

@@ -448,6 +448,34 @@ static int collect_changes(struct store *st, sqlite3_stmt *s,
 	return 0;
 }
 
+/*
+ * Do releases @old and @new_ have the same MAINTAINERS blob?  Then every
+ * path has the same section in both, and the old counts of the paths of a
+ * section (a trend's "before") are the old release's counts table.
+ */
+static int same_sections(struct store *st, long long old, long long new_,
+			 bool *same)
+{
+	static const char sql[] =
+		"SELECT o.maintainers_oid IS NOT NULL AND o.maintainers_oid = n.maintainers_oid "
+		"FROM releases o, releases n WHERE o.id = ?1 AND n.id = ?2";
+	sqlite3_stmt *s = store_stmt(st, sql);
+	int rc;
+
+	*same = false;
+	if (!s)
+		return KMIG_EGENERIC;
+	sqlite3_bind_int64(s, 1, old);
+	sqlite3_bind_int64(s, 2, new_);
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW)
+		*same = sqlite3_column_int(s, 0) != 0;
+	sqlite3_reset(s);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return store_dberr(st, "compare releases");
+	return 0;
+}
+
 int store_site_changes(struct store *st, long long old, long long new_,
 		       const char *rule, const char *subsystem,
 		       struct count_rows *added, struct count_rows *removed,
@@ -462,7 +490,13 @@ int store_site_changes(struct store *st, long long old, long long new_,
 		"SELECT NULL, fc.rule, sum(fc.count) FROM sel "
 		"JOIN file_counts fc ON fc.release_id = ?1 AND fc.path = sel.path "
 		"WHERE (?3 IS NULL OR fc.rule = ?3) GROUP BY fc.rule ORDER BY fc.rule";
+	static const char counts_sql[] =
+		"SELECT NULL, c.rule, sum(c.count) FROM counts c "
+		"JOIN subsystems s ON s.id = c.subsystem_id "
+		"WHERE c.release_id = ?1 AND ?2 IS NOT NULL AND (?3 IS NULL OR c.rule = ?3) "
+		"AND (?4 IS NULL OR s.name = ?4) GROUP BY c.rule ORDER BY c.rule";
 	sqlite3_stmt *s = store_stmt(st, sql);
+	bool same;
 
 	if (!s)
 		return KMIG_EGENERIC;
@@ -474,7 +508,9 @@ int store_site_changes(struct store *st, long long old, long long new_,
 		return KMIG_EGENERIC;
 	if (!before)
 		return 0;
-	s = store_stmt(st, before_sql);
+	if (same_sections(st, old, new_, &same))
+		return KMIG_EGENERIC;
+	s = store_stmt(st, same ? counts_sql : before_sql);
 	if (!s)
 		return KMIG_EGENERIC;
 	sqlite3_bind_int64(s, 1, old);
@@ -501,7 +537,13 @@ int store_section_changes(struct store *st, long long old, long long new_,
 		"JOIN file_counts fc ON fc.release_id = ?1 AND fc.path = f.path "
 		"WHERE (?3 IS NULL OR fc.rule = ?3) "
 		"GROUP BY s.name, fc.rule ORDER BY s.name, fc.rule";
+	static const char counts_sql[] =
+		"SELECT s.name, c.rule, c.count FROM counts c "
+		"JOIN subsystems s ON s.id = c.subsystem_id "
+		"WHERE c.release_id = ?1 AND ?2 IS NOT NULL AND (?3 IS NULL OR c.rule = ?3) "
+		"ORDER BY s.name, c.rule";
 	sqlite3_stmt *s = store_stmt(st, sql);
+	bool same;
 
 	if (!s)
 		return KMIG_EGENERIC;
@@ -510,7 +552,9 @@ int store_section_changes(struct store *st, long long old, long long new_,
 	store_bind_text(s, 3, rule);
 	if (collect_changes(st, s, added, removed))
 		return KMIG_EGENERIC;
-	s = store_stmt(st, before_sql);
+	if (same_sections(st, old, new_, &same))
+		return KMIG_EGENERIC;
+	s = store_stmt(st, same ? counts_sql : before_sql);
 	if (!s)
 		return KMIG_EGENERIC;
 	sqlite3_bind_int64(s, 1, old);

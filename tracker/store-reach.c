@@ -95,36 +95,6 @@ int store_blob_funcs(struct store *st, const char *oid, const char *ruleset,
 	return 0;
 }
 
-int store_reach_files(struct store *st, long long release,
-		      store_reach_file_fn *fn, void *data)
-{
-	static const char sql[] =
-		"SELECT rf.path, bf.size, bf.data FROM release_files rf "
-		"JOIN releases r ON r.id = rf.release_id "
-		"JOIN blob_funcs bf ON bf.oid = rf.oid AND bf.ruleset = r.ruleset "
-		"WHERE rf.release_id = ?";
-	sqlite3_stmt *s = store_stmt(st, sql);
-	struct sbuf buf = SBUF_INIT;
-	int rc, ret = 0;
-
-	if (!s)
-		return KMIG_EGENERIC;
-	sqlite3_bind_int64(s, 1, release);
-	while (!ret && (rc = sqlite3_step(s)) == SQLITE_ROW) {
-		ret = funcs_column(st, s, 1, &buf);
-		if (!ret)
-			ret = fn(data, (const char *)sqlite3_column_text(s, 0),
-				 buf.buf);
-	}
-	sqlite3_reset(s);
-	sbuf_release(&buf);
-	if (ret)
-		return ret;
-	if (rc != SQLITE_DONE)
-		return store_dberr(st, "read release functions");
-	return 0;
-}
-
 int store_release_blobs(struct store *st, long long release,
 			store_release_blob_fn *fn, void *data)
 {

@@ -250,17 +250,10 @@ int store_blob_funcs_put_z(struct store *st, const char *oid,
 int store_blob_funcs(struct store *st, const char *oid, const char *ruleset,
 		     char **out);
 /*
- * store_reach_files - call @fn for every file of release @release with
- * function facts (the strings are valid during the call); a non-zero
- * return stops and is returned.  No transaction needed.
- */
-typedef int store_reach_file_fn(void *data, const char *path,
-				const char *funcs);
-int store_reach_files(struct store *st, long long release,
-		      store_reach_file_fn *fn, void *data);
-/*
- * store_release_blobs - the same for every file of release @release in
- * path order, with its blob id and the release's ruleset instead of facts.
+ * store_release_blobs - call @fn for every file of release @release in
+ * path order, with its blob id and the release's ruleset (the strings are
+ * valid during the call); a non-zero return stops and is returned.  No
+ * transaction needed.
  */
 typedef int store_release_blob_fn(void *data, const char *path,
 				  const char *oid, const char *ruleset);

@@ -726,7 +726,7 @@ void reach_build(struct reach *r)
 		const struct rfunc *fn = &r->fn[f];
 		const uint32_t *calls;
 
-		if ((unsigned int)fn->dist >= r->depth)
+		if ((unsigned int)fn->dist >= r->depth || !fn->src->ncalls)
 			continue;
 		w.from = f;
 		calls = r->file[fn->file].fr->calls + fn->src->calls;

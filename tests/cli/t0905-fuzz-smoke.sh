@@ -7,7 +7,7 @@
 . "$(dirname "$0")/../e2e-lib.sh"
 
 secs=${KMIG_FUZZ_SECONDS:-20}
-harnesses="lexer maintainers patch console packread"
+harnesses="lexer maintainers patch console packread facts"
 
 if [ "$KMIG" != "$TOP/kmig" ]; then
 	for h in $harnesses; do

@@ -946,6 +946,9 @@ int reach_release(struct store *st, long long release, unsigned int depth,
 	ret = reach_load_release(st, release, depth, cache, NULL, NULL, &r);
 	if (ret)
 		return ret;
+	/* the earlier releases' blobs this one has not: gone before the walk */
+	if (cache)
+		reach_cache_trim(cache);
 	reach_build(r);
 	c[0].r = c[1].r = r;
 	/* one pass over the release's sites of both rules */

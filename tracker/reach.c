@@ -115,19 +115,22 @@ static void names_clear(struct names *m)
 
 /* A function of a fragment; calls index the fragment's calls. */
 struct ffn {
-	uint32_t name, line, end, calls, ncalls;
-	bool is_static;
+	uint32_t name, line, end, calls;
+	uint32_t ncalls : 31;
+	uint32_t is_static : 1;
 };
 
 /* A "d" record: macro @name is constant when every name of @deps is. */
 struct fdef {
 	uint32_t name;
-	const char *deps;	/* into the fragment's text */
+	uint32_t deps;		/* offset in the fragment's deps */
 };
 
 /*
  * One blob's facts, parsed: names are ids of the cache's names.  The "k"
- * and "d" records count only where the blob is a header.
+ * and "d" records count only where the blob is a header.  One allocation:
+ * the arrays follow the struct, each at its size (a release's fragments
+ * stay in the cache for the next).
  */
 struct frag {
 	struct ffn *fn;
@@ -140,19 +143,33 @@ struct frag {
 
 static void frag_free(struct frag *fr)
 {
-	if (!fr)
-		return;
-	free(fr->fn);
-	free(fr->calls);
-	free(fr->ref);
-	free(fr->k);
-	free(fr->d);
-	free(fr->deps);
 	free(fr);
+}
+
+/* Where frag_parse() gathers a fragment's records, reused blob to blob. */
+struct frag_scratch {
+	struct ffn *fn;
+	uint32_t *calls, *ref, *k, *local;
+	struct fdef *d;
+	char *deps;
+	size_t afn, acalls, aref, ak, alocal, ad, adeps;
+};
+
+static void frag_scratch_release(struct frag_scratch *sc)
+{
+	free(sc->fn);
+	free(sc->calls);
+	free(sc->ref);
+	free(sc->k);
+	free(sc->local);
+	free(sc->d);
+	free(sc->deps);
+	memset(sc, 0, sizeof(*sc));
 }
 
 struct reach_cache {
 	struct names names;
+	struct frag_scratch scratch;
 	struct oidset index;	/* blob id -> slot + 1 in frag */
 	struct frag **frag;	/* NULL: the blob has no facts */
 	git_oid *oid;		/* by slot */
@@ -180,6 +197,7 @@ void reach_cache_free(struct reach_cache *c)
 	free(c->oid);
 	oidset_clear(&c->index);
 	names_clear(&c->names);
+	frag_scratch_release(&c->scratch);
 	free(c);
 }
 
@@ -334,18 +352,32 @@ static uint32_t file_arch(struct reach *r, const char *path)
 	return names_id(r->names, path, (size_t)(slash - path), true);
 }
 
+/* Copy @n elements of @size bytes from @src to *@at, advancing it. */
+static void *frag_place(char **at, const void *src, size_t n, size_t size)
+{
+	void *dst = *at;
+
+	if (n)
+		memcpy(dst, src, n * size);
+	*at += n * size;
+	return dst;
+}
+
 /*
  * Parse the facts @text (modified: fields are NUL-terminated in place)
- * into a new fragment, names interned into @m.  NULL when malformed.
+ * into a new fragment, names interned into @c's names.  NULL when
+ * malformed.
  */
-static struct frag *frag_parse(struct names *m, char *text)
+static struct frag *frag_parse(struct reach_cache *c, char *text)
 {
-	struct frag *fr = xcalloc(1, sizeof(*fr));
-	size_t afn = 0, acalls = 0, aref = 0, ak = 0, ad = 0, adeps = 0, ndeps = 0;
-	size_t nlocal = 0, alocal = 0;
-	uint32_t *local = NULL, v;
-	char *p = text, *line, *tok;
+	struct frag_scratch *sc = &c->scratch;
+	struct names *m = &c->names;
+	size_t nfn = 0, ncalls = 0, nref = 0, nk = 0, nd = 0, ndeps = 0;
+	size_t nlocal = 0;
+	struct frag *fr;
+	char *p = text, *line, *tok, *at;
 	bool bad = false;
+	uint32_t v;
 
 	while (*p && !bad) {
 		char *nl = strchr(p, '\n');
@@ -362,8 +394,8 @@ static struct frag *frag_parse(struct names *m, char *text)
 			continue;
 		if (!strcmp(tok, "n")) {
 			while ((tok = field(&line))) {
-				ALLOC_GROW(local, nlocal + 1, alocal);
-				local[nlocal++] = names_str(m, tok, true);
+				ALLOC_GROW(sc->local, nlocal + 1, sc->alocal);
+				sc->local[nlocal++] = names_str(m, tok, true);
 			}
 		} else if (!strcmp(tok, "f")) {
 			struct ffn *fn;
@@ -376,21 +408,22 @@ static struct frag *frag_parse(struct names *m, char *text)
 				bad = true;
 				break;
 			}
-			ALLOC_GROW(fr->fn, fr->nfn + 1, afn);
-			fn = &fr->fn[fr->nfn++];
-			fn->name = local[name];
+			ALLOC_GROW(sc->fn, nfn + 1, sc->afn);
+			fn = &sc->fn[nfn++];
+			fn->name = sc->local[name];
 			fn->line = ln;
 			fn->end = end;
 			fn->is_static = st != 0;
-			fn->calls = fr->ncalls;
+			fn->calls = (uint32_t)ncalls;
 			fn->ncalls = 0;
 			while ((tok = field(&line))) {
-				if (!parse_u32(tok, &v, (uint32_t)nlocal)) {
+				if (!parse_u32(tok, &v, (uint32_t)nlocal) ||
+				    fn->ncalls == (UINT32_MAX >> 1)) {
 					bad = true;
 					break;
 				}
-				ALLOC_GROW(fr->calls, fr->ncalls + 1, acalls);
-				fr->calls[fr->ncalls++] = local[v];
+				ALLOC_GROW(sc->calls, ncalls + 1, sc->acalls);
+				sc->calls[ncalls++] = sc->local[v];
 				fn->ncalls++;
 			}
 		} else if (!strcmp(tok, "e")) {
@@ -403,12 +436,12 @@ static struct frag *frag_parse(struct names *m, char *text)
 				bad = true;
 				break;
 			}
-			ALLOC_GROW(fr->ref, fr->nref + 1, aref);
-			fr->ref[fr->nref++] = local[name];
+			ALLOC_GROW(sc->ref, nref + 1, sc->aref);
+			sc->ref[nref++] = sc->local[name];
 		} else if (!strcmp(tok, "k")) {
 			while ((tok = field(&line))) {
-				ALLOC_GROW(fr->k, fr->nk + 1, ak);
-				fr->k[fr->nk++] = names_str(m, tok, true);
+				ALLOC_GROW(sc->k, nk + 1, sc->ak);
+				sc->k[nk++] = names_str(m, tok, true);
 			}
 		} else if (!strcmp(tok, "d")) {
 			size_t len;
@@ -416,25 +449,39 @@ static struct frag *frag_parse(struct names *m, char *text)
 			tok = field(&line);
 			if (!tok || !*line)
 				continue;
-			ALLOC_GROW(fr->d, fr->nd + 1, ad);
-			fr->d[fr->nd].name = names_str(m, tok, true);
-			/* an offset for now: fr->deps may move */
-			fr->d[fr->nd++].deps = (const char *)(uintptr_t)ndeps;
 			len = strlen(line);
-			ALLOC_GROW(fr->deps, ndeps + len + 1, adeps);
-			memcpy(fr->deps + ndeps, line, len + 1);
+			if (ndeps + len + 1 >= UINT32_MAX) {
+				bad = true;
+				break;
+			}
+			ALLOC_GROW(sc->d, nd + 1, sc->ad);
+			sc->d[nd].name = names_str(m, tok, true);
+			sc->d[nd++].deps = (uint32_t)ndeps;
+			ALLOC_GROW(sc->deps, ndeps + len + 1, sc->adeps);
+			memcpy(sc->deps + ndeps, line, len + 1);
 			ndeps += len + 1;
 		} else {
 			bad = true;
 		}
 	}
-	free(local);
-	if (bad) {
-		frag_free(fr);
+	if (bad)
 		return NULL;
-	}
-	for (v = 0; v < fr->nd; v++)
-		fr->d[v].deps = fr->deps + (uintptr_t)fr->d[v].deps;
+	fr = xmalloc(sizeof(*fr) + nfn * sizeof(*fr->fn) +
+		     (ncalls + nref + nk) * sizeof(uint32_t) +
+		     nd * sizeof(*fr->d) + ndeps);
+	at = (char *)(fr + 1);
+	fr->fn = frag_place(&at, sc->fn, nfn, sizeof(*fr->fn));
+	fr->calls = frag_place(&at, sc->calls, ncalls, sizeof(*fr->calls));
+	fr->ref = frag_place(&at, sc->ref, nref, sizeof(*fr->ref));
+	fr->k = frag_place(&at, sc->k, nk, sizeof(*fr->k));
+	fr->d = frag_place(&at, sc->d, nd, sizeof(*fr->d));
+	fr->deps = frag_place(&at, sc->deps, ndeps, 1);
+	fr->nfn = (uint32_t)nfn;
+	fr->ncalls = (uint32_t)ncalls;
+	fr->nref = (uint32_t)nref;
+	fr->nk = (uint32_t)nk;
+	fr->nd = (uint32_t)nd;
+	fr->gen = 0;
 	return fr;
 }
 
@@ -472,7 +519,7 @@ int reach_add_file(struct reach *r, const char *path, const char *funcs)
 	if (funcs) {
 		char *text = xstrdup(funcs);
 
-		fr = frag_parse(r->names, text);
+		fr = frag_parse(r->cache, text);
 		free(text);
 	}
 	ret = add_frag(r, path, fr, true);
@@ -504,7 +551,7 @@ static int cache_get(struct reach_cache *c, const git_oid *oid,
 static struct frag *cache_put(struct reach_cache *c, const git_oid *oid,
 			      char *funcs)
 {
-	struct frag *fr = funcs ? frag_parse(&c->names, funcs) : NULL;
+	struct frag *fr = funcs ? frag_parse(c, funcs) : NULL;
 
 	if (fr)
 		fr->gen = c->gen;
@@ -764,7 +811,8 @@ static void consts_prepare(struct reach *r)
 			r->isconst[fr->k[k]] = 1;
 		for (k = 0; k < fr->nd; k++)	/* the first definition counts */
 			if (!r->ddeps[fr->d[k].name])
-				r->ddeps[fr->d[k].name] = fr->d[k].deps;
+				r->ddeps[fr->d[k].name] =
+					fr->deps + fr->d[k].deps;
 	}
 	r->consts_ready = true;
 }

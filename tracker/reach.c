@@ -17,54 +17,93 @@
 
 /*
  * Interned identifiers: an open-addressing map from a name to its id, the
- * names copied into chunks the map owns.  A cache shares one between the
- * graphs of every release of a run, so a fragment's ids stay valid.
+ * names copied into chunks the map owns, each name found by a 32-bit
+ * reference (chunk and offset).  A cache shares one between the graphs of
+ * every release of a run, so a fragment's ids stay valid until the cache
+ * renumbers them (names_compact()).
  */
 struct names {
 	uint32_t *slot;		/* id + 1, 0: empty */
+	uint8_t *tag;		/* by slot: the top byte of the name's hash */
 	size_t cap, n;
-	const char **key;	/* by id */
-	uint32_t *hash;		/* by id */
-	size_t akey, ahash;
-	char **chunk;		/* the copies */
-	size_t nchunk, achunk, used, room;
+	uint32_t *ref;		/* by id: chunk << NAMES_SHIFT | offset */
+	size_t aref;
+	char **chunk;		/* the copies, in id order */
+	size_t *csize;		/* by chunk */
+	size_t nchunk, achunk, acsize, used, room;
 };
 
-#define NAMES_CHUNK ((size_t)1 << 20)
+#define NAMES_SHIFT 20
+#define NAMES_CHUNK ((size_t)1 << NAMES_SHIFT)	/* or one longer name */
+#define NAMES_MAX_CHUNKS ((size_t)1 << (32 - NAMES_SHIFT))
 
-static void names_grow(struct names *m)
+static const char *names_key(const struct names *m, uint32_t id)
+{
+	uint32_t ref = m->ref[id];
+
+	return m->chunk[ref >> NAMES_SHIFT] + (ref & (NAMES_CHUNK - 1));
+}
+
+/* At most two thirds full: linear probing stays short. */
+static bool names_full(const struct names *m, size_t n)
+{
+	return n * 3 > m->cap * 2;
+}
+
+/* A table of at least @min slots for m->n names, every name in it. */
+static void names_rehash(struct names *m, size_t min)
 {
 	size_t i, j, mask;
 
 	free(m->slot);
-	m->cap = m->cap ? m->cap * 2 : 1024;
+	free(m->tag);
+	m->cap = 1024;
+	while (m->cap < min || names_full(m, m->n + 1))
+		m->cap *= 2;
 	m->slot = xcalloc(m->cap, sizeof(*m->slot));
+	m->tag = xmalloc(m->cap);
 	mask = m->cap - 1;
 	for (i = 0; i < m->n; i++) {
-		for (j = m->hash[i] & mask; m->slot[j]; j = (j + 1) & mask)
+		const char *key = names_key(m, (uint32_t)i);
+		uint32_t h = fnv32(key, strlen(key));
+
+		for (j = h & mask; m->slot[j]; j = (j + 1) & mask)
 			;
 		m->slot[j] = (uint32_t)i + 1;
+		m->tag[j] = (uint8_t)(h >> 24);
 	}
 }
 
-static const char *names_copy(struct names *m, const char *s, size_t len)
+/* Room for @size bytes: the last chunk's, else a new chunk's. */
+static void names_room(struct names *m, size_t size)
 {
-	char *c;
-
-	if (len + 1 > m->room) {
-		size_t size = len + 1 > NAMES_CHUNK ? len + 1 : NAMES_CHUNK;
-
-		ALLOC_GROW(m->chunk, m->nchunk + 1, m->achunk);
-		m->chunk[m->nchunk++] = xmalloc(size);
-		m->used = 0;
-		m->room = size;
+	if (size <= m->room)
+		return;
+	if (m->nchunk == NAMES_MAX_CHUNKS) {
+		fputs("kmig: too many identifiers\n", stderr);
+		abort();
 	}
-	c = m->chunk[m->nchunk - 1] + m->used;
-	memcpy(c, s, len);
-	c[len] = '\0';
+	if (size < NAMES_CHUNK)
+		size = NAMES_CHUNK;
+	ALLOC_GROW(m->chunk, m->nchunk + 1, m->achunk);
+	ALLOC_GROW(m->csize, m->nchunk + 1, m->acsize);
+	m->chunk[m->nchunk] = xmalloc(size);
+	m->csize[m->nchunk++] = size;
+	m->used = 0;
+	m->room = size;
+}
+
+static uint32_t names_copy(struct names *m, const char *s, size_t len)
+{
+	uint32_t ref;
+
+	names_room(m, len + 1);
+	ref = (uint32_t)((m->nchunk - 1) << NAMES_SHIFT | m->used);
+	memcpy(m->chunk[m->nchunk - 1] + m->used, s, len);
+	m->chunk[m->nchunk - 1][m->used + len] = '\0';
 	m->used += len + 1;
 	m->room -= len + 1;
-	return c;
+	return ref;
 }
 
 /* The id of the @len bytes at @s; with @add a new id when absent, else NONE. */
@@ -75,23 +114,24 @@ static uint32_t names_id(struct names *m, const char *s, size_t len, bool add)
 
 	if (!add && !m->cap)
 		return NONE;
-	if (add && (m->n + 1) * 2 > m->cap)
-		names_grow(m);
+	if (add && names_full(m, m->n + 1))
+		names_rehash(m, m->cap * 2);
 	mask = m->cap - 1;
 	for (j = h & mask; m->slot[j]; j = (j + 1) & mask) {
-		uint32_t id = m->slot[j] - 1;
+		const char *key;
 
-		if (m->hash[id] == h && !memcmp(m->key[id], s, len) &&
-		    !m->key[id][len])
-			return id;
+		if (m->tag[j] != (uint8_t)(h >> 24))
+			continue;
+		key = names_key(m, m->slot[j] - 1);
+		if (!memcmp(key, s, len) && !key[len])
+			return m->slot[j] - 1;
 	}
 	if (!add)
 		return NONE;
-	ALLOC_GROW(m->key, m->n + 1, m->akey);
-	ALLOC_GROW(m->hash, m->n + 1, m->ahash);
-	m->key[m->n] = names_copy(m, s, len);
-	m->hash[m->n] = h;
+	ALLOC_GROW(m->ref, m->n + 1, m->aref);
+	m->ref[m->n] = names_copy(m, s, len);
 	m->slot[j] = (uint32_t)++m->n;
+	m->tag[j] = (uint8_t)(h >> 24);
 	return (uint32_t)m->n - 1;
 }
 
@@ -107,9 +147,10 @@ static void names_clear(struct names *m)
 	for (i = 0; i < m->nchunk; i++)
 		free(m->chunk[i]);
 	free(m->chunk);
+	free(m->csize);
 	free(m->slot);
-	free(m->key);
-	free(m->hash);
+	free(m->tag);
+	free(m->ref);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -733,7 +774,7 @@ static void chain_add(const struct reach *r, uint32_t f, struct sbuf *sb)
 		chain_add(r, fn->parent, sb);
 		sbuf_addstr(sb, " \xe2\x86\x92 ");
 	}
-	sbuf_addf(sb, "%s (%s:%u", r->names->key[fn->src->name],
+	sbuf_addf(sb, "%s (%s:%u", names_key(r->names, fn->src->name),
 		  r->file[fn->file].path, fn->src->line);
 	if (fn->ndefs > 1)
 		sbuf_addf(sb, ", one of %u definitions", fn->ndefs);

@@ -268,8 +268,8 @@ void reach_cache_trim(struct reach_cache *c)
 	c->gen++;
 }
 
+/* A function of the graph: its fragment's is fn_src(). */
 struct rfunc {
-	const struct ffn *src;
 	uint32_t file;
 	uint32_t parent;		/* caller on the path, NONE: entry */
 	uint32_t next;			/* next definition of the name */
@@ -301,9 +301,10 @@ struct reach {
 	/* the release's constants, by name id, from its headers */
 	bool consts_ready;
 	size_t nconst;			/* names covered by the arrays below */
-	uint8_t *isconst;		/* "k" records */
-	const char **ddeps;		/* "d" records: the first definition */
-	uint8_t *dstate;		/* enum dstate */
+	uint8_t *cstate;		/* enum dstate, | CONST_K: a "k" record */
+	uint32_t *ddef;			/* 1 + index in ddeps, 0: no "d" record */
+	const char **ddeps;		/* the names' first "d" records */
+	size_t nddeps, addeps;
 	size_t entries, reached;
 };
 
@@ -337,9 +338,9 @@ void reach_free(struct reach *r)
 	free(r->file);
 	free(r->fn);
 	free(r->head);
-	free(r->isconst);
+	free(r->cstate);
+	free(r->ddef);
 	free(r->ddeps);
-	free(r->dstate);
 	names_clear(&r->paths);
 	if (r->own_cache)
 		reach_cache_free(r->cache);
@@ -630,12 +631,20 @@ int reach_add_blob(struct reach *r, const char *path, const git_oid *oid,
  * function of arch/arm is never linked with arch/x86's code; generic code
  * calls the one of every architecture).
  */
+/* The fragment's record of the graph's function @i. */
+static const struct ffn *fn_src(const struct reach *r, uint32_t i)
+{
+	const struct rfile *f = &r->file[r->fn[i].file];
+
+	return &f->fr->fn[i - f->f0];
+}
+
 static bool global_def(const struct reach *r, uint32_t file, uint32_t d)
 {
 	const struct rfile *df = &r->file[r->fn[d].file];
 	uint32_t arch = r->file[file].arch;
 
-	if (r->fn[d].src->is_static && !df->header)
+	if (df->fr->fn[d - df->f0].is_static && !df->header)
 		return false;
 	return arch == NONE || df->arch == NONE || df->arch == arch;
 }
@@ -712,12 +721,8 @@ static void lay_out(struct reach *r)
 
 		f->f0 = (uint32_t)n;
 		f->nf = f->fr ? f->fr->nfn : 0;
-		for (k = 0; k < f->nf; k++) {
-			struct rfunc *fn = &r->fn[n++];
-
-			fn->src = &f->fr->fn[k];
-			fn->file = (uint32_t)i;
-		}
+		for (k = 0; k < f->nf; k++)
+			r->fn[n++].file = (uint32_t)i;
 	}
 	free(r->head);
 	r->nhead = r->names->n;
@@ -725,9 +730,10 @@ static void lay_out(struct reach *r)
 	memset(r->head, 0xff, (r->nhead ? r->nhead : 1) * sizeof(*r->head));
 	for (i = r->nfn; i-- > 0;) {
 		struct rfunc *fn = &r->fn[i];
+		uint32_t name = fn_src(r, (uint32_t)i)->name;
 
-		fn->next = r->head[fn->src->name];
-		r->head[fn->src->name] = (uint32_t)i;
+		fn->next = r->head[name];
+		r->head[name] = (uint32_t)i;
 		fn->dist = -1;
 		fn->parent = NONE;
 	}
@@ -752,13 +758,14 @@ void reach_build(struct reach *r)
 	for (q = 0; q < w.nq; q++) {
 		uint32_t f = w.queue[q];
 		const struct rfunc *fn = &r->fn[f];
+		const struct ffn *src = fn_src(r, f);
 		const uint32_t *calls;
 
 		if ((unsigned int)fn->dist >= r->depth)
 			continue;
 		w.from = f;
-		calls = r->file[fn->file].fr->calls + fn->src->calls;
-		for (k = 0; k < fn->src->ncalls; k++) {
+		calls = r->file[fn->file].fr->calls + src->calls;
+		for (k = 0; k < src->ncalls; k++) {
 			w.ndefs = resolve(r, fn->file, calls[k], NULL, NULL);
 			resolve(r, fn->file, calls[k], visit_def, &w);
 		}
@@ -769,13 +776,14 @@ void reach_build(struct reach *r)
 static void chain_add(const struct reach *r, uint32_t f, struct sbuf *sb)
 {
 	const struct rfunc *fn = &r->fn[f];
+	const struct ffn *src = fn_src(r, f);
 
 	if (fn->parent != NONE) {
 		chain_add(r, fn->parent, sb);
 		sbuf_addstr(sb, " \xe2\x86\x92 ");
 	}
-	sbuf_addf(sb, "%s (%s:%u", names_key(r->names, fn->src->name),
-		  r->file[fn->file].path, fn->src->line);
+	sbuf_addf(sb, "%s (%s:%u", names_key(r->names, src->name),
+		  r->file[fn->file].path, src->line);
 	if (fn->ndefs > 1)
 		sbuf_addf(sb, ", one of %u definitions", fn->ndefs);
 	sbuf_addch(sb, ')');
@@ -795,9 +803,10 @@ int reach_site(const struct reach *r, const char *path, unsigned int line,
 	f = &r->file[id];
 	for (i = f->f0; i < f->f0 + f->nf; i++) {
 		const struct rfunc *fn = &r->fn[i];
+		const struct ffn *src = &f->fr->fn[i - f->f0];
 		struct sbuf sb = SBUF_INIT;
 
-		if (line < fn->src->line || line > fn->src->end)
+		if (line < src->line || line > src->end)
 			continue;
 		if (fn->dist < 0)
 			return 0;
@@ -830,30 +839,36 @@ size_t reach_functions(const struct reach *r)
 
 /* What consts_cover() knows of a "d" macro; a macro in progress is a cycle. */
 enum dstate { D_UNKNOWN, D_BUSY, D_CONST, D_NOT };
+#define D_MASK	3
+#define CONST_K	4	/* in r->cstate: the name has a "k" record */
 
 /* The release's constants: its headers' "k" names and first "d" records. */
 static void consts_prepare(struct reach *r)
 {
 	size_t i, k, n = r->names->n ? r->names->n : 1;
 
-	free(r->isconst);
-	free(r->ddeps);
-	free(r->dstate);
+	free(r->cstate);
+	free(r->ddef);
 	r->nconst = r->names->n;
-	r->isconst = xcalloc(n, sizeof(*r->isconst));
-	r->ddeps = xcalloc(n, sizeof(*r->ddeps));
-	r->dstate = xcalloc(n, sizeof(*r->dstate));
+	r->cstate = xcalloc(n, sizeof(*r->cstate));
+	r->ddef = xcalloc(n, sizeof(*r->ddef));
+	r->nddeps = 0;
 	for (i = 0; i < r->nfile; i++) {
 		const struct frag *fr = r->file[i].fr;
 
 		if (!fr || !r->file[i].header)
 			continue;
 		for (k = 0; k < fr->nk; k++)
-			r->isconst[fr->k[k]] = 1;
-		for (k = 0; k < fr->nd; k++)	/* the first definition counts */
-			if (!r->ddeps[fr->d[k].name])
-				r->ddeps[fr->d[k].name] =
-					fr->deps + fr->d[k].deps;
+			r->cstate[fr->k[k]] |= CONST_K;
+		for (k = 0; k < fr->nd; k++) {	/* the first definition counts */
+			uint32_t id = fr->d[k].name;
+
+			if (r->ddef[id])
+				continue;
+			ALLOC_GROW(r->ddeps, r->nddeps + 1, r->addeps);
+			r->ddeps[r->nddeps++] = fr->deps + fr->d[k].deps;
+			r->ddef[id] = (uint32_t)r->nddeps;
+		}
 	}
 	r->consts_ready = true;
 }
@@ -865,12 +880,16 @@ static bool dmacro_const(struct reach *r, uint32_t id, int depth)
 {
 	bool yes;
 
-	if (r->dstate[id] != D_UNKNOWN)
-		return r->dstate[id] == D_CONST;
-	r->dstate[id] = D_BUSY;
-	yes = consts_cover(r, r->ddeps[id], depth + 1);
+	uint8_t *st = &r->cstate[id];
+
+	if ((*st & D_MASK) != D_UNKNOWN)
+		return (*st & D_MASK) == D_CONST;
+	*st = (*st & ~D_MASK) | D_BUSY;
+	yes = consts_cover(r, r->ddeps[r->ddef[id] - 1], depth + 1);
 	/* too deep is no verdict: another path may reach it shallower */
-	r->dstate[id] = yes ? D_CONST : depth + 1 > DEPS_DEPTH ? D_UNKNOWN : D_NOT;
+	st = &r->cstate[id];
+	*st = (*st & ~D_MASK) |
+	      (yes ? D_CONST : depth + 1 > DEPS_DEPTH ? D_UNKNOWN : D_NOT);
 	return yes;
 }
 
@@ -887,8 +906,8 @@ static bool consts_cover(struct reach *r, const char *deps, int depth)
 		if (n) {
 			id = names_id(r->names, deps, n, false);
 			all = id != NONE && id < r->nconst &&
-			      (r->isconst[id] ||
-			       (r->ddeps[id] && dmacro_const(r, id, depth)));
+			      ((r->cstate[id] & CONST_K) ||
+			       (r->ddef[id] && dmacro_const(r, id, depth)));
 		}
 		deps += n;
 		deps += strspn(deps, " ");

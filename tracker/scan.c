@@ -300,11 +300,18 @@ static void *pool_worker(void *arg)
  * graph cannot reuse it, and the resident set holds both peaks: one
  * arena shared by every thread holds about the larger of them.  The
  * per-thread caches keep the small allocations off the arena's lock.
+ *
+ * A fixed mmap threshold: glibc raises it (up to 32 MB) each time a
+ * large block is freed, and the giant blobs' buffers (inflated blob,
+ * tokens, facts) then come from the arena, whose top it keeps up to twice
+ * that.  Mapped on their own, they go back to the system when freed.
  */
 static void pool_tune_malloc(void)
 {
 #ifdef M_ARENA_MAX
 	mallopt(M_ARENA_MAX, 1);
+	mallopt(M_MMAP_THRESHOLD, 1 << 20);
+	mallopt(M_TRIM_THRESHOLD, 8 << 20);
 #endif
 }
 

@@ -446,6 +446,11 @@ void scan_tune_libgit2(void)
 	 */
 	git_libgit2_opts(GIT_OPT_SET_MWINDOW_SIZE, (size_t)16 << 20);
 	git_libgit2_opts(GIT_OPT_SET_MWINDOW_MAPPED_LIMIT, (size_t)64 << 20);
+	/*
+	 * The object cache keeps the trees of every release walked (256 MB
+	 * by default): 4 MB is about the directories a point release changes.
+	 */
+	git_libgit2_opts(GIT_OPT_SET_CACHE_MAX_SIZE, (ssize_t)4 << 20);
 }
 
 int scan_lex_blobs(const char *repo_path, const git_oid *oids, size_t n,

@@ -277,8 +277,8 @@ struct rfunc {
 	int8_t dist;			/* calls from an entry point, -1: none */
 };
 
+/* A file of the graph: its path is its id in r->paths. */
 struct rfile {
-	char *path;
 	struct frag *fr;		/* NULL: no functions */
 	bool own;			/* fr is this graph's, not the cache's */
 	bool header;
@@ -330,11 +330,9 @@ void reach_free(struct reach *r)
 
 	if (!r)
 		return;
-	for (i = 0; i < r->nfile; i++) {
-		free(r->file[i].path);
+	for (i = 0; i < r->nfile; i++)
 		if (r->file[i].own)
 			frag_free(r->file[i].fr);
-	}
 	free(r->file);
 	free(r->fn);
 	free(r->head);
@@ -542,7 +540,6 @@ static int add_frag(struct reach *r, const char *path, struct frag *fr,
 	ALLOC_GROW(r->file, r->nfile + 1, r->afile);
 	f = &r->file[r->nfile++];
 	memset(f, 0, sizeof(*f));
-	f->path = xstrdup(path);
 	len = strlen(path);
 	f->header = len > 2 && !strcmp(path + len - 2, ".h");
 	f->arch = file_arch(r, path);
@@ -783,7 +780,7 @@ static void chain_add(const struct reach *r, uint32_t f, struct sbuf *sb)
 		sbuf_addstr(sb, " \xe2\x86\x92 ");
 	}
 	sbuf_addf(sb, "%s (%s:%u", names_key(r->names, src->name),
-		  r->file[fn->file].path, src->line);
+		  names_key(&r->paths, fn->file), src->line);
 	if (fn->ndefs > 1)
 		sbuf_addf(sb, ", one of %u definitions", fn->ndefs);
 	sbuf_addch(sb, ')');

@@ -341,7 +341,6 @@ static int release_graph(struct scan_state *s, const char *tag, long long rel)
 		s->graphs = reach_cache_new();
 	ret = reach_release(s->st, rel, s->reach_depth, s->graphs, &entries,
 			    &reached, &sites);
-	reach_cache_trim(s->graphs);
 	if (!ret)
 		progress_note("%s: call graph: %zu entry points, %zu functions within %u calls, %zu WARN sites reached (%.2fs)\n",
 			tag, entries, reached, s->reach_depth, sites,

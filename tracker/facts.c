@@ -10,10 +10,14 @@
 
 /* The facts are text that compresses about threefold at level 1 already. */
 #define FACTS_LEVEL 1
+/* The largest compression buffer a packer keeps for the next text. */
+#define FACTS_BUF_KEEP ((size_t)1 << 20)
 
 struct facts_packer {
 	struct libdeflate_compressor *c;
 	struct libdeflate_decompressor *d;
+	unsigned char *buf;	/* compressed into, then copied at its size */
+	size_t abuf;
 };
 
 struct facts_packer *facts_packer_new(void)
@@ -29,6 +33,7 @@ void facts_packer_free(struct facts_packer *pk)
 		libdeflate_free_compressor(pk->c);
 	if (pk->d)
 		libdeflate_free_decompressor(pk->d);
+	free(pk->buf);
 	free(pk);
 }
 
@@ -52,14 +57,23 @@ int facts_pack(struct facts_packer *pk, const char *text, struct facts_z *out)
 		if (!pk->c)
 			return kmig_err("out of memory for a compressor");
 	}
+	/*
+	 * The bound is more than the text: packs waiting to be written
+	 * (a whole release's) would hold three times their size.
+	 */
 	bound = libdeflate_zlib_compress_bound(pk->c, len);
-	out->data = xmalloc(bound);
-	out->zlen = libdeflate_zlib_compress(pk->c, text, len, out->data, bound);
-	if (!out->zlen) {	/* cannot happen within the bound */
-		facts_z_clear(out);
+	ALLOC_GROW(pk->buf, bound, pk->abuf);
+	out->zlen = libdeflate_zlib_compress(pk->c, text, len, pk->buf, bound);
+	if (!out->zlen)		/* cannot happen within the bound */
 		return kmig_err("cannot compress function facts");
-	}
+	out->data = xmalloc(out->zlen);
+	memcpy(out->data, pk->buf, out->zlen);
 	out->len = len;
+	if (pk->abuf > FACTS_BUF_KEEP) {	/* a giant blob's */
+		free(pk->buf);
+		pk->buf = NULL;
+		pk->abuf = 0;
+	}
 	return 0;
 }
 

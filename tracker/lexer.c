@@ -74,6 +74,9 @@ static void emit_sites(struct lexer *lx, struct site_list *out)
 	}
 }
 
+/* The largest token array lex_buffer_with() keeps for the next call. */
+#define LEX_SCRATCH_KEEP ((size_t)4 << 20)
+
 int lex_buffer_with(const char *buf, size_t len, struct site_list *out,
 		    struct lex_scratch *scratch)
 {
@@ -102,6 +105,13 @@ int lex_buffer_with(const char *buf, size_t len, struct site_list *out,
 
 	scratch->tok = lx.t;
 	scratch->alloc = lx.at;
+	/*
+	 * A giant blob (the amd register headers are up to 24 MB, millions
+	 * of tokens) would keep its token array resident for the rest of
+	 * the scan: give it back, the next giant one faults in its own.
+	 */
+	if (lx.at * sizeof(*lx.t) > LEX_SCRATCH_KEEP)
+		lex_scratch_release(scratch);
 	free(lx.fr);
 	free(lx.s);
 	free(lx.cs);

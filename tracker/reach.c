@@ -17,98 +17,121 @@
 
 /*
  * Interned identifiers: an open-addressing map from a name to its id, the
- * names copied into chunks the map owns.  A cache shares one between the
- * graphs of every release of a run, so a fragment's ids stay valid.
+ * names copied into chunks the map owns, each name found by a 32-bit
+ * reference (chunk and offset).  A cache shares one between the graphs of
+ * every release of a run, so a fragment's ids stay valid until the cache
+ * renumbers them (names_compact()).
  */
 struct names {
 	uint32_t *slot;		/* id + 1, 0: empty */
+	uint8_t *tag;		/* by slot: the top byte of the name's hash */
 	size_t cap, n;
-	const char **key;	/* by id */
-	uint32_t *hash;		/* by id */
-	size_t akey, ahash;
-	char **chunk;		/* the copies */
-	size_t nchunk, achunk, used, room;
+	uint32_t *ref;		/* by id: chunk << NAMES_SHIFT | offset */
+	size_t aref;
+	char **chunk;		/* the copies, in id order */
+	size_t *csize;		/* by chunk */
+	size_t nchunk, achunk, acsize, used, room;
 };
 
-#define NAMES_CHUNK ((size_t)1 << 20)
+#define NAMES_SHIFT 20
+#define NAMES_CHUNK ((size_t)1 << NAMES_SHIFT)	/* or one longer name */
+#define NAMES_MAX_CHUNKS ((size_t)1 << (32 - NAMES_SHIFT))
 
-static void names_grow(struct names *m)
+static const char *names_key(const struct names *m, uint32_t id)
+{
+	uint32_t ref = m->ref[id];
+
+	return m->chunk[ref >> NAMES_SHIFT] + (ref & (NAMES_CHUNK - 1));
+}
+
+/* At most two thirds full: linear probing stays short. */
+static bool names_full(const struct names *m, size_t n)
+{
+	return n * 3 > m->cap * 2;
+}
+
+/* A table of at least @min slots for m->n names, every name in it. */
+static void names_rehash(struct names *m, size_t min)
 {
 	size_t i, j, mask;
 
 	free(m->slot);
-	m->cap = m->cap ? m->cap * 2 : 1024;
+	free(m->tag);
+	m->cap = 1024;
+	while (m->cap < min || names_full(m, m->n + 1))
+		m->cap *= 2;
 	m->slot = xcalloc(m->cap, sizeof(*m->slot));
+	m->tag = xmalloc(m->cap);
 	mask = m->cap - 1;
 	for (i = 0; i < m->n; i++) {
-		for (j = m->hash[i] & mask; m->slot[j]; j = (j + 1) & mask)
+		const char *key = names_key(m, (uint32_t)i);
+		uint32_t h = fnv32(key, strlen(key));
+
+		for (j = h & mask; m->slot[j]; j = (j + 1) & mask)
 			;
 		m->slot[j] = (uint32_t)i + 1;
+		m->tag[j] = (uint8_t)(h >> 24);
 	}
 }
 
-static const char *names_copy(struct names *m, const char *s, size_t len)
+/* Room for @size bytes: the last chunk's, else a new chunk's. */
+static void names_room(struct names *m, size_t size)
 {
-	char *c;
-
-	if (len + 1 > m->room) {
-		size_t size = len + 1 > NAMES_CHUNK ? len + 1 : NAMES_CHUNK;
-
-		ALLOC_GROW(m->chunk, m->nchunk + 1, m->achunk);
-		m->chunk[m->nchunk++] = xmalloc(size);
-		m->used = 0;
-		m->room = size;
+	if (size <= m->room)
+		return;
+	if (m->nchunk == NAMES_MAX_CHUNKS) {
+		fputs("kmig: too many identifiers\n", stderr);
+		abort();
 	}
-	c = m->chunk[m->nchunk - 1] + m->used;
-	memcpy(c, s, len);
-	c[len] = '\0';
+	if (size < NAMES_CHUNK)
+		size = NAMES_CHUNK;
+	ALLOC_GROW(m->chunk, m->nchunk + 1, m->achunk);
+	ALLOC_GROW(m->csize, m->nchunk + 1, m->acsize);
+	m->chunk[m->nchunk] = xmalloc(size);
+	m->csize[m->nchunk++] = size;
+	m->used = 0;
+	m->room = size;
+}
+
+static uint32_t names_copy(struct names *m, const char *s, size_t len)
+{
+	uint32_t ref;
+
+	names_room(m, len + 1);
+	ref = (uint32_t)((m->nchunk - 1) << NAMES_SHIFT | m->used);
+	memcpy(m->chunk[m->nchunk - 1] + m->used, s, len);
+	m->chunk[m->nchunk - 1][m->used + len] = '\0';
 	m->used += len + 1;
 	m->room -= len + 1;
-	return c;
-}
-
-/* The map's hash (not persisted): eight bytes a step. */
-static uint32_t names_hash(const char *s, size_t len)
-{
-	uint64_t h = 0x9e3779b97f4a7c15ULL ^ len, w;
-
-	for (; len >= 8; s += 8, len -= 8) {
-		memcpy(&w, s, 8);
-		h = (h ^ w) * 0xff51afd7ed558ccdULL;
-		h ^= h >> 32;
-	}
-	w = 0;
-	memcpy(&w, s, len);
-	h = (h ^ w) * 0xc4ceb9fe1a85ec53ULL;
-	h ^= h >> 29;
-	return (uint32_t)h;
+	return ref;
 }
 
 /* The id of the @len bytes at @s; with @add a new id when absent, else NONE. */
 static uint32_t names_id(struct names *m, const char *s, size_t len, bool add)
 {
-	uint32_t h = names_hash(s, len);
+	uint32_t h = fnv32(s, len);
 	size_t j, mask;
 
 	if (!add && !m->cap)
 		return NONE;
-	if (add && (m->n + 1) * 2 > m->cap)
-		names_grow(m);
+	if (add && names_full(m, m->n + 1))
+		names_rehash(m, m->cap * 2);
 	mask = m->cap - 1;
 	for (j = h & mask; m->slot[j]; j = (j + 1) & mask) {
-		uint32_t id = m->slot[j] - 1;
+		const char *key;
 
-		if (m->hash[id] == h && !memcmp(m->key[id], s, len) &&
-		    !m->key[id][len])
-			return id;
+		if (m->tag[j] != (uint8_t)(h >> 24))
+			continue;
+		key = names_key(m, m->slot[j] - 1);
+		if (!memcmp(key, s, len) && !key[len])
+			return m->slot[j] - 1;
 	}
 	if (!add)
 		return NONE;
-	ALLOC_GROW(m->key, m->n + 1, m->akey);
-	ALLOC_GROW(m->hash, m->n + 1, m->ahash);
-	m->key[m->n] = names_copy(m, s, len);
-	m->hash[m->n] = h;
+	ALLOC_GROW(m->ref, m->n + 1, m->aref);
+	m->ref[m->n] = names_copy(m, s, len);
 	m->slot[j] = (uint32_t)++m->n;
+	m->tag[j] = (uint8_t)(h >> 24);
 	return (uint32_t)m->n - 1;
 }
 
@@ -124,27 +147,31 @@ static void names_clear(struct names *m)
 	for (i = 0; i < m->nchunk; i++)
 		free(m->chunk[i]);
 	free(m->chunk);
+	free(m->csize);
 	free(m->slot);
-	free(m->key);
-	free(m->hash);
+	free(m->tag);
+	free(m->ref);
 	memset(m, 0, sizeof(*m));
 }
 
 /* A function of a fragment; calls index the fragment's calls. */
 struct ffn {
-	uint32_t name, line, end, calls, ncalls;
-	bool is_static;
+	uint32_t name, line, end, calls;
+	uint32_t ncalls : 31;
+	uint32_t is_static : 1;
 };
 
 /* A "d" record: macro @name is constant when every name of @deps is. */
 struct fdef {
 	uint32_t name;
-	const char *deps;	/* into the fragment's text */
+	uint32_t deps;		/* offset in the fragment's deps */
 };
 
 /*
  * One blob's facts, parsed: names are ids of the cache's names.  The "k"
- * and "d" records count only where the blob is a header.
+ * and "d" records count only where the blob is a header.  One allocation:
+ * the arrays follow the struct, each at its size (a release's fragments
+ * stay in the cache for the next).
  */
 struct frag {
 	struct ffn *fn;
@@ -155,28 +182,35 @@ struct frag {
 	unsigned int gen;	/* the cache's generation that last used it */
 };
 
-/* The allocation sizes while a fragment is parsed. */
-struct frag_grow {
-	uint32_t *local;	/* the "n" names: line ids -> names */
-	size_t nlocal, alocal;
-	size_t afn, acalls, aref, ak, ad, adeps, ndeps;
-};
-
 static void frag_free(struct frag *fr)
 {
-	if (!fr)
-		return;
-	free(fr->fn);
-	free(fr->calls);
-	free(fr->ref);
-	free(fr->k);
-	free(fr->d);
-	free(fr->deps);
 	free(fr);
+}
+
+/* Where frag_parse() gathers a fragment's records, reused blob to blob. */
+struct frag_scratch {
+	struct ffn *fn;
+	uint32_t *calls, *ref, *k, *local;
+	struct fdef *d;
+	char *deps;
+	size_t afn, acalls, aref, ak, alocal, ad, adeps;
+};
+
+static void frag_scratch_release(struct frag_scratch *sc)
+{
+	free(sc->fn);
+	free(sc->calls);
+	free(sc->ref);
+	free(sc->k);
+	free(sc->local);
+	free(sc->d);
+	free(sc->deps);
+	memset(sc, 0, sizeof(*sc));
 }
 
 struct reach_cache {
 	struct names names;
+	struct frag_scratch scratch;
 	struct oidset index;	/* blob id -> slot + 1 in frag */
 	struct frag **frag;	/* NULL: the blob has no facts */
 	git_oid *oid;		/* by slot */
@@ -204,6 +238,7 @@ void reach_cache_free(struct reach_cache *c)
 	free(c->oid);
 	oidset_clear(&c->index);
 	names_clear(&c->names);
+	frag_scratch_release(&c->scratch);
 	free(c);
 }
 
@@ -233,8 +268,8 @@ void reach_cache_trim(struct reach_cache *c)
 	c->gen++;
 }
 
+/* A function of the graph: its fragment's is fn_src(). */
 struct rfunc {
-	const struct ffn *src;
 	uint32_t file;
 	uint32_t parent;		/* caller on the path, NONE: entry */
 	uint32_t next;			/* next definition of the name */
@@ -242,8 +277,8 @@ struct rfunc {
 	int8_t dist;			/* calls from an entry point, -1: none */
 };
 
+/* A file of the graph: its path is its id in r->paths. */
 struct rfile {
-	char *path;
 	struct frag *fr;		/* NULL: no functions */
 	bool own;			/* fr is this graph's, not the cache's */
 	bool header;
@@ -266,9 +301,10 @@ struct reach {
 	/* the release's constants, by name id, from its headers */
 	bool consts_ready;
 	size_t nconst;			/* names covered by the arrays below */
-	uint8_t *isconst;		/* "k" records */
-	const char **ddeps;		/* "d" records: the first definition */
-	uint8_t *dstate;		/* enum dstate */
+	uint8_t *cstate;		/* enum dstate, | CONST_K: a "k" record */
+	uint32_t *ddef;			/* 1 + index in ddeps, 0: no "d" record */
+	const char **ddeps;		/* the names' first "d" records */
+	size_t nddeps, addeps;
 	size_t entries, reached;
 };
 
@@ -294,59 +330,49 @@ void reach_free(struct reach *r)
 
 	if (!r)
 		return;
-	for (i = 0; i < r->nfile; i++) {
-		free(r->file[i].path);
+	for (i = 0; i < r->nfile; i++)
 		if (r->file[i].own)
 			frag_free(r->file[i].fr);
-	}
 	free(r->file);
 	free(r->fn);
 	free(r->head);
-	free(r->isconst);
+	free(r->cstate);
+	free(r->ddef);
 	free(r->ddeps);
-	free(r->dstate);
 	names_clear(&r->paths);
 	if (r->own_cache)
 		reach_cache_free(r->cache);
 	free(r);
 }
 
-/* A field of a facts line: @len bytes at @s. */
-struct fld {
-	const char *s;
-	size_t len;
-};
-
-/* The next blank-separated field before @end, from *@p; false at the end. */
-static bool next_field(const char **p, const char *end, struct fld *f)
+/* The next blank-separated field of the line *@p, NUL-terminated. */
+static char *field(char **p)
 {
-	const char *s = *p, *e;
+	char *s = *p, *e;
 
-	while (s < end && *s == ' ')
+	while (*s == ' ')
 		s++;
-	if (s == end)
-		return false;
-	e = memchr(s, ' ', (size_t)(end - s));
-	if (!e)
-		e = end;
-	f->s = s;
-	f->len = (size_t)(e - s);
+	if (!*s)
+		return NULL;
+	for (e = s; *e && *e != ' '; e++)
+		;
+	if (*e)
+		*e++ = '\0';
 	*p = e;
-	return true;
+	return s;
 }
 
-/* A decimal field below UINT32_MAX into *@v (and below @lim when set). */
-static bool fld_u32(const struct fld *f, uint32_t *v, uint32_t lim)
+/* A decimal field below UINT32_MAX into *@v (and fewer than @lim when set). */
+static bool parse_u32(const char *s, uint32_t *v, uint32_t lim)
 {
 	uint64_t n = 0;
-	size_t i;
 
-	if (!f->len)
+	if (!s || !*s)
 		return false;
-	for (i = 0; i < f->len; i++) {
-		if (f->s[i] < '0' || f->s[i] > '9')
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9')
 			return false;
-		n = n * 10 + (uint64_t)(f->s[i] - '0');
+		n = n * 10 + (uint64_t)(*s - '0');
 		if (n >= UINT32_MAX)
 			return false;
 	}
@@ -354,15 +380,6 @@ static bool fld_u32(const struct fld *f, uint32_t *v, uint32_t lim)
 		return false;
 	*v = (uint32_t)n;
 	return true;
-}
-
-/* The next field of *@p as a number (see fld_u32()). */
-static bool next_u32(const char **p, const char *end, uint32_t *v,
-		     uint32_t lim)
-{
-	struct fld f;
-
-	return next_field(p, end, &f) && fld_u32(&f, v, lim);
 }
 
 /* The "arch/X" directory of @path, as a name, or NONE. */
@@ -375,130 +392,136 @@ static uint32_t file_arch(struct reach *r, const char *path)
 	return names_id(r->names, path, (size_t)(slash - path), true);
 }
 
-/* Shrink @v of @n elements of @size bytes to fit. */
-static void *fit(void *v, size_t n, size_t size)
+/* Copy @n elements of @size bytes from @src to *@at, advancing it. */
+static void *frag_place(char **at, const void *src, size_t n, size_t size)
 {
-	return n ? xrealloc(v, n * size) : (free(v), NULL);
-}
+	void *dst = *at;
 
-/* One "n", "f", "e", "k" or "d" line of @fr, [@p, @end): false when malformed. */
-static bool frag_line(struct names *m, struct frag *fr, const char *p,
-		      const char *end, struct frag_grow *g)
-{
-	struct fld tok;
-	uint32_t v;
-
-	if (!next_field(&p, end, &tok))
-		return true;
-	if (tok.len != 1)
-		return false;
-	switch (tok.s[0]) {
-	case 'n':
-		while (next_field(&p, end, &tok)) {
-			ALLOC_GROW(g->local, g->nlocal + 1, g->alocal);
-			g->local[g->nlocal++] = names_id(m, tok.s, tok.len, true);
-		}
-		return true;
-	case 'f': {
-		struct ffn *fn;
-		uint32_t name, ln, fend, st;
-
-		if (!g->nlocal ||
-		    !next_u32(&p, end, &name, (uint32_t)g->nlocal) ||
-		    !next_u32(&p, end, &ln, 0) || !next_u32(&p, end, &fend, 0) ||
-		    !next_u32(&p, end, &st, 0))
-			return false;
-		ALLOC_GROW(fr->fn, fr->nfn + 1, g->afn);
-		fn = &fr->fn[fr->nfn++];
-		fn->name = g->local[name];
-		fn->line = ln;
-		fn->end = fend;
-		fn->is_static = st != 0;
-		fn->calls = fr->ncalls;
-		fn->ncalls = 0;
-		while (next_field(&p, end, &tok)) {
-			if (!fld_u32(&tok, &v, (uint32_t)g->nlocal))
-				return false;
-			ALLOC_GROW(fr->calls, fr->ncalls + 1, g->acalls);
-			fr->calls[fr->ncalls++] = g->local[v];
-			fn->ncalls++;
-		}
-		return true;
-	}
-	case 'e': {
-		uint32_t kind, name, ln;
-
-		if (!g->nlocal ||
-		    !next_u32(&p, end, &kind, (uint32_t)g->nlocal) ||
-		    !next_u32(&p, end, &name, (uint32_t)g->nlocal) ||
-		    !next_u32(&p, end, &ln, 0))
-			return false;
-		ALLOC_GROW(fr->ref, fr->nref + 1, g->aref);
-		fr->ref[fr->nref++] = g->local[name];
-		return true;
-	}
-	case 'k':
-		while (next_field(&p, end, &tok)) {
-			ALLOC_GROW(fr->k, fr->nk + 1, g->ak);
-			fr->k[fr->nk++] = names_id(m, tok.s, tok.len, true);
-		}
-		return true;
-	case 'd': {
-		size_t len;
-
-		if (!next_field(&p, end, &tok))
-			return true;
-		while (p < end && *p == ' ')
-			p++;
-		if (p == end)	/* no DEP fields */
-			return true;
-		ALLOC_GROW(fr->d, fr->nd + 1, g->ad);
-		fr->d[fr->nd].name = names_id(m, tok.s, tok.len, true);
-		/* an offset for now: fr->deps may move */
-		fr->d[fr->nd++].deps = (const char *)(uintptr_t)g->ndeps;
-		len = (size_t)(end - p);
-		ALLOC_GROW(fr->deps, g->ndeps + len + 1, g->adeps);
-		memcpy(fr->deps + g->ndeps, p, len);
-		fr->deps[g->ndeps + len] = '\0';
-		g->ndeps += len + 1;
-		return true;
-	}
-	}
-	return false;
+	if (n)
+		memcpy(dst, src, n * size);
+	*at += n * size;
+	return dst;
 }
 
 /*
- * Parse the facts @text into a new fragment, names interned into @m.
- * NULL when malformed.
+ * Parse the facts @text (modified: fields are NUL-terminated in place)
+ * into a new fragment, names interned into @c's names.  NULL when
+ * malformed.
  */
-static struct frag *frag_parse(struct names *m, const char *text)
+static struct frag *frag_parse(struct reach_cache *c, char *text)
 {
-	struct frag *fr = xcalloc(1, sizeof(*fr));
-	struct frag_grow g = { 0 };
-	const char *p = text, *end = text + strlen(text);
-	bool ok = true;
-	uint32_t i;
+	struct frag_scratch *sc = &c->scratch;
+	struct names *m = &c->names;
+	size_t nfn = 0, ncalls = 0, nref = 0, nk = 0, nd = 0, ndeps = 0;
+	size_t nlocal = 0;
+	struct frag *fr;
+	char *p = text, *line, *tok, *at;
+	bool bad = false;
+	uint32_t v;
 
-	while (p < end && ok) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		const char *le = nl ? nl : end;
+	while (*p && !bad) {
+		char *nl = strchr(p, '\n');
 
-		ok = frag_line(m, fr, p, le, &g);
-		p = nl ? nl + 1 : end;
+		line = p;
+		if (nl) {
+			*nl = '\0';
+			p = nl + 1;
+		} else {
+			p += strlen(p);
+		}
+		tok = field(&line);
+		if (!tok)
+			continue;
+		if (!strcmp(tok, "n")) {
+			while ((tok = field(&line))) {
+				ALLOC_GROW(sc->local, nlocal + 1, sc->alocal);
+				sc->local[nlocal++] = names_str(m, tok, true);
+			}
+		} else if (!strcmp(tok, "f")) {
+			struct ffn *fn;
+			uint32_t name, ln, end, st;
+
+			if (!parse_u32(field(&line), &name, (uint32_t)nlocal) ||
+			    !nlocal || !parse_u32(field(&line), &ln, 0) ||
+			    !parse_u32(field(&line), &end, 0) ||
+			    !parse_u32(field(&line), &st, 0)) {
+				bad = true;
+				break;
+			}
+			ALLOC_GROW(sc->fn, nfn + 1, sc->afn);
+			fn = &sc->fn[nfn++];
+			fn->name = sc->local[name];
+			fn->line = ln;
+			fn->end = end;
+			fn->is_static = st != 0;
+			fn->calls = (uint32_t)ncalls;
+			fn->ncalls = 0;
+			while ((tok = field(&line))) {
+				if (!parse_u32(tok, &v, (uint32_t)nlocal) ||
+				    fn->ncalls == (UINT32_MAX >> 1)) {
+					bad = true;
+					break;
+				}
+				ALLOC_GROW(sc->calls, ncalls + 1, sc->acalls);
+				sc->calls[ncalls++] = sc->local[v];
+				fn->ncalls++;
+			}
+		} else if (!strcmp(tok, "e")) {
+			uint32_t kind, name, ln;
+
+			if (!nlocal ||
+			    !parse_u32(field(&line), &kind, (uint32_t)nlocal) ||
+			    !parse_u32(field(&line), &name, (uint32_t)nlocal) ||
+			    !parse_u32(field(&line), &ln, 0)) {
+				bad = true;
+				break;
+			}
+			ALLOC_GROW(sc->ref, nref + 1, sc->aref);
+			sc->ref[nref++] = sc->local[name];
+		} else if (!strcmp(tok, "k")) {
+			while ((tok = field(&line))) {
+				ALLOC_GROW(sc->k, nk + 1, sc->ak);
+				sc->k[nk++] = names_str(m, tok, true);
+			}
+		} else if (!strcmp(tok, "d")) {
+			size_t len;
+
+			tok = field(&line);
+			if (!tok || !*line)
+				continue;
+			len = strlen(line);
+			if (ndeps + len + 1 >= UINT32_MAX) {
+				bad = true;
+				break;
+			}
+			ALLOC_GROW(sc->d, nd + 1, sc->ad);
+			sc->d[nd].name = names_str(m, tok, true);
+			sc->d[nd++].deps = (uint32_t)ndeps;
+			ALLOC_GROW(sc->deps, ndeps + len + 1, sc->adeps);
+			memcpy(sc->deps + ndeps, line, len + 1);
+			ndeps += len + 1;
+		} else {
+			bad = true;
+		}
 	}
-	free(g.local);
-	if (!ok) {
-		frag_free(fr);
+	if (bad)
 		return NULL;
-	}
-	fr->fn = fit(fr->fn, fr->nfn, sizeof(*fr->fn));
-	fr->calls = fit(fr->calls, fr->ncalls, sizeof(*fr->calls));
-	fr->ref = fit(fr->ref, fr->nref, sizeof(*fr->ref));
-	fr->k = fit(fr->k, fr->nk, sizeof(*fr->k));
-	fr->d = fit(fr->d, fr->nd, sizeof(*fr->d));
-	fr->deps = fit(fr->deps, g.ndeps, 1);
-	for (i = 0; i < fr->nd; i++)
-		fr->d[i].deps = fr->deps + (uintptr_t)fr->d[i].deps;
+	fr = xmalloc(sizeof(*fr) + nfn * sizeof(*fr->fn) +
+		     (ncalls + nref + nk) * sizeof(uint32_t) +
+		     nd * sizeof(*fr->d) + ndeps);
+	at = (char *)(fr + 1);
+	fr->fn = frag_place(&at, sc->fn, nfn, sizeof(*fr->fn));
+	fr->calls = frag_place(&at, sc->calls, ncalls, sizeof(*fr->calls));
+	fr->ref = frag_place(&at, sc->ref, nref, sizeof(*fr->ref));
+	fr->k = frag_place(&at, sc->k, nk, sizeof(*fr->k));
+	fr->d = frag_place(&at, sc->d, nd, sizeof(*fr->d));
+	fr->deps = frag_place(&at, sc->deps, ndeps, 1);
+	fr->nfn = (uint32_t)nfn;
+	fr->ncalls = (uint32_t)ncalls;
+	fr->nref = (uint32_t)nref;
+	fr->nk = (uint32_t)nk;
+	fr->nd = (uint32_t)nd;
+	fr->gen = 0;
 	return fr;
 }
 
@@ -517,7 +540,6 @@ static int add_frag(struct reach *r, const char *path, struct frag *fr,
 	ALLOC_GROW(r->file, r->nfile + 1, r->afile);
 	f = &r->file[r->nfile++];
 	memset(f, 0, sizeof(*f));
-	f->path = xstrdup(path);
 	len = strlen(path);
 	f->header = len > 2 && !strcmp(path + len - 2, ".h");
 	f->arch = file_arch(r, path);
@@ -533,8 +555,12 @@ int reach_add_file(struct reach *r, const char *path, const char *funcs)
 	struct frag *fr = NULL;
 	int ret;
 
-	if (funcs)
-		fr = frag_parse(r->names, funcs);
+	if (funcs) {
+		char *text = xstrdup(funcs);
+
+		fr = frag_parse(r->cache, text);
+		free(text);
+	}
 	ret = add_frag(r, path, fr, true);
 	if (ret)
 		return ret;
@@ -558,13 +584,13 @@ static int cache_get(struct reach_cache *c, const git_oid *oid,
 }
 
 /*
- * Parse @funcs (NULL: none) as blob @oid's, into the cache; malformed
- * facts are cached as none.
+ * Parse @funcs (NULL: none; modified) as blob @oid's, into the cache;
+ * malformed facts are cached as none.
  */
 static struct frag *cache_put(struct reach_cache *c, const git_oid *oid,
-			      const char *funcs)
+			      char *funcs)
 {
-	struct frag *fr = funcs ? frag_parse(&c->names, funcs) : NULL;
+	struct frag *fr = funcs ? frag_parse(c, funcs) : NULL;
 
 	if (fr)
 		fr->gen = c->gen;
@@ -602,12 +628,20 @@ int reach_add_blob(struct reach *r, const char *path, const git_oid *oid,
  * function of arch/arm is never linked with arch/x86's code; generic code
  * calls the one of every architecture).
  */
+/* The fragment's record of the graph's function @i. */
+static const struct ffn *fn_src(const struct reach *r, uint32_t i)
+{
+	const struct rfile *f = &r->file[r->fn[i].file];
+
+	return &f->fr->fn[i - f->f0];
+}
+
 static bool global_def(const struct reach *r, uint32_t file, uint32_t d)
 {
 	const struct rfile *df = &r->file[r->fn[d].file];
 	uint32_t arch = r->file[file].arch;
 
-	if (r->fn[d].src->is_static && !df->header)
+	if (df->fr->fn[d - df->f0].is_static && !df->header)
 		return false;
 	return arch == NONE || df->arch == NONE || df->arch == arch;
 }
@@ -684,12 +718,8 @@ static void lay_out(struct reach *r)
 
 		f->f0 = (uint32_t)n;
 		f->nf = f->fr ? f->fr->nfn : 0;
-		for (k = 0; k < f->nf; k++) {
-			struct rfunc *fn = &r->fn[n++];
-
-			fn->src = &f->fr->fn[k];
-			fn->file = (uint32_t)i;
-		}
+		for (k = 0; k < f->nf; k++)
+			r->fn[n++].file = (uint32_t)i;
 	}
 	free(r->head);
 	r->nhead = r->names->n;
@@ -697,9 +727,10 @@ static void lay_out(struct reach *r)
 	memset(r->head, 0xff, (r->nhead ? r->nhead : 1) * sizeof(*r->head));
 	for (i = r->nfn; i-- > 0;) {
 		struct rfunc *fn = &r->fn[i];
+		uint32_t name = fn_src(r, (uint32_t)i)->name;
 
-		fn->next = r->head[fn->src->name];
-		r->head[fn->src->name] = (uint32_t)i;
+		fn->next = r->head[name];
+		r->head[name] = (uint32_t)i;
 		fn->dist = -1;
 		fn->parent = NONE;
 	}
@@ -724,13 +755,14 @@ void reach_build(struct reach *r)
 	for (q = 0; q < w.nq; q++) {
 		uint32_t f = w.queue[q];
 		const struct rfunc *fn = &r->fn[f];
+		const struct ffn *src = fn_src(r, f);
 		const uint32_t *calls;
 
-		if ((unsigned int)fn->dist >= r->depth || !fn->src->ncalls)
+		if ((unsigned int)fn->dist >= r->depth || !src->ncalls)
 			continue;
 		w.from = f;
-		calls = r->file[fn->file].fr->calls + fn->src->calls;
-		for (k = 0; k < fn->src->ncalls; k++) {
+		calls = r->file[fn->file].fr->calls + src->calls;
+		for (k = 0; k < src->ncalls; k++) {
 			w.ndefs = resolve(r, fn->file, calls[k], NULL, NULL);
 			resolve(r, fn->file, calls[k], visit_def, &w);
 		}
@@ -741,13 +773,14 @@ void reach_build(struct reach *r)
 static void chain_add(const struct reach *r, uint32_t f, struct sbuf *sb)
 {
 	const struct rfunc *fn = &r->fn[f];
+	const struct ffn *src = fn_src(r, f);
 
 	if (fn->parent != NONE) {
 		chain_add(r, fn->parent, sb);
 		sbuf_addstr(sb, " \xe2\x86\x92 ");
 	}
-	sbuf_addf(sb, "%s (%s:%u", r->names->key[fn->src->name],
-		  r->file[fn->file].path, fn->src->line);
+	sbuf_addf(sb, "%s (%s:%u", names_key(r->names, src->name),
+		  names_key(&r->paths, fn->file), src->line);
 	if (fn->ndefs > 1)
 		sbuf_addf(sb, ", one of %u definitions", fn->ndefs);
 	sbuf_addch(sb, ')');
@@ -767,9 +800,10 @@ int reach_site(const struct reach *r, const char *path, unsigned int line,
 	f = &r->file[id];
 	for (i = f->f0; i < f->f0 + f->nf; i++) {
 		const struct rfunc *fn = &r->fn[i];
+		const struct ffn *src = &f->fr->fn[i - f->f0];
 		struct sbuf sb = SBUF_INIT;
 
-		if (line < fn->src->line || line > fn->src->end)
+		if (line < src->line || line > src->end)
 			continue;
 		if (fn->dist < 0)
 			return 0;
@@ -802,29 +836,36 @@ size_t reach_functions(const struct reach *r)
 
 /* What consts_cover() knows of a "d" macro; a macro in progress is a cycle. */
 enum dstate { D_UNKNOWN, D_BUSY, D_CONST, D_NOT };
+#define D_MASK	3
+#define CONST_K	4	/* in r->cstate: the name has a "k" record */
 
 /* The release's constants: its headers' "k" names and first "d" records. */
 static void consts_prepare(struct reach *r)
 {
 	size_t i, k, n = r->names->n ? r->names->n : 1;
 
-	free(r->isconst);
-	free(r->ddeps);
-	free(r->dstate);
+	free(r->cstate);
+	free(r->ddef);
 	r->nconst = r->names->n;
-	r->isconst = xcalloc(n, sizeof(*r->isconst));
-	r->ddeps = xcalloc(n, sizeof(*r->ddeps));
-	r->dstate = xcalloc(n, sizeof(*r->dstate));
+	r->cstate = xcalloc(n, sizeof(*r->cstate));
+	r->ddef = xcalloc(n, sizeof(*r->ddef));
+	r->nddeps = 0;
 	for (i = 0; i < r->nfile; i++) {
 		const struct frag *fr = r->file[i].fr;
 
 		if (!fr || !r->file[i].header)
 			continue;
 		for (k = 0; k < fr->nk; k++)
-			r->isconst[fr->k[k]] = 1;
-		for (k = 0; k < fr->nd; k++)	/* the first definition counts */
-			if (!r->ddeps[fr->d[k].name])
-				r->ddeps[fr->d[k].name] = fr->d[k].deps;
+			r->cstate[fr->k[k]] |= CONST_K;
+		for (k = 0; k < fr->nd; k++) {	/* the first definition counts */
+			uint32_t id = fr->d[k].name;
+
+			if (r->ddef[id])
+				continue;
+			ALLOC_GROW(r->ddeps, r->nddeps + 1, r->addeps);
+			r->ddeps[r->nddeps++] = fr->deps + fr->d[k].deps;
+			r->ddef[id] = (uint32_t)r->nddeps;
+		}
 	}
 	r->consts_ready = true;
 }
@@ -836,12 +877,16 @@ static bool dmacro_const(struct reach *r, uint32_t id, int depth)
 {
 	bool yes;
 
-	if (r->dstate[id] != D_UNKNOWN)
-		return r->dstate[id] == D_CONST;
-	r->dstate[id] = D_BUSY;
-	yes = consts_cover(r, r->ddeps[id], depth + 1);
+	uint8_t *st = &r->cstate[id];
+
+	if ((*st & D_MASK) != D_UNKNOWN)
+		return (*st & D_MASK) == D_CONST;
+	*st = (*st & ~D_MASK) | D_BUSY;
+	yes = consts_cover(r, r->ddeps[r->ddef[id] - 1], depth + 1);
 	/* too deep is no verdict: another path may reach it shallower */
-	r->dstate[id] = yes ? D_CONST : depth + 1 > DEPS_DEPTH ? D_UNKNOWN : D_NOT;
+	st = &r->cstate[id];
+	*st = (*st & ~D_MASK) |
+	      (yes ? D_CONST : depth + 1 > DEPS_DEPTH ? D_UNKNOWN : D_NOT);
 	return yes;
 }
 
@@ -858,8 +903,8 @@ static bool consts_cover(struct reach *r, const char *deps, int depth)
 		if (n) {
 			id = names_id(r->names, deps, n, false);
 			all = id != NONE && id < r->nconst &&
-			      (r->isconst[id] ||
-			       (r->ddeps[id] && dmacro_const(r, id, depth)));
+			      ((r->cstate[id] & CONST_K) ||
+			       (r->ddef[id] && dmacro_const(r, id, depth)));
 		}
 		deps += n;
 		deps += strspn(deps, " ");
@@ -1006,6 +1051,9 @@ int reach_release(struct store *st, long long release, unsigned int depth,
 	ret = reach_load_release(st, release, depth, cache, NULL, NULL, &r);
 	if (ret)
 		return ret;
+	/* the earlier releases' blobs this one has not: gone before the walk */
+	if (cache)
+		reach_cache_trim(cache);
 	reach_build(r);
 	c[0].r = c[1].r = r;
 	/* one pass over the release's sites of both rules */

@@ -51,8 +51,9 @@ struct store;
  * It must outlive the graphs made with it.
  *
  * reach_cache_trim() drops the blobs no graph used since the last trim:
- * kmig scan trims after each release, so the cache holds about one
- * release's blobs.  reach_cache_blobs() - the blobs it holds.
+ * reach_release() trims once it has loaded the release's graph, so the
+ * cache holds one release's blobs.  reach_cache_blobs() - the blobs it
+ * holds.
  */
 struct reach_cache *reach_cache_new(void);
 void reach_cache_free(struct reach_cache *c);
@@ -131,7 +132,8 @@ bool reach_name_heuristic(const char *func);
  * before store_release_finish() (which counts a reached site as
  * warn-on-user).  The caller holds the transaction.  *@entries and
  * *@reached (may be NULL) receive the statistics, *@sites the sites.
- * @cache (may be NULL) holds the facts of earlier releases' blobs.
+ * @cache (may be NULL) holds the facts of earlier releases' blobs; it is
+ * trimmed to this release's (reach_cache_trim()).
  */
 int reach_release(struct store *st, long long release, unsigned int depth,
 		  struct reach_cache *cache, size_t *entries, size_t *reached,

@@ -3,7 +3,7 @@
  * lexbench.c - the lexer's throughput on one core, and a digest of what
  * it finds (bench/README.md, "The lexer's throughput").
  *
- *   lexbench [--rounds N] [--sites] [--dump FILE] PATH...
+ *   lexbench [--rounds N] [--sites] [--dump FILE] [--floor] PATH...
  *
  * Every PATH is a file or a directory, searched recursively for *.c and
  * *.h (in sorted order, so the file order is stable).  All files are read
@@ -20,6 +20,12 @@
  * prints it: two builds of the
  * lexer find the same sites exactly when their digests are equal.
  * --dump FILE also writes that text, to diff when they are not.
+ *
+ * With --floor, the same rounds time two floors over the same files:
+ * pass 1 alone (lex_tokenize(), the token array every later pass reads,
+ * with the tokens per byte) and one read of every byte (a sum over 8
+ * bytes at a time, what the memory gives one core).  They say how much
+ * of a round no cleverness in pass 2 or the matchers can take away.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -33,6 +39,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "lex-internal.h"
 #include "lexer.h"
 #include "rules.h"
 
@@ -221,10 +228,93 @@ static void digest(FILE *dump)
 	lex_scratch_release(&scratch);
 }
 
+/* Pass 1 alone over every file; returns the tokens it wrote. */
+static size_t tokenize_all(struct lex_scratch *scratch)
+{
+	size_t k, ntok = 0;
+
+	for (k = 0; k < nfiles; k++) {
+		struct lexer lx;
+
+		memset(&lx, 0, sizeof(lx));
+		lx.buf = files[k].buf;
+		lx.len = files[k].len;
+		lx.t = scratch->tok;
+		lx.at = scratch->alloc;
+		if (lx.len && lx.at < lx.len / 4 + 64) {
+			lx.t = xalloc(lx.t, (lx.len / 4 + 64) * sizeof(*lx.t));
+			lx.at = lx.len / 4 + 64;
+		}
+		lex_tokenize(&lx);
+		ntok += lx.nt;
+		scratch->tok = lx.t;
+		scratch->alloc = lx.at;
+	}
+	return ntok;
+}
+
+/* One read of every byte; the sum keeps the compiler from dropping it. */
+static uint64_t read_all(void)
+{
+	uint64_t sum = 0;
+	size_t k, j;
+
+	for (k = 0; k < nfiles; k++) {
+		const char *b = files[k].buf;
+		size_t n = files[k].len;
+		uint64_t w;
+
+		for (j = 0; j + 8 <= n; j += 8) {
+			memcpy(&w, b + j, 8);
+			sum += w;
+		}
+		for (; j < n; j++)
+			sum += (unsigned char)b[j];
+	}
+	return sum;
+}
+
+static double median(double *v, int n)
+{
+	qsort(v, (size_t)n, sizeof(*v), dbl_cmp);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* --floor: the two floors, each timed over @rounds rounds. */
+static void floors(int rounds, double total_mb, struct lex_scratch *scratch)
+{
+	double *t1 = xalloc(NULL, (size_t)rounds * sizeof(*t1));
+	double *t2 = xalloc(NULL, (size_t)rounds * sizeof(*t2));
+	volatile uint64_t sink = 0;
+	size_t ntok = 0;
+	int r;
+
+	for (r = 0; r < rounds; r++) {
+		double t0 = now(CLOCK_PROCESS_CPUTIME_ID);
+
+		ntok = tokenize_all(scratch);
+		t1[r] = now(CLOCK_PROCESS_CPUTIME_ID) - t0;
+		t0 = now(CLOCK_PROCESS_CPUTIME_ID);
+		sink += read_all();
+		t2[r] = now(CLOCK_PROCESS_CPUTIME_ID) - t0;
+	}
+	(void)sink;
+	printf("lexbench: floor pass 1 (lex_tokenize alone): median %.3f s, "
+	       "%.1f MB/s per core, %zu tokens (%.2f bytes/token, %.2f "
+	       "ns/token)\n", median(t1, rounds), total_mb / median(t1, rounds),
+	       ntok, ntok ? total_mb * 1e6 / (double)ntok : 0.0,
+	       ntok ? median(t1, rounds) * 1e9 / (double)ntok : 0.0);
+	printf("lexbench: floor one read of every byte: median %.3f s, "
+	       "%.1f MB/s per core\n", median(t2, rounds),
+	       total_mb / median(t2, rounds));
+	free(t1);
+	free(t2);
+}
+
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: lexbench [--rounds N] [--sites] [--dump FILE] PATH...\n");
+		"usage: lexbench [--rounds N] [--sites] [--dump FILE] [--floor] PATH...\n");
 	exit(2);
 }
 
@@ -233,7 +323,7 @@ int main(int argc, char **argv)
 	struct lex_scratch scratch = LEX_SCRATCH_INIT;
 	struct site_list sl = SITE_LIST_INIT;
 	const char *dump_path = NULL;
-	int rounds = 3, sites = 0, i, r;
+	int rounds = 3, sites = 0, floor = 0, i, r;
 	double *secs, *wall, med, wmed, total_mb = 0;
 	size_t k, nstart;
 	struct stat st;
@@ -245,6 +335,8 @@ int main(int argc, char **argv)
 				usage();
 		} else if (!strcmp(argv[i], "--sites")) {
 			sites = 1;
+		} else if (!strcmp(argv[i], "--floor")) {
+			floor = 1;
 		} else if (!strcmp(argv[i], "--dump") && i + 1 < argc) {
 			dump_path = argv[++i];
 			sites = 1;
@@ -297,6 +389,8 @@ int main(int argc, char **argv)
 	       "%.1f MB/s per core (CPU time; wall: best %.3f s, median "
 	       "%.3f s)\n", nfiles, total_mb, secs[0], med, total_mb / med,
 	       wall[0], wmed);
+	if (floor)
+		floors(rounds, total_mb, &scratch);
 	if (sites) {
 		FILE *dump = NULL;
 

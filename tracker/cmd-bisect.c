@@ -413,7 +413,7 @@ static int write_report(const struct report_args *ra)
 			  ra->k->revert_passed, ra->k->revert_runs);
 	sbuf_addstr(&m, "\nkernel: x86_64 \"make tinyconfig\" + kmig's qemu/kmig.config;\n"
 		    "QEMU: qemu-system-x86_64 -accel tcg, kernel command line\n"
-		    "\"console=ttyS0 panic=-1 panic_on_warn=1 oops=panic no_timer_check\"\n\n");
+		    "\"" QEMU_CMDLINE "\"\n\n");
 	sbuf_addstr(&m, "console (around the finding):\n\n");
 	console_excerpt(&m, ra->c->console, ra->c->finding);
 	sbuf_addstr(&m, "\nTo reproduce (kmig builds in its own worktree, never in your checkout):\n\n");

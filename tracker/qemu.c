@@ -27,13 +27,7 @@ const size_t qemu_ndefault_tests = ARRAY_SIZE(qemu_default_tests);
 
 #define QEMU_MARKER "KMIG-DONE"
 #define QEMU_TEST_PREFIX "KMIG-TEST "
-/*
- * no_timer_check: under TCG on a loaded host the kernel's IO-APIC timer
- * check can miss its ticks and panic ("IO-APIC + timer doesn't work!"),
- * which would be a false boot failure; virtual machines skip that check.
- */
-#define QEMU_APPEND \
-	"console=ttyS0 panic=-1 panic_on_warn=1 oops=panic no_timer_check"
+#define QEMU_APPEND QEMU_CMDLINE
 
 bool qemu_test_known(const char *name)
 {

@@ -12,9 +12,7 @@
  * QEMU runs as
  *	qemu-system-x86_64 -accel tcg -m 256 -nographic -no-reboot
  *	    -kernel IMAGE -initrd INITRD
- *	    -append "console=ttyS0 panic=-1 panic_on_warn=1 oops=panic
- *		     no_timer_check"
- * (no_timer_check: see qemu.c)
+ *	    -append QEMU_CMDLINE
  * in its own process group with the console on a file; on timeout, and
  * when kmig gets SIGINT/SIGTERM/SIGHUP, the group is killed (child.h).
  *
@@ -37,6 +35,18 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+
+/*
+ * The guest kernel's command line.  no_timer_check: under TCG on a loaded
+ * host the kernel's IO-APIC timer check can miss its ticks and panic
+ * ("IO-APIC + timer doesn't work!"), a false boot failure; virtual
+ * machines skip that check.  printk.devkmsg=on: the guest's /init writes
+ * its KMIG- lines to /dev/kmsg, so that no kernel message printed at the
+ * same time splits them (qemu/init.c), without /dev/kmsg's ratelimit.
+ */
+#define QEMU_CMDLINE_OPTS \
+	"panic_on_warn=1 oops=panic no_timer_check printk.devkmsg=on"
+#define QEMU_CMDLINE "console=ttyS0 panic=-1 " QEMU_CMDLINE_OPTS
 
 /* Tests /init knows; the default set is every test but "hang". */
 extern const char *const qemu_known_tests[];

@@ -31,8 +31,7 @@
  * -no-reboot QEMU exits at the panic, before LAVA's panic check saw it,
  * and LAVA reports the closed connection as an infrastructure failure.
  */
-const char lava_cmdline[] =
-	"console=ttyS0 panic=0 panic_on_warn=1 oops=panic no_timer_check";
+const char lava_cmdline[] = "console=ttyS0 panic=0 " QEMU_CMDLINE_OPTS;
 
 #define LAVA_SCHEMA "/usr/share/lava-common/lava-schema.py"
 /* lava-common's modules are in Debian's python3, not another one first

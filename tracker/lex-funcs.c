@@ -19,8 +19,12 @@
 #include "lex-internal.h"
 #include "util.h"
 
-static const char *const entry_members[] = {
-#define ENTRY_MEMBER(m) m,
+/* The names with their lengths: tested against every "name(" and ".m =". */
+static const struct {
+	const char *name;
+	size_t len;
+} entry_members[] = {
+#define ENTRY_MEMBER(m) { m, sizeof(m) - 1 },
 #define ENTRY_MACRO(m, argno, suffix)
 #define ENTRY_DEFINE(m, prefix)
 #include "entry.def"
@@ -31,11 +35,12 @@ static const char *const entry_members[] = {
 
 static const struct {
 	const char *macro;
+	size_t len;
 	int argno;
 	const char *suffix;
 } entry_macros[] = {
 #define ENTRY_MEMBER(m)
-#define ENTRY_MACRO(m, argno, suffix) { m, argno, suffix },
+#define ENTRY_MACRO(m, argno, suffix) { m, sizeof(m) - 1, argno, suffix },
 #define ENTRY_DEFINE(m, prefix)
 #include "entry.def"
 #undef ENTRY_MEMBER
@@ -45,11 +50,12 @@ static const struct {
 
 static const struct {
 	const char *macro;
+	size_t len;
 	const char *prefix;
 } entry_defines[] = {
 #define ENTRY_MEMBER(m)
 #define ENTRY_MACRO(m, argno, suffix)
-#define ENTRY_DEFINE(m, prefix) { m, prefix },
+#define ENTRY_DEFINE(m, prefix) { m, sizeof(m) - 1, prefix },
 #include "entry.def"
 #undef ENTRY_MEMBER
 #undef ENTRY_MACRO
@@ -61,13 +67,17 @@ struct fx_func {
 	bool is_static;
 };
 
+struct fx_name {
+	uint32_t off, len, hash;	/* in lex_fx.pool; hash_mem32() */
+};
+
 struct fx_ref {
 	uint32_t kind, name, line;
 };
 
 struct lex_fx {
 	struct sbuf pool;		/* the names, each NUL-terminated */
-	uint32_t *noff;			/* name i: pool.buf + noff[i] */
+	struct fx_name *names;		/* name i */
 	size_t nn, an;
 	uint32_t *slot;			/* hash: name index + 1, 0 empty */
 	size_t cap;
@@ -87,8 +97,6 @@ static struct lex_fx *fx_get(struct lexer *lx)
 	return lx->fx;
 }
 
-static uint32_t name_id(struct lex_fx *fx, const char *s, size_t len);
-
 static void fx_rehash(struct lex_fx *fx)
 {
 	size_t i, j, mask;
@@ -98,9 +106,7 @@ static void fx_rehash(struct lex_fx *fx)
 	fx->slot = xcalloc(fx->cap, sizeof(*fx->slot));
 	mask = fx->cap - 1;
 	for (i = 0; i < fx->nn; i++) {
-		const char *s = fx->pool.buf + fx->noff[i];
-
-		for (j = fnv32(s, strlen(s)) & mask; fx->slot[j];
+		for (j = fx->names[i].hash & mask; fx->slot[j];
 		     j = (j + 1) & mask)
 			;
 		fx->slot[j] = (uint32_t)i + 1;
@@ -110,19 +116,24 @@ static void fx_rehash(struct lex_fx *fx)
 /* The index of name @s (@len bytes), added when new. */
 static uint32_t name_id(struct lex_fx *fx, const char *s, size_t len)
 {
+	uint32_t h = hash_mem32(s, len);
+	struct fx_name *nm;
 	size_t j, mask;
 
 	if ((fx->nn + 1) * 2 > fx->cap)
 		fx_rehash(fx);
 	mask = fx->cap - 1;
-	for (j = fnv32(s, len) & mask; fx->slot[j]; j = (j + 1) & mask) {
-		const char *p = fx->pool.buf + fx->noff[fx->slot[j] - 1];
-
-		if (!strncmp(p, s, len) && !p[len])
+	for (j = h & mask; fx->slot[j]; j = (j + 1) & mask) {
+		nm = &fx->names[fx->slot[j] - 1];
+		if (nm->hash == h && nm->len == len &&
+		    !memcmp(fx->pool.buf + nm->off, s, len))
 			return fx->slot[j] - 1;
 	}
-	ALLOC_GROW(fx->noff, fx->nn + 1, fx->an);
-	fx->noff[fx->nn] = (uint32_t)fx->pool.len;
+	ALLOC_GROW(fx->names, fx->nn + 1, fx->an);
+	nm = &fx->names[fx->nn];
+	nm->off = (uint32_t)fx->pool.len;
+	nm->len = (uint32_t)len;
+	nm->hash = h;
 	sbuf_add(&fx->pool, s, len);
 	sbuf_addch(&fx->pool, '\0');
 	fx->slot[j] = (uint32_t)++fx->nn;
@@ -239,7 +250,7 @@ void lex_funcs_begin(struct lexer *lx, size_t cand)
 
 	fx_close(fx, c->line > 1 ? c->line - 1 : 1);
 	for (k = 0; k < ARRAY_SIZE(entry_defines); k++) {
-		size_t n = strlen(entry_defines[k].macro);
+		size_t n = entry_defines[k].len;
 
 		if (c->len != n + 1 || memcmp(lx->buf + c->off,
 					      entry_defines[k].macro, n) ||
@@ -289,7 +300,8 @@ static void entry_macro(struct lexer *lx, size_t i, size_t lp)
 	for (k = 0; k < ARRAY_SIZE(entry_macros); k++) {
 		struct sbuf sb = SBUF_INIT;
 
-		if (!tok_is(lx, i, entry_macros[k].macro))
+		if (t->len != entry_macros[k].len ||
+		    memcmp(lx->buf + t->off, entry_macros[k].macro, t->len))
 			continue;
 		if (!lex_call_arg(lx, lp, entry_macros[k].argno, &a, &b))
 			return;
@@ -341,7 +353,9 @@ void lex_funcs_member(struct lexer *lx, size_t i, size_t eq)
 	if (lx->in_define || !pv || !is_punct(pv, P_DOT))
 		return;
 	for (k = 0; k < ARRAY_SIZE(entry_members); k++)
-		if (tok_is(lx, i, entry_members[k]))
+		if (lx->t[i].len == entry_members[k].len &&
+		    !memcmp(lx->buf + lx->t[i].off, entry_members[k].name,
+			    entry_members[k].len))
 			break;
 	if (k == ARRAY_SIZE(entry_members))
 		return;
@@ -454,7 +468,8 @@ char *lex_funcs_emit(struct lexer *lx)
 	sbuf_addstr(&sb, "n");
 	for (i = 0; i < fx->nn; i++) {
 		sbuf_addch(&sb, ' ');
-		sbuf_addstr(&sb, fx->pool.buf + fx->noff[i]);
+		sbuf_add(&sb, fx->pool.buf + fx->names[i].off,
+			 fx->names[i].len);
 	}
 	sbuf_addch(&sb, '\n');
 	for (i = 0; i < fx->nf; i++) {
@@ -487,7 +502,7 @@ void lex_funcs_free(struct lexer *lx)
 	if (!fx)
 		return;
 	sbuf_release(&fx->pool);
-	free(fx->noff);
+	free(fx->names);
 	free(fx->slot);
 	free(fx->fn);
 	free(fx->calls);

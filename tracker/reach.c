@@ -65,7 +65,7 @@ static void names_rehash(struct names *m, size_t min)
 	mask = m->cap - 1;
 	for (i = 0; i < m->n; i++) {
 		const char *key = names_key(m, (uint32_t)i);
-		uint32_t h = fnv32(key, strlen(key));
+		uint32_t h = hash_mem32(key, strlen(key));
 
 		for (j = h & mask; m->slot[j]; j = (j + 1) & mask)
 			;
@@ -109,7 +109,7 @@ static uint32_t names_copy(struct names *m, const char *s, size_t len)
 /* The id of the @len bytes at @s; with @add a new id when absent, else NONE. */
 static uint32_t names_id(struct names *m, const char *s, size_t len, bool add)
 {
-	uint32_t h = fnv32(s, len);
+	uint32_t h = hash_mem32(s, len);
 	size_t j, mask;
 
 	if (!add && !m->cap)

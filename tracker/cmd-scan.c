@@ -37,6 +37,20 @@ static const char usage[] =
 	"\n"
 	"Prints one line per release: tag, files, blobs lexed, uses.\n";
 
+/*
+ * The release last stored in this run with the current rules and reach
+ * depth (written, or found up to date): a point release after it copies
+ * the file counts of the files it did not change
+ * (store_release_finish_from()).  Its files are moved here from its plan
+ * when it was written, read back from the database when it was skipped.
+ */
+struct scan_base {
+	long long rel;			/* 0: none */
+	char *tag;
+	bool loaded;			/* files holds its files */
+	struct scan_files files;
+};
+
 struct scan_state {
 	struct kmig_ctx *ctx;
 	git_repository *repo;
@@ -50,6 +64,7 @@ struct scan_state {
 	uint64_t lexed, lexed_bytes;
 	struct relinfo_cache relinfo;	/* header blobs read (relinfo.h) */
 	struct reach_cache *graphs;	/* the last release's parsed facts */
+	struct scan_base base;
 };
 
 static int cmp_tags(const void *a, const void *b)
@@ -146,6 +161,7 @@ struct release_plan {
 	char *recommit;			/* the old commit: only its id changes */
 	long long regraph;		/* release id: only its call graph again */
 	long long regraph_files;
+	long long old_id;		/* skipped: the stored release */
 	git_commit *commit;
 	char commit_hex[GIT_OID_HEXSZ + 1];
 	struct scan_files files;
@@ -244,6 +260,8 @@ static int plan_release(struct scan_state *s, const char *tag,
 				p->regraph_files = old.files;
 			}
 		}
+		if (same || p->recommit)
+			p->old_id = old.id;
 		release_info_clear(&old);
 		if (same || p->recommit) {
 			p->skip = true;
@@ -348,6 +366,113 @@ static int release_graph(struct scan_state *s, const char *tag, long long rel)
 	return ret;
 }
 
+static void base_clear(struct scan_base *b)
+{
+	scan_files_clear(&b->files);
+	free(b->tag);
+	memset(b, 0, sizeof(*b));
+}
+
+/* Release @rel (@tag) is the base; @files (moved from, or NULL) its files. */
+static void base_set(struct scan_state *s, long long rel, const char *tag,
+		     struct scan_files *files)
+{
+	base_clear(&s->base);
+	s->base.rel = rel;
+	s->base.tag = xstrdup(tag);
+	if (files) {
+		s->base.files = *files;
+		memset(files, 0, sizeof(*files));
+		s->base.loaded = true;
+	}
+}
+
+static int base_add_file(void *data, const char *path, const char *oid,
+			 const char *ruleset)
+{
+	struct scan_files *f = data;
+	struct scan_file *e;
+
+	(void)ruleset;
+	ALLOC_GROW(f->v, f->n + 1, f->alloc);
+	e = &f->v[f->n];
+	if (git_oid_fromstr(&e->oid, oid) < 0)
+		return kmig_err("release file '%s': bad blob id '%s'", path, oid);
+	e->path = xstrdup(path);
+	f->n++;
+	return 0;
+}
+
+/*
+ * The paths of @a and @b (each in path order) that are in one only or
+ * have another blob, into *@out (pointers into the lists, the caller
+ * frees the array); false when a list is not in path order.
+ */
+static bool files_diff(const struct scan_files *a, const struct scan_files *b,
+		       const char ***out, size_t *n)
+{
+	size_t i = 0, j = 0, alloc = 0;
+	int c;
+
+	*out = NULL;
+	*n = 0;
+	while (i < a->n || j < b->n) {
+		if (i && i < a->n && strcmp(a->v[i - 1].path, a->v[i].path) >= 0)
+			return false;
+		if (j && j < b->n && strcmp(b->v[j - 1].path, b->v[j].path) >= 0)
+			return false;
+		c = i == a->n ? 1 : j == b->n ? -1 :
+		    strcmp(a->v[i].path, b->v[j].path);
+		ALLOC_GROW(*out, *n + 1, alloc);
+		if (c < 0) {
+			(*out)[(*n)++] = a->v[i++].path;
+		} else if (c > 0) {
+			(*out)[(*n)++] = b->v[j++].path;
+		} else {
+			if (!git_oid_equal(&a->v[i].oid, &b->v[j].oid))
+				(*out)[(*n)++] = b->v[j].path;
+			i++;
+			j++;
+		}
+	}
+	return true;
+}
+
+/*
+ * Count release @rel: from the base's counts when a quarter of its files
+ * or fewer changed since (a point release after the one before it), else
+ * from every file's sites.  Both give the same rows.
+ */
+static int finish_release(struct scan_state *s, struct release_plan *p,
+			  long long rel)
+{
+	const char **changed = NULL;
+	size_t n = 0;
+	int ret;
+
+	if (!s->base.rel)
+		return store_release_finish(s->st, rel, (long long)p->files.n);
+	if (!s->base.loaded) {
+		ret = store_release_blobs(s->st, s->base.rel, base_add_file,
+					  &s->base.files);
+		if (ret)
+			return ret;
+		s->base.loaded = true;
+	}
+	if (!files_diff(&s->base.files, &p->files, &changed, &n) ||
+	    n > p->files.n / 4) {
+		free(changed);
+		return store_release_finish(s->st, rel, (long long)p->files.n);
+	}
+	ret = store_release_finish_from(s->st, rel, s->base.rel, changed, n,
+					(long long)p->files.n);
+	if (!ret)
+		progress_note("%s: counts from %s; changed files counted again: %zu\n",
+			      p->tag, s->base.tag, n);
+	free(changed);
+	return ret;
+}
+
 /* A release scanned at another --reach-depth: its graph and counts again. */
 static int regraph_release(struct scan_state *s, struct release_plan *p)
 {
@@ -365,9 +490,11 @@ static int regraph_release(struct scan_state *s, struct release_plan *p)
 		return ret;
 	}
 	ret = store_commit(s->st);
-	if (!ret)
+	if (!ret) {
 		printf("%s: call graph again (reach depth %u), counts kept\n",
 		       p->tag, s->reach_depth);
+		base_set(s, p->regraph, p->tag, NULL);
+	}
 	return ret;
 }
 
@@ -400,6 +527,8 @@ static int write_release(struct scan_state *s, struct release_plan *p)
 	if (p->skip) {
 		if (p->skip_line)
 			printf("%s: %s\n", p->tag, p->skip_line);
+		if (p->old_id)
+			base_set(s, p->old_id, p->tag, NULL);
 		return 0;
 	}
 	t0 = mono_now();
@@ -449,7 +578,7 @@ static int write_release(struct scan_state *s, struct release_plan *p)
 		ret = release_graph(s, p->tag, rel);
 	t3 = mono_now();
 	if (!ret)
-		ret = store_release_finish(s->st, rel, (long long)p->files.n);
+		ret = finish_release(s, p, rel);
 	if (ret) {
 		store_rollback(s->st);
 		return ret;
@@ -471,6 +600,7 @@ static int write_release(struct scan_state *s, struct release_plan *p)
 	       p->files.n, p->ntodo, uses);
 	progress_note("%s: lexed %.1f MB, waited %.2fs for the lexer\n", p->tag,
 		total_bytes / 1e6, secs);
+	base_set(s, rel, p->tag, &p->files);
 	return 0;
 }
 
@@ -623,6 +753,7 @@ out:
 	oidset_clear(&s.cached);
 	relinfo_cache_clear(&s.relinfo);
 	reach_cache_free(s.graphs);
+	base_clear(&s.base);
 	store_close(s.st);
 	git_repository_free(s.repo);
 	return status;

@@ -327,14 +327,23 @@ int store_release_file(struct store *st, long long release, const char *path,
 	return store_done(st, s, "write");
 }
 
-int store_release_finish(struct store *st, long long release, long long files)
+/* Run @sql with ?1 = @a and, when the statement has it, ?2 = @b. */
+static int run_rel_sql(struct store *st, const char *sql, long long a,
+		       long long b)
 {
-	static const char file_sql[] =
-		"INSERT INTO file_counts(release_id, path, rule, count) "
-		"SELECT rf.release_id, rf.path, " SITE_RULE("rf.release_id", "rf.path") " AS srule, count(*) "
-		"FROM release_files rf JOIN releases r ON r.id = rf.release_id "
-		"JOIN blob_sites bs ON bs.oid = rf.oid AND bs.ruleset = r.ruleset "
-		"WHERE rf.release_id = ?1 GROUP BY rf.path, srule HAVING srule IS NOT NULL";
+	sqlite3_stmt *s = store_stmt(st, sql);
+
+	if (!s)
+		return KMIG_EGENERIC;
+	sqlite3_bind_int64(s, 1, a);
+	if (sqlite3_bind_parameter_count(s) >= 2)
+		sqlite3_bind_int64(s, 2, b);
+	return store_done(st, s, "write");
+}
+
+/* The release's counts from its file_counts, and its number of files. */
+static int release_counts(struct store *st, long long release, long long files)
+{
 	static const char count_sql[] =
 		"INSERT INTO counts(release_id, subsystem_id, rule, count) "
 		"SELECT fc.release_id, rf.subsystem_id, fc.rule, sum(fc.count) "
@@ -342,23 +351,74 @@ int store_release_finish(struct store *st, long long release, long long files)
 		"ON rf.release_id = fc.release_id AND rf.path = fc.path "
 		"WHERE fc.release_id = ?1 GROUP BY rf.subsystem_id, fc.rule";
 	static const char upd_sql[] = "UPDATE releases SET files = ?2 WHERE id = ?1";
-	const char *const sqls[] = { file_sql, count_sql, upd_sql };
-	size_t i;
+
+	if (run_rel_sql(st, count_sql, release, 0) ||
+	    run_rel_sql(st, upd_sql, release, files))
+		return KMIG_EGENERIC;
+	return 0;
+}
+
+/* The file counts of a release's files (all, or those in scan_redo). */
+#define FILE_COUNTS_SQL(where) \
+	"INSERT INTO file_counts(release_id, path, rule, count) " \
+	"SELECT rf.release_id, rf.path, " SITE_RULE("rf.release_id", "rf.path") " AS srule, count(*) " \
+	"FROM release_files rf JOIN releases r ON r.id = rf.release_id " \
+	"JOIN blob_sites bs ON bs.oid = rf.oid AND bs.ruleset = r.ruleset " \
+	"WHERE rf.release_id = ?1 " where " GROUP BY rf.path, srule HAVING srule IS NOT NULL"
+
+int store_release_finish(struct store *st, long long release, long long files)
+{
+	static const char file_sql[] = FILE_COUNTS_SQL("");
 
 	if (store_need_txn(st, "store_release_finish"))
 		return KMIG_EGENERIC;
-	for (i = 0; i < ARRAY_SIZE(sqls); i++) {
-		sqlite3_stmt *s = store_stmt(st, sqls[i]);
+	if (run_rel_sql(st, file_sql, release, 0))
+		return KMIG_EGENERIC;
+	return release_counts(st, release, files);
+}
 
+int store_release_finish_from(struct store *st, long long release,
+			      long long base, const char *const *changed,
+			      size_t nchanged, long long files)
+{
+	static const char redo_sql[] =
+		"CREATE TEMP TABLE IF NOT EXISTS scan_redo "
+		"(path TEXT PRIMARY KEY) WITHOUT ROWID";
+	static const char clear_sql[] = "DELETE FROM temp.scan_redo";
+	static const char add_sql[] =
+		"INSERT OR IGNORE INTO temp.scan_redo(path) VALUES (?)";
+	/* a site of theirs may count under another rule in either */
+	static const char graph_sql[] =
+		"INSERT OR IGNORE INTO temp.scan_redo(path) "
+		"SELECT path FROM release_reach WHERE release_id IN (?1, ?2) "
+		"UNION SELECT path FROM release_vlaconst WHERE release_id IN (?1, ?2)";
+	static const char copy_sql[] =
+		"INSERT INTO file_counts(release_id, path, rule, count) "
+		"SELECT ?1, path, rule, count FROM file_counts "
+		"WHERE release_id = ?2 AND path NOT IN (SELECT path FROM temp.scan_redo)";
+	static const char file_sql[] =
+		FILE_COUNTS_SQL("AND rf.path IN (SELECT path FROM temp.scan_redo)");
+	sqlite3_stmt *s;
+	size_t i;
+
+	if (store_need_txn(st, "store_release_finish_from"))
+		return KMIG_EGENERIC;
+	if (store_exec(st, redo_sql) || store_exec(st, clear_sql))
+		return KMIG_EGENERIC;
+	for (i = 0; i < nchanged; i++) {
+		s = store_stmt(st, add_sql);
 		if (!s)
 			return KMIG_EGENERIC;
-		sqlite3_bind_int64(s, 1, release);
-		if (sqls[i] == upd_sql)
-			sqlite3_bind_int64(s, 2, files);
+		sqlite3_bind_text(s, 1, changed[i], -1, SQLITE_STATIC);
 		if (store_done(st, s, "write"))
 			return KMIG_EGENERIC;
 	}
-	return 0;
+	if (run_rel_sql(st, graph_sql, release, base) ||
+	    run_rel_sql(st, copy_sql, release, base) ||
+	    run_rel_sql(st, file_sql, release, 0) ||
+	    store_exec(st, clear_sql))
+		return KMIG_EGENERIC;
+	return release_counts(st, release, files);
 }
 
 void count_rows_clear(struct count_rows *r)

@@ -172,6 +172,20 @@ int store_release_file(struct store *st, long long release, const char *path,
  * transaction.
  */
 int store_release_finish(struct store *st, long long release, long long files);
+/*
+ * store_release_finish_from - store_release_finish() for a release most
+ * of whose files have the blob they have in release @base, scanned under
+ * the same rule set (a point release after the one before it): the
+ * @nchanged paths of @changed are the files new, gone or with another blob
+ * (in either release).  The file counts of every other file are copied
+ * from @base, unless a site of it is reached or a constant vla in either
+ * release (its rule may differ); the rest are counted from their sites.
+ * The counts are the same as store_release_finish()'s.  Caller holds a
+ * transaction.
+ */
+int store_release_finish_from(struct store *st, long long release,
+			      long long base, const char *const *changed,
+			      size_t nchanged, long long files);
 
 /* Report queries.  A count row: key is the subsystem or path, or NULL. */
 enum count_by { BY_RULE, BY_SUBSYSTEM, BY_FILE };

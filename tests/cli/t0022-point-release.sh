@@ -1,0 +1,202 @@
+#!/bin/sh
+# A point release's counts from the release before it: kmig scan copies
+# the file counts of the files a release did not change and counts the
+# rest from their sites.  The copy must give exactly what counting every
+# file gives (a scan of the release alone, in a database of its own), also
+# for unchanged files whose rule changes with another file: a WARN that
+# stops or starts being reached, a vla whose size stops being a constant
+# of the release's headers; for a file gone, a file new, a MAINTAINERS
+# change; and with the base read back from the database (a later run).
+. "$(dirname "$0")/../lib.sh"
+
+W="$TRASH/work"
+DB="$TRASH/kmig.db"
+k() { "$KMIG" --repo "$W" --db "$DB" "$@"; }
+
+# counts TAG DB - the release's counts and file counts, by name
+counts() {
+	sqlite3 "$2" "
+	SELECT 'C', s.name, c.rule, c.count FROM counts c
+		JOIN releases r ON r.id = c.release_id
+		JOIN subsystems s ON s.id = c.subsystem_id
+		WHERE r.tag = '$1' ORDER BY 2, 3;
+	SELECT 'P', c.path, c.rule, c.count FROM file_counts c
+		JOIN releases r ON r.id = c.release_id
+		WHERE r.tag = '$1' ORDER BY 2, 3;"
+}
+
+git init -q "$W"
+mkdir -p "$W/net/rds" "$W/drivers/foo" "$W/include/linux"
+cat > "$W/MAINTAINERS" <<'EOM'
+Maintainers List
+----------------
+
+RDS - RELIABLE DATAGRAM SOCKETS
+F:	net/rds/
+
+DRIVERS FOO
+F:	drivers/foo/
+EOM
+cat > "$W/net/rds/af_rds.c" <<'EOF2'
+static const struct proto_ops rds_proto_ops = {
+	.sendmsg =	rds_sendmsg,
+};
+EOF2
+cat > "$W/net/rds/send.c" <<'EOF2'
+int rds_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
+{
+	struct rds_message *rm = rds_message_alloc(len);
+
+	rm->sg = rds_message_alloc_sgs(rm, len);
+	return 0;
+}
+EOF2
+cat > "$W/net/rds/message.c" <<'EOF2'
+struct scatterlist *rds_message_alloc_sgs(struct rds_message *rm, int nents)
+{
+	WARN_ON(rm->m_used_sgs + nents > rm->m_total_sgs);
+	WARN_ON(!nents);
+	return NULL;
+}
+EOF2
+cat > "$W/net/rds/util.c" <<'EOF2'
+int rds_util_check(struct rds_message *rm)
+{
+	WARN_ON(!rm);
+	return 0;
+}
+EOF2
+cat > "$W/include/linux/rates.h" <<'EOF2'
+#define Ar5416RateSize 16
+EOF2
+cat > "$W/drivers/foo/rate.c" <<'EOF2'
+#include <linux/rates.h>
+
+static int foo_rates(int n)
+{
+	int rates[Ar5416RateSize];
+
+	rates[0] = n;
+	return rates[0];
+}
+EOF2
+cat > "$W/drivers/foo/gone.c" <<'EOF2'
+void foo_gone(char *d, const char *s)
+{
+	strcpy(d, s);
+}
+EOF2
+cat > "$W/drivers/foo/edit.c" <<'EOF2'
+void foo_edit(char *d, const char *s)
+{
+	strcpy(d, s);
+}
+EOF2
+i=1
+while [ $i -le 24 ]; do
+	cat > "$W/drivers/foo/f$i.c" <<EOF2
+void foo_$i(char *d, const char *s, int n)
+{
+	BUG_ON(!d);
+	strcpy(d, s);
+	if (n == $i)
+		strlcpy(d, s, n);
+}
+EOF2
+	i=$((i + 1))
+done
+git_commit_all "$W" "v1.0" && git -C "$W" tag v1.0
+
+# v1.1: rds_sendmsg calls the util helper instead of alloc_sgs (message.c
+# unchanged, its WARNs no longer reached; util.c unchanged, reached now),
+# the header drops the constant (rate.c unchanged, its array a vla now),
+# one file gone, one edited, one new.
+cat > "$W/net/rds/send.c" <<'EOF2'
+int rds_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
+{
+	struct rds_message *rm = rds_message_alloc(len);
+
+	return rds_util_check(rm);
+}
+EOF2
+: > "$W/include/linux/rates.h"
+rm "$W/drivers/foo/gone.c"
+cat >> "$W/drivers/foo/edit.c" <<'EOF2'
+
+void foo_edit2(char *d, const char *s)
+{
+	strcpy(d, s);
+}
+EOF2
+cat > "$W/drivers/foo/new.c" <<'EOF2'
+void foo_new(char *d, const char *s, size_t n)
+{
+	strlcpy(d, s, n);
+}
+EOF2
+git_commit_all "$W" "v1.1" && git -C "$W" tag v1.1
+
+# v1.2: f1.c moves to a section of its own; f2.c changes.
+cat >> "$W/MAINTAINERS" <<'EOM'
+
+FOO ONE
+F:	drivers/foo/f1.c
+EOM
+sed -i 's/BUG_ON(!d);/BUG_ON(!d || !s);/' "$W/drivers/foo/f2.c"
+git_commit_all "$W" "v1.2" && git -C "$W" tag v1.2
+
+KMIG_PROGRESS=1 t_exit "one run over the three releases" 0 k scan --jobs 2
+t_ok "v1.1 counted from v1.0: 5 files changed" \
+	grep -q "v1.1: counts from v1.0; changed files counted again: 5" "$TRASH/.stderr"
+t_ok "v1.2 counted from v1.1: 1 file changed (MAINTAINERS is not counted)" \
+	grep -q "v1.2: counts from v1.1; changed files counted again: 1" "$TRASH/.stderr"
+t_ok "v1.0 counted from its sites" sh -c "! grep -q 'v1.0: counts from' '$TRASH/.stderr'"
+
+# What the fixture is for: unchanged files whose counts change.
+t_is "message.c: reached in v1.0, not in v1.1" \
+"P|net/rds/message.c|warn-on-user|2
+P|net/rds/message.c|warn-on|2" \
+	"$(counts v1.0 "$DB" | grep message.c; counts v1.1 "$DB" | grep message.c)"
+t_is "util.c: not reached in v1.0, reached in v1.1" \
+"P|net/rds/util.c|warn-on|1
+P|net/rds/util.c|warn-on-user|1" \
+	"$(counts v1.0 "$DB" | grep util.c; counts v1.1 "$DB" | grep util.c)"
+t_is "rate.c: a constant in v1.0, a vla in v1.1" \
+"P|drivers/foo/rate.c|vla|1" \
+	"$(counts v1.0 "$DB" | grep rate.c; counts v1.1 "$DB" | grep rate.c)"
+t_is "f1.c in its own section from v1.2" \
+"C|FOO ONE|bug-on|1" "$(counts v1.2 "$DB" | grep '^C|FOO ONE|bug')"
+
+for tag in v1.0 v1.1 v1.2; do
+	t_exit "$tag alone, in a database of its own" 0 \
+		"$KMIG" --repo "$W" --db "$TRASH/$tag.db" scan --tags "$tag"
+	t_is "$tag: the same counts and file counts" \
+		"$(counts $tag "$TRASH/$tag.db")" "$(counts $tag "$DB")"
+done
+
+# A later run: v1.0 is up to date, its files read back as the base.
+DB="$TRASH/later.db"
+t_exit "a run over v1.0 only" 0 k scan --tags v1.0
+KMIG_PROGRESS=1 t_exit "a later run over all three" 0 k scan
+t_ok "v1.0 up to date" grep -q "^v1.0: up to date" "$TRASH/.stdout"
+t_ok "v1.1 counted from the stored v1.0" \
+	grep -q "v1.1: counts from v1.0; changed files counted again: 5" "$TRASH/.stderr"
+for tag in v1.1 v1.2; do
+	t_is "later run, $tag: the same counts and file counts" \
+		"$(counts $tag "$TRASH/$tag.db")" "$(counts $tag "$DB")"
+done
+
+# A release that changed too much is counted from its sites.
+mkdir -p "$W/drivers/bar"
+i=1
+while [ $i -le 12 ]; do
+	printf 'void bar_%s(char *d) { strcpy(d, "x"); }\n' $i > "$W/drivers/bar/b$i.c"
+	i=$((i + 1))
+done
+git_commit_all "$W" "v2.0" && git -C "$W" tag v2.0
+KMIG_PROGRESS=1 t_exit "scan v2.0 (12 files of 42 new)" 0 k scan
+t_ok "v2.0 counted from its sites" sh -c "! grep -q 'v2.0: counts from' '$TRASH/.stderr'"
+t_exit "v2.0 alone" 0 "$KMIG" --repo "$W" --db "$TRASH/v2.0.db" scan --tags v2.0
+t_is "v2.0: the same counts" "$(counts v2.0 "$TRASH/v2.0.db")" "$(counts v2.0 "$DB")"
+
+t_done

@@ -549,7 +549,8 @@ int main(void)
 	int n = 0;
 
 	setup();
-	say("KMIG-START");
+	/* "kmsg": the lines go through /dev/kmsg, "tty": straight to it */
+	say("KMIG-START %s", say_fd == 1 ? "tty" : "kmsg");
 	f = fopen("/kmig-fail", "r");
 	if (f) {
 		if (fgets(fail_test, sizeof(fail_test), f))

@@ -25,8 +25,15 @@ t_is "build recorded with the $E2E_BASE commit" \
 	"$(git --git-dir="$E2E_REPO" rev-parse "$E2E_BASE^{commit}")" \
 	"$(db "SELECT commit_id FROM builds ORDER BY id DESC LIMIT 1")"
 
-t_exit "kmig boot $E2E_BASE again: the image is reused" 0 "$KMIG" boot $E2E_BASE
+t_exit "kmig boot $E2E_BASE again: the image is reused" 0 "$KMIG" boot --keep-log $E2E_BASE
 t_ok "image reused, not rebuilt" grep -q '^build ok (image reused)$' "$TRASH/.stdout"
+# The guest's lines are records of the kernel's log: a kernel message
+# printed meanwhile (rds_sendmsg's rdma_op notice) never splits them.
+console=$(sed -n 's/^console: //p' "$TRASH/.stdout")
+t_ok "--keep-log: the console kept" test -s "$console"
+t_ok "the guest's lines went through /dev/kmsg" grep -q '^KMIG-START kmsg' "$console"
+t_ok "the rds line whole on the console" sh -c "tr -d '\\r' < '$console' |
+	grep -qx 'KMIG-TEST rds PASS loopback payload received, [0-9]* sendmsg errno cases checked'"
 t_exit "kmig boot --rebuild $E2E_BASE builds it again" 0 \
 	"$KMIG" boot --rebuild $E2E_BASE --test boot
 t_ok "rebuilt: a build line with its time and log" \

@@ -66,6 +66,7 @@ static int failures;
  * with the kernel's own messages, and flushed by the kernel at reboot.
  */
 static int say_fd = 1;
+static int say_kmsg;		/* say_fd is /dev/kmsg */
 
 static void say(const char *fmt, ...)
 {
@@ -84,10 +85,12 @@ static void say(const char *fmt, ...)
 		n = sizeof(line) - 5;
 	n += 3;
 	line[n++] = '\n';
-	if (say_fd == 1)
+	if (!say_kmsg)
 		skip = 3;	/* the tty: no log level */
 	/* One write per line: one record, never half a line. */
-	if (write(say_fd, line + skip, n - skip) < 0)
+	if (write(say_fd, line + skip, n - skip) >= 0 || !say_kmsg)
+		return;
+	if (write(1, line + 3, n - 3) < 0)	/* refused: the tty after all */
 		return;
 }
 
@@ -519,16 +522,29 @@ static void say_setup(void)
 		on = write(fd, "on\n", 3) == 3;
 		close(fd);
 	}
-	if (!on && read_small("/proc/sys/kernel/printk_devkmsg", buf,
-			      sizeof(buf)))
+	if (on) {
+		/* set here */
+	} else if (read_small("/proc/sys/kernel/printk_devkmsg", buf,
+			      sizeof(buf))) {
 		on = !strncmp(buf, "on", 2);
-	if (!on && read_small("/proc/cmdline", buf, sizeof(buf)))
-		on = strstr(buf, "printk.devkmsg=on") != NULL;
+	} else if (read_small("/proc/cmdline", buf, sizeof(buf))) {
+		/* no sysctl (no CONFIG_PROC_SYSCTL): the last setting counts */
+		const char *p = buf, *last = NULL;
+
+		while ((p = strstr(p, "printk.devkmsg=")) != NULL) {
+			p += strlen("printk.devkmsg=");
+			last = p;
+		}
+		on = last && !strncmp(last, "on", 2) &&
+		     (!last[2] || last[2] == ' ' || last[2] == '\n');
+	}
 	if (!on)
 		return;
 	fd = open("/dev/kmsg", O_WRONLY | O_CLOEXEC);
-	if (fd >= 0)
+	if (fd >= 0) {
 		say_fd = fd;
+		say_kmsg = 1;
+	}
 }
 
 static void setup(void)
@@ -550,7 +566,7 @@ int main(void)
 
 	setup();
 	/* "kmsg": the lines go through /dev/kmsg, "tty": straight to it */
-	say("KMIG-START %s", say_fd == 1 ? "tty" : "kmsg");
+	say("KMIG-START %s", say_kmsg ? "kmsg" : "tty");
 	f = fopen("/kmig-fail", "r");
 	if (f) {
 		if (fgets(fail_test, sizeof(fail_test), f))

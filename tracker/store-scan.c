@@ -398,11 +398,27 @@ int store_release_finish_from(struct store *st, long long release,
 		"WHERE release_id = ?2 AND path NOT IN (SELECT path FROM temp.scan_redo)";
 	static const char file_sql[] =
 		FILE_COUNTS_SQL("AND rf.path IN (SELECT path FROM temp.scan_redo)");
+	static const char same_sql[] =
+		"SELECT 1 FROM releases a JOIN releases b ON b.ruleset = a.ruleset "
+		"WHERE a.id = ?1 AND b.id = ?2";
 	sqlite3_stmt *s;
 	size_t i;
+	int rc;
 
 	if (store_need_txn(st, "store_release_finish_from"))
 		return KMIG_EGENERIC;
+	/* the caller's promise, kept here too: no base of other rules */
+	s = store_stmt(st, same_sql);
+	if (!s)
+		return KMIG_EGENERIC;
+	sqlite3_bind_int64(s, 1, release);
+	sqlite3_bind_int64(s, 2, base);
+	rc = sqlite3_step(s);
+	sqlite3_reset(s);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return store_dberr(st, "read releases");
+	if (rc == SQLITE_DONE)
+		return store_release_finish(st, release, files);
 	if (store_exec(st, redo_sql) || store_exec(st, clear_sql))
 		return KMIG_EGENERIC;
 	for (i = 0; i < nchanged; i++) {

@@ -180,7 +180,8 @@ int store_release_finish(struct store *st, long long release, long long files);
  * (in either release).  The file counts of every other file are copied
  * from @base, unless a site of it is reached or a constant vla in either
  * release (its rule may differ); the rest are counted from their sites.
- * The counts are the same as store_release_finish()'s.  Caller holds a
+ * The counts are the same as store_release_finish()'s, which it falls
+ * back on when @base was scanned under other rules.  Caller holds a
  * transaction.
  */
 int store_release_finish_from(struct store *st, long long release,

@@ -95,32 +95,6 @@ static inline const char *idch_end(const char *q, const char *e)
 	return q;
 }
 
-/*
- * The end of the blanks (spaces and tabs) from @q: 16 bytes at a time, so
- * a run's end costs no branch of its own (the per-byte loop's exit is
- * mispredicted at nearly every run: indentation and alignment vary).
- */
-static inline const char *blank_end(const char *q, const char *e)
-{
-#ifdef __SSE2__
-	const __m128i sp = _mm_set1_epi8(' '), tab = _mm_set1_epi8('\t');
-
-	while (e - q >= 16) {
-		__m128i v = _mm_loadu_si128((const __m128i *)q);
-		unsigned int m = (unsigned int)_mm_movemask_epi8(
-			_mm_or_si128(_mm_cmpeq_epi8(v, sp),
-				     _mm_cmpeq_epi8(v, tab)));
-
-		if (m != 0xffff)
-			return q + __builtin_ctz(~m);
-		q += 16;
-	}
-#endif
-	while (q < e && (*q == ' ' || *q == '\t'))
-		q++;
-	return q;
-}
-
 static inline bool is_alnum(unsigned char c)
 {
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
@@ -560,10 +534,9 @@ nl:
 			z.tp = skip;
 		dir = DIR_NONE;
 	}
-	p = blank_end(p, e);	/* the next line's indentation */
 	NEXT;
 ws:	/* runs of indentation and alignment */
-	p = blank_end(p + 1, e);
+	p++;
 	while (p < e && cclass[(unsigned char)*p] == C_WS)
 		p++;
 	NEXT;

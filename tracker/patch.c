@@ -411,7 +411,9 @@ static char *header_path(const char *chunk, size_t hlen)
 		    patch_starts(p + 4, end, "/dev/null") || (path && !plus))
 			continue;
 		path = p + 4;
-		n = strcspn(path, "\t\n");
+		/* the buffer need not be NUL-terminated: not strcspn() */
+		for (n = 0; path + n < end && path[n] != '\t' && path[n] != '\n'; n++)
+			;
 		if (n > 2 && (path[0] == 'a' || path[0] == 'b') && path[1] == '/') {
 			path += 2;
 			n -= 2;

@@ -503,7 +503,8 @@ static bool absolute_in_header(const char *chunk, size_t hlen)
 		if (!patch_starts(p, end, "--- ") && !patch_starts(p, end, "+++ "))
 			continue;
 		if (patch_starts(p + 4, end, "a//") || patch_starts(p + 4, end, "b//") ||
-		    (p[4] == '/' && !patch_starts(p + 4, end, "/dev/null")))
+		    (p + 4 < end && p[4] == '/' &&
+		     !patch_starts(p + 4, end, "/dev/null")))
 			return true;
 	}
 	return false;
@@ -599,13 +600,49 @@ int diff_parse(struct patch_file **files, size_t *nfiles, size_t *afiles,
 
 /* ---- the text of one file's patch ---- */
 
+/*
+ * "@side/@path" as git writes it in a diff header: C-quoted when the path
+ * has a control character, a byte >= 0x80, '"' or '\\' (libgit2 reads
+ * back only such a path in its quotes).
+ */
+static void add_path(struct sbuf *out, const char *side, const char *path)
+{
+	static const char esc[] = "\a\b\t\n\v\f\r";
+	const unsigned char *p;
+	bool quote = false;
+
+	for (p = (const unsigned char *)path; *p && !quote; p++)
+		quote = *p < 0x20 || *p >= 0x7f || *p == '"' || *p == '\\';
+	if (!quote) {
+		sbuf_addf(out, "%s/%s", side, path);
+		return;
+	}
+	sbuf_addf(out, "\"%s/", side);
+	for (p = (const unsigned char *)path; *p; p++) {
+		const char *e = strchr(esc, *p);
+
+		if (e)
+			sbuf_addf(out, "\\%c", "abtnvfr"[e - esc]);
+		else if (*p == '"' || *p == '\\')
+			sbuf_addf(out, "\\%c", *p);
+		else if (*p < 0x20 || *p >= 0x7f)
+			sbuf_addf(out, "\\%03o", *p);
+		else
+			sbuf_addch(out, (char)*p);
+	}
+	sbuf_addch(out, '"');
+}
+
 static void add_path_line(struct sbuf *out, const char *prefix, const char *side,
 			  const char *path)
 {
-	if (path)
-		sbuf_addf(out, "%s%s/%s\n", prefix, side, path);
-	else
+	if (!path) {
 		sbuf_addf(out, "%s/dev/null\n", prefix);
+		return;
+	}
+	sbuf_addstr(out, prefix);
+	add_path(out, side, path);
+	sbuf_addch(out, '\n');
 }
 
 int patch_file_text(struct sbuf *out, const struct patch_file *f,
@@ -623,8 +660,11 @@ int patch_file_text(struct sbuf *out, const struct patch_file *f,
 					    "cannot reverse a rename, copy or binary patch");
 		sbuf_add(out, f->header, f->header_len);
 	} else {
-		sbuf_addf(out, "diff --git a/%s b/%s\n", oldp ? oldp : newp,
-			  newp ? newp : oldp);
+		sbuf_addstr(out, "diff --git ");
+		add_path(out, "a", oldp ? oldp : newp);
+		sbuf_addch(out, ' ');
+		add_path(out, "b", newp ? newp : oldp);
+		sbuf_addch(out, '\n');
 		if (newmode)
 			sbuf_addf(out, "new file mode %s\n", newmode);
 		if (delmode)

@@ -342,8 +342,9 @@ static bool header_repeats(const char *p, size_t hlen)
 
 /*
  * Whether a path line of the header (@hlen bytes at @p) opens a C-quoted
- * path it never closes.  libgit2 1.5 leaks its path buffer on such a
- * line (found by fuzz-patch), and git never writes one.
+ * path it never closes, or quotes an empty path.  libgit2 1.5 leaks its
+ * path buffer on such a line (found by fuzz-patch), and git never writes
+ * one.
  */
 static bool header_unquoted(const char *p, size_t hlen)
 {
@@ -358,14 +359,15 @@ static bool header_unquoted(const char *p, size_t hlen)
 		for (i = 0; i < ARRAY_SIZE(paths); i++) {
 			const char *q = p + strlen(paths[i]);
 			const char *eol = p + patch_line_chomp(p, end);
+			const char *open;
 
 			if (!patch_starts(p, end, paths[i]) || q >= eol ||
 			    *q != '"')
 				continue;
-			for (q++; q < eol && *q != '"'; q++)
+			for (open = q++; q < eol && *q != '"'; q++)
 				if (*q == '\\' && q + 1 < eol)
 					q++;
-			if (q >= eol)
+			if (q >= eol || q == open + 1)
 				return true;
 		}
 	return false;

@@ -259,9 +259,8 @@ static int plan_release(struct scan_state *s, const char *tag,
 				p->regraph = old.id;
 				p->regraph_files = old.files;
 			}
-		}
-		if (same || p->recommit)
 			p->old_id = old.id;
+		}
 		release_info_clear(&old);
 		if (same || p->recommit) {
 			p->skip = true;

@@ -145,11 +145,15 @@ static uint32_t tok_name(struct lexer *lx, size_t i)
 	return name_id(fx_get(lx), lx->buf + lx->t[i].off, lx->t[i].len);
 }
 
+/* Token @i is the @n bytes at @s (the tables keep their lengths). */
+static bool tok_eq(const struct lexer *lx, size_t i, const char *s, size_t n)
+{
+	return lx->t[i].len == n && !memcmp(lx->buf + lx->t[i].off, s, n);
+}
+
 static bool tok_is(const struct lexer *lx, size_t i, const char *s)
 {
-	size_t n = strlen(s);
-
-	return lx->t[i].len == n && !memcmp(lx->buf + lx->t[i].off, s, n);
+	return tok_eq(lx, i, s, strlen(s));
 }
 
 static bool has_lower(const char *s, size_t len)
@@ -300,8 +304,7 @@ static void entry_macro(struct lexer *lx, size_t i, size_t lp)
 	for (k = 0; k < ARRAY_SIZE(entry_macros); k++) {
 		struct sbuf sb = SBUF_INIT;
 
-		if (t->len != entry_macros[k].len ||
-		    memcmp(lx->buf + t->off, entry_macros[k].macro, t->len))
+		if (!tok_eq(lx, i, entry_macros[k].macro, entry_macros[k].len))
 			continue;
 		if (!lex_call_arg(lx, lp, entry_macros[k].argno, &a, &b))
 			return;
@@ -353,9 +356,7 @@ void lex_funcs_member(struct lexer *lx, size_t i, size_t eq)
 	if (lx->in_define || !pv || !is_punct(pv, P_DOT))
 		return;
 	for (k = 0; k < ARRAY_SIZE(entry_members); k++)
-		if (lx->t[i].len == entry_members[k].len &&
-		    !memcmp(lx->buf + lx->t[i].off, entry_members[k].name,
-			    entry_members[k].len))
+		if (tok_eq(lx, i, entry_members[k].name, entry_members[k].len))
 			break;
 	if (k == ARRAY_SIZE(entry_members))
 		return;

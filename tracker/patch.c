@@ -403,7 +403,7 @@ void patch_files_free(struct patch_file *files, size_t nfiles)
  */
 static char *header_path(const char *chunk, size_t hlen)
 {
-	const char *p, *end = chunk + hlen, *path = NULL;
+	const char *p, *end = chunk + hlen, *path = NULL, *tab;
 	size_t n = 0;
 
 	for (p = chunk; p < end; p += patch_line_len(p, end)) {
@@ -413,9 +413,11 @@ static char *header_path(const char *chunk, size_t hlen)
 		    patch_starts(p + 4, end, "/dev/null") || (path && !plus))
 			continue;
 		path = p + 4;
-		/* the buffer need not be NUL-terminated: not strcspn() */
-		for (n = 0; path + n < end && path[n] != '\t' && path[n] != '\n'; n++)
-			;
+		/* up to a tab or the line's end, within the chunk */
+		n = patch_line_chomp(path, end);
+		tab = memchr(path, '\t', n);
+		if (tab)
+			n = (size_t)(tab - path);
 		if (n > 2 && (path[0] == 'a' || path[0] == 'b') && path[1] == '/') {
 			path += 2;
 			n -= 2;

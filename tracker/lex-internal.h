@@ -304,9 +304,16 @@ static inline const struct tok *lex_prev(const struct lexer *lx)
 /* The passes.                                                         */
 
 /*
+ * lex_tok_reserve - room for @want tokens in lx->t (lexer.c): grown by
+ * doubling with big_realloc(), so a token array is freed with
+ * big_free(t, at * sizeof(struct tok)).
+ */
+void lex_tok_reserve(struct lexer *lx, size_t want);
+
+/*
  * lex_tokenize - pass 1 (lex-token.c): append the tokens of lx->buf to
- * lx->t (grown as needed; the caller owns and frees it).  Needs
- * lex_words built.
+ * lx->t (grown with lex_tok_reserve(); the caller owns and frees it).
+ * Needs lex_words built.
  */
 void lex_tokenize(struct lexer *lx);
 

@@ -119,7 +119,7 @@ static struct tok *__attribute__((noinline)) tok_grow(struct lexer *lx,
 						       struct tok *tp)
 {
 	lx->nt = (size_t)(tp - lx->t);
-	ALLOC_GROW(lx->t, lx->nt + 1, lx->at);
+	lex_tok_reserve(lx, lx->nt + 1);
 	return lx->t + lx->nt;
 }
 

@@ -74,6 +74,19 @@ static void emit_sites(struct lexer *lx, struct site_list *out)
 	}
 }
 
+void lex_tok_reserve(struct lexer *lx, size_t want)
+{
+	size_t n;
+
+	if (want <= lx->at)
+		return;
+	n = lx->at ? lx->at * 2 : 16;
+	if (n < want)
+		n = want;
+	lx->t = big_realloc(lx->t, lx->at * sizeof(*lx->t), n * sizeof(*lx->t));
+	lx->at = n;
+}
+
 /* The largest token array lex_buffer_with() keeps for the next call. */
 #define LEX_SCRATCH_KEEP ((size_t)4 << 20)
 
@@ -95,7 +108,7 @@ int lex_buffer_with(const char *buf, size_t len, struct site_list *out,
 	lx.t = scratch->tok;
 	lx.at = scratch->alloc;
 	if (len)
-		ALLOC_GROW(lx.t, len / 4 + 64, lx.at);
+		lex_tok_reserve(&lx, len / 4 + 64);
 	lex_tokenize(&lx);
 	lex_scan(&lx);
 	emit_sites(&lx, out);
@@ -137,7 +150,7 @@ int lex_buffer(const char *buf, size_t len, struct site_list *out)
 
 void lex_scratch_release(struct lex_scratch *scratch)
 {
-	free(scratch->tok);
+	big_free(scratch->tok, scratch->alloc * sizeof(struct tok));
 	scratch->tok = NULL;
 	scratch->alloc = 0;
 }

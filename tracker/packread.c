@@ -315,11 +315,14 @@ static void cache_drop(struct pack_reader *r, struct centry *e)
 	*pp = e->hnext;
 	lru_unlink(r, e);
 	r->bytes -= e->len;
-	free(e->data);
+	big_free(e->data, e->len + 1);
 	free(e);
 }
 
-/* Take ownership of @data; evicts the oldest entries but this one. */
+/*
+ * Take ownership of @data (big_alloc() of @len + 1); evicts the oldest
+ * entries but this one.
+ */
 static struct centry *cache_put(struct pack_reader *r, uint64_t pos,
 				unsigned char *data, size_t len, int type)
 {
@@ -602,7 +605,7 @@ static int delta_apply(struct pack_reader *r, uint64_t pos,
 		if (!pass) {
 			if (total != dst_size)
 				goto bad;
-			dst = xmalloc((size_t)dst_size + 1);
+			dst = big_alloc((size_t)dst_size + 1);
 		}
 	}
 	dst[dst_size] = '\0';
@@ -640,10 +643,10 @@ int pack_reader_read(struct pack_reader *r, uint64_t pos,
 		if (ret)
 			return ret;
 		if (en.base == PACK_POS_NONE) {
-			data = xmalloc((size_t)en.size + 1);
+			data = big_alloc((size_t)en.size + 1);
 			ret = inflate_to(r, cur, &en, data);
 			if (ret) {
-				free(data);
+				big_free(data, (size_t)en.size + 1);
 				return ret;
 			}
 			data[en.size] = '\0';

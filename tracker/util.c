@@ -11,6 +11,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/time.h>
 #include <sys/types.h>
@@ -87,6 +88,77 @@ void *xcalloc(size_t nmemb, size_t size)
 void *xrealloc(void *p, size_t n)
 {
 	return check_alloc(realloc(p, n ? n : 1));
+}
+
+#if defined(__SANITIZE_ADDRESS__)
+#define BIG_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(memory_sanitizer)
+#define BIG_SANITIZED 1
+#endif
+#endif
+#ifndef BIG_SANITIZED
+#define BIG_SANITIZED 0
+#endif
+
+static bool big_mapped(size_t n)
+{
+	return !BIG_SANITIZED && n >= BIG_MAPPED;
+}
+
+/* A whole number of huge pages: the kernel then aligns the mapping. */
+static size_t big_round(size_t n)
+{
+	return (n + BIG_MAPPED - 1) & ~(BIG_MAPPED - 1);
+}
+
+static void *big_advise(void *p, size_t n)
+{
+	if (p == MAP_FAILED)
+		return check_alloc(NULL);
+#ifdef MADV_HUGEPAGE
+	/* a hint: without transparent huge pages, small pages it is */
+	madvise(p, big_round(n), MADV_HUGEPAGE);
+#endif
+	return p;
+}
+
+void *big_alloc(size_t n)
+{
+	if (!big_mapped(n))
+		return xmalloc(n);
+	return big_advise(mmap(NULL, big_round(n), PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0), n);
+}
+
+void big_free(void *p, size_t n)
+{
+	if (!p)
+		return;
+	if (big_mapped(n))
+		munmap(p, big_round(n));
+	else
+		free(p);
+}
+
+void *big_realloc(void *p, size_t old, size_t n)
+{
+	void *q;
+
+	if (!p)
+		return big_alloc(n);
+	if (!big_mapped(old) && !big_mapped(n))
+		return xrealloc(p, n);
+	if (big_mapped(old) && big_mapped(n)) {
+		if (big_round(old) == big_round(n))
+			return p;
+		return big_advise(mremap(p, big_round(old), big_round(n),
+					 MREMAP_MAYMOVE), n);
+	}
+	q = big_alloc(n);
+	memcpy(q, p, old < n ? old : n);
+	big_free(p, old);
+	return q;
 }
 
 char *xstrdup(const char *s)

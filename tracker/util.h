@@ -58,6 +58,22 @@ int kmig_err_git(const char *what);
 void *xmalloc(size_t n);
 void *xcalloc(size_t nmemb, size_t size);
 void *xrealloc(void *p, size_t n);
+
+/*
+ * big_alloc - @n bytes for a large buffer that is filled once and soon
+ * freed (an inflated blob, a token array).  From BIG_MAPPED bytes on it is
+ * a mapping of its own that the kernel may back with transparent huge
+ * pages: one page fault per 2 MB instead of 512, and its memory back to
+ * the system when freed.  Smaller ones (and every one under a sanitizer,
+ * which checks only malloc's) come from malloc.  Never NULL.
+ * big_free - free @p (NULL: no-op), allocated with the same @n.
+ * big_realloc - resize @p of @old bytes to @n, keeping the contents up to
+ * the smaller size.
+ */
+#define BIG_MAPPED ((size_t)2 << 20)
+void *big_alloc(size_t n);
+void big_free(void *p, size_t n);
+void *big_realloc(void *p, size_t old, size_t n);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * test-util.c - version ordering, globbing, whitespace normalisation,
- * buffers, and the store's schema creation and migration checks.
+ * buffers, big buffers, and the store's schema creation and migration checks.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -75,6 +75,55 @@ static void test_fnv(void **state)
 	assert_true(fnv64_add(FNV64_INIT, "", 0) == 0xcbf29ce484222325ULL);
 	assert_true(fnv64_add(FNV64_INIT, "a", 1) == 0xaf63dc4c8601ec8cULL);
 	assert_true(fnv64_add(FNV64_INIT, "foobar", 6) == 0x85944171f73967e8ULL);
+}
+
+/* Fill @n bytes of @p with a pattern of @seed; check it with big_check(). */
+static void big_fill(unsigned char *p, size_t n, unsigned int seed)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		p[i] = (unsigned char)(i * 31 + seed);
+}
+
+static bool big_check(const unsigned char *p, size_t n, unsigned int seed)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (p[i] != (unsigned char)(i * 31 + seed))
+			return false;
+	return true;
+}
+
+/* Small and mapped sizes, and resizes across BIG_MAPPED both ways. */
+static void test_big_alloc(void **state)
+{
+	const size_t small = 1000, big = BIG_MAPPED + 12345;
+	const size_t bigger = 3 * BIG_MAPPED + 7;
+	unsigned char *p;
+
+	(void)state;
+	p = big_alloc(small);
+	big_fill(p, small, 1);
+	p = big_realloc(p, small, big);		/* malloc -> mapping */
+	assert_true(big_check(p, small, 1));
+	big_fill(p, big, 2);
+	p = big_realloc(p, big, big + 100);	/* the same huge pages */
+	assert_true(big_check(p, big, 2));
+	p = big_realloc(p, big + 100, bigger);	/* a larger mapping */
+	assert_true(big_check(p, big, 2));
+	big_fill(p, bigger, 3);
+	assert_true(big_check(p, bigger, 3));
+	p = big_realloc(p, bigger, small);	/* mapping -> malloc */
+	assert_true(big_check(p, small, 3));
+	big_free(p, small);
+
+	p = big_realloc(NULL, 0, BIG_MAPPED);
+	big_fill(p, BIG_MAPPED, 4);
+	assert_true(big_check(p, BIG_MAPPED, 4));
+	big_free(p, BIG_MAPPED);
+	big_free(NULL, big);
 }
 
 static void test_parse_ulong(void **state)
@@ -164,6 +213,7 @@ int main(void)
 		cmocka_unit_test(test_version_leading_zeros),
 		cmocka_unit_test(test_glob),
 		cmocka_unit_test(test_fnv),
+		cmocka_unit_test(test_big_alloc),
 		cmocka_unit_test(test_parse_ulong),
 		cmocka_unit_test(test_normalize_ws),
 		cmocka_unit_test(test_sbuf),

@@ -179,7 +179,6 @@ struct frag {
 	struct fdef *d;
 	char *deps;		/* the "d" records' DEP fields */
 	uint32_t nfn, ncalls, nref, nk, nd;
-	unsigned int gen;	/* the cache's generation that last used it */
 };
 
 static void frag_free(struct frag *fr)
@@ -214,7 +213,8 @@ struct reach_cache {
 	struct oidset index;	/* blob id -> slot + 1 in frag */
 	struct frag **frag;	/* NULL: the blob has no facts */
 	git_oid *oid;		/* by slot */
-	size_t nfrag, afrag, aoid;
+	unsigned int *used;	/* by slot: the generation that last used it */
+	size_t nfrag, afrag, aoid, aused;
 	unsigned int gen;
 };
 
@@ -236,6 +236,7 @@ void reach_cache_free(struct reach_cache *c)
 		frag_free(c->frag[i]);
 	free(c->frag);
 	free(c->oid);
+	free(c->used);
 	oidset_clear(&c->index);
 	names_clear(&c->names);
 	frag_scratch_release(&c->scratch);
@@ -255,11 +256,12 @@ void reach_cache_trim(struct reach_cache *c)
 	for (i = 0; i < c->nfrag; i++) {
 		struct frag *fr = c->frag[i];
 
-		if (fr && fr->gen != c->gen) {
+		if (c->used[i] != c->gen) {	/* a blob without facts too */
 			frag_free(fr);
 			continue;
 		}
 		c->frag[n] = fr;
+		c->used[n] = c->used[i];
 		git_oid_cpy(&c->oid[n], &c->oid[i]);
 		oidset_put(&c->index, &c->oid[n], n + 1);
 		n++;
@@ -521,7 +523,6 @@ static struct frag *frag_parse(struct reach_cache *c, char *text)
 	fr->nref = (uint32_t)nref;
 	fr->nk = (uint32_t)nk;
 	fr->nd = (uint32_t)nd;
-	fr->gen = 0;
 	return fr;
 }
 
@@ -578,8 +579,7 @@ static int cache_get(struct reach_cache *c, const git_oid *oid,
 	if (!oidset_get(&c->index, oid, &slot) || !slot)
 		return 0;
 	*fr = c->frag[slot - 1];
-	if (*fr)
-		(*fr)->gen = c->gen;
+	c->used[slot - 1] = c->gen;
 	return 1;
 }
 
@@ -592,10 +592,10 @@ static struct frag *cache_put(struct reach_cache *c, const git_oid *oid,
 {
 	struct frag *fr = funcs ? frag_parse(c, funcs) : NULL;
 
-	if (fr)
-		fr->gen = c->gen;
 	ALLOC_GROW(c->frag, c->nfrag + 1, c->afrag);
 	ALLOC_GROW(c->oid, c->nfrag + 1, c->aoid);
+	ALLOC_GROW(c->used, c->nfrag + 1, c->aused);
+	c->used[c->nfrag] = c->gen;
 	c->frag[c->nfrag] = fr;
 	git_oid_cpy(&c->oid[c->nfrag], oid);
 	c->nfrag++;

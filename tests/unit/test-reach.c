@@ -211,6 +211,7 @@ static const char *const cache_src[] = {
 	"int g(int n)\n{\n\treturn WARN_ON(n);\n}\n",
 	"int g(int n)\n{\n\treturn h(n);\n}\nint h(int n)\n{\n\treturn WARN_ON(n);\n}\n",
 	"enum { size_max = 8 };\n",
+	"#include <linux/types.h>\n",	/* no facts at all */
 };
 
 struct getter {
@@ -259,21 +260,22 @@ static void test_cache(void **state)
 	add_blob(r, "net/f/af.c", 0, &g);
 	add_blob(r, "net/f/g.c", 1, &g);
 	add_blob(r, "include/f.h", 3, &g);
+	add_blob(r, "include/t.h", 4, &g);
 	reach_build(r);
-	assert_int_equal(g.calls, 3);
+	assert_int_equal(g.calls, 4);
 	assert_path(r, "net/f/g.c", 3,
 		    "f_sendmsg (net/f/af.c:2) \xe2\x86\x92 g (net/f/g.c:1)");
 	assert_true(reach_consts_cover(r, "size_max"));
 	reach_free(r);
 	reach_cache_trim(c);
-	assert_int_equal(reach_cache_blobs(c), 3);
+	assert_int_equal(reach_cache_blobs(c), 4);
 
-	/* the next release: g.c changed, the header is gone */
+	/* the next release: g.c changed, the headers are gone */
 	r = reach_new_cached(REACH_DEFAULT_DEPTH, c);
 	add_blob(r, "net/f/af.c", 0, &g);
 	add_blob(r, "net/f/g.c", 2, &g);
 	reach_build(r);
-	assert_int_equal(g.calls, 4);	/* only the new blob was read */
+	assert_int_equal(g.calls, 5);	/* only the new blob was read */
 	own = reach_new(REACH_DEFAULT_DEPTH);
 	add(own, "net/f/af.c", cache_src[0]);
 	add(own, "net/f/g.c", cache_src[2]);
@@ -291,7 +293,7 @@ static void test_cache(void **state)
 			 KMIG_EGENERIC);
 	reach_free(r);
 	reach_free(own);
-	reach_cache_trim(c);
+	reach_cache_trim(c);	/* the blob without facts goes too */
 	assert_int_equal(reach_cache_blobs(c), 2);
 	reach_cache_free(c);
 	reach_cache_free(NULL);

@@ -64,6 +64,7 @@ struct scan_state {
 	uint64_t lexed, lexed_bytes;
 	struct relinfo_cache relinfo;	/* header blobs read (relinfo.h) */
 	struct reach_cache *graphs;	/* the last release's parsed facts */
+	struct facts_packer *unpack;	/* for the facts of the lexed blobs */
 	struct scan_base base;
 };
 
@@ -350,18 +351,38 @@ static long long line_date(git_commit *commit)
 /* The release's call graph from the cache: which WARN sites are reached. */
 static int release_graph(struct scan_state *s, const char *tag, long long rel)
 {
-	size_t entries, reached, sites;
+	struct reach_stats st = { 0 };
 	double t0 = mono_now();
 	int ret;
 
 	if (!s->graphs)
 		s->graphs = reach_cache_new();
-	ret = reach_release(s->st, rel, s->reach_depth, s->graphs, &entries,
-			    &reached, &sites);
+	ret = reach_release(s->st, rel, s->reach_depth, s->graphs, &st);
 	if (!ret)
-		progress_note("%s: call graph: %zu entry points, %zu functions within %u calls, %zu WARN sites reached (%.2fs)\n",
-			tag, entries, reached, s->reach_depth, sites,
-			mono_now() - t0);
+		progress_note("%s: call graph: %zu entry points, %zu functions within %u calls, %zu WARN sites reached, sites from the %s (%.2fs)\n",
+			tag, st.entries, st.reached, s->reach_depth, st.sites,
+			st.lexed_sites ? "lexer" : "store", mono_now() - t0);
+	return ret;
+}
+
+/* Blob @oid as just lexed, its facts @z and sites, into the graphs' cache. */
+static int graph_cache_add(struct scan_state *s, const git_oid *oid,
+			   const struct facts_z *z,
+			   const struct site_list *sites)
+{
+	struct sbuf text = SBUF_INIT;
+	int ret = 0;
+
+	if (!s->graphs)
+		s->graphs = reach_cache_new();
+	if (z->len) {
+		if (!s->unpack)
+			s->unpack = facts_packer_new();
+		ret = facts_unpack(s->unpack, z->data, z->zlen, z->len, &text);
+	}
+	if (!ret)
+		reach_cache_add(s->graphs, oid, z->len ? text.buf : NULL, sites);
+	sbuf_release(&text);
 	return ret;
 }
 
@@ -558,6 +579,9 @@ static int write_release(struct scan_state *s, struct release_plan *p)
 			ret = store_blob_funcs_put_z(s->st,
 						     repo_oid_str(&p->todo[i]),
 						     ruleset, &p->facts[i]);
+		if (!ret)
+			ret = graph_cache_add(s, &p->todo[i], &p->facts[i],
+					      &p->results[i]);
 		/* stored: nothing reads them again */
 		site_list_clear(&p->results[i]);
 		facts_z_clear(&p->facts[i]);
@@ -752,6 +776,7 @@ out:
 	oidset_clear(&s.cached);
 	relinfo_cache_clear(&s.relinfo);
 	reach_cache_free(s.graphs);
+	facts_packer_free(s.unpack);
 	base_clear(&s.base);
 	store_close(s.st);
 	git_repository_free(s.repo);

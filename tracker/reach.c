@@ -7,9 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lexer.h"
 #include "oidset.h"
 #include "reach.h"
 #include "repo.h"
+#include "rules.h"
 #include "store.h"
 #include "util.h"
 
@@ -207,6 +209,37 @@ static void frag_scratch_release(struct frag_scratch *sc)
 	memset(sc, 0, sizeof(*sc));
 }
 
+/*
+ * A cached blob's warn-on and vla sites, in the lexer's order, when the
+ * facts came from the lexer in this run (reach_cache_add()): the release
+ * step then classifies them without joining the release's sites in the
+ * store.  Allocated once per blob, so a graph's file keeps its address
+ * across reach_cache_trim().
+ */
+struct csite {
+	unsigned int line;
+	bool vla;
+	char *deps;		/* vla: its struct site.deps, or NULL */
+};
+
+struct csites {
+	struct csite *v;
+	size_t n, alloc;
+	bool known;		/* false: only the store has them */
+};
+
+static void csites_free(struct csites *cs)
+{
+	size_t i;
+
+	if (!cs)
+		return;
+	for (i = 0; i < cs->n; i++)
+		free(cs->v[i].deps);
+	free(cs->v);
+	free(cs);
+}
+
 struct reach_cache {
 	struct names names;
 	struct frag_scratch scratch;
@@ -214,7 +247,8 @@ struct reach_cache {
 	struct frag **frag;	/* NULL: the blob has no facts */
 	git_oid *oid;		/* by slot */
 	unsigned int *used;	/* by slot: the generation that last used it */
-	size_t nfrag, afrag, aoid, aused;
+	struct csites **sites;	/* by slot */
+	size_t nfrag, afrag, aoid, aused, asites;
 	unsigned int gen;
 };
 
@@ -232,11 +266,14 @@ void reach_cache_free(struct reach_cache *c)
 
 	if (!c)
 		return;
-	for (i = 0; i < c->nfrag; i++)
+	for (i = 0; i < c->nfrag; i++) {
 		frag_free(c->frag[i]);
+		csites_free(c->sites[i]);
+	}
 	free(c->frag);
 	free(c->oid);
 	free(c->used);
+	free(c->sites);
 	oidset_clear(&c->index);
 	names_clear(&c->names);
 	frag_scratch_release(&c->scratch);
@@ -258,10 +295,12 @@ void reach_cache_trim(struct reach_cache *c)
 
 		if (c->used[i] != c->gen) {	/* a blob without facts too */
 			frag_free(fr);
+			csites_free(c->sites[i]);
 			continue;
 		}
 		c->frag[n] = fr;
 		c->used[n] = c->used[i];
+		c->sites[n] = c->sites[i];
 		git_oid_cpy(&c->oid[n], &c->oid[i]);
 		oidset_put(&c->index, &c->oid[n], n + 1);
 		n++;
@@ -282,6 +321,7 @@ struct rfunc {
 /* A file of the graph: its path is its id in r->paths. */
 struct rfile {
 	struct frag *fr;		/* NULL: no functions */
+	struct csites *cs;		/* the cache's, NULL: not from a cache */
 	bool own;			/* fr is this graph's, not the cache's */
 	bool header;
 	uint32_t f0, nf;		/* its functions in r->fn */
@@ -528,7 +568,7 @@ static struct frag *frag_parse(struct reach_cache *c, char *text)
 
 /* Add file @path with fragment @fr (NULL: no functions). */
 static int add_frag(struct reach *r, const char *path, struct frag *fr,
-		    bool own)
+		    struct csites *cs, bool own)
 {
 	struct rfile *f;
 	size_t len;
@@ -545,6 +585,7 @@ static int add_frag(struct reach *r, const char *path, struct frag *fr,
 	f->header = len > 2 && !strcmp(path + len - 2, ".h");
 	f->arch = file_arch(r, path);
 	f->fr = fr;
+	f->cs = cs;
 	f->own = own;
 	names_str(&r->paths, path, true);
 	r->consts_ready = false;
@@ -562,7 +603,7 @@ int reach_add_file(struct reach *r, const char *path, const char *funcs)
 		fr = frag_parse(r->cache, text);
 		free(text);
 	}
-	ret = add_frag(r, path, fr, true);
+	ret = add_frag(r, path, fr, NULL, true);
 	if (ret)
 		return ret;
 	if (funcs && !fr)	/* left without functions */
@@ -570,55 +611,82 @@ int reach_add_file(struct reach *r, const char *path, const char *funcs)
 	return 0;
 }
 
-/* The cached fragment of blob @oid: 1 with *@fr (may be NULL), 0 when absent. */
-static int cache_get(struct reach_cache *c, const git_oid *oid,
-		     struct frag **fr)
+/* The cache's slot + 1 of blob @oid, marked used; 0 when absent. */
+static size_t cache_get(struct reach_cache *c, const git_oid *oid)
 {
 	size_t slot;
 
 	if (!oidset_get(&c->index, oid, &slot) || !slot)
 		return 0;
-	*fr = c->frag[slot - 1];
 	c->used[slot - 1] = c->gen;
-	return 1;
+	return slot;
 }
 
 /*
  * Parse @funcs (NULL: none; modified) as blob @oid's, into the cache;
- * malformed facts are cached as none.
+ * malformed facts are cached as none.  Returns its slot + 1.
  */
-static struct frag *cache_put(struct reach_cache *c, const git_oid *oid,
-			      char *funcs)
+static size_t cache_put(struct reach_cache *c, const git_oid *oid,
+			char *funcs)
 {
 	struct frag *fr = funcs ? frag_parse(c, funcs) : NULL;
 
 	ALLOC_GROW(c->frag, c->nfrag + 1, c->afrag);
 	ALLOC_GROW(c->oid, c->nfrag + 1, c->aoid);
 	ALLOC_GROW(c->used, c->nfrag + 1, c->aused);
+	ALLOC_GROW(c->sites, c->nfrag + 1, c->asites);
 	c->used[c->nfrag] = c->gen;
 	c->frag[c->nfrag] = fr;
+	c->sites[c->nfrag] = xcalloc(1, sizeof(struct csites));
 	git_oid_cpy(&c->oid[c->nfrag], oid);
 	c->nfrag++;
 	oidset_put(&c->index, oid, c->nfrag);
-	return fr;
+	return c->nfrag;
+}
+
+void reach_cache_add(struct reach_cache *c, const git_oid *oid, char *funcs,
+		     const struct site_list *sites)
+{
+	size_t slot = cache_get(c, oid), i;
+	struct csites *cs;
+
+	if (!slot)
+		slot = cache_put(c, oid, funcs);
+	cs = c->sites[slot - 1];
+	if (cs->known)
+		return;
+	for (i = 0; i < sites->n; i++) {
+		const struct site *site = &sites->v[i];
+		struct csite *e;
+
+		if (site->rule != RULE_WARN_ON && site->rule != RULE_VLA)
+			continue;
+		ALLOC_GROW(cs->v, cs->n + 1, cs->alloc);
+		e = &cs->v[cs->n++];
+		e->line = site->line;
+		e->vla = site->rule == RULE_VLA;
+		e->deps = site->deps ? xstrdup(site->deps) : NULL;
+	}
+	cs->known = true;
 }
 
 int reach_add_blob(struct reach *r, const char *path, const git_oid *oid,
 		   int (*get)(void *data, const git_oid *oid, char **funcs),
 		   void *data)
 {
-	struct frag *fr = NULL;
+	size_t slot = cache_get(r->cache, oid);
 	char *funcs = NULL;
 	int ret;
 
-	if (!cache_get(r->cache, oid, &fr)) {
+	if (!slot) {
 		ret = get(data, oid, &funcs);
 		if (ret)
 			return ret;
-		fr = cache_put(r->cache, oid, funcs);
+		slot = cache_put(r->cache, oid, funcs);
 		free(funcs);
 	}
-	return add_frag(r, path, fr, false);
+	return add_frag(r, path, r->cache->frag[slot - 1],
+			r->cache->sites[slot - 1], false);
 }
 
 /*
@@ -1039,9 +1107,32 @@ static void classify_free(struct classify *c)
 	c->n = c->alloc = 0;
 }
 
+/*
+ * The warn-on and vla sites of every file of @r from the cache, in the
+ * order store_rule_sites() gives them (path, then the lexer's); false,
+ * with nothing classified, when some blob's sites are only in the store.
+ */
+static bool classify_cached(const struct reach *r, struct classify *c)
+{
+	size_t i, k;
+
+	for (i = 0; i < r->nfile; i++)
+		if (!r->file[i].cs || !r->file[i].cs->known)
+			return false;
+	for (i = 0; i < r->nfile; i++) {
+		const struct csites *cs = r->file[i].cs;
+		const char *path = names_key(&r->paths, (uint32_t)i);
+
+		for (k = 0; k < cs->n; k++)
+			classify_site(c, path, cs->v[k].line,
+				      cs->v[k].vla ? "vla" : "warn-on",
+				      cs->v[k].deps);
+	}
+	return true;
+}
+
 int reach_release(struct store *st, long long release, unsigned int depth,
-		  struct reach_cache *cache, size_t *entries, size_t *reached,
-		  size_t *sites)
+		  struct reach_cache *cache, struct reach_stats *stats)
 {
 	struct classify c[2] = { { 0 } };	/* reached warn-on, constant vla */
 	struct reach *r;
@@ -1057,7 +1148,10 @@ int reach_release(struct store *st, long long release, unsigned int depth,
 	reach_build(r);
 	c[0].r = c[1].r = r;
 	/* one pass over the release's sites of both rules */
-	ret = store_rule_sites(st, release, "warn-on", "vla", classify_site, c);
+	stats->lexed_sites = classify_cached(r, c);
+	if (!stats->lexed_sites)
+		ret = store_rule_sites(st, release, "warn-on", "vla",
+				       classify_site, c);
 	for (i = 0; !ret && i < c[0].n; i++)
 		ret = store_reach_put(st, release, c[0].v[i].path,
 				      c[0].v[i].line, c[0].v[i].chain);
@@ -1067,12 +1161,9 @@ int reach_release(struct store *st, long long release, unsigned int depth,
 	if (!ret)
 		ret = store_reach_stats(st, release, depth, reach_entries(r),
 					reach_reached(r));
-	if (entries)
-		*entries = reach_entries(r);
-	if (reached)
-		*reached = reach_reached(r);
-	if (sites)
-		*sites = c[0].n;
+	stats->entries = reach_entries(r);
+	stats->reached = reach_reached(r);
+	stats->sites = c[0].n;
 	classify_free(&c[0]);
 	classify_free(&c[1]);
 	reach_free(r);

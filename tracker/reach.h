@@ -42,6 +42,7 @@
 
 struct reach;
 struct reach_cache;
+struct site_list;
 struct store;
 
 /*
@@ -59,6 +60,16 @@ struct reach_cache *reach_cache_new(void);
 void reach_cache_free(struct reach_cache *c);
 void reach_cache_trim(struct reach_cache *c);
 size_t reach_cache_blobs(const struct reach_cache *c);
+
+/*
+ * reach_cache_add - blob @oid as the lexer just gave it: its facts
+ * @funcs (NULL: none; modified), parsed unless cached, and its warn-on and
+ * vla sites from @sites.  reach_release() then neither reads the facts
+ * from the store nor joins the release's sites there, when every blob of
+ * the release came so.
+ */
+void reach_cache_add(struct reach_cache *c, const git_oid *oid, char *funcs,
+		     const struct site_list *sites);
 
 /*
  * reach_new - an empty graph for a walk of @depth calls, with a private
@@ -130,14 +141,18 @@ bool reach_name_heuristic(const char *func);
  * release's headers (reach_consts_cover(), release_vlaconst).  Call after
  * the release's files are recorded,
  * before store_release_finish() (which counts a reached site as
- * warn-on-user).  The caller holds the transaction.  *@entries and
- * *@reached (may be NULL) receive the statistics, *@sites the sites.
+ * warn-on-user).  The caller holds the transaction.  *@stats receives
+ * the statistics.
  * @cache (may be NULL) holds the facts of earlier releases' blobs; it is
  * trimmed to this release's (reach_cache_trim()).
  */
+struct reach_stats {
+	size_t entries, reached;	/* entry points, functions reached */
+	size_t sites;			/* WARN sites reached */
+	bool lexed_sites;		/* the sites came from reach_cache_add() */
+};
 int reach_release(struct store *st, long long release, unsigned int depth,
-		  struct reach_cache *cache, size_t *entries, size_t *reached,
-		  size_t *sites);
+		  struct reach_cache *cache, struct reach_stats *stats);
 
 /*
  * reach_load_release - a graph of release @release's cached facts into

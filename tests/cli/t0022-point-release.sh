@@ -13,6 +13,18 @@ W="$TRASH/work"
 DB="$TRASH/kmig.db"
 k() { "$KMIG" --repo "$W" --db "$DB" "$@"; }
 
+# reach TAG DB - the release's reached WARN sites with their paths, and
+# its vla sites of constant size
+reach() {
+	sqlite3 "$2" "
+	SELECT 'R', x.path, x.line, x.chain FROM release_reach x
+		JOIN releases r ON r.id = x.release_id
+		WHERE r.tag = '$1' ORDER BY 2, 3;
+	SELECT 'V', x.path, x.line, x.deps FROM release_vlaconst x
+		JOIN releases r ON r.id = x.release_id
+		WHERE r.tag = '$1' ORDER BY 2, 3, 4;"
+}
+
 # counts TAG DB - the release's counts and file counts, by name
 counts() {
 	sqlite3 "$2" "
@@ -151,6 +163,8 @@ t_ok "v1.1 counted from v1.0: 5 files changed" \
 t_ok "v1.2 counted from v1.1: 1 file changed (MAINTAINERS is not counted)" \
 	grep -q "v1.2: counts from v1.1; changed files counted again: 1" "$TRASH/.stderr"
 t_ok "v1.0 counted from its sites" sh -c "! grep -q 'v1.0: counts from' '$TRASH/.stderr'"
+t_is "every graph of the run takes the sites from the lexer" 3 \
+	"$(grep -c 'WARN sites reached, sites from the lexer' "$TRASH/.stderr")"
 
 # What the fixture is for: unchanged files whose counts change.
 t_is "message.c: reached in v1.0, not in v1.1" \
@@ -175,16 +189,24 @@ for tag in v1.0 v1.1 v1.2; do
 done
 
 # A later run: v1.0 is up to date, its files read back as the base.
+ONE_RUN="$DB"
 DB="$TRASH/later.db"
 t_exit "a run over v1.0 only" 0 k scan --tags v1.0
 KMIG_PROGRESS=1 t_exit "a later run over all three" 0 k scan
 t_ok "v1.0 up to date" grep -q "^v1.0: up to date" "$TRASH/.stdout"
 t_ok "v1.1 counted from the stored v1.0" \
 	grep -q "v1.1: counts from v1.0; changed files counted again: 5" "$TRASH/.stderr"
+# v1.0's blobs were lexed in the first run: their sites are the store's
+t_ok "v1.1's graph takes the sites from the store" \
+	grep -q "v1.1: call graph: .* sites from the store" "$TRASH/.stderr"
 for tag in v1.1 v1.2; do
 	t_is "later run, $tag: the same counts and file counts" \
 		"$(counts $tag "$TRASH/$tag.db")" "$(counts $tag "$DB")"
+	t_is "later run, $tag: the same reached sites and constant vlas as one run" \
+		"$(reach $tag "$ONE_RUN")" "$(reach $tag "$DB")"
 done
+t_is "the fixture has reached sites and constant vlas" 1 \
+	"$(sqlite3 "$ONE_RUN" "SELECT (SELECT count(*) FROM release_reach) > 0 AND (SELECT count(*) FROM release_vlaconst) > 0")"
 
 # A release that changed too much is counted from its sites.
 mkdir -p "$W/drivers/bar"

@@ -241,10 +241,8 @@ static size_t tokenize_all(struct lex_scratch *scratch)
 		lx.len = files[k].len;
 		lx.t = scratch->tok;
 		lx.at = scratch->alloc;
-		if (lx.len && lx.at < lx.len / 4 + 64) {
-			lx.t = xalloc(lx.t, (lx.len / 4 + 64) * sizeof(*lx.t));
-			lx.at = lx.len / 4 + 64;
-		}
+		if (lx.len)
+			lex_tok_reserve(&lx, lx.len / 4 + 64);
 		lex_tokenize(&lx);
 		ntok += lx.nt;
 		scratch->tok = lx.t;

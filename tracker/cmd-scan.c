@@ -381,7 +381,8 @@ static int graph_cache_add(struct scan_state *s, const git_oid *oid,
 		ret = facts_unpack(s->unpack, z->data, z->zlen, z->len, &text);
 	}
 	if (!ret)
-		reach_cache_add(s->graphs, oid, z->len ? text.buf : NULL, sites);
+		reach_cache_add(s->graphs, oid, z->len ? text.buf : NULL,
+				sites);
 	sbuf_release(&text);
 	return ret;
 }

@@ -314,7 +314,7 @@ static void cache_drop(struct pack_reader *r, struct centry *e)
 		pp = &(*pp)->hnext;
 	*pp = e->hnext;
 	lru_unlink(r, e);
-	r->bytes -= e->len;
+	r->bytes -= big_footprint(e->len + 1);
 	big_free(e->data, e->len + 1);
 	free(e);
 }
@@ -336,7 +336,7 @@ static struct centry *cache_put(struct pack_reader *r, uint64_t pos,
 	e->hnext = r->bucket[b];
 	r->bucket[b] = e;
 	lru_push_front(r, e);
-	r->bytes += len;
+	r->bytes += big_footprint(len + 1);
 	while (r->bytes > r->limit && r->tail != e)
 		cache_drop(r, r->tail);
 	return e;

@@ -321,7 +321,7 @@ struct rfunc {
 /* A file of the graph: its path is its id in r->paths. */
 struct rfile {
 	struct frag *fr;		/* NULL: no functions */
-	struct csites *cs;		/* the cache's, NULL: not from a cache */
+	struct csites *cs;		/* the cache's; NULL: not cached */
 	bool own;			/* fr is this graph's, not the cache's */
 	bool header;
 	uint32_t f0, nf;		/* its functions in r->fn */
@@ -1108,9 +1108,10 @@ static void classify_free(struct classify *c)
 }
 
 /*
- * The warn-on and vla sites of every file of @r from the cache, in the
- * order store_rule_sites() gives them (path, then the lexer's); false,
- * with nothing classified, when some blob's sites are only in the store.
+ * The warn-on and vla sites of every file of @r from the cache, by path
+ * and in the lexer's order (the rows written do not depend on the order);
+ * false, with nothing classified, when some blob's sites are only in the
+ * store.
  */
 static bool classify_cached(const struct reach *r, struct classify *c)
 {

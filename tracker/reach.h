@@ -51,9 +51,9 @@ struct store;
  * only the facts of its new blobs, and the identifiers are interned once.
  * It must outlive the graphs made with it.
  *
- * reach_cache_trim() drops the blobs no graph used since the last trim:
- * reach_release() trims once it has loaded the release's graph, so the
- * cache holds one release's blobs.  reach_cache_blobs() - the blobs it
+ * reach_cache_trim() drops the blobs no graph used (and reach_cache_add()
+ * did not add) since the last trim: reach_release() trims once it has
+ * loaded the release's graph, so the cache holds one release's blobs.  reach_cache_blobs() - the blobs it
  * holds.
  */
 struct reach_cache *reach_cache_new(void);
@@ -145,12 +145,15 @@ bool reach_name_heuristic(const char *func);
  * the statistics.
  * @cache (may be NULL) holds the facts of earlier releases' blobs; it is
  * trimmed to this release's (reach_cache_trim()).
+ * struct reach_stats: lexed_sites - the sites came from
+ * reach_cache_add(), not from the store.
  */
 struct reach_stats {
 	size_t entries, reached;	/* entry points, functions reached */
 	size_t sites;			/* WARN sites reached */
-	bool lexed_sites;		/* the sites came from reach_cache_add() */
+	bool lexed_sites;
 };
+
 int reach_release(struct store *st, long long release, unsigned int depth,
 		  struct reach_cache *cache, struct reach_stats *stats);
 

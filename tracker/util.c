@@ -106,7 +106,10 @@ static bool big_mapped(size_t n)
 	return !BIG_SANITIZED && n >= BIG_MAPPED;
 }
 
-/* A whole number of huge pages: the kernel then aligns the mapping. */
+/*
+ * A whole number of huge pages: from Linux 6.7 on the kernel then aligns
+ * the mapping to one (before, it may not: small pages in part, no harm).
+ */
 static size_t big_round(size_t n)
 {
 	return (n + BIG_MAPPED - 1) & ~(BIG_MAPPED - 1);
@@ -121,6 +124,11 @@ static void *big_advise(void *p, size_t n)
 	madvise(p, big_round(n), MADV_HUGEPAGE);
 #endif
 	return p;
+}
+
+size_t big_footprint(size_t n)
+{
+	return big_mapped(n) ? big_round(n) : n;
 }
 
 void *big_alloc(size_t n)

@@ -69,11 +69,14 @@ void *xrealloc(void *p, size_t n);
  * big_free - free @p (NULL: no-op), allocated with the same @n.
  * big_realloc - resize @p of @old bytes to @n, keeping the contents up to
  * the smaller size.
+ * big_footprint - the memory a big_alloc() of @n bytes takes (a mapping
+ * is a whole number of huge pages).
  */
 #define BIG_MAPPED ((size_t)2 << 20)
 void *big_alloc(size_t n);
 void big_free(void *p, size_t n);
 void *big_realloc(void *p, size_t old, size_t n);
+size_t big_footprint(size_t n);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

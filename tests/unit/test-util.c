@@ -124,6 +124,12 @@ static void test_big_alloc(void **state)
 	assert_true(big_check(p, BIG_MAPPED, 4));
 	big_free(p, BIG_MAPPED);
 	big_free(NULL, big);
+
+	/* what each takes: a mapping is whole huge pages */
+	assert_int_equal(big_footprint(small), small);
+	assert_true(big_footprint(BIG_MAPPED) >= BIG_MAPPED);
+	assert_true(big_footprint(big) >= big);
+	assert_true(big_footprint(big) <= 2 * BIG_MAPPED);
 }
 
 static void test_parse_ulong(void **state)

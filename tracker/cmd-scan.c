@@ -353,16 +353,23 @@ static int release_graph(struct scan_state *s, const char *tag, long long rel)
 {
 	struct reach_stats st = { 0 };
 	double t0 = mono_now();
+	char how[64];
 	int ret;
 
 	if (!s->graphs)
 		s->graphs = reach_cache_new();
 	ret = reach_release(s->st, rel, s->reach_depth, s->graphs, &st);
-	if (!ret)
-		progress_note("%s: call graph: %zu entry points, %zu functions within %u calls, %zu WARN sites reached, sites from the %s (%.2fs)\n",
-			tag, st.entries, st.reached, s->reach_depth, st.sites,
-			st.lexed_sites ? "lexer" : "store", mono_now() - t0);
-	return ret;
+	if (ret)
+		return ret;
+	if (st.sites_joined)
+		snprintf(how, sizeof(how), "joined in the store");
+	else
+		snprintf(how, sizeof(how), "from memory, %zu blobs' read",
+			 st.sites_read);
+	progress_note("%s: call graph: %zu entry points, %zu functions within %u calls, %zu WARN sites reached, sites %s (%.2fs)\n",
+		      tag, st.entries, st.reached, s->reach_depth, st.sites, how,
+		      mono_now() - t0);
+	return 0;
 }
 
 /* Blob @oid as just lexed, its facts @z and sites, into the graphs' cache. */

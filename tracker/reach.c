@@ -210,11 +210,12 @@ static void frag_scratch_release(struct frag_scratch *sc)
 }
 
 /*
- * A cached blob's warn-on and vla sites, in the lexer's order, when the
- * facts came from the lexer in this run (reach_cache_add()): the release
- * step then classifies them without joining the release's sites in the
- * store.  Allocated once per blob, so a graph's file keeps its address
- * across reach_cache_trim().
+ * A cached blob's warn-on and vla sites, in the lexer's order, once known:
+ * from the lexer in this run (reach_cache_add()), or read from the store
+ * for the few blobs of a release that came back from an earlier one
+ * (fill_sites()).  The release step then classifies them without joining
+ * the release's sites in the store.  Allocated once per blob, so a
+ * graph's file keeps its address across reach_cache_trim().
  */
 struct csite {
 	unsigned int line;
@@ -226,6 +227,7 @@ struct csites {
 	struct csite *v;
 	size_t n, alloc;
 	bool known;		/* false: only the store has them */
+	git_oid oid;		/* the blob's */
 };
 
 static void csites_free(struct csites *cs)
@@ -250,6 +252,7 @@ struct reach_cache {
 	struct csites **sites;	/* by slot */
 	size_t nfrag, afrag, aoid, aused, asites;
 	unsigned int gen;
+	size_t names_mark;	/* names.n after the last compaction */
 };
 
 struct reach_cache *reach_cache_new(void)
@@ -285,6 +288,11 @@ size_t reach_cache_blobs(const struct reach_cache *c)
 	return c->nfrag;
 }
 
+size_t reach_cache_names(const struct reach_cache *c)
+{
+	return c->names.n;
+}
+
 void reach_cache_trim(struct reach_cache *c)
 {
 	size_t i, n = 0;
@@ -309,6 +317,62 @@ void reach_cache_trim(struct reach_cache *c)
 	c->gen++;
 }
 
+/* The id in @m of name @id of @old, through @map (old id -> new id + 1). */
+static uint32_t names_move(struct names *m, const struct names *old,
+			   uint32_t *map, uint32_t id)
+{
+	if (!map[id])
+		map[id] = names_str(m, names_key(old, id), true) + 1;
+	return map[id] - 1;
+}
+
+void reach_cache_compact(struct reach_cache *c)
+{
+	struct names old = c->names;
+	uint32_t *map = xcalloc(old.n ? old.n : 1, sizeof(*map));
+	size_t i, k;
+
+	memset(&c->names, 0, sizeof(c->names));
+	for (i = 0; i < c->nfrag; i++) {
+		struct frag *fr = c->frag[i];
+
+		if (!fr)
+			continue;
+		for (k = 0; k < fr->nfn; k++)
+			fr->fn[k].name = names_move(&c->names, &old, map,
+						    fr->fn[k].name);
+		for (k = 0; k < fr->ncalls; k++)
+			fr->calls[k] = names_move(&c->names, &old, map,
+						  fr->calls[k]);
+		for (k = 0; k < fr->nref; k++)
+			fr->ref[k] = names_move(&c->names, &old, map,
+						fr->ref[k]);
+		for (k = 0; k < fr->nk; k++)
+			fr->k[k] = names_move(&c->names, &old, map, fr->k[k]);
+		for (k = 0; k < fr->nd; k++)
+			fr->d[k].name = names_move(&c->names, &old, map,
+						   fr->d[k].name);
+	}
+	free(map);
+	names_clear(&old);
+}
+
+/*
+ * Compact the names when they grew by a quarter since the last time: a
+ * run over several lines would otherwise keep every line's names.
+ */
+static void cache_names_check(struct reach_cache *c)
+{
+	if (!c->names_mark) {
+		c->names_mark = c->names.n;
+		return;
+	}
+	if (c->names.n - c->names_mark <= c->names_mark / 4)
+		return;
+	reach_cache_compact(c);
+	c->names_mark = c->names.n;
+}
+
 /* A function of the graph: its fragment's is fn_src(). */
 struct rfunc {
 	uint32_t file;
@@ -330,6 +394,7 @@ struct rfile {
 
 struct reach {
 	unsigned int depth;
+	char *ruleset;			/* of the files loaded from a store */
 	struct reach_cache *cache;
 	bool own_cache;
 	struct names *names;		/* &cache->names */
@@ -375,6 +440,7 @@ void reach_free(struct reach *r)
 	for (i = 0; i < r->nfile; i++)
 		if (r->file[i].own)
 			frag_free(r->file[i].fr);
+	free(r->ruleset);
 	free(r->file);
 	free(r->fn);
 	free(r->head);
@@ -638,23 +704,18 @@ static size_t cache_put(struct reach_cache *c, const git_oid *oid,
 	c->used[c->nfrag] = c->gen;
 	c->frag[c->nfrag] = fr;
 	c->sites[c->nfrag] = xcalloc(1, sizeof(struct csites));
+	git_oid_cpy(&c->sites[c->nfrag]->oid, oid);
 	git_oid_cpy(&c->oid[c->nfrag], oid);
 	c->nfrag++;
 	oidset_put(&c->index, oid, c->nfrag);
 	return c->nfrag;
 }
 
-void reach_cache_add(struct reach_cache *c, const git_oid *oid, char *funcs,
-		     const struct site_list *sites)
+/* The warn-on and vla sites of @sites, as @cs's. */
+static void csites_set(struct csites *cs, const struct site_list *sites)
 {
-	size_t slot = cache_get(c, oid), i;
-	struct csites *cs;
+	size_t i;
 
-	if (!slot)
-		slot = cache_put(c, oid, funcs);
-	cs = c->sites[slot - 1];
-	if (cs->known)
-		return;
 	for (i = 0; i < sites->n; i++) {
 		const struct site *site = &sites->v[i];
 		struct csite *e;
@@ -668,6 +729,17 @@ void reach_cache_add(struct reach_cache *c, const git_oid *oid, char *funcs,
 		e->deps = site->deps ? xstrdup(site->deps) : NULL;
 	}
 	cs->known = true;
+}
+
+void reach_cache_add(struct reach_cache *c, const git_oid *oid, char *funcs,
+		     const struct site_list *sites)
+{
+	size_t slot = cache_get(c, oid);
+
+	if (!slot)
+		slot = cache_put(c, oid, funcs);
+	if (!c->sites[slot - 1]->known)
+		csites_set(c->sites[slot - 1], sites);
 }
 
 int reach_add_blob(struct reach *r, const char *path, const git_oid *oid,
@@ -1035,6 +1107,8 @@ static int load_file(void *data, const char *path, const char *oid_hex,
 	if (git_oid_fromstr(&oid, oid_hex) < 0)
 		return kmig_err("malformed blob id '%s' of '%s'", oid_hex, path);
 	l->ruleset = ruleset;
+	if (!l->r->ruleset)
+		l->r->ruleset = xstrdup(ruleset);
 	return reach_add_blob(l->r, path, &oid, load_funcs, l);
 }
 
@@ -1108,18 +1182,56 @@ static void classify_free(struct classify *c)
 }
 
 /*
- * The warn-on and vla sites of every file of @r from the cache, by path
- * and in the lexer's order (the rows written do not depend on the order);
- * false, with nothing classified, when some blob's sites are only in the
- * store.
+ * Read from @st the sites of the blobs of @r the cache has without them
+ * (a file back at the blob an earlier release had), one blob at a time,
+ * when they are at most an eighth of the files: *@read of them.  *@all:
+ * every file's sites are known now; false when they were more (joining
+ * the release's sites is then quicker) or a file is not from the cache.
  */
-static bool classify_cached(const struct reach *r, struct classify *c)
+static int fill_sites(struct store *st, const struct reach *r, bool *all,
+		      size_t *read)
+{
+	size_t i, unknown = 0;
+	int ret;
+
+	*all = false;
+	*read = 0;
+	for (i = 0; i < r->nfile; i++) {
+		if (!r->file[i].cs)
+			return 0;
+		unknown += !r->file[i].cs->known;
+	}
+	if (unknown > r->nfile / 8 || (unknown && !r->ruleset))
+		return 0;
+	for (i = 0; i < r->nfile; i++) {
+		struct csites *cs = r->file[i].cs;
+		struct site_list l = SITE_LIST_INIT;
+
+		if (cs->known)
+			continue;
+		/* not cached at all: no sites, as the join finds */
+		ret = store_blob_sites(st, repo_oid_str(&cs->oid), r->ruleset,
+				       &l);
+		if (!ret || ret == KMIG_ENOTFOUND)
+			csites_set(cs, &l);
+		site_list_clear(&l);
+		if (ret && ret != KMIG_ENOTFOUND)
+			return ret;
+		(*read)++;
+	}
+	*all = true;
+	return 0;
+}
+
+/*
+ * The warn-on and vla sites of every file of @r from the cache (all
+ * known), by path and in the lexer's order (the rows written do not
+ * depend on the order).
+ */
+static void classify_cached(const struct reach *r, struct classify *c)
 {
 	size_t i, k;
 
-	for (i = 0; i < r->nfile; i++)
-		if (!r->file[i].cs || !r->file[i].cs->known)
-			return false;
 	for (i = 0; i < r->nfile; i++) {
 		const struct csites *cs = r->file[i].cs;
 		const char *path = names_key(&r->paths, (uint32_t)i);
@@ -1129,7 +1241,6 @@ static bool classify_cached(const struct reach *r, struct classify *c)
 				      cs->v[k].vla ? "vla" : "warn-on",
 				      cs->v[k].deps);
 	}
-	return true;
 }
 
 int reach_release(struct store *st, long long release, unsigned int depth,
@@ -1137,6 +1248,7 @@ int reach_release(struct store *st, long long release, unsigned int depth,
 {
 	struct classify c[2] = { { 0 } };	/* reached warn-on, constant vla */
 	struct reach *r;
+	bool all;
 	size_t i;
 	int ret;
 
@@ -1149,8 +1261,11 @@ int reach_release(struct store *st, long long release, unsigned int depth,
 	reach_build(r);
 	c[0].r = c[1].r = r;
 	/* one pass over the release's sites of both rules */
-	stats->lexed_sites = classify_cached(r, c);
-	if (!stats->lexed_sites)
+	ret = fill_sites(st, r, &all, &stats->sites_read);
+	stats->sites_joined = !ret && !all;
+	if (!ret && all)
+		classify_cached(r, c);
+	else if (!ret)
 		ret = store_rule_sites(st, release, "warn-on", "vla",
 				       classify_site, c);
 	for (i = 0; !ret && i < c[0].n; i++)
@@ -1168,5 +1283,7 @@ int reach_release(struct store *st, long long release, unsigned int depth,
 	classify_free(&c[0]);
 	classify_free(&c[1]);
 	reach_free(r);
+	if (cache)
+		cache_names_check(cache);
 	return ret;
 }

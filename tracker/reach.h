@@ -62,6 +62,17 @@ void reach_cache_trim(struct reach_cache *c);
 size_t reach_cache_blobs(const struct reach_cache *c);
 
 /*
+ * reach_cache_compact - drop the identifiers no cached blob uses any
+ * more (an earlier line's, once its blobs are trimmed): the blobs' names
+ * interned again into a new table.  No graph made with @c may be alive.
+ * reach_release() does it when the names grew by a quarter since the
+ * last time, so a run over several lines does not keep every line's.
+ * reach_cache_names() - the identifiers interned.
+ */
+void reach_cache_compact(struct reach_cache *c);
+size_t reach_cache_names(const struct reach_cache *c);
+
+/*
  * reach_cache_add - blob @oid as the lexer just gave it: its facts
  * @funcs (NULL: none; modified), parsed unless cached, and its warn-on and
  * vla sites from @sites.  reach_release() then neither reads the facts
@@ -145,13 +156,15 @@ bool reach_name_heuristic(const char *func);
  * the statistics.
  * @cache (may be NULL) holds the facts of earlier releases' blobs; it is
  * trimmed to this release's (reach_cache_trim()).
- * struct reach_stats: lexed_sites - the sites came from
- * reach_cache_add(), not from the store.
+ * struct reach_stats: sites_joined - the release's warn-on and vla sites
+ * came from a join in the store, else from the cache (reach_cache_add())
+ * with those of sites_read blobs read from the store one by one.
  */
 struct reach_stats {
 	size_t entries, reached;	/* entry points, functions reached */
 	size_t sites;			/* WARN sites reached */
-	bool lexed_sites;
+	size_t sites_read;
+	bool sites_joined;
 };
 
 int reach_release(struct store *st, long long release, unsigned int depth,

@@ -78,6 +78,13 @@ int rds_util_check(struct rds_message *rm)
 	return 0;
 }
 EOF2
+cat > "$W/net/rds/flip.c" <<'EOF2'
+int rds_flip(int n)
+{
+	WARN_ON(n < 0);
+	return n;
+}
+EOF2
 cat > "$W/include/linux/rates.h" <<'EOF2'
 #define Ar5416RateSize 16
 EOF2
@@ -122,15 +129,18 @@ git_commit_all "$W" "v1.0" && git -C "$W" tag v1.0
 # v1.1: rds_sendmsg calls the util helper instead of alloc_sgs (message.c
 # unchanged, its WARNs no longer reached; util.c unchanged, reached now),
 # the header drops the constant (rate.c unchanged, its array a vla now),
-# one file gone, one edited, one new.
+# one file gone, one edited, one new; flip.c changes, and rds_sendmsg
+# calls it.
 cat > "$W/net/rds/send.c" <<'EOF2'
 int rds_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 {
 	struct rds_message *rm = rds_message_alloc(len);
 
-	return rds_util_check(rm);
+	return rds_util_check(rm) + rds_flip(len);
 }
 EOF2
+cp "$W/net/rds/flip.c" "$TRASH/flip.c"
+sed -i '1i /* flipped */' "$W/net/rds/flip.c"
 : > "$W/include/linux/rates.h"
 rm "$W/drivers/foo/gone.c"
 cat >> "$W/drivers/foo/edit.c" <<'EOF2'
@@ -148,7 +158,9 @@ void foo_new(char *d, const char *s, size_t n)
 EOF2
 git_commit_all "$W" "v1.1" && git -C "$W" tag v1.1
 
-# v1.2: f1.c moves to a section of its own; f2.c changes.
+# v1.2: f1.c moves to a section of its own; f2.c changes; flip.c is back
+# at its v1.0 blob, which the run's graphs no longer have with its sites.
+cp "$TRASH/flip.c" "$W/net/rds/flip.c"
 cat >> "$W/MAINTAINERS" <<'EOM'
 
 FOO ONE
@@ -158,13 +170,15 @@ sed -i 's/BUG_ON(!d);/BUG_ON(!d || !s);/' "$W/drivers/foo/f2.c"
 git_commit_all "$W" "v1.2" && git -C "$W" tag v1.2
 
 KMIG_PROGRESS=1 t_exit "one run over the three releases" 0 k scan --jobs 2
-t_ok "v1.1 counted from v1.0: 5 files changed" \
-	grep -q "v1.1: counts from v1.0; changed files counted again: 5" "$TRASH/.stderr"
-t_ok "v1.2 counted from v1.1: 1 file changed (MAINTAINERS is not counted)" \
-	grep -q "v1.2: counts from v1.1; changed files counted again: 1" "$TRASH/.stderr"
+t_ok "v1.1 counted from v1.0: 6 files changed" \
+	grep -q "v1.1: counts from v1.0; changed files counted again: 6" "$TRASH/.stderr"
+t_ok "v1.2 counted from v1.1: 2 files changed (MAINTAINERS is not counted)" \
+	grep -q "v1.2: counts from v1.1; changed files counted again: 2" "$TRASH/.stderr"
 t_ok "v1.0 counted from its sites" sh -c "! grep -q 'v1.0: counts from' '$TRASH/.stderr'"
-t_is "every graph of the run takes the sites from the lexer" 3 \
-	"$(grep -c 'WARN sites reached, sites from the lexer' "$TRASH/.stderr")"
+t_is "v1.0 and v1.1: the graph's sites from memory" 2 \
+	"$(grep -c "^v1\.[01]: call graph: .* sites from memory, 0 blobs' read" "$TRASH/.stderr")"
+t_ok "v1.2: from memory, and flip.c's v1.0 blob's read from the store" \
+	grep -q "^v1.2: call graph: .* sites from memory, 1 blobs' read" "$TRASH/.stderr"
 
 # What the fixture is for: unchanged files whose counts change.
 t_is "message.c: reached in v1.0, not in v1.1" \
@@ -175,6 +189,11 @@ t_is "util.c: not reached in v1.0, reached in v1.1" \
 "P|net/rds/util.c|warn-on|1
 P|net/rds/util.c|warn-on-user|1" \
 	"$(counts v1.0 "$DB" | grep util.c; counts v1.1 "$DB" | grep util.c)"
+t_is "flip.c: reached from v1.1 on, its v1.0 blob back in v1.2" \
+"P|net/rds/flip.c|warn-on|1
+P|net/rds/flip.c|warn-on-user|1
+P|net/rds/flip.c|warn-on-user|1" \
+	"$(for t in v1.0 v1.1 v1.2; do counts $t "$DB" | grep flip.c; done)"
 t_is "rate.c: a constant in v1.0, a vla in v1.1" \
 "P|drivers/foo/rate.c|vla|1" \
 	"$(counts v1.0 "$DB" | grep rate.c; counts v1.1 "$DB" | grep rate.c)"
@@ -195,10 +214,10 @@ t_exit "a run over v1.0 only" 0 k scan --tags v1.0
 KMIG_PROGRESS=1 t_exit "a later run over all three" 0 k scan
 t_ok "v1.0 up to date" grep -q "^v1.0: up to date" "$TRASH/.stdout"
 t_ok "v1.1 counted from the stored v1.0" \
-	grep -q "v1.1: counts from v1.0; changed files counted again: 5" "$TRASH/.stderr"
+	grep -q "v1.1: counts from v1.0; changed files counted again: 6" "$TRASH/.stderr"
 # v1.0's blobs were lexed in the first run: their sites are the store's
-t_ok "v1.1's graph takes the sites from the store" \
-	grep -q "v1.1: call graph: .* sites from the store" "$TRASH/.stderr"
+t_ok "v1.1's graph joins the sites in the store" \
+	grep -q "v1.1: call graph: .* sites joined in the store" "$TRASH/.stderr"
 for tag in v1.1 v1.2; do
 	t_is "later run, $tag: the same counts and file counts" \
 		"$(counts $tag "$TRASH/$tag.db")" "$(counts $tag "$DB")"

@@ -212,6 +212,8 @@ static const char *const cache_src[] = {
 	"int g(int n)\n{\n\treturn h(n);\n}\nint h(int n)\n{\n\treturn WARN_ON(n);\n}\n",
 	"enum { size_max = 8 };\n",
 	"#include <linux/types.h>\n",	/* no facts at all */
+	"int zz_only(int a)\n{\n\treturn yy_only(a) + XX_ONLY;\n}\n",
+	"#define size_lim (size_max * 2)\n",	/* a "d" record */
 };
 
 struct getter {
@@ -292,11 +294,73 @@ static void test_cache(void **state)
 	assert_int_equal(reach_add_blob(r, "net/f/af.c", &oid, get_facts, &g),
 			 KMIG_EGENERIC);
 	reach_free(r);
-	reach_free(own);
 	reach_cache_trim(c);	/* the blob without facts goes too */
 	assert_int_equal(reach_cache_blobs(c), 2);
+
 	reach_cache_free(c);
 	reach_cache_free(NULL);
+}
+
+/*
+ * A compaction drops the names of the blobs gone, and the graph of the
+ * blobs left is the same: every name of theirs moved (the gone blob's
+ * names came first, so each id changes).
+ */
+static void test_cache_compact(void **state)
+{
+	struct reach_cache *c = reach_cache_new();
+	struct getter g = { 0 };
+	struct reach *r, *own;
+	size_t names;
+
+	(void)state;
+	r = reach_new_cached(REACH_DEFAULT_DEPTH, c);
+	add_blob(r, "drivers/z.c", 5, &g);
+	add_blob(r, "include/f.h", 3, &g);
+	add_blob(r, "include/l.h", 6, &g);
+	add_blob(r, "net/f/af.c", 0, &g);
+	add_blob(r, "net/f/g.c", 2, &g);
+	reach_build(r);
+	reach_free(r);
+	reach_cache_trim(c);
+	r = reach_new_cached(REACH_DEFAULT_DEPTH, c);	/* z.c is gone */
+	add_blob(r, "include/f.h", 3, &g);
+	add_blob(r, "include/l.h", 6, &g);
+	add_blob(r, "net/f/af.c", 0, &g);
+	add_blob(r, "net/f/g.c", 2, &g);
+	reach_free(r);
+	reach_cache_trim(c);
+	assert_int_equal(reach_cache_blobs(c), 4);
+
+	names = reach_cache_names(c);
+	reach_cache_compact(c);
+	assert_true(reach_cache_names(c) < names);
+	assert_true(reach_cache_names(c) > 0);
+
+	r = reach_new_cached(REACH_DEFAULT_DEPTH, c);
+	add_blob(r, "include/f.h", 3, &g);
+	add_blob(r, "include/l.h", 6, &g);
+	add_blob(r, "net/f/af.c", 0, &g);
+	add_blob(r, "net/f/g.c", 2, &g);
+	reach_build(r);
+	assert_int_equal(g.calls, 5);	/* all from the cache */
+	own = reach_new(REACH_DEFAULT_DEPTH);
+	add(own, "include/f.h", cache_src[3]);
+	add(own, "include/l.h", cache_src[6]);
+	add(own, "net/f/af.c", cache_src[0]);
+	add(own, "net/f/g.c", cache_src[2]);
+	reach_build(own);
+	assert_path(r, "net/f/g.c", 7,
+		    "f_sendmsg (net/f/af.c:2) \xe2\x86\x92 g (net/f/g.c:1) \xe2\x86\x92 h (net/f/g.c:5)");
+	assert_int_equal(reach_entries(r), reach_entries(own));
+	assert_int_equal(reach_reached(r), reach_reached(own));
+	assert_int_equal(reach_functions(r), reach_functions(own));
+	assert_true(reach_consts_cover(r, "size_max"));
+	assert_true(reach_consts_cover(r, "size_lim"));
+	assert_false(reach_consts_cover(r, "XX_ONLY"));
+	reach_free(r);
+	reach_free(own);
+	reach_cache_free(c);
 }
 
 static void test_name_heuristic(void **state)
@@ -320,6 +384,7 @@ int main(void)
 		cmocka_unit_test(test_malformed),
 		cmocka_unit_test(test_consts),
 		cmocka_unit_test(test_cache),
+		cmocka_unit_test(test_cache_compact),
 		cmocka_unit_test(test_name_heuristic),
 	};
 

@@ -294,9 +294,9 @@ static void test_cache(void **state)
 	assert_int_equal(reach_add_blob(r, "net/f/af.c", &oid, get_facts, &g),
 			 KMIG_EGENERIC);
 	reach_free(r);
+	reach_free(own);
 	reach_cache_trim(c);	/* the blob without facts goes too */
 	assert_int_equal(reach_cache_blobs(c), 2);
-
 	reach_cache_free(c);
 	reach_cache_free(NULL);
 }

@@ -353,7 +353,6 @@ static int release_graph(struct scan_state *s, const char *tag, long long rel)
 {
 	struct reach_stats st = { 0 };
 	double t0 = mono_now();
-	char how[64];
 	int ret;
 
 	if (!s->graphs)
@@ -362,13 +361,13 @@ static int release_graph(struct scan_state *s, const char *tag, long long rel)
 	if (ret)
 		return ret;
 	if (st.sites_joined)
-		snprintf(how, sizeof(how), "joined in the store");
+		progress_note("%s: call graph: %zu entry points, %zu functions within %u calls, %zu WARN sites reached, sites joined in the store (%.2fs)\n",
+			      tag, st.entries, st.reached, s->reach_depth,
+			      st.sites, mono_now() - t0);
 	else
-		snprintf(how, sizeof(how), "from memory, %zu blobs' read",
-			 st.sites_read);
-	progress_note("%s: call graph: %zu entry points, %zu functions within %u calls, %zu WARN sites reached, sites %s (%.2fs)\n",
-		      tag, st.entries, st.reached, s->reach_depth, st.sites, how,
-		      mono_now() - t0);
+		progress_note("%s: call graph: %zu entry points, %zu functions within %u calls, %zu WARN sites reached, sites from memory and %zu blobs read (%.2fs)\n",
+			      tag, st.entries, st.reached, s->reach_depth,
+			      st.sites, st.sites_read, mono_now() - t0);
 	return 0;
 }
 

@@ -22,7 +22,7 @@
  * names copied into chunks the map owns, each name found by a 32-bit
  * reference (chunk and offset).  A cache shares one between the graphs of
  * every release of a run, so a fragment's ids stay valid until the cache
- * renumbers them (names_compact()).
+ * renumbers them (reach_cache_compact()).
  */
 struct names {
 	uint32_t *slot;		/* id + 1, 0: empty */
@@ -355,6 +355,7 @@ void reach_cache_compact(struct reach_cache *c)
 	}
 	free(map);
 	names_clear(&old);
+	c->names_mark = c->names.n;
 }
 
 /*
@@ -367,10 +368,8 @@ static void cache_names_check(struct reach_cache *c)
 		c->names_mark = c->names.n;
 		return;
 	}
-	if (c->names.n - c->names_mark <= c->names_mark / 4)
-		return;
-	reach_cache_compact(c);
-	c->names_mark = c->names.n;
+	if (c->names.n > c->names_mark + c->names_mark / 4)
+		reach_cache_compact(c);
 }
 
 /* A function of the graph: its fragment's is fn_src(). */
@@ -1188,7 +1187,7 @@ static void classify_free(struct classify *c)
  * every file's sites are known now; false when they were more (joining
  * the release's sites is then quicker) or a file is not from the cache.
  */
-static int fill_sites(struct store *st, const struct reach *r, bool *all,
+static int fill_sites(struct store *st, struct reach *r, bool *all,
 		      size_t *read)
 {
 	size_t i, unknown = 0;

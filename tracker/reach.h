@@ -155,7 +155,9 @@ bool reach_name_heuristic(const char *func);
  * warn-on-user).  The caller holds the transaction.  *@stats receives
  * the statistics.
  * @cache (may be NULL) holds the facts of earlier releases' blobs; it is
- * trimmed to this release's (reach_cache_trim()).
+ * trimmed to this release's (reach_cache_trim()), and its names may be
+ * renumbered (reach_cache_compact()): no other graph made with @cache may
+ * be alive.
  * struct reach_stats: sites_joined - the release's warn-on and vla sites
  * came from a join in the store, else from the cache (reach_cache_add())
  * with those of sites_read blobs read from the store one by one.

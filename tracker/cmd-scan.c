@@ -353,21 +353,20 @@ static int release_graph(struct scan_state *s, const char *tag, long long rel)
 {
 	struct reach_stats st = { 0 };
 	double t0 = mono_now();
+	char how[64];
 	int ret;
 
-	if (!s->graphs)
-		s->graphs = reach_cache_new();
 	ret = reach_release(s->st, rel, s->reach_depth, s->graphs, &st);
 	if (ret)
 		return ret;
 	if (st.sites_joined)
-		progress_note("%s: call graph: %zu entry points, %zu functions within %u calls, %zu WARN sites reached, sites joined in the store (%.2fs)\n",
-			      tag, st.entries, st.reached, s->reach_depth,
-			      st.sites, mono_now() - t0);
+		snprintf(how, sizeof(how), "joined in the store");
 	else
-		progress_note("%s: call graph: %zu entry points, %zu functions within %u calls, %zu WARN sites reached, sites from memory and %zu blobs read (%.2fs)\n",
-			      tag, st.entries, st.reached, s->reach_depth,
-			      st.sites, st.sites_read, mono_now() - t0);
+		snprintf(how, sizeof(how), "from memory and %zu blobs read",
+			 st.sites_read);
+	progress_note("%s: call graph: %zu entry points, %zu functions within %u calls, %zu WARN sites reached, sites %s (%.2fs)\n",
+		      tag, st.entries, st.reached, s->reach_depth, st.sites,
+		      how, mono_now() - t0);
 	return 0;
 }
 
@@ -379,8 +378,6 @@ static int graph_cache_add(struct scan_state *s, const git_oid *oid,
 	struct sbuf text = SBUF_INIT;
 	int ret = 0;
 
-	if (!s->graphs)
-		s->graphs = reach_cache_new();
 	if (z->len) {
 		if (!s->unpack)
 			s->unpack = facts_packer_new();
@@ -719,6 +716,7 @@ static int cmd_scan_fn(struct kmig_ctx *ctx, int argc, char **argv)
 		cmd_fail_last(KMIG_EXIT_ERROR);
 		goto out;
 	}
+	s.graphs = reach_cache_new();
 	if (list_tags(s.repo, globs, nglobs, include_rc, &tags, &ntags)) {
 		cmd_fail_last(KMIG_EXIT_ERROR);
 		goto out;

@@ -247,10 +247,9 @@ struct reach_cache {
 	struct frag_scratch scratch;
 	struct oidset index;	/* blob id -> slot + 1 in frag */
 	struct frag **frag;	/* NULL: the blob has no facts */
-	git_oid *oid;		/* by slot */
 	unsigned int *used;	/* by slot: the generation that last used it */
-	struct csites **sites;	/* by slot */
-	size_t nfrag, afrag, aoid, aused, asites;
+	struct csites **sites;	/* by slot, with the blob's id */
+	size_t nfrag, afrag, aused, asites;
 	unsigned int gen;
 	size_t names_mark;	/* names.n after the last compaction */
 };
@@ -274,7 +273,6 @@ void reach_cache_free(struct reach_cache *c)
 		csites_free(c->sites[i]);
 	}
 	free(c->frag);
-	free(c->oid);
 	free(c->used);
 	free(c->sites);
 	oidset_clear(&c->index);
@@ -309,8 +307,7 @@ void reach_cache_trim(struct reach_cache *c)
 		c->frag[n] = fr;
 		c->used[n] = c->used[i];
 		c->sites[n] = c->sites[i];
-		git_oid_cpy(&c->oid[n], &c->oid[i]);
-		oidset_put(&c->index, &c->oid[n], n + 1);
+		oidset_put(&c->index, &c->sites[n]->oid, n + 1);
 		n++;
 	}
 	c->nfrag = n;
@@ -697,14 +694,12 @@ static size_t cache_put(struct reach_cache *c, const git_oid *oid,
 	struct frag *fr = funcs ? frag_parse(c, funcs) : NULL;
 
 	ALLOC_GROW(c->frag, c->nfrag + 1, c->afrag);
-	ALLOC_GROW(c->oid, c->nfrag + 1, c->aoid);
 	ALLOC_GROW(c->used, c->nfrag + 1, c->aused);
 	ALLOC_GROW(c->sites, c->nfrag + 1, c->asites);
 	c->used[c->nfrag] = c->gen;
 	c->frag[c->nfrag] = fr;
 	c->sites[c->nfrag] = xcalloc(1, sizeof(struct csites));
 	git_oid_cpy(&c->sites[c->nfrag]->oid, oid);
-	git_oid_cpy(&c->oid[c->nfrag], oid);
 	c->nfrag++;
 	oidset_put(&c->index, oid, c->nfrag);
 	return c->nfrag;

@@ -53,8 +53,8 @@ struct store;
  *
  * reach_cache_trim() drops the blobs no graph used (and reach_cache_add()
  * did not add) since the last trim: reach_release() trims once it has
- * loaded the release's graph, so the cache holds one release's blobs.  reach_cache_blobs() - the blobs it
- * holds.
+ * loaded the release's graph, so the cache holds one release's blobs.
+ * reach_cache_blobs() - the blobs it holds.
  */
 struct reach_cache *reach_cache_new(void);
 void reach_cache_free(struct reach_cache *c);

@@ -536,7 +536,8 @@ static int read_file(struct patch_file *f, const char *chunk, size_t clen,
 
 	memset(f, 0, sizeof(*f));
 	h = header_extent(chunk, chunk + clen);
-	if (header_repeats(chunk, h) || header_unquoted(chunk, h))
+	if (header_repeats(chunk, h) || header_unquoted(chunk, h) ||
+	    memchr(chunk, '\0', h))
 		return kmig_err("malformed file header '%.*s'",
 				(int)patch_line_chomp(chunk, chunk + clen), chunk);
 	if (git_diff_from_buffer(&diff, chunk, clen) < 0)
@@ -607,7 +608,8 @@ int diff_parse(struct patch_file **files, size_t *nfiles, size_t *afiles,
 /*
  * "@side/@path" as git writes it in a diff header: C-quoted when the path
  * has a control character, a byte >= 0x80, '"' or '\\' (libgit2 reads
- * back only such a path in its quotes).
+ * back only such a path in its quotes), and also when it begins or ends
+ * with a space, which an unquoted "diff --git" line cannot delimit.
  */
 static void add_path(struct sbuf *out, const char *side, const char *path)
 {
@@ -617,6 +619,8 @@ static void add_path(struct sbuf *out, const char *side, const char *path)
 
 	for (p = (const unsigned char *)path; *p && !quote; p++)
 		quote = *p < 0x20 || *p >= 0x7f || *p == '"' || *p == '\\';
+	if (*path == ' ' || (*path && path[strlen(path) - 1] == ' '))
+		quote = true;
 	if (!quote) {
 		sbuf_addf(out, "%s/%s", side, path);
 		return;

@@ -262,6 +262,44 @@ static void test_bad_diffs(void **state)
 	}
 }
 
+/*
+ * A path that begins or ends with a space is written quoted and reads back
+ * the same; a header holding a NUL byte is malformed (libgit2 would cut
+ * the path there).
+ */
+static void test_edge_paths(void **state)
+{
+	static const char diff[] = "diff --git a/ x b/ x\n--- a/ x\n"
+				   "+++ b/ x\n@@ -1 +1 @@\n-a\n+b\n";
+	static const char nul[] = "diff --git a/x b/x\n--- a/\0x\n+++ b/x\n"
+				  "@@ -1 +1 @@\n-a\n+b\n";
+	struct patch_file *f = NULL, *again = NULL;
+	size_t n = 0, alloc = 0, nagain = 0, aagain = 0, end;
+	struct sbuf out = SBUF_INIT;
+
+	(void)state;
+	assert_int_equal(diff_parse(&f, &n, &alloc, diff, strlen(diff), &end), 0);
+	assert_int_equal(n, 1);
+	assert_string_equal(f[0].old_path, " x");
+	assert_int_equal(patch_file_text(&out, &f[0], NULL, false), 0);
+	assert_string_equal(out.buf, "diff --git \"a/ x\" \"b/ x\"\n"
+			    "--- \"a/ x\"\n+++ \"b/ x\"\n@@ -1 +1 @@\n-a\n+b\n");
+	assert_int_equal(diff_parse(&again, &nagain, &aagain, out.buf, out.len,
+				    &end), 0);
+	assert_int_equal(nagain, 1);
+	assert_string_equal(again[0].new_path, " x");
+	patch_files_free(again, nagain);
+	patch_files_free(f, n);
+	sbuf_release(&out);
+
+	f = NULL;
+	n = alloc = 0;
+	assert_int_not_equal(diff_parse(&f, &n, &alloc, nul, sizeof(nul) - 1,
+					&end), 0);
+	assert_string_equal(kmig_errmsg(), "malformed file header 'diff --git a/x b/x'");
+	patch_files_free(f, n);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -271,6 +309,7 @@ int main(void)
 		cmocka_unit_test(test_trailers),
 		cmocka_unit_test(test_hunks),
 		cmocka_unit_test(test_bad_diffs),
+		cmocka_unit_test(test_edge_paths),
 	};
 
 	git_libgit2_init();

@@ -481,8 +481,16 @@ static int read_hunk(struct patch_hunk *out, git_patch *patch, size_t h,
 	while (start > chunk && start[-1] != '\n')
 		start--;
 	out->text = start;
+	/*
+	 * A line's content follows its one-character prefix, except for an
+	 * empty line read as context (git apply takes it so too), which has
+	 * no prefix: its content is its newline.
+	 */
 	out->len = (size_t)(chunk + last->content_offset + last->content_len +
-			    (is_eofnl(last->origin) ? 0 : 1) - start);
+			    (is_eofnl(last->origin) ||
+			     (last->content_len == 1 &&
+			      chunk[last->content_offset] == '\n') ? 0 : 1) -
+			    start);
 	out->old_start = (unsigned long)hunk->old_start;
 	out->old_lines = (unsigned long)hunk->old_lines;
 	out->new_start = (unsigned long)hunk->new_start;

@@ -300,6 +300,29 @@ static void test_edge_paths(void **state)
 	patch_files_free(f, n);
 }
 
+/*
+ * A hunk whose last line is an empty context line (a patch whose blank
+ * context lines lost their space in a mailer): the hunk ends at that
+ * line's newline, not one byte into the next hunk.
+ */
+static void test_empty_context_line(void **state)
+{
+	static const char diff[] = "diff --git a/a.c b/a.c\n--- a/a.c\n+++ b/a.c\n"
+				   "@@ -1,2 +1,2 @@\n-a\n+b\n\n"
+				   "@@ -9,2 +9,2 @@\n-c\n+d\n \n";
+	struct patch_file *f = NULL;
+	size_t n = 0, alloc = 0, end;
+
+	(void)state;
+	assert_int_equal(diff_parse(&f, &n, &alloc, diff, strlen(diff), &end), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(f[0].nhunks, 2);
+	assert_int_equal(f[0].hunks[0].len, strlen("@@ -1,2 +1,2 @@\n-a\n+b\n\n"));
+	assert_memory_equal(f[0].hunks[1].text, "@@ -9,2", 7);
+	assert_int_equal(end, strlen(diff));
+	patch_files_free(f, n);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -310,6 +333,7 @@ int main(void)
 		cmocka_unit_test(test_hunks),
 		cmocka_unit_test(test_bad_diffs),
 		cmocka_unit_test(test_edge_paths),
+		cmocka_unit_test(test_empty_context_line),
 	};
 
 	git_libgit2_init();

@@ -341,10 +341,25 @@ static bool header_repeats(const char *p, size_t hlen)
 }
 
 /*
+ * Whether the backslash at @q (before @eol) starts an escape git writes
+ * in a C-quoted path: one of \" \\ \a \b \f \n \r \t \v, or three octal
+ * digits, the first at most 3.
+ */
+static bool quoted_escape(const char *q, const char *eol)
+{
+	if (q + 1 >= eol)
+		return false;
+	if (strchr("\"\\abfnrtv", q[1]) && q[1])
+		return true;
+	return q + 3 < eol && q[1] >= '0' && q[1] <= '3' &&
+	       q[2] >= '0' && q[2] <= '7' && q[3] >= '0' && q[3] <= '7';
+}
+
+/*
  * Whether a path line of the header (@hlen bytes at @p) opens a C-quoted
- * path it never closes, or quotes an empty path.  libgit2 1.5 leaks its
- * path buffer on such a line (found by fuzz-patch), and git never writes
- * one.
+ * path it never closes, quotes an empty path, or holds an escape git does
+ * not write.  libgit2 1.5 leaks its path buffer on such a rename or copy
+ * line (found by fuzz-patch), and git never writes one.
  */
 static bool header_unquoted(const char *p, size_t hlen)
 {
@@ -364,9 +379,13 @@ static bool header_unquoted(const char *p, size_t hlen)
 			if (!patch_starts(p, end, paths[i]) || q >= eol ||
 			    *q != '"')
 				continue;
-			for (open = q++; q < eol && *q != '"'; q++)
-				if (*q == '\\' && q + 1 < eol)
-					q++;
+			for (open = q++; q < eol && *q != '"'; q++) {
+				if (*q != '\\')
+					continue;
+				if (!quoted_escape(q, eol))
+					return true;
+				q += q[1] >= '0' && q[1] <= '3' ? 3 : 1;
+			}
 			if (q >= eol || q == open + 1)
 				return true;
 		}

@@ -247,6 +247,10 @@ static void test_bad_diffs(void **state)
 		{ "diff --git a/old.c b/new.c\nsimilarity index 90%\n"
 		  "rename from \"old.c\nrename to new.c\n",
 		  "malformed file header 'diff --git a/old.c b/new.c'" },
+		/* an escape git does not write (libgit2 1.5 leaks on it too) */
+		{ "diff --git a/old.c b/new.c\nsimilarity index 90%\n"
+		  "rename from \"old\\q.c\"\nrename to new.c\n",
+		  "malformed file header 'diff --git a/old.c b/new.c'" },
 	};
 	size_t i;
 

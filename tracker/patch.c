@@ -680,6 +680,27 @@ static void add_path_line(struct sbuf *out, const char *prefix, const char *side
 	sbuf_addch(out, '\n');
 }
 
+/*
+ * Hunk @h as it is, except that an empty line (a context line whose space
+ * a mailer dropped) is written as " \n": libgit2 does not read an empty
+ * line as the last byte of a patch, and git writes the space.
+ */
+static void add_hunk(struct sbuf *out, const struct patch_hunk *h)
+{
+	const char *p = h->text, *e = h->text + h->len, *run = p;
+	size_t n;
+
+	for (p += patch_line_len(p, e); p < e; p += n) {
+		n = patch_line_len(p, e);
+		if (n != 1 || *p != '\n')
+			continue;
+		sbuf_add(out, run, (size_t)(p - run));
+		sbuf_addstr(out, " \n");
+		run = p + 1;
+	}
+	sbuf_add(out, run, (size_t)(e - run));
+}
+
 int patch_file_text(struct sbuf *out, const struct patch_file *f,
 		    const bool *pick, bool reverse)
 {
@@ -715,7 +736,7 @@ int patch_file_text(struct sbuf *out, const struct patch_file *f,
 		if (pick && !pick[i])
 			continue;
 		if (!reverse) {
-			sbuf_add(out, h->text, h->len);
+			add_hunk(out, h);
 			continue;
 		}
 		n = patch_line_chomp(p, e);
@@ -730,7 +751,7 @@ int patch_file_text(struct sbuf *out, const struct patch_file *f,
 				sbuf_addch(out, p[0] == '-' ? '+' : '-');
 				sbuf_add(out, p + 1, n - 1);
 			} else {
-				sbuf_add(out, p, n);
+				sbuf_add(out, n ? p : " ", n ? n : 1);
 			}
 			sbuf_addch(out, '\n');
 		}

@@ -316,6 +316,7 @@ static void test_empty_context_line(void **state)
 				   "@@ -9,2 +9,2 @@\n-c\n+d\n \n";
 	struct patch_file *f = NULL;
 	size_t n = 0, alloc = 0, end;
+	struct sbuf out = SBUF_INIT;
 
 	(void)state;
 	assert_int_equal(diff_parse(&f, &n, &alloc, diff, strlen(diff), &end), 0);
@@ -324,6 +325,15 @@ static void test_empty_context_line(void **state)
 	assert_int_equal(f[0].hunks[0].len, strlen("@@ -1,2 +1,2 @@\n-a\n+b\n\n"));
 	assert_memory_equal(f[0].hunks[1].text, "@@ -9,2", 7);
 	assert_int_equal(end, strlen(diff));
+	/* written again, the empty line has its space, both ways */
+	assert_int_equal(patch_file_text(&out, &f[0], (bool[]){ true, false }, false), 0);
+	assert_string_equal(out.buf, "diff --git a/a.c b/a.c\n--- a/a.c\n+++ b/a.c\n"
+			    "@@ -1,2 +1,2 @@\n-a\n+b\n \n");
+	sbuf_reset(&out);
+	assert_int_equal(patch_file_text(&out, &f[0], (bool[]){ true, false }, true), 0);
+	assert_string_equal(out.buf, "diff --git a/a.c b/a.c\n--- a/a.c\n+++ b/a.c\n"
+			    "@@ -1,2 +1,2 @@\n+a\n-b\n \n");
+	sbuf_release(&out);
 	patch_files_free(f, n);
 }
 

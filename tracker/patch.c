@@ -349,7 +349,7 @@ static bool quoted_escape(const char *q, const char *eol)
 {
 	if (q + 1 >= eol)
 		return false;
-	if (strchr("\"\\abfnrtv", q[1]) && q[1])
+	if (q[1] && strchr("\"\\abfnrtv", q[1]))
 		return true;
 	return q + 3 < eol && q[1] >= '0' && q[1] <= '3' &&
 	       q[2] >= '0' && q[2] <= '7' && q[3] >= '0' && q[3] <= '7';

@@ -364,6 +364,11 @@ out_close:
 	return KMIG_EGENERIC;
 }
 
+const char *store_path(const struct store *st)
+{
+	return st->path;
+}
+
 void store_close(struct store *st)
 {
 	size_t i;

@@ -52,6 +52,8 @@ int store_open_readonly(struct store **out, const char *path);
  * A transaction still open is rolled back.
  */
 void store_close(struct store *st);
+/* The path @st was opened from (for a second connection to it). */
+const char *store_path(const struct store *st);
 /* Version of the SQLite library in use.  No database access. */
 const char *store_sqlite_version(void);
 /* Version of the schema this kmig creates.  No database access. */

@@ -4,10 +4,13 @@
  * and subsystems with their totals and changes, and one release's files
  * split into drill-down pages; lookups and rankings over them.
  */
+#include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "kmig.h"
+#include "repo.h"
 #include "web-internal.h"
 
 static int cmp_rel_id(const void *a, const void *b)
@@ -64,23 +67,33 @@ static int load_count(void *data, const struct web_count *c)
 	return 0;
 }
 
+/* What store_section_changes() says of one release and the one before. */
+struct pair_rows {
+	struct count_rows add, rem, before;
+};
+
+static void pair_rows_clear(struct pair_rows *p)
+{
+	count_rows_clear(&p->add);
+	count_rows_clear(&p->rem);
+	count_rows_clear(&p->before);
+}
+
 /*
- * Uses added, removed and moved per subsystem since release @i - 1, as
- * kmig report --trend: the delta and moved of every subsystem at @i and,
- * for the newest release, per rule; and the uses added and removed per
- * rule at @i.  The release's are the sums of its subsystems' (a use is
- * compared within its path and subsystem either way), so one query
+ * Uses added, removed and moved per subsystem since release @i - 1 (@p),
+ * as kmig report --trend: the delta and moved of every subsystem at @i
+ * and, for the newest release, per rule; and the uses added and removed
+ * per rule at @i.  The release's are the sums of its subsystems' (a use
+ * is compared within its path and subsystem either way), so one query
  * serves both.
  */
-static int load_section_changes(struct web *w, size_t i)
+static void add_section_changes(struct web *w, size_t i,
+				const struct pair_rows *p)
 {
-	struct count_rows add = { 0 }, rem = { 0 }, before = { 0 };
 	size_t n = w->rel.n, j;
 	bool last = i == n - 1;
-	int r, ret;
+	int r;
 
-	ret = store_section_changes(w->st, w->rel.v[i - 1].id, w->rel.v[i].id,
-				    NULL, &add, &rem, &before);
 	/* moved = the previous count of the files in the section now - the previous count */
 	for (j = 0; j < w->sub.n; j++) {
 		struct sub *s = &w->sub.v[j];
@@ -89,39 +102,106 @@ static int load_section_changes(struct web *w, size_t i)
 		for (r = 0; last && r < RULE__COUNT; r++)
 			s->moved[r] = -s->cnt[r * n + i - 1];
 	}
-	for (j = 0; !ret && j < before.n; j++) {
-		struct sub *s = find_sub(w, before.v[j].key);
+	for (j = 0; j < p->before.n; j++) {
+		struct sub *s = find_sub(w, p->before.v[j].key);
 
-		r = rule_lookup(before.v[j].rule);
+		r = rule_lookup(p->before.v[j].rule);
 		if (!s || r < 0)
 			continue;
-		s->moved_tot[i] += before.v[j].count;
+		s->moved_tot[i] += p->before.v[j].count;
 		if (last)
-			s->moved[r] += before.v[j].count;
+			s->moved[r] += p->before.v[j].count;
 	}
-	for (j = 0; !ret && j < add.n; j++) {
-		struct sub *s = find_sub(w, add.v[j].key);
+	for (j = 0; j < p->add.n; j++) {
+		struct sub *s = find_sub(w, p->add.v[j].key);
+		long long a = p->add.v[j].count, d = p->rem.v[j].count;
 
-		r = rule_lookup(add.v[j].rule);
+		r = rule_lookup(p->add.v[j].rule);
 		if (r < 0)
 			continue;
-		w->rule.added[r * n + i] += add.v[j].count;
-		w->rule.removed[r * n + i] += rem.v[j].count;
-		w->rel.added[i] += add.v[j].count;
-		w->rel.removed[i] += rem.v[j].count;
+		w->rule.added[r * n + i] += a;
+		w->rule.removed[r * n + i] += d;
+		w->rel.added[i] += a;
+		w->rel.removed[i] += d;
 		if (!s)
 			continue;
-		s->delta[i] += add.v[j].count - rem.v[j].count;
+		s->delta[i] += a - d;
 		if (!last)
 			continue;
-		s->added[r] += add.v[j].count;
-		s->removed[r] += rem.v[j].count;
-		s->added_tot += add.v[j].count;
-		s->removed_tot += rem.v[j].count;
+		s->added[r] += a;
+		s->removed[r] += d;
+		s->added_tot += a;
+		s->removed_tot += d;
 	}
-	count_rows_clear(&add);
-	count_rows_clear(&rem);
-	count_rows_clear(&before);
+}
+
+/*
+ * The comparison of each release with the one before is most of what the
+ * site's loading costs (a few tenths of a second each), and each is
+ * independent: a second thread, with its own read-only connection, takes
+ * every other one.
+ */
+struct pair_job {
+	struct store *st;
+	const struct web *w;
+	struct pair_rows *rows;	/* indexed by release */
+	size_t first;		/* the releases first, first + 2, ... */
+	int ret;
+	char err[1024];		/* the error, from the thread's own buffer */
+};
+
+static void *pair_worker(void *arg)
+{
+	struct pair_job *job = arg;
+	const struct web *w = job->w;
+	size_t i;
+
+	for (i = job->first; !job->ret && i < w->rel.n; i += 2) {
+		struct pair_rows *p = &job->rows[i];
+
+		job->ret = store_section_changes(job->st, w->rel.v[i - 1].id,
+						 w->rel.v[i].id, NULL, &p->add,
+						 &p->rem, &p->before);
+	}
+	if (job->ret)
+		snprintf(job->err, sizeof(job->err), "%s", kmig_errmsg());
+	return NULL;
+}
+
+static int load_section_changes(struct web *w)
+{
+	size_t n = w->rel.n, i;
+	struct pair_rows *rows = xcalloc(n, sizeof(*rows));
+	struct pair_job mine = { .st = w->st, .w = w, .rows = rows, .first = 1 };
+	struct pair_job other = { .w = w, .rows = rows, .first = 2 };
+	pthread_t tid;
+	bool two = n > 2 && ncpus() > 1 &&
+		   !store_open_readonly(&other.st, store_path(w->st));
+	int ret;
+
+	if (two && pthread_create(&tid, NULL, pair_worker, &other)) {
+		store_close(other.st);
+		two = false;
+	}
+	if (!two)	/* one thread: every release (a failed second open is no error) */
+		mine.first = 1;
+	for (i = mine.first; !mine.ret && i < n; i += two ? 2 : 1) {
+		mine.ret = store_section_changes(w->st, w->rel.v[i - 1].id,
+						 w->rel.v[i].id, NULL, &rows[i].add,
+						 &rows[i].rem, &rows[i].before);
+	}
+	ret = mine.ret;
+	if (two) {
+		pthread_join(tid, NULL);
+		store_close(other.st);
+		if (!ret && other.ret)
+			ret = kmig_errcode(other.ret, "%s", other.err);
+	}
+	for (i = 1; !ret && i < n; i++)
+		add_section_changes(w, i, &rows[i]);
+	for (i = 0; i < n; i++)
+		pair_rows_clear(&rows[i]);
+	free(rows);
 	return ret;
 }
 
@@ -167,7 +247,7 @@ static void name_sub_pages(struct web *w)
 
 int web_load(struct web *w)
 {
-	size_t i, n;
+	size_t n;
 	int ret;
 
 	ret = store_releases(w->st, &w->rel.v, &w->rel.n);
@@ -184,12 +264,7 @@ int web_load(struct web *w)
 	ret = relinfo_since_load(w->st, &w->rule.since);
 	if (ret)
 		return ret;
-	for (i = 1; i < n; i++) {
-		ret = load_section_changes(w, i);
-		if (ret)
-			return ret;
-	}
-	return 0;
+	return load_section_changes(w);
 }
 
 void web_files_free(struct web *w)

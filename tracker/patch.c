@@ -343,7 +343,7 @@ static bool header_repeats(const char *p, size_t hlen)
 /*
  * Whether the backslash at @q (before @eol) starts an escape git writes
  * in a C-quoted path: one of \" \\ \a \b \f \n \r \t \v, or three octal
- * digits, the first at most 3.
+ * digits, the first at most 3, other than \000.
  */
 static bool quoted_escape(const char *q, const char *eol)
 {
@@ -351,8 +351,10 @@ static bool quoted_escape(const char *q, const char *eol)
 		return false;
 	if (q[1] && strchr("\"\\abfnrtv", q[1]))
 		return true;
+	/* \000 would be a NUL, which no path holds */
 	return q + 3 < eol && q[1] >= '0' && q[1] <= '3' &&
-	       q[2] >= '0' && q[2] <= '7' && q[3] >= '0' && q[3] <= '7';
+	       q[2] >= '0' && q[2] <= '7' && q[3] >= '0' && q[3] <= '7' &&
+	       (q[1] != '0' || q[2] != '0' || q[3] != '0');
 }
 
 /*
@@ -489,6 +491,7 @@ static int read_hunk(struct patch_hunk *out, git_patch *patch, size_t h,
 	const git_diff_line *first, *last;
 	const char *start;
 	size_t nlines;
+	bool bare;	/* the last line has no prefix */
 
 	if (git_patch_get_hunk(&hunk, &nlines, patch, h) < 0 || !nlines ||
 	    git_patch_get_line_in_hunk(&first, patch, h, 0) < 0 ||
@@ -505,11 +508,10 @@ static int read_hunk(struct patch_hunk *out, git_patch *patch, size_t h,
 	 * empty line read as context (git apply takes it so too), which has
 	 * no prefix: its content is its newline.
 	 */
+	bare = is_eofnl(last->origin) ||
+	       (last->content_len == 1 && chunk[last->content_offset] == '\n');
 	out->len = (size_t)(chunk + last->content_offset + last->content_len +
-			    (is_eofnl(last->origin) ||
-			     (last->content_len == 1 &&
-			      chunk[last->content_offset] == '\n') ? 0 : 1) -
-			    start);
+			    (bare ? 0 : 1) - start);
 	out->old_start = (unsigned long)hunk->old_start;
 	out->old_lines = (unsigned long)hunk->old_lines;
 	out->new_start = (unsigned long)hunk->new_start;

@@ -161,8 +161,8 @@ void patch_files_free(struct patch_file *files, size_t nfiles);
  * patch_file_text - append to @out a minimal unified diff for file @f
  * holding its hunks whose index is set in @pick (NULL: all hunks),
  * reversed (old and new swapped) when @reverse; an empty context line is
- * written with its space.  Returns KMIG_EUSAGE for
- * a reversal of a rename, copy or binary patch, which kmig does not do.
+ * written with its space.  Returns KMIG_EUSAGE for a reversal of a
+ * rename, copy or binary patch, which kmig does not do.
  */
 int patch_file_text(struct sbuf *out, const struct patch_file *f,
 		    const bool *pick, bool reverse);

@@ -17,13 +17,6 @@
 #include "packwrite.h"
 #include "repo.h"
 
-int ncpus(void)
-{
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
-
-	return n > 0 ? (int)n : 1;
-}
-
 int repo_blob_read(git_repository *repo, const git_oid *oid, struct sbuf *out)
 {
 	git_blob *blob = NULL;

@@ -65,7 +65,4 @@ int repo_blob_at(git_repository *repo, git_tree *tree, const char *path,
 /* repo_oid_str - hex form of @oid in a static per-thread buffer. */
 const char *repo_oid_str(const git_oid *oid);
 
-/* Number of CPUs online (at least 1). */
-int ncpus(void);
-
 #endif

@@ -396,6 +396,13 @@ double mono_now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+int ncpus(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n > 0 ? (int)n : 1;
+}
+
 const char *kmig_home(void)
 {
 	static char *home;

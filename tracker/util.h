@@ -133,6 +133,9 @@ int parse_ulong(const char *s, unsigned long min, unsigned long max,
 /* mono_now - the monotonic clock (CLOCK_MONOTONIC), in seconds. */
 double mono_now(void);
 
+/* Number of CPUs online (at least 1). */
+int ncpus(void);
+
 /*
  * FNV-1a hashes (Fowler/Noll/Vo), 32 and 64 bit.  Incremental: start from
  * FNV32_INIT / FNV64_INIT and feed bytes with fnv32_add() / fnv64_add()

@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "kmig.h"
-#include "repo.h"
 #include "web-internal.h"
 
 static int cmp_rel_id(const void *a, const void *b)
@@ -145,7 +144,7 @@ struct pair_job {
 	struct store *st;
 	const struct web *w;
 	struct pair_rows *rows;	/* indexed by release */
-	size_t first;		/* the releases first, first + 2, ... */
+	size_t first, step;	/* the releases first, first + step, ... */
 	int ret;
 	char err[1024];		/* the error, from the thread's own buffer */
 };
@@ -156,7 +155,7 @@ static void *pair_worker(void *arg)
 	const struct web *w = job->w;
 	size_t i;
 
-	for (i = job->first; !job->ret && i < w->rel.n; i += 2) {
+	for (i = job->first; !job->ret && i < w->rel.n; i += job->step) {
 		struct pair_rows *p = &job->rows[i];
 
 		job->ret = store_section_changes(job->st, w->rel.v[i - 1].id,
@@ -172,24 +171,22 @@ static int load_section_changes(struct web *w)
 {
 	size_t n = w->rel.n, i;
 	struct pair_rows *rows = xcalloc(n, sizeof(*rows));
-	struct pair_job mine = { .st = w->st, .w = w, .rows = rows, .first = 1 };
-	struct pair_job other = { .w = w, .rows = rows, .first = 2 };
+	struct pair_job mine = { .st = w->st, .w = w, .rows = rows, .first = 1, .step = 1 };
+	struct pair_job other = { .w = w, .rows = rows, .first = 2, .step = 2 };
 	pthread_t tid;
-	bool two = n > 2 && ncpus() > 1 &&
-		   !store_open_readonly(&other.st, store_path(w->st));
+	bool two = false;
 	int ret;
 
-	if (two && pthread_create(&tid, NULL, pair_worker, &other)) {
-		store_close(other.st);
-		two = false;
+	/* a second connection that cannot be opened is no error: one thread */
+	if (n > 2 && ncpus() > 1 &&
+	    !store_open_readonly(&other.st, store_path(w->st))) {
+		two = !pthread_create(&tid, NULL, pair_worker, &other);
+		if (!two)
+			store_close(other.st);
 	}
-	if (!two)	/* one thread: every release (a failed second open is no error) */
-		mine.first = 1;
-	for (i = mine.first; !mine.ret && i < n; i += two ? 2 : 1) {
-		mine.ret = store_section_changes(w->st, w->rel.v[i - 1].id,
-						 w->rel.v[i].id, NULL, &rows[i].add,
-						 &rows[i].rem, &rows[i].before);
-	}
+	if (two)
+		mine.step = 2;
+	pair_worker(&mine);
 	ret = mine.ret;
 	if (two) {
 		pthread_join(tid, NULL);

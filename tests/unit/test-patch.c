@@ -251,6 +251,10 @@ static void test_bad_diffs(void **state)
 		{ "diff --git a/old.c b/new.c\nsimilarity index 90%\n"
 		  "rename from \"old\\q.c\"\nrename to new.c\n",
 		  "malformed file header 'diff --git a/old.c b/new.c'" },
+		/* \000, a NUL no path holds */
+		{ "diff --git a/old.c b/new.c\nsimilarity index 90%\n"
+		  "rename from \"old\\000.c\"\nrename to new.c\n",
+		  "malformed file header 'diff --git a/old.c b/new.c'" },
 	};
 	size_t i;
 

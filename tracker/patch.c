@@ -341,20 +341,22 @@ static bool header_repeats(const char *p, size_t hlen)
 }
 
 /*
- * Whether the backslash at @q (before @eol) starts an escape git writes
- * in a C-quoted path: one of \" \\ \a \b \f \n \r \t \v, or three octal
- * digits, the first at most 3, other than \000.
+ * The length, after the backslash at @q (before @eol), of an escape git
+ * writes in a C-quoted path: 1 for \" \\ \a \b \f \n \r \t \v, 3 for three
+ * octal digits, the first at most 3, other than \000 (a NUL, which no path
+ * holds); 0 for anything else.
  */
-static bool quoted_escape(const char *q, const char *eol)
+static size_t quoted_escape(const char *q, const char *eol)
 {
 	if (q + 1 >= eol)
-		return false;
+		return 0;
 	if (q[1] && strchr("\"\\abfnrtv", q[1]))
-		return true;
-	/* \000 would be a NUL, which no path holds */
-	return q + 3 < eol && q[1] >= '0' && q[1] <= '3' &&
-	       q[2] >= '0' && q[2] <= '7' && q[3] >= '0' && q[3] <= '7' &&
-	       (q[1] != '0' || q[2] != '0' || q[3] != '0');
+		return 1;
+	if (q + 3 < eol && q[1] >= '0' && q[1] <= '3' &&
+	    q[2] >= '0' && q[2] <= '7' && q[3] >= '0' && q[3] <= '7' &&
+	    (q[1] != '0' || q[2] != '0' || q[3] != '0'))
+		return 3;
+	return 0;
 }
 
 /*
@@ -377,6 +379,7 @@ static bool header_unquoted(const char *p, size_t hlen)
 			const char *q = p + strlen(paths[i]);
 			const char *eol = p + patch_line_chomp(p, end);
 			const char *open;
+			size_t esc;
 
 			if (!patch_starts(p, end, paths[i]) || q >= eol ||
 			    *q != '"')
@@ -384,9 +387,10 @@ static bool header_unquoted(const char *p, size_t hlen)
 			for (open = q++; q < eol && *q != '"'; q++) {
 				if (*q != '\\')
 					continue;
-				if (!quoted_escape(q, eol))
+				esc = quoted_escape(q, eol);
+				if (!esc)
 					return true;
-				q += q[1] >= '0' && q[1] <= '3' ? 3 : 1;
+				q += esc;
 			}
 			if (q >= eol || q == open + 1)
 				return true;

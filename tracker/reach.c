@@ -314,44 +314,96 @@ void reach_cache_trim(struct reach_cache *c)
 	c->gen++;
 }
 
-/* The id in @m of name @id of @old, through @map (old id -> new id + 1). */
-static uint32_t names_move(struct names *m, const struct names *old,
-			   uint32_t *map, uint32_t id)
+/* Mark in @live (by id) every name a cached fragment refers to. */
+static void names_mark(const struct reach_cache *c, uint32_t *live)
 {
-	if (!map[id])
-		map[id] = names_str(m, names_key(old, id), true) + 1;
-	return map[id] - 1;
-}
-
-void reach_cache_compact(struct reach_cache *c)
-{
-	struct names old = c->names;
-	uint32_t *map = xcalloc(old.n ? old.n : 1, sizeof(*map));
 	size_t i, k;
 
-	memset(&c->names, 0, sizeof(c->names));
+	for (i = 0; i < c->nfrag; i++) {
+		const struct frag *fr = c->frag[i];
+
+		if (!fr)
+			continue;
+		for (k = 0; k < fr->nfn; k++)
+			live[fr->fn[k].name] = 1;
+		for (k = 0; k < fr->ncalls; k++)
+			live[fr->calls[k]] = 1;
+		for (k = 0; k < fr->nref; k++)
+			live[fr->ref[k]] = 1;
+		for (k = 0; k < fr->nk; k++)
+			live[fr->k[k]] = 1;
+		for (k = 0; k < fr->nd; k++)
+			live[fr->d[k].name] = 1;
+	}
+}
+
+/*
+ * Keep the marked names of @m, in id order, renumbered from 0: @map (old
+ * id -> 1 when marked) becomes old id -> new id + 1.  The names are copied
+ * into new chunks while each old chunk is freed once passed, and the map
+ * from names to ids is dropped first and made again at the end, so the
+ * names take little more than once their size meanwhile.
+ */
+static void names_keep(struct names *m, uint32_t *map)
+{
+	struct names old = *m;
+	size_t i, n = 0, done = 0;
+
+	free(old.slot);
+	free(old.tag);
+	memset(m, 0, sizeof(*m));
+	for (i = 0; i < old.n; i++) {
+		size_t chunk = old.ref[i] >> NAMES_SHIFT;
+		const char *key;
+
+		for (; done < chunk; done++) {
+			free(old.chunk[done]);
+			old.chunk[done] = NULL;
+		}
+		if (!map[i])
+			continue;
+		key = names_key(&old, (uint32_t)i);
+		old.ref[n] = names_copy(m, key, strlen(key));	/* n <= i */
+		map[i] = (uint32_t)++n;
+	}
+	for (; done < old.nchunk; done++)
+		free(old.chunk[done]);
+	free(old.chunk);
+	free(old.csize);
+	m->ref = old.ref;
+	m->aref = old.aref;
+	m->n = n;
+	names_rehash(m, 0);
+}
+
+/*
+ * Drop the names no cached fragment refers to, and renumber the others in
+ * the fragments.  A name's new id is never above its old one.
+ */
+void reach_cache_compact(struct reach_cache *c)
+{
+	uint32_t *map = xcalloc(c->names.n ? c->names.n : 1, sizeof(*map));
+	size_t i, k;
+
+	names_mark(c, map);
+	names_keep(&c->names, map);
 	for (i = 0; i < c->nfrag; i++) {
 		struct frag *fr = c->frag[i];
 
 		if (!fr)
 			continue;
 		for (k = 0; k < fr->nfn; k++)
-			fr->fn[k].name = names_move(&c->names, &old, map,
-						    fr->fn[k].name);
+			fr->fn[k].name = map[fr->fn[k].name] - 1;
 		for (k = 0; k < fr->ncalls; k++)
-			fr->calls[k] = names_move(&c->names, &old, map,
-						  fr->calls[k]);
+			fr->calls[k] = map[fr->calls[k]] - 1;
 		for (k = 0; k < fr->nref; k++)
-			fr->ref[k] = names_move(&c->names, &old, map,
-						fr->ref[k]);
+			fr->ref[k] = map[fr->ref[k]] - 1;
 		for (k = 0; k < fr->nk; k++)
-			fr->k[k] = names_move(&c->names, &old, map, fr->k[k]);
+			fr->k[k] = map[fr->k[k]] - 1;
 		for (k = 0; k < fr->nd; k++)
-			fr->d[k].name = names_move(&c->names, &old, map,
-						   fr->d[k].name);
+			fr->d[k].name = map[fr->d[k].name] - 1;
 	}
 	free(map);
-	names_clear(&old);
 	c->names_mark = c->names.n;
 }
 

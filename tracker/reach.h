@@ -63,8 +63,10 @@ size_t reach_cache_blobs(const struct reach_cache *c);
 
 /*
  * reach_cache_compact - drop the identifiers no cached blob uses any
- * more (an earlier line's, once its blobs are trimmed): the blobs' names
- * interned again into a new table.  No graph made with @c may be alive.
+ * more (an earlier line's, once its blobs are trimmed), the others kept
+ * in their order and renumbered, each old chunk of names freed once copied
+ * (the names take about once their size meanwhile, not twice).  No graph
+ * made with @c may be alive.
  * reach_release() does it when the names grew by a quarter since the
  * last time, so a run over several lines does not keep every line's.
  * reach_cache_names() - the identifiers interned.

@@ -362,6 +362,102 @@ static void test_cache_compact(void **state)
 	reach_cache_free(c);
 }
 
+/*
+ * Blobs of test_cache_compact_chunks: blob @id defines a chain of
+ * MANY_FNS functions with long names of its own (more than a chunk of
+ * names each), the first an entry point, the last with a WARN_ON.
+ */
+#define MANY_FNS 30000
+
+static int get_many(void *data, const git_oid *oid, char **funcs)
+{
+	struct getter *g = data;
+	struct site_list l = SITE_LIST_INIT;
+	struct sbuf sb = SBUF_INIT;
+	unsigned int i, id = oid->id[0];
+
+	g->calls++;
+	sbuf_addf(&sb, "static const struct proto_ops ops = { .sendmsg = blob%u_sendmsg };\n",
+		  id);
+	sbuf_addf(&sb, "int blob%u_sendmsg(int a)\n{\n\treturn blob%u_a_rather_long_function_name_0(a);\n}\n",
+		  id, id);
+	for (i = 0; i < MANY_FNS; i++) {
+		sbuf_addf(&sb, "int blob%u_a_rather_long_function_name_%u(int a)\n{\n",
+			  id, i);
+		if (i + 1 < MANY_FNS)
+			sbuf_addf(&sb, "\treturn blob%u_a_rather_long_function_name_%u(a);\n}\n",
+				  id, i + 1);
+		else
+			sbuf_addstr(&sb, "\treturn WARN_ON(a);\n}\n");
+	}
+	assert_int_equal(lex_buffer(sb.buf, sb.len, &l), 0);
+	sbuf_release(&sb);
+	*funcs = l.funcs;
+	l.funcs = NULL;
+	site_list_clear(&l);
+	return 0;
+}
+
+static void add_many(struct reach *r, const char *path, unsigned char id,
+		     struct getter *g)
+{
+	git_oid oid;
+
+	memset(&oid, 0, sizeof(oid));
+	oid.id[0] = id;
+	assert_int_equal(reach_add_blob(r, path, &oid, get_many, g), 0);
+}
+
+/*
+ * A compaction over several chunks of names: the first blob's names (the
+ * first chunks) go, the others move down across chunk boundaries, and
+ * the graph of what is left is the one the same blobs give at first.
+ */
+static void test_cache_compact_chunks(void **state)
+{
+	struct reach_cache *c = reach_cache_new();
+	struct getter g = { 0 };
+	struct reach *r;
+	size_t names, functions, reached, entries;
+
+	(void)state;
+	r = reach_new_cached(REACH_DEFAULT_DEPTH, c);
+	add_many(r, "drivers/a.c", 1, &g);
+	add_many(r, "drivers/b.c", 2, &g);
+	add_many(r, "drivers/c.c", 3, &g);
+	reach_build(r);
+	functions = reach_functions(r);
+	reached = reach_reached(r);
+	entries = reach_entries(r);
+	assert_int_equal(entries, 3);
+	reach_free(r);
+	reach_cache_trim(c);
+
+	r = reach_new_cached(REACH_DEFAULT_DEPTH, c);	/* a.c is gone */
+	add_many(r, "drivers/b.c", 2, &g);
+	add_many(r, "drivers/c.c", 3, &g);
+	reach_free(r);
+	reach_cache_trim(c);
+	names = reach_cache_names(c);
+	reach_cache_compact(c);
+	assert_in_range(reach_cache_names(c), 2 * (MANY_FNS + 1),
+			names - MANY_FNS - 1);
+
+	r = reach_new_cached(REACH_DEFAULT_DEPTH, c);
+	add_many(r, "drivers/b.c", 2, &g);
+	add_many(r, "drivers/c.c", 3, &g);
+	add_many(r, "drivers/a.c", 1, &g);	/* back: parsed again */
+	reach_build(r);
+	assert_int_equal(g.calls, 4);
+	assert_int_equal(reach_entries(r), entries);
+	assert_int_equal(reach_functions(r), functions);
+	assert_int_equal(reach_reached(r), reached);
+	assert_path(r, "drivers/c.c", 8,
+		    "blob3_sendmsg (drivers/c.c:2) \xe2\x86\x92 blob3_a_rather_long_function_name_0 (drivers/c.c:6)");
+	reach_free(r);
+	reach_cache_free(c);
+}
+
 static void test_name_heuristic(void **state)
 {
 	(void)state;
@@ -384,6 +480,7 @@ int main(void)
 		cmocka_unit_test(test_consts),
 		cmocka_unit_test(test_cache),
 		cmocka_unit_test(test_cache_compact),
+		cmocka_unit_test(test_cache_compact_chunks),
 		cmocka_unit_test(test_name_heuristic),
 	};
 

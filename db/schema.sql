@@ -281,3 +281,15 @@ CREATE TABLE release_vlaconst (
 	deps TEXT NOT NULL,
 	PRIMARY KEY (release_id, path, line, deps)
 ) WITHOUT ROWID;
+
+-- migration: 11
+-- The rule sets that have blobs cached, kept by a trigger: kmig scan
+-- prunes the blobs of a rule set no release uses any more (after the
+-- rules changed) without reading every blob's row to find out.
+CREATE TABLE blob_rulesets (
+	ruleset TEXT PRIMARY KEY
+) WITHOUT ROWID;
+INSERT INTO blob_rulesets(ruleset) SELECT DISTINCT ruleset FROM blobs;
+CREATE TRIGGER blobs_ruleset AFTER INSERT ON blobs BEGIN
+	INSERT OR IGNORE INTO blob_rulesets(ruleset) VALUES (NEW.ruleset);
+END;

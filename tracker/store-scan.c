@@ -669,32 +669,49 @@ int store_scan_tune(struct store *st)
 	return store_exec(st, "PRAGMA cache_size = -32768");
 }
 
+/* The rule sets, blobs or sites that neither a release nor the rules use. */
+#define STALE_RULESET \
+	"WHERE ruleset NOT IN (SELECT ruleset FROM releases) AND ruleset != ?1"
+
 int store_prune_blobs(struct store *st, long long *pruned)
 {
-	static const char sites_sql[] =
-		"DELETE FROM blob_sites WHERE ruleset NOT IN (SELECT ruleset FROM releases) "
-		"AND ruleset != ?1";
-	static const char blobs_sql[] =
-		"DELETE FROM blobs WHERE ruleset NOT IN (SELECT ruleset FROM releases) "
-		"AND ruleset != ?1";
+	static const char stale_sql[] =
+		"SELECT 1 FROM blob_rulesets " STALE_RULESET " LIMIT 1";
+	/* the sites first: blobs' rows are what *pruned counts */
+	static const char *const prune_sql[] = {
+		"DELETE FROM blob_sites " STALE_RULESET,
+		"DELETE FROM blobs " STALE_RULESET,
+		"DELETE FROM blob_rulesets " STALE_RULESET,
+	};
 	sqlite3_stmt *s;
+	size_t i;
+	int rc;
 
 	*pruned = 0;
+	/* most runs: nothing to prune, known without reading the blobs */
+	s = store_stmt(st, stale_sql);
+	if (!s)
+		return KMIG_EGENERIC;
+	sqlite3_bind_text(s, 1, rules_hash(), -1, SQLITE_STATIC);
+	rc = sqlite3_step(s);
+	sqlite3_reset(s);
+	if (rc == SQLITE_DONE)
+		return 0;
+	if (rc != SQLITE_ROW)
+		return store_dberr(st, "read blob rule sets");
+
 	if (store_begin(st))
 		return KMIG_EGENERIC;
-	s = store_stmt(st, sites_sql);
-	if (!s)
-		goto out_rollback;
-	sqlite3_bind_text(s, 1, rules_hash(), -1, SQLITE_STATIC);
-	if (store_done(st, s, "write"))
-		goto out_rollback;
-	s = store_stmt(st, blobs_sql);
-	if (!s)
-		goto out_rollback;
-	sqlite3_bind_text(s, 1, rules_hash(), -1, SQLITE_STATIC);
-	if (store_done(st, s, "write"))
-		goto out_rollback;
-	*pruned = sqlite3_changes(st->db);
+	for (i = 0; i < ARRAY_SIZE(prune_sql); i++) {
+		s = store_stmt(st, prune_sql[i]);
+		if (!s)
+			goto out_rollback;
+		sqlite3_bind_text(s, 1, rules_hash(), -1, SQLITE_STATIC);
+		if (store_done(st, s, "write"))
+			goto out_rollback;
+		if (i == 1)
+			*pruned = sqlite3_changes(st->db);
+	}
 	return store_commit(st);
 
 out_rollback:

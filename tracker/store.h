@@ -151,7 +151,8 @@ int store_blob_sites(struct store *st, const char *oid, const char *ruleset,
 /*
  * store_prune_blobs - drop cached blobs of rule sets that neither the
  * current rules nor any release use any more; *pruned counts them.
- * Opens its own transaction.
+ * Opens its own transaction, only when there is such a rule set (the
+ * blob_rulesets table says, without reading the blobs).
  */
 int store_prune_blobs(struct store *st, long long *pruned);
 /*

@@ -91,6 +91,10 @@ t_is "... and is migrated to the newest ($newest), its index and version table d
 		VALUES (1, 1, 'bug', 3), (1, 2, 'bug', 4);
 	INSERT INTO branch_steps(branch, base, position, patch, subject, status, updated_at)
 		VALUES ('kmig/v9.1', 'v9.1', 1, '0001-a.patch', 'a: b', 'applied', 0);
+	INSERT INTO blobs(oid, ruleset, bytes)
+		VALUES ('1111111111111111111111111111111111111111', 'r', 10),
+		       ('2222222222222222222222222222222222222222', 'r', 10),
+		       ('3333333333333333333333333333333333333333', 'old', 5);
 	EOF
 } | sqlite3 "$TRASH/v2.db"
 t_is "a version-2 database" "2|0" \
@@ -104,6 +108,8 @@ t_is "... migrated to the newest ($newest), its version table dropped" "$newest|
 	"$(sqlite3 "$TRASH/v2.db" "SELECT (SELECT user_version FROM pragma_user_version), (SELECT name FROM sqlite_master WHERE name = 'schema_version')")"
 t_is "... its rows kept" "1|2|2|1" \
 	"$(sqlite3 "$TRASH/v2.db" "SELECT (SELECT count(*) FROM releases), (SELECT count(*) FROM release_files), (SELECT count(*) FROM counts), (SELECT count(*) FROM branch_steps)")"
+t_is "... the rule sets of its cached blobs listed (migration 11)" "old r" \
+	"$(sqlite3 "$TRASH/v2.db" "SELECT ruleset FROM blob_rulesets ORDER BY ruleset" | tr '\n' ' ' | sed 's/ $//')"
 t_exit "... and opens again as it is" 0 \
 	"$KMIG" --db "$TRASH/v2.db" report --format csv --by subsystem v9.1
 t_is "... with the same counts" 3 "$(grep -c . "$TRASH/.stdout")"

@@ -315,6 +315,21 @@ static void test_transactions(void **state)
 	assert_int_equal(store_blob_sites(f->st, BLOB_A, ruleset, &none), 0);
 	assert_int_equal(none.n, 2);
 	site_list_clear(&none);
+	/* nothing stale left: the next prune finds so and drops nothing */
+	assert_int_equal(store_prune_blobs(f->st, &pruned), 0);
+	assert_int_equal(pruned, 0);
+	/* the rule set cached again after it was pruned is known again */
+	assert_int_equal(store_begin(f->st), 0);
+	put_blob(f->st, BLOB_B, "old-rules", -1);
+	put_blob(f->st, BLOB_A, "old-rules", -1);
+	assert_int_equal(store_commit(f->st), 0);
+	assert_int_equal(store_prune_blobs(f->st, &pruned), 0);
+	assert_int_equal(pruned, 2);
+	assert_int_equal(store_blob_sites(f->st, BLOB_A, "old-rules", &none),
+			 KMIG_ENOTFOUND);
+	assert_int_equal(store_blob_sites(f->st, BLOB_A, ruleset, &none), 0);
+	assert_int_equal(none.n, 2);
+	site_list_clear(&none);
 }
 
 /*

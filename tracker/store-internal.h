@@ -53,6 +53,12 @@ sqlite3_stmt *store_stmt(struct store *st, const char *sql);
  */
 int store_done(struct store *st, sqlite3_stmt *s, const char *what);
 /*
+ * store_exists - step @s, a query that may return a row, and reset it:
+ * 1 when it returned one, 0 when none, or KMIG_EGENERIC with
+ * "<what>: <sqlite message>" recorded.
+ */
+int store_exists(struct store *st, sqlite3_stmt *s, const char *what);
+/*
  * store_need_txn - 0 when the caller holds a transaction (store_begin());
  * else KMIG_EGENERIC with "<fn> outside a transaction" recorded: the
  * functions documented "caller holds a transaction" write several rows

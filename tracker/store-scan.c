@@ -645,18 +645,11 @@ int store_subsystem_exists(struct store *st, const char *name)
 		"SELECT 1 FROM subsystems WHERE name = ?1 "
 		"UNION ALL SELECT 1 FROM commit_changes WHERE subsystem = ?1 LIMIT 1";
 	sqlite3_stmt *s = store_stmt(st, sql);
-	int rc;
 
 	if (!s)
 		return KMIG_EGENERIC;
 	sqlite3_bind_text(s, 1, name, -1, SQLITE_TRANSIENT);
-	rc = sqlite3_step(s);
-	sqlite3_reset(s);
-	if (rc == SQLITE_ROW)
-		return 1;
-	if (rc != SQLITE_DONE)
-		return store_dberr(st, "read subsystems");
-	return 0;
+	return store_exists(st, s, "read subsystems");
 }
 
 int store_scan_tune(struct store *st)
@@ -685,7 +678,7 @@ int store_prune_blobs(struct store *st, long long *pruned)
 	};
 	sqlite3_stmt *s;
 	size_t i;
-	int rc;
+	int ret;
 
 	*pruned = 0;
 	/* most runs: nothing to prune, known without reading the blobs */
@@ -693,12 +686,9 @@ int store_prune_blobs(struct store *st, long long *pruned)
 	if (!s)
 		return KMIG_EGENERIC;
 	sqlite3_bind_text(s, 1, rules_hash(), -1, SQLITE_STATIC);
-	rc = sqlite3_step(s);
-	sqlite3_reset(s);
-	if (rc == SQLITE_DONE)
-		return 0;
-	if (rc != SQLITE_ROW)
-		return store_dberr(st, "read blob rule sets");
+	ret = store_exists(st, s, "read blob rule sets");
+	if (ret <= 0)
+		return ret;
 
 	if (store_begin(st))
 		return KMIG_EGENERIC;

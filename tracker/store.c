@@ -61,6 +61,18 @@ int store_done(struct store *st, sqlite3_stmt *s, const char *what)
 	return 0;
 }
 
+int store_exists(struct store *st, sqlite3_stmt *s, const char *what)
+{
+	int rc = sqlite3_step(s);
+
+	sqlite3_reset(s);
+	if (rc == SQLITE_ROW)
+		return 1;
+	if (rc != SQLITE_DONE)
+		return store_dberr(st, what);
+	return 0;
+}
+
 int store_need_txn(struct store *st, const char *fn)
 {
 	if (!sqlite3_get_autocommit(st->db))

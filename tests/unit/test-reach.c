@@ -220,29 +220,46 @@ struct getter {
 	unsigned int calls;
 };
 
+/* The function facts the lexer finds in @len bytes at @src. */
+static char *lexed_facts(const char *src, size_t len)
+{
+	struct site_list l = SITE_LIST_INIT;
+	char *funcs;
+
+	assert_int_equal(lex_buffer(src, len, &l), 0);
+	funcs = l.funcs;
+	l.funcs = NULL;
+	site_list_clear(&l);
+	return funcs;
+}
+
 /* Facts of blob @oid (its first byte indexes cache_src) for reach_add_blob(). */
 static int get_facts(void *data, const git_oid *oid, char **funcs)
 {
 	struct getter *g = data;
 	const char *src = cache_src[oid->id[0]];
-	struct site_list l = SITE_LIST_INIT;
 
 	g->calls++;
-	assert_int_equal(lex_buffer(src, strlen(src), &l), 0);
-	*funcs = l.funcs;
-	l.funcs = NULL;
-	site_list_clear(&l);
+	*funcs = lexed_facts(src, strlen(src));
 	return 0;
 }
 
-static void add_blob(struct reach *r, const char *path, unsigned char id,
-		     struct getter *g)
+/* Add blob number @id as @path of @r, its facts from @get. */
+static void add_blob_from(struct reach *r, const char *path, unsigned char id,
+			  int (*get)(void *, const git_oid *, char **),
+			  struct getter *g)
 {
 	git_oid oid;
 
 	memset(&oid, 0, sizeof(oid));
 	oid.id[0] = id;
-	assert_int_equal(reach_add_blob(r, path, &oid, get_facts, g), 0);
+	assert_int_equal(reach_add_blob(r, path, &oid, get, g), 0);
+}
+
+static void add_blob(struct reach *r, const char *path, unsigned char id,
+		     struct getter *g)
+{
+	add_blob_from(r, path, id, get_facts, g);
 }
 
 /*
@@ -372,7 +389,6 @@ static void test_cache_compact(void **state)
 static int get_many(void *data, const git_oid *oid, char **funcs)
 {
 	struct getter *g = data;
-	struct site_list l = SITE_LIST_INIT;
 	struct sbuf sb = SBUF_INIT;
 	unsigned int i, id = oid->id[0];
 
@@ -390,22 +406,15 @@ static int get_many(void *data, const git_oid *oid, char **funcs)
 		else
 			sbuf_addstr(&sb, "\treturn WARN_ON(a);\n}\n");
 	}
-	assert_int_equal(lex_buffer(sb.buf, sb.len, &l), 0);
+	*funcs = lexed_facts(sb.buf, sb.len);
 	sbuf_release(&sb);
-	*funcs = l.funcs;
-	l.funcs = NULL;
-	site_list_clear(&l);
 	return 0;
 }
 
 static void add_many(struct reach *r, const char *path, unsigned char id,
 		     struct getter *g)
 {
-	git_oid oid;
-
-	memset(&oid, 0, sizeof(oid));
-	oid.id[0] = id;
-	assert_int_equal(reach_add_blob(r, path, &oid, get_many, g), 0);
+	add_blob_from(r, path, id, get_many, g);
 }
 
 /*

@@ -285,11 +285,16 @@ CREATE TABLE release_vlaconst (
 -- migration: 11
 -- The rule sets that have blobs cached, kept by a trigger: kmig scan
 -- prunes the blobs of a rule set no release uses any more (after the
--- rules changed) without reading every blob's row to find out.
+-- rules changed) without reading every blob's row to find out.  The
+-- trigger tests for the row instead of INSERT OR IGNORE: a trigger's
+-- conflict clause gives way to the outer statement's (INSERT OR REPLACE
+-- would rewrite the row for every blob).
 CREATE TABLE blob_rulesets (
 	ruleset TEXT PRIMARY KEY
 ) WITHOUT ROWID;
 INSERT INTO blob_rulesets(ruleset) SELECT DISTINCT ruleset FROM blobs;
-CREATE TRIGGER blobs_ruleset AFTER INSERT ON blobs BEGIN
-	INSERT OR IGNORE INTO blob_rulesets(ruleset) VALUES (NEW.ruleset);
+CREATE TRIGGER blobs_ruleset AFTER INSERT ON blobs
+WHEN NOT EXISTS (SELECT 1 FROM blob_rulesets WHERE ruleset = NEW.ruleset)
+BEGIN
+	INSERT INTO blob_rulesets(ruleset) VALUES (NEW.ruleset);
 END;

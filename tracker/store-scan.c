@@ -670,11 +670,12 @@ int store_prune_blobs(struct store *st, long long *pruned)
 {
 	static const char stale_sql[] =
 		"SELECT 1 FROM blob_rulesets " STALE_RULESET " LIMIT 1";
-	/* the sites first: blobs' rows are what *pruned counts */
-	static const char *const prune_sql[] = {
-		"DELETE FROM blob_sites " STALE_RULESET,
-		"DELETE FROM blobs " STALE_RULESET,
-		"DELETE FROM blob_rulesets " STALE_RULESET,
+	enum { PRUNE_SITES, PRUNE_BLOBS, PRUNE_RULESETS, PRUNE_N };
+	/* in this order: the sites before their blobs */
+	static const char *const prune_sql[PRUNE_N] = {
+		[PRUNE_SITES] = "DELETE FROM blob_sites " STALE_RULESET,
+		[PRUNE_BLOBS] = "DELETE FROM blobs " STALE_RULESET,
+		[PRUNE_RULESETS] = "DELETE FROM blob_rulesets " STALE_RULESET,
 	};
 	sqlite3_stmt *s;
 	size_t i;
@@ -692,14 +693,14 @@ int store_prune_blobs(struct store *st, long long *pruned)
 
 	if (store_begin(st))
 		return KMIG_EGENERIC;
-	for (i = 0; i < ARRAY_SIZE(prune_sql); i++) {
+	for (i = 0; i < PRUNE_N; i++) {
 		s = store_stmt(st, prune_sql[i]);
 		if (!s)
 			goto out_rollback;
 		sqlite3_bind_text(s, 1, rules_hash(), -1, SQLITE_STATIC);
 		if (store_done(st, s, "write"))
 			goto out_rollback;
-		if (i == 1)
+		if (i == PRUNE_BLOBS)
 			*pruned = sqlite3_changes(st->db);
 	}
 	return store_commit(st);

@@ -47,6 +47,16 @@ static void assert_path(struct reach *r, const char *path, unsigned int line,
 	free(got);
 }
 
+/* Line @line of @path is reached, by whichever path. */
+static void assert_path_reached(struct reach *r, const char *path,
+				unsigned int line)
+{
+	char *got = path_to(r, path, line);
+
+	assert_string_not_equal(got, "-");
+	free(got);
+}
+
 static struct reach *rds(unsigned int depth)
 {
 	struct reach *r = reach_new(depth);
@@ -382,9 +392,13 @@ static void test_cache_compact(void **state)
 /*
  * Blobs of test_cache_compact_chunks: blob @id defines a chain of
  * MANY_FNS functions with long names of its own (more than a chunk of
- * names each), the first an entry point, the last with a WARN_ON.
+ * names each), the first an entry point, the last with a WARN_ON.  The
+ * other blobs' entry points call blob 1's helper, and their operations
+ * name blob 1's callback: names that only a call and a reference keep
+ * once blob 1 is gone.
  */
 #define MANY_FNS 30000
+#define MANY_HELPER_LINE (7 + 4 * MANY_FNS + 1)	/* blob 1's helper */
 
 static int get_many(void *data, const git_oid *oid, char **funcs)
 {
@@ -393,10 +407,14 @@ static int get_many(void *data, const git_oid *oid, char **funcs)
 	unsigned int i, id = oid->id[0];
 
 	g->calls++;
-	sbuf_addf(&sb, "static const struct proto_ops ops = { .sendmsg = blob%u_sendmsg };\n",
-		  id);
-	sbuf_addf(&sb, "int blob%u_sendmsg(int a)\n{\n\treturn blob%u_a_rather_long_function_name_0(a);\n}\n",
-		  id, id);
+	if (id == 1)
+		sbuf_addstr(&sb, "static const struct proto_ops ops = { .sendmsg = blob1_sendmsg };\n");
+	else
+		sbuf_addf(&sb, "static const struct proto_ops ops = { .sendmsg = blob%u_sendmsg, .ioctl = blob1_callback };\n",
+			  id);
+	sbuf_addf(&sb, "int blob%u_sendmsg(int a)\n{\n\ta++;\n", id);
+	sbuf_addstr(&sb, id == 1 ? "\ta--;\n" : "\tblob1_helper(a);\n");
+	sbuf_addf(&sb, "\treturn blob%u_a_rather_long_function_name_0(a);\n}\n", id);
 	for (i = 0; i < MANY_FNS; i++) {
 		sbuf_addf(&sb, "int blob%u_a_rather_long_function_name_%u(int a)\n{\n",
 			  id, i);
@@ -406,6 +424,9 @@ static int get_many(void *data, const git_oid *oid, char **funcs)
 		else
 			sbuf_addstr(&sb, "\treturn WARN_ON(a);\n}\n");
 	}
+	if (id == 1)
+		sbuf_addstr(&sb, "int blob1_helper(int a)\n{\n\treturn WARN_ON(a);\n}\n"
+			    "void blob1_callback(int a)\n{\n\tWARN_ON(a);\n}\n");
 	*funcs = lexed_facts(sb.buf, sb.len);
 	sbuf_release(&sb);
 	return 0;
@@ -438,7 +459,9 @@ static void test_cache_compact_chunks(void **state)
 	functions = reach_functions(r);
 	reached = reach_reached(r);
 	entries = reach_entries(r);
-	assert_int_equal(entries, 3);
+	assert_int_equal(entries, 4);	/* the callback too */
+	assert_path_reached(r, "drivers/a.c", MANY_HELPER_LINE + 2);
+	assert_path_reached(r, "drivers/a.c", MANY_HELPER_LINE + 6);
 	reach_free(r);
 	reach_cache_trim(c);
 
@@ -461,8 +484,11 @@ static void test_cache_compact_chunks(void **state)
 	assert_int_equal(reach_entries(r), entries);
 	assert_int_equal(reach_functions(r), functions);
 	assert_int_equal(reach_reached(r), reached);
-	assert_path(r, "drivers/c.c", 8,
-		    "blob3_sendmsg (drivers/c.c:2) \xe2\x86\x92 blob3_a_rather_long_function_name_0 (drivers/c.c:6)");
+	assert_path(r, "drivers/c.c", 10,
+		    "blob3_sendmsg (drivers/c.c:2) \xe2\x86\x92 blob3_a_rather_long_function_name_0 (drivers/c.c:8)");
+	/* blob 1's helper and callback: reached from the other blobs only */
+	assert_path_reached(r, "drivers/a.c", MANY_HELPER_LINE + 2);
+	assert_path_reached(r, "drivers/a.c", MANY_HELPER_LINE + 6);
 	reach_free(r);
 	reach_cache_free(c);
 }

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include <sqlite3.h>
 
 #include "lexer.h"
 #include "oidset.h"
@@ -269,6 +270,7 @@ static void test_transactions(void **state)
 	struct count_rows rows = { 0 };
 	struct release_info rel;
 	long long id = 0, pruned = -1;
+	sqlite3 *other;
 
 	/* the multi-row writers refuse to run outside a transaction */
 	assert_int_equal(store_blob_put(f->st, BLOB_A, ruleset, 1, &none),
@@ -315,16 +317,30 @@ static void test_transactions(void **state)
 	assert_int_equal(store_blob_sites(f->st, BLOB_A, ruleset, &none), 0);
 	assert_int_equal(none.n, 2);
 	site_list_clear(&none);
-	/* nothing stale left: the next prune finds so and drops nothing */
+	/*
+	 * Nothing stale left: the next prune finds so without writing, so
+	 * it does not wait for another connection that holds the write lock.
+	 */
+	assert_int_equal(sqlite3_open(f->path, &other), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(other, "BEGIN IMMEDIATE", NULL, NULL, NULL),
+			 SQLITE_OK);
 	assert_int_equal(store_prune_blobs(f->st, &pruned), 0);
 	assert_int_equal(pruned, 0);
-	/* the rule set cached again after it was pruned is known again */
+	assert_int_equal(sqlite3_exec(other, "ROLLBACK", NULL, NULL, NULL),
+			 SQLITE_OK);
+	sqlite3_close(other);
+	/*
+	 * The rule set cached again after it was pruned is known again;
+	 * blobs count, not sites (A has two, B none).
+	 */
 	assert_int_equal(store_begin(f->st), 0);
-	put_blob(f->st, BLOB_B, "old-rules", -1);
-	put_blob(f->st, BLOB_A, "old-rules", -1);
+	put_blob(f->st, BLOB_B, "old-rules", 0);
+	put_blob(f->st, BLOB_A, "old-rules", 2);
 	assert_int_equal(store_commit(f->st), 0);
 	assert_int_equal(store_prune_blobs(f->st, &pruned), 0);
 	assert_int_equal(pruned, 2);
+	assert_int_equal(store_blob_sites(f->st, BLOB_B, "old-rules", &none),
+			 KMIG_ENOTFOUND);
 	assert_int_equal(store_blob_sites(f->st, BLOB_A, "old-rules", &none),
 			 KMIG_ENOTFOUND);
 	assert_int_equal(store_blob_sites(f->st, BLOB_A, ruleset, &none), 0);

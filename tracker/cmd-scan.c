@@ -198,6 +198,11 @@ static void plan_clear(struct scan_state *s, struct release_plan *p)
 	memset(p, 0, sizeof(*p));
 }
 
+static int cmp_oid(const void *a, const void *b)
+{
+	return git_oid_cmp(a, b);
+}
+
 /*
  * True when commit @old_hex (a release's scanned commit, possibly gone
  * from the repository) has the tree of @commit: kmig import re-created it
@@ -307,6 +312,12 @@ static int plan_release(struct scan_state *s, const char *tag,
 		if (oidset_add(&s->cached, oid))
 			git_oid_cpy(&p->todo[p->ntodo++], oid);
 	}
+	/*
+	 * In blob id order, as the blob tables are keyed: each row lands
+	 * next to the one before instead of on a random page (the workers
+	 * read them in pack order whatever this order is).
+	 */
+	qsort(p->todo, p->ntodo, sizeof(*p->todo), cmp_oid);
 	p->results = xcalloc(p->ntodo ? p->ntodo : 1, sizeof(*p->results));
 	p->bytes = xcalloc(p->ntodo ? p->ntodo : 1, sizeof(*p->bytes));
 	p->facts = xcalloc(p->ntodo ? p->ntodo : 1, sizeof(*p->facts));

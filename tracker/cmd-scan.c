@@ -727,6 +727,7 @@ static int cmd_scan_fn(struct kmig_ctx *ctx, int argc, char **argv)
 		cmd_fail_last(KMIG_EXIT_ERROR);
 		goto out;
 	}
+	store_checkpoint_behind(s.st);
 	s.graphs = reach_cache_new();
 	if (list_tags(s.repo, globs, nglobs, include_rc, &tags, &ntags)) {
 		cmd_fail_last(KMIG_EXIT_ERROR);

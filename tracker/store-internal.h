@@ -34,6 +34,7 @@ struct store {
 	char *last_sub;
 	long long last_sub_id;
 	struct facts_packer *facts;	/* blob_funcs' (de)compressor, lazily */
+	struct store_ckpt *ckpt;	/* store_checkpoint_behind()'s, or NULL */
 };
 
 /*

@@ -3,6 +3,7 @@
  * store.c - open, create and migrate the database; transactions.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -381,12 +382,110 @@ const char *store_path(const struct store *st)
 	return st->path;
 }
 
+/*
+ * The checkpointer of store_checkpoint_behind(): a thread with its own
+ * connection that copies the WAL into the database file after each
+ * commit, while the writer goes on with the next transaction.
+ */
+struct store_ckpt {
+	sqlite3 *db;
+	pthread_t tid;
+	pthread_mutex_t lock;
+	pthread_cond_t wake;
+	bool pending, stop;
+};
+
+static void *ckpt_main(void *arg)
+{
+	struct store_ckpt *c = arg;
+
+	pthread_mutex_lock(&c->lock);
+	for (;;) {
+		while (!c->pending && !c->stop)
+			pthread_cond_wait(&c->wake, &c->lock);
+		if (c->stop)	/* the writer's close checkpoints the rest */
+			break;
+		c->pending = false;
+		pthread_mutex_unlock(&c->lock);
+		/* passive: neither waits for the writer nor makes it wait */
+		sqlite3_wal_checkpoint_v2(c->db, NULL, SQLITE_CHECKPOINT_PASSIVE,
+					  NULL, NULL);
+		pthread_mutex_lock(&c->lock);
+	}
+	pthread_mutex_unlock(&c->lock);
+	return NULL;
+}
+
+static void ckpt_free(struct store_ckpt *c)
+{
+	pthread_cond_destroy(&c->wake);
+	pthread_mutex_destroy(&c->lock);
+	sqlite3_close(c->db);
+	free(c);
+}
+
+void store_checkpoint_behind(struct store *st)
+{
+	struct store_ckpt *c;
+
+	if (st->ckpt || ncpus() < 2)
+		return;
+	c = xcalloc(1, sizeof(*c));
+	pthread_mutex_init(&c->lock, NULL);
+	pthread_cond_init(&c->wake, NULL);
+	if (sqlite3_open_v2(st->path, &c->db, SQLITE_OPEN_READWRITE |
+			    SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK ||
+	    sqlite3_exec(c->db, "PRAGMA synchronous = NORMAL", NULL, NULL,
+			 NULL) != SQLITE_OK)
+		goto out_free;
+	if (pthread_create(&c->tid, NULL, ckpt_main, c))
+		goto out_free;
+	st->ckpt = c;
+	if (store_exec(st, "PRAGMA wal_autocheckpoint = 0"))
+		store_checkpoint_stop(st);	/* SQLite's own, as before */
+	return;
+
+out_free:
+	ckpt_free(c);
+}
+
+void store_checkpoint_stop(struct store *st)
+{
+	struct store_ckpt *c = st->ckpt;
+
+	if (!c)
+		return;
+	pthread_mutex_lock(&c->lock);
+	c->stop = true;
+	pthread_cond_signal(&c->wake);
+	pthread_mutex_unlock(&c->lock);
+	pthread_join(c->tid, NULL);
+	ckpt_free(c);
+	st->ckpt = NULL;
+	sqlite3_exec(st->db, "PRAGMA wal_autocheckpoint = 1000", NULL, NULL,
+		     NULL);
+}
+
+/* A commit's pages to copy: wake the checkpointer, if there is one. */
+static void ckpt_kick(struct store *st)
+{
+	struct store_ckpt *c = st->ckpt;
+
+	if (!c)
+		return;
+	pthread_mutex_lock(&c->lock);
+	c->pending = true;
+	pthread_cond_signal(&c->wake);
+	pthread_mutex_unlock(&c->lock);
+}
+
 void store_close(struct store *st)
 {
 	size_t i;
 
 	if (!st)
 		return;
+	store_checkpoint_stop(st);
 	for (i = 0; i < st->ncache; i++)
 		sqlite3_finalize(st->cache[i].stmt);
 	free(st->cache);
@@ -404,7 +503,11 @@ int store_begin(struct store *st)
 
 int store_commit(struct store *st)
 {
-	return store_exec(st, "COMMIT");
+	int ret = store_exec(st, "COMMIT");
+
+	if (!ret)
+		ckpt_kick(st);
+	return ret;
 }
 
 void store_rollback(struct store *st)

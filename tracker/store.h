@@ -131,6 +131,17 @@ void release_infos_free(struct release_info *v, size_t n);
  */
 int store_scan_tune(struct store *st);
 /*
+ * store_checkpoint_behind - from now on, a thread with a connection of
+ * its own copies the write-ahead log into the database file after each
+ * store_commit(), while the caller goes on: a commit no longer waits for
+ * SQLite's automatic checkpoint (about 0.2-0.3 s of a release's write).
+ * Without a second CPU, or when the thread cannot start, SQLite's own
+ * checkpoints stay.  store_checkpoint_stop() (and store_close(), which
+ * then checkpoints what is left) ends it.
+ */
+void store_checkpoint_behind(struct store *st);
+void store_checkpoint_stop(struct store *st);
+/*
  * store_cached_blobs - add every blob cached under @ruleset to @out.
  * No transaction needed.
  */

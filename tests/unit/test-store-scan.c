@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 #include <sqlite3.h>
 
@@ -432,6 +433,62 @@ static void test_blob_funcs(void **state)
 	sbuf_release(&big);
 }
 
+/* The blobs the database file holds, its WAL ignored (immutable). */
+static int blobs_in_file(const char *path)
+{
+	char *uri = xasprintf("file:%s?immutable=1", path);
+	sqlite3 *db = NULL;
+	sqlite3_stmt *s = NULL;
+	int n = -1;
+
+	if (sqlite3_open_v2(uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI,
+			    NULL) == SQLITE_OK &&
+	    sqlite3_prepare_v2(db, "SELECT count(*) FROM blobs", -1, &s,
+			       NULL) == SQLITE_OK &&
+	    sqlite3_step(s) == SQLITE_ROW)
+		n = sqlite3_column_int(s, 0);
+	sqlite3_finalize(s);
+	sqlite3_close(db);
+	free(uri);
+	return n;
+}
+
+/*
+ * store_checkpoint_behind(): the commits reach the database file without
+ * the writer checkpointing (its own checkpoints are off), and after
+ * store_checkpoint_stop() the store goes on as before.
+ */
+static void test_checkpoint_behind(void **state)
+{
+	struct fixture *f = *state;
+	const char *ruleset = rules_hash();
+	unsigned int i, waited;
+	char oid[41];
+
+	if (ncpus() < 2)
+		skip();
+	store_checkpoint_behind(f->st);
+	store_checkpoint_behind(f->st);		/* once is enough */
+	for (i = 0; i < 20; i++) {
+		snprintf(oid, sizeof(oid), "%040x", i + 1);
+		assert_int_equal(store_begin(f->st), 0);
+		put_blob(f->st, oid, ruleset, 2);
+		assert_int_equal(store_commit(f->st), 0);
+	}
+	/* the thread copies them in its own time: up to 10 s */
+	for (waited = 0; blobs_in_file(f->path) != 20 && waited < 1000; waited++)
+		usleep(10000);
+	assert_int_equal(blobs_in_file(f->path), 20);
+
+	store_checkpoint_stop(f->st);
+	store_checkpoint_stop(f->st);		/* a no-op */
+	assert_int_equal(store_begin(f->st), 0);
+	put_blob(f->st, BLOB_A, ruleset, 2);
+	assert_int_equal(store_commit(f->st), 0);
+	reopen(f);
+	assert_int_equal(blobs_in_file(f->path), 21);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -440,6 +497,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_reopen_cache_hits, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_transactions, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_blob_funcs, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_checkpoint_behind, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -393,7 +393,16 @@ struct store_ckpt {
 	pthread_mutex_t lock;
 	pthread_cond_t wake;
 	bool pending, stop;
+	int autockpt;		/* the writer's wal_autocheckpoint before */
 };
+
+/*
+ * The writer's own checkpoints meanwhile: only past 64 MB of WAL.  SQLite
+ * starts the WAL over only when a transaction begins after everything was
+ * copied, so commits that come faster than the thread copies them would
+ * make it grow without end; past this, the writer copies what is left.
+ */
+#define CKPT_BACKSTOP_PAGES 16384
 
 static void *ckpt_main(void *arg)
 {
@@ -416,6 +425,19 @@ static void *ckpt_main(void *arg)
 	return NULL;
 }
 
+/* The integer a one-row PRAGMA query gives, or -1. */
+static int pragma_int(sqlite3 *db, const char *sql)
+{
+	sqlite3_stmt *s = NULL;
+	int v = -1;
+
+	if (sqlite3_prepare_v2(db, sql, -1, &s, NULL) == SQLITE_OK &&
+	    sqlite3_step(s) == SQLITE_ROW)
+		v = sqlite3_column_int(s, 0);
+	sqlite3_finalize(s);
+	return v;
+}
+
 static void ckpt_free(struct store_ckpt *c)
 {
 	pthread_cond_destroy(&c->wake);
@@ -433,16 +455,26 @@ void store_checkpoint_behind(struct store *st)
 	c = xcalloc(1, sizeof(*c));
 	pthread_mutex_init(&c->lock, NULL);
 	pthread_cond_init(&c->wake, NULL);
+	/*
+	 * The read opens the connection's WAL: a checkpoint on a
+	 * connection that never read the database does nothing.
+	 */
 	if (sqlite3_open_v2(st->path, &c->db, SQLITE_OPEN_READWRITE |
 			    SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK ||
 	    sqlite3_exec(c->db, "PRAGMA synchronous = NORMAL", NULL, NULL,
-			 NULL) != SQLITE_OK)
+			 NULL) != SQLITE_OK ||
+	    sqlite3_exec(c->db, "SELECT 1 FROM sqlite_master LIMIT 1", NULL,
+			 NULL, NULL) != SQLITE_OK)
 		goto out_free;
-	if (pthread_create(&c->tid, NULL, ckpt_main, c))
+	c->autockpt = pragma_int(st->db, "PRAGMA wal_autocheckpoint");
+	if (c->autockpt < 0 ||
+	    sqlite3_wal_autocheckpoint(st->db, CKPT_BACKSTOP_PAGES) != SQLITE_OK)
 		goto out_free;
+	if (pthread_create(&c->tid, NULL, ckpt_main, c)) {
+		sqlite3_wal_autocheckpoint(st->db, c->autockpt);
+		goto out_free;
+	}
 	st->ckpt = c;
-	if (store_exec(st, "PRAGMA wal_autocheckpoint = 0"))
-		store_checkpoint_stop(st);	/* SQLite's own, as before */
 	return;
 
 out_free:
@@ -460,10 +492,9 @@ void store_checkpoint_stop(struct store *st)
 	pthread_cond_signal(&c->wake);
 	pthread_mutex_unlock(&c->lock);
 	pthread_join(c->tid, NULL);
+	sqlite3_wal_autocheckpoint(st->db, c->autockpt);
 	ckpt_free(c);
 	st->ckpt = NULL;
-	sqlite3_exec(st->db, "PRAGMA wal_autocheckpoint = 1000", NULL, NULL,
-		     NULL);
 }
 
 /* A commit's pages to copy: wake the checkpointer, if there is one. */

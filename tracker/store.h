@@ -134,7 +134,8 @@ int store_scan_tune(struct store *st);
  * store_checkpoint_behind - from now on, a thread with a connection of
  * its own copies the write-ahead log into the database file after each
  * store_commit(), while the caller goes on: a commit no longer waits for
- * SQLite's automatic checkpoint (about 0.2-0.3 s of a release's write).
+ * SQLite's automatic checkpoint (about 0.2-0.3 s of a release's write);
+ * the writer checkpoints itself only when the thread falls 64 MB behind.
  * Without a second CPU, or when the thread cannot start, SQLite's own
  * checkpoints stay.  store_checkpoint_stop() (and store_close(), which
  * then checkpoints what is left) ends it.

@@ -1127,35 +1127,82 @@ bool reach_name_heuristic(const char *func)
 
 /* ---- the release step ---- */
 
+/* A release's file, as store_release_blobs() gives it. */
+struct load_file {
+	char *path;
+	git_oid oid;
+};
+
 struct load {
-	struct reach *r;
 	struct store *st;
 	bool (*skip)(void *data, const char *path);
 	void *data;
-	const char *ruleset;
+	char *ruleset;
+	struct load_file *v;
+	size_t n, alloc;
 };
-
-static int load_funcs(void *data, const git_oid *oid, char **funcs)
-{
-	struct load *l = data;
-
-	return store_blob_funcs(l->st, repo_oid_str(oid), l->ruleset, funcs);
-}
 
 static int load_file(void *data, const char *path, const char *oid_hex,
 		     const char *ruleset)
 {
 	struct load *l = data;
-	git_oid oid;
+	struct load_file *f;
 
 	if (l->skip && l->skip(l->data, path))
 		return 0;
-	if (git_oid_fromstr(&oid, oid_hex) < 0)
+	ALLOC_GROW(l->v, l->n + 1, l->alloc);
+	f = &l->v[l->n];
+	if (git_oid_fromstr(&f->oid, oid_hex) < 0)
 		return kmig_err("malformed blob id '%s' of '%s'", oid_hex, path);
-	l->ruleset = ruleset;
-	if (!l->r->ruleset)
-		l->r->ruleset = xstrdup(ruleset);
-	return reach_add_blob(l->r, path, &oid, load_funcs, l);
+	f->path = xstrdup(path);
+	l->n++;
+	if (!l->ruleset)
+		l->ruleset = xstrdup(ruleset);
+	return 0;
+}
+
+static int cmp_oid_ptr(const void *a, const void *b)
+{
+	return git_oid_cmp(*(const git_oid *const *)a,
+			   *(const git_oid *const *)b);
+}
+
+/*
+ * The facts of the release's blobs the cache lacks, read from the store in
+ * blob id order (the order blob_funcs is keyed by: neighbouring rows, not
+ * a page apart each) and cached.
+ */
+static int load_missing(struct load *l, struct reach_cache *c)
+{
+	const git_oid **miss = xcalloc(l->n ? l->n : 1, sizeof(*miss));
+	size_t i, n = 0;
+	int ret = 0;
+
+	for (i = 0; i < l->n; i++)
+		if (!cache_get(c, &l->v[i].oid))
+			miss[n++] = &l->v[i].oid;
+	qsort(miss, n, sizeof(*miss), cmp_oid_ptr);
+	for (i = 0; !ret && i < n; i++) {
+		char *funcs = NULL;
+
+		if (i && git_oid_equal(miss[i - 1], miss[i]))
+			continue;
+		ret = store_blob_funcs(l->st, repo_oid_str(miss[i]),
+				       l->ruleset, &funcs);
+		if (!ret)
+			cache_put(c, miss[i], funcs);
+		free(funcs);
+	}
+	free(miss);
+	return ret;
+}
+
+/* reach_add_blob()'s getter once load_missing() ran: never called. */
+static int loaded(void *data, const git_oid *oid, char **funcs)
+{
+	(void)data;
+	(void)funcs;
+	return kmig_err("blob %s not loaded", repo_oid_str(oid));
 }
 
 int reach_load_release(struct store *st, long long release,
@@ -1163,15 +1210,27 @@ int reach_load_release(struct store *st, long long release,
 		       bool (*skip)(void *data, const char *path), void *data,
 		       struct reach **out)
 {
-	struct load l = { reach_new_cached(depth, cache), st, skip, data, NULL };
+	struct load l = { st, skip, data, NULL, NULL, 0, 0 };
+	struct reach *r = reach_new_cached(depth, cache);
+	size_t i;
 	int ret;
 
 	ret = store_release_blobs(st, release, load_file, &l);
-	if (ret) {
-		reach_free(l.r);
-		l.r = NULL;
+	if (!ret && l.ruleset) {
+		r->ruleset = xstrdup(l.ruleset);
+		ret = load_missing(&l, r->cache);
 	}
-	*out = l.r;
+	for (i = 0; !ret && i < l.n; i++)
+		ret = reach_add_blob(r, l.v[i].path, &l.v[i].oid, loaded, NULL);
+	for (i = 0; i < l.n; i++)
+		free(l.v[i].path);
+	free(l.v);
+	free(l.ruleset);
+	if (ret) {
+		reach_free(r);
+		r = NULL;
+	}
+	*out = r;
 	return ret;
 }
 

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include <libdeflate.h>
+#include <zlib.h>
 
 #include "packread.h"
 #include "util.h"
@@ -261,6 +262,8 @@ struct pack_reader {
 	size_t chain_alloc;
 	unsigned char *kept;
 	size_t kept_alloc;
+	z_stream zs;			/* pack_reader_size()'s, once used */
+	bool zs_ready;
 };
 
 static size_t bucket_of(uint64_t pos)
@@ -364,6 +367,8 @@ void pack_reader_free(struct pack_reader *r)
 	while (r->tail)
 		cache_drop(r, r->tail);
 	libdeflate_free_decompressor(r->dd);
+	if (r->zs_ready)
+		inflateEnd(&r->zs);
 	free(r->in);
 	free(r->delta);
 	free(r->chain);
@@ -388,8 +393,12 @@ static int corrupt(const struct pack *p, uint64_t off, const char *what)
 			(unsigned long long)off, what);
 }
 
-/* Read the entry at @pos into r->in and parse its header. */
-static int entry_read(struct pack_reader *r, uint64_t pos, struct entry *en)
+/*
+ * Read the entry at @pos into r->in, at most its first @max bytes, and
+ * parse its header.
+ */
+static int entry_read_part(struct pack_reader *r, uint64_t pos,
+			   struct entry *en, size_t max)
 {
 	size_t k = (size_t)(pos >> PACK_OFS_BITS);
 	uint64_t off = pos & PACK_OFS_MASK, end;
@@ -419,6 +428,8 @@ static int entry_read(struct pack_reader *r, uint64_t pos, struct entry *en)
 	if (end <= off || end - off > SIZE_MAX / 2)
 		return corrupt(p, off, "bad entry length");
 	len = (size_t)(end - off);
+	if (len > max)
+		len = max;
 	if (len > r->in_alloc) {
 		free(r->in);
 		r->in_alloc = len + len / 4;
@@ -482,6 +493,11 @@ static int entry_read(struct pack_reader *r, uint64_t pos, struct entry *en)
 	en->z = c;
 	en->zlen = (size_t)(e - c);
 	return 0;
+}
+
+static int entry_read(struct pack_reader *r, uint64_t pos, struct entry *en)
+{
+	return entry_read_part(r, pos, en, SIZE_MAX);
 }
 
 /*
@@ -614,6 +630,60 @@ static int delta_apply(struct pack_reader *r, uint64_t pos,
 	return 0;
 bad:
 	return corrupt(pk, pos & PACK_OFS_MASK, "bad delta");
+}
+
+/* Enough of an entry for its header and its delta's two sizes. */
+#define PEEK_BYTES 512
+
+int pack_reader_size(struct pack_reader *r, uint64_t pos, uint64_t *size)
+{
+	struct centry *c = cache_get(r, pos);
+	unsigned char head[20];		/* two varints of at most 10 bytes */
+	const unsigned char *p = head;
+	struct entry en;
+	bool ok = true;
+	int ret;
+
+	if (c) {
+		*size = c->len;
+		return 0;
+	}
+	ret = entry_read_part(r, pos, &en, PEEK_BYTES);
+	if (ret)
+		return ret;
+	if (en.base == PACK_POS_NONE) {
+		*size = en.size;
+		return 0;
+	}
+	/* a delta: the first bytes it inflates to are its base's size, then its result's */
+	if (!r->zs_ready) {
+		if (inflateInit(&r->zs) != Z_OK)
+			return KMIG_ENOTFOUND;
+		r->zs_ready = true;
+	} else if (inflateReset(&r->zs) != Z_OK) {
+		return KMIG_ENOTFOUND;
+	}
+	r->zs.next_in = (unsigned char *)en.z;
+	r->zs.avail_in = (uInt)en.zlen;
+	r->zs.next_out = head;
+	r->zs.avail_out = sizeof(head);
+	switch (inflate(&r->zs, Z_SYNC_FLUSH)) {
+	case Z_OK:
+	case Z_STREAM_END:
+	case Z_BUF_ERROR:
+		break;
+	default:
+		return KMIG_ENOTFOUND;	/* pack_reader_read() says why */
+	}
+	delta_size(&p, head + sizeof(head) - r->zs.avail_out, &ok);
+	*size = delta_size(&p, head + sizeof(head) - r->zs.avail_out, &ok);
+	return ok ? 0 : KMIG_ENOTFOUND;
+}
+
+void pack_reader_trim(struct pack_reader *r)
+{
+	while (r->bytes > r->limit && r->tail)
+		cache_drop(r, r->tail);
 }
 
 int pack_reader_read(struct pack_reader *r, uint64_t pos,

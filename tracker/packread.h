@@ -114,5 +114,17 @@ void pack_reader_free(struct pack_reader *r);
 /* pack_reader_read - the object at @pos, its deltas applied. */
 int pack_reader_read(struct pack_reader *r, uint64_t pos,
 		     struct pack_object *obj);
+/*
+ * pack_reader_size - the size of the object at @pos, known without
+ * inflating it: from its entry's header, or for a delta from the first
+ * bytes of the delta.  KMIG_ENOTFOUND when those bytes do not tell (a
+ * damaged entry among them: pack_reader_read() then says what is wrong).
+ */
+int pack_reader_size(struct pack_reader *r, uint64_t pos, uint64_t *size);
+/*
+ * pack_reader_trim - drop cached objects down to the cache's size, the
+ * last one read too (a giant one would otherwise stay until the next).
+ */
+void pack_reader_trim(struct pack_reader *r);
 
 #endif

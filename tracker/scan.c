@@ -86,6 +86,15 @@ int scan_tree_files(struct scan_files *out, git_oid *maintainers,
 #define WORKER_NICE	5
 #define READER_CACHE	((size_t)4 << 20)
 
+/*
+ * Giant blobs (the amd register headers: up to 24 MB, next to each other
+ * in pack order) are lexed one at a time: the blob and its token array
+ * take 30-40 MB, and two workers meeting them together made the scan's
+ * peak resident set.  A worker that finds the other one on a giant puts
+ * its own off to the end of its run and lexes the rest first.
+ */
+#define GIANT_BYTES	((uint64_t)4 << 20)
+
 struct pack_pos {
 	uint64_t pos;		/* packread position; PACK_POS_NONE: loose */
 	size_t i;
@@ -143,6 +152,7 @@ struct scan_pool {
 	pthread_cond_t done;		/* a batch finished */
 	struct scan_batch *head, *tail;	/* batches with blobs not taken */
 	bool stop;
+	pthread_mutex_t giant;		/* held while lexing a giant blob */
 };
 
 static void batch_fail(struct scan_pool *p, struct scan_batch *b)
@@ -221,6 +231,55 @@ static int lex_one(struct worker *w, struct scan_batch *b,
 	return ret;
 }
 
+/* Whether the blob at @pp is giant, when its size can be known cheaply. */
+static bool is_giant(struct worker *w, const struct pack_pos *pp)
+{
+	uint64_t size;
+
+	return pp->pos != PACK_POS_NONE &&
+	       !pack_reader_size(w->rd, pp->pos, &size) && size >= GIANT_BYTES;
+}
+
+/* Lex giant blob @pp holding the pool's giant lock; then let it go. */
+static int lex_giant(struct worker *w, struct scan_batch *b,
+		     const struct pack_pos *pp)
+{
+	int ret = lex_one(w, b, pp);
+
+	pack_reader_trim(w->rd);
+	pthread_mutex_unlock(&w->pool->giant);
+	return ret;
+}
+
+/*
+ * Lex blobs @first to @end of @b's order; true when one failed.  A giant
+ * blob waits for the other workers' giant only once the rest is done.
+ */
+static bool lex_run(struct worker *w, struct scan_batch *b, size_t first,
+		    size_t end)
+{
+	size_t later[CHUNK], nlater = 0, i;
+
+	for (i = first; i < end; i++) {
+		const struct pack_pos *pp = &b->order[i];
+
+		if (!is_giant(w, pp)) {
+			if (lex_one(w, b, pp))
+				return true;
+		} else if (pthread_mutex_trylock(&w->pool->giant)) {
+			later[nlater++] = i;
+		} else if (lex_giant(w, b, pp)) {
+			return true;
+		}
+	}
+	for (i = 0; i < nlater; i++) {
+		pthread_mutex_lock(&w->pool->giant);
+		if (lex_giant(w, b, &b->order[later[i]]))
+			return true;
+	}
+	return false;
+}
+
 /* The queue of batches with blobs not taken yet; under p->lock. */
 static void queue_push(struct scan_pool *p, struct scan_batch *b)
 {
@@ -252,8 +311,8 @@ static void *pool_worker(void *arg)
 	pthread_mutex_lock(&p->lock);
 	for (;;) {
 		struct scan_batch *b;
-		size_t i, first, end;
-		bool failed = false;
+		size_t first, end;
+		bool failed;
 
 		while (!p->stop && !p->head)
 			pthread_cond_wait(&p->work, &p->lock);
@@ -267,11 +326,9 @@ static void *pool_worker(void *arg)
 			queue_pop(p);
 		pthread_mutex_unlock(&p->lock);
 
-		for (i = first; i < end && !failed; i++)
-			if (lex_one(w, b, &b->order[i])) {
-				batch_fail(p, b);
-				failed = true;
-			}
+		failed = lex_run(w, b, first, end);
+		if (failed)
+			batch_fail(p, b);
 
 		pthread_mutex_lock(&p->lock);
 		b->done += end - first;
@@ -334,6 +391,7 @@ int scan_pool_start(struct scan_pool **out, const char *repo_path, int jobs)
 	if (jobs < 1)
 		jobs = 1;
 	pthread_mutex_init(&p->lock, NULL);
+	pthread_mutex_init(&p->giant, NULL);
 	pthread_cond_init(&p->work, NULL);
 	pthread_cond_init(&p->done, NULL);
 	p->tids = xcalloc((size_t)jobs, sizeof(*p->tids));
@@ -427,6 +485,7 @@ void scan_pool_stop(struct scan_pool *p)
 	pthread_cond_destroy(&p->work);
 	pthread_cond_destroy(&p->done);
 	pthread_mutex_destroy(&p->lock);
+	pthread_mutex_destroy(&p->giant);
 	packset_free(p->ps);
 	free(p->repo_path);
 	free(p);

@@ -85,10 +85,13 @@ static int compare_one(const git_oid *oid, void *payload)
 	struct cmp_ctx *c = payload;
 	git_odb_object *want = NULL;
 	struct pack_object got;
-	uint64_t pos;
+	uint64_t pos, size;
 
 	assert_int_equal(git_odb_read(&want, c->odb, oid), 0);
 	assert_int_equal(packset_find(c->ps, oid, &pos), 0);
+	/* its size first, whole object or delta, cached or not */
+	assert_int_equal(pack_reader_size(c->rd, pos, &size), 0);
+	assert_int_equal(size, git_odb_object_size(want));
 	assert_int_equal(pack_reader_read(c->rd, pos, &got), 0);
 	assert_int_equal(got.type, git_odb_object_type(want));
 	assert_int_equal(got.len, git_odb_object_size(want));

@@ -117,8 +117,9 @@ int pack_reader_read(struct pack_reader *r, uint64_t pos,
 /*
  * pack_reader_size - the size of the object at @pos, known without
  * inflating it: from its entry's header, or for a delta from the first
- * bytes of the delta.  KMIG_ENOTFOUND when those bytes do not tell (a
- * damaged entry among them: pack_reader_read() then says what is wrong).
+ * bytes of the delta.  KMIG_ENOTFOUND when those bytes do not tell, or
+ * another negative code when the entry cannot be read; either way
+ * pack_reader_read() then says what is wrong, if anything.
  */
 int pack_reader_size(struct pack_reader *r, uint64_t pos, uint64_t *size);
 /*

@@ -639,7 +639,7 @@ int pack_reader_size(struct pack_reader *r, uint64_t pos, uint64_t *size)
 {
 	struct centry *c = cache_get(r, pos);
 	unsigned char head[20];		/* two varints of at most 10 bytes */
-	const unsigned char *p = head;
+	const unsigned char *p = head, *end;
 	struct entry en;
 	bool ok = true;
 	int ret;
@@ -675,8 +675,9 @@ int pack_reader_size(struct pack_reader *r, uint64_t pos, uint64_t *size)
 	default:
 		return KMIG_ENOTFOUND;	/* pack_reader_read() says why */
 	}
-	delta_size(&p, head + sizeof(head) - r->zs.avail_out, &ok);
-	*size = delta_size(&p, head + sizeof(head) - r->zs.avail_out, &ok);
+	end = head + sizeof(head) - r->zs.avail_out;
+	delta_size(&p, end, &ok);
+	*size = delta_size(&p, end, &ok);
 	return ok ? 0 : KMIG_ENOTFOUND;
 }
 

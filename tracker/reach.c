@@ -314,26 +314,35 @@ void reach_cache_trim(struct reach_cache *c)
 	c->gen++;
 }
 
-/* Mark in @live (by id) every name a cached fragment refers to. */
-static void names_mark(const struct reach_cache *c, uint32_t *live)
+/* Name @id through @map: marked (map[id] = 1), or renumbered to map[id] - 1. */
+static void name_through(uint32_t *id, uint32_t *map, bool renumber)
+{
+	if (renumber)
+		*id = map[*id] - 1;
+	else
+		map[*id] = 1;
+}
+
+/* Every name id a cached fragment holds, through @map (name_through()). */
+static void frag_names(struct reach_cache *c, uint32_t *map, bool renumber)
 {
 	size_t i, k;
 
 	for (i = 0; i < c->nfrag; i++) {
-		const struct frag *fr = c->frag[i];
+		struct frag *fr = c->frag[i];
 
 		if (!fr)
 			continue;
 		for (k = 0; k < fr->nfn; k++)
-			live[fr->fn[k].name] = 1;
+			name_through(&fr->fn[k].name, map, renumber);
 		for (k = 0; k < fr->ncalls; k++)
-			live[fr->calls[k]] = 1;
+			name_through(&fr->calls[k], map, renumber);
 		for (k = 0; k < fr->nref; k++)
-			live[fr->ref[k]] = 1;
+			name_through(&fr->ref[k], map, renumber);
 		for (k = 0; k < fr->nk; k++)
-			live[fr->k[k]] = 1;
+			name_through(&fr->k[k], map, renumber);
 		for (k = 0; k < fr->nd; k++)
-			live[fr->d[k].name] = 1;
+			name_through(&fr->d[k].name, map, renumber);
 	}
 }
 
@@ -383,26 +392,10 @@ static void names_keep(struct names *m, uint32_t *map)
 void reach_cache_compact(struct reach_cache *c)
 {
 	uint32_t *map = xcalloc(c->names.n ? c->names.n : 1, sizeof(*map));
-	size_t i, k;
 
-	names_mark(c, map);
+	frag_names(c, map, false);
 	names_keep(&c->names, map);
-	for (i = 0; i < c->nfrag; i++) {
-		struct frag *fr = c->frag[i];
-
-		if (!fr)
-			continue;
-		for (k = 0; k < fr->nfn; k++)
-			fr->fn[k].name = map[fr->fn[k].name] - 1;
-		for (k = 0; k < fr->ncalls; k++)
-			fr->calls[k] = map[fr->calls[k]] - 1;
-		for (k = 0; k < fr->nref; k++)
-			fr->ref[k] = map[fr->ref[k]] - 1;
-		for (k = 0; k < fr->nk; k++)
-			fr->k[k] = map[fr->k[k]] - 1;
-		for (k = 0; k < fr->nd; k++)
-			fr->d[k].name = map[fr->d[k].name] - 1;
-	}
+	frag_names(c, map, true);
 	free(map);
 	c->names_mark = c->names.n;
 }
@@ -1217,8 +1210,9 @@ int reach_load_release(struct store *st, long long release,
 
 	ret = store_release_blobs(st, release, load_file, &l);
 	if (!ret && l.ruleset) {
-		r->ruleset = xstrdup(l.ruleset);
 		ret = load_missing(&l, r->cache);
+		r->ruleset = l.ruleset;		/* handed over */
+		l.ruleset = NULL;
 	}
 	for (i = 0; !ret && i < l.n; i++)
 		ret = reach_add_blob(r, l.v[i].path, &l.v[i].oid, loaded, NULL);

@@ -481,34 +481,28 @@ out_free:
 	ckpt_free(c);
 }
 
+/* Set the checkpointer's @flag (pending or stop) and wake it. */
+static void ckpt_wake(struct store_ckpt *c, bool *flag)
+{
+	pthread_mutex_lock(&c->lock);
+	*flag = true;
+	pthread_cond_signal(&c->wake);
+	pthread_mutex_unlock(&c->lock);
+}
+
 void store_checkpoint_stop(struct store *st)
 {
 	struct store_ckpt *c = st->ckpt;
 
 	if (!c)
 		return;
-	pthread_mutex_lock(&c->lock);
-	c->stop = true;
-	pthread_cond_signal(&c->wake);
-	pthread_mutex_unlock(&c->lock);
+	ckpt_wake(c, &c->stop);
 	pthread_join(c->tid, NULL);
 	sqlite3_wal_autocheckpoint(st->db, c->autockpt);
 	ckpt_free(c);
 	st->ckpt = NULL;
 }
 
-/* A commit's pages to copy: wake the checkpointer, if there is one. */
-static void ckpt_kick(struct store *st)
-{
-	struct store_ckpt *c = st->ckpt;
-
-	if (!c)
-		return;
-	pthread_mutex_lock(&c->lock);
-	c->pending = true;
-	pthread_cond_signal(&c->wake);
-	pthread_mutex_unlock(&c->lock);
-}
 
 void store_close(struct store *st)
 {
@@ -536,8 +530,8 @@ int store_commit(struct store *st)
 {
 	int ret = store_exec(st, "COMMIT");
 
-	if (!ret)
-		ckpt_kick(st);
+	if (!ret && st->ckpt)	/* its pages to copy */
+		ckpt_wake(st->ckpt, &st->ckpt->pending);
 	return ret;
 }
 

@@ -401,6 +401,27 @@ static int graph_cache_add(struct scan_state *s, const git_oid *oid,
 	return ret;
 }
 
+/*
+ * Keep only the graphs' cached facts that release @next uses, before its
+ * lexing is waited for: its graph would drop the others anyway.  At a new
+ * line that frees most of the cache (and its names) while the workers lex
+ * the line's new blobs, when the scan's memory peaks.  A release with
+ * nothing to write changes nothing: the one after it may use them.
+ */
+static void graph_cache_narrow(struct scan_state *s,
+			       const struct release_plan *next)
+{
+	size_t before = reach_cache_blobs(s->graphs), i;
+
+	if (next->skip)
+		return;
+	for (i = 0; i < next->files.n; i++)
+		reach_cache_mark(s->graphs, &next->files.v[i].oid);
+	reach_cache_trim(s->graphs);
+	if (reach_cache_blobs(s->graphs) < before - before / 4)
+		reach_cache_compact(s->graphs);
+}
+
 static void base_clear(struct scan_base *b)
 {
 	scan_files_clear(&b->files);
@@ -765,6 +786,8 @@ static int cmd_scan_fn(struct kmig_ctx *ctx, int argc, char **argv)
 		}
 		fflush(stdout);
 		plan_clear(&s, cur);
+		if (i + 1 < planned)
+			graph_cache_narrow(&s, &plan[(i + 1) % ARRAY_SIZE(plan)]);
 	}
 	{
 		long long pruned;

@@ -770,6 +770,11 @@ static void csites_set(struct csites *cs, const struct site_list *sites)
 	cs->known = true;
 }
 
+void reach_cache_mark(struct reach_cache *c, const git_oid *oid)
+{
+	cache_get(c, oid);
+}
+
 void reach_cache_add(struct reach_cache *c, const git_oid *oid, char *funcs,
 		     const struct site_list *sites)
 {

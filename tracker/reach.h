@@ -62,6 +62,15 @@ void reach_cache_trim(struct reach_cache *c);
 size_t reach_cache_blobs(const struct reach_cache *c);
 
 /*
+ * reach_cache_mark - count blob @oid as used, so the next
+ * reach_cache_trim() keeps it (nothing when it is not cached).  kmig scan
+ * marks the next release's blobs and trims before it waits for their
+ * lexing: the rest would go at that release's trim anyway, and at a new
+ * line that is most of the cache.
+ */
+void reach_cache_mark(struct reach_cache *c, const git_oid *oid);
+
+/*
  * reach_cache_compact - drop the identifiers no cached blob uses any
  * more (an earlier line's, once its blobs are trimmed), the others kept
  * in their order and renumbered, each old chunk of names freed once copied

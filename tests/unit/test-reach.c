@@ -329,6 +329,50 @@ static void test_cache(void **state)
 }
 
 /*
+ * Marked blobs survive a trim before any graph used them (kmig scan marks
+ * the next release's); the others go, and are read again when needed.
+ */
+static void test_cache_mark(void **state)
+{
+	struct reach_cache *c = reach_cache_new();
+	struct getter g = { 0 };
+	struct reach *r;
+	git_oid oid;
+
+	(void)state;
+	r = reach_new_cached(REACH_DEFAULT_DEPTH, c);
+	add_blob(r, "net/f/af.c", 0, &g);
+	add_blob(r, "net/f/g.c", 1, &g);
+	add_blob(r, "include/f.h", 3, &g);
+	add_blob(r, "include/t.h", 4, &g);
+	reach_free(r);
+	reach_cache_trim(c);
+	assert_int_equal(reach_cache_blobs(c), 4);
+
+	memset(&oid, 0, sizeof(oid));
+	oid.id[0] = 0;
+	reach_cache_mark(c, &oid);
+	oid.id[0] = 3;
+	reach_cache_mark(c, &oid);
+	oid.id[0] = 2;			/* not cached: nothing */
+	reach_cache_mark(c, &oid);
+	reach_cache_trim(c);
+	assert_int_equal(reach_cache_blobs(c), 2);
+
+	r = reach_new_cached(REACH_DEFAULT_DEPTH, c);
+	add_blob(r, "net/f/af.c", 0, &g);
+	add_blob(r, "include/f.h", 3, &g);
+	assert_int_equal(g.calls, 4);	/* both kept */
+	add_blob(r, "net/f/g.c", 1, &g);
+	assert_int_equal(g.calls, 5);	/* dropped: read again */
+	reach_build(r);
+	assert_path(r, "net/f/g.c", 3,
+		    "f_sendmsg (net/f/af.c:2) \xe2\x86\x92 g (net/f/g.c:1)");
+	reach_free(r);
+	reach_cache_free(c);
+}
+
+/*
  * A compaction drops the names of the blobs gone, and the graph of the
  * blobs left is the same: every name of theirs moved (the gone blob's
  * names came first, so each id changes).
@@ -514,6 +558,7 @@ int main(void)
 		cmocka_unit_test(test_malformed),
 		cmocka_unit_test(test_consts),
 		cmocka_unit_test(test_cache),
+		cmocka_unit_test(test_cache_mark),
 		cmocka_unit_test(test_cache_compact),
 		cmocka_unit_test(test_cache_compact_chunks),
 		cmocka_unit_test(test_name_heuristic),

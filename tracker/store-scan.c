@@ -657,9 +657,12 @@ int store_scan_tune(struct store *st)
 	/*
 	 * A release joins its ~55 000 files with the blob cache: with
 	 * SQLite's default 2 MB page cache most of that is pread() of pages
-	 * just evicted.  32 MB keeps the indexes in memory.
+	 * just evicted.  Since the blobs are written and their facts read in
+	 * blob id order, 8 MB does as well as 32 did (cold scan of 21
+	 * releases, a point release or a new line's graph in a later run),
+	 * and the resident set is 20-25 MB smaller.
 	 */
-	return store_exec(st, "PRAGMA cache_size = -32768");
+	return store_exec(st, "PRAGMA cache_size = -8192");
 }
 
 /* The rule sets, blobs or sites that neither a release nor the rules use. */

@@ -223,12 +223,40 @@ static bool same_tree(git_repository *repo, const char *old_hex,
 	return same;
 }
 
+/*
+ * @p's in-scope files and MAINTAINERS, through a repository handle of
+ * their own, freed after: libgit2 keeps a 16 MB delta-base cache, its
+ * object cache and the pack windows it mapped for as long as a handle
+ * lives, 15-17 MB of the resident set while the workers lex.  The next
+ * walk starts with cold caches, for about 20 ms.
+ */
+static int walk_release_tree(struct scan_state *s, struct release_plan *p)
+{
+	git_repository *repo;
+	git_tree *tree;
+	int ret;
+
+	ret = repo_open(&repo, git_repository_path(s->repo));
+	if (ret)
+		return ret;
+	if (git_tree_lookup(&tree, repo, git_commit_tree_id(p->commit)) < 0) {
+		ret = kmig_err_git("cannot read tree");
+		goto out_repo;
+	}
+	ret = scan_tree_files(&p->files, &p->maint_oid, tree);
+	git_tree_free(tree);
+	if (!ret)
+		ret = maint_cache_get(&s->maint, repo, &p->maint_oid, &p->maint);
+out_repo:
+	git_repository_free(repo);
+	return ret;
+}
+
 static int plan_release(struct scan_state *s, const char *tag,
 			struct release_plan *p)
 {
 	const char *ruleset = rules_hash();
 	struct release_info old;
-	git_tree *tree = NULL;
 	size_t i;
 	int ret;
 
@@ -283,13 +311,7 @@ static int plan_release(struct scan_state *s, const char *tag,
 			return ret;
 		s->cached_loaded = true;
 	}
-	if (git_commit_tree(&tree, p->commit) < 0)
-		return kmig_err_git("cannot read tree");
-	ret = scan_tree_files(&p->files, &p->maint_oid, tree);
-	git_tree_free(tree);
-	if (ret)
-		return ret;
-	ret = maint_cache_get(&s->maint, s->repo, &p->maint_oid, &p->maint);
+	ret = walk_release_tree(s, p);
 	if (ret)
 		return ret;
 	if (!p->maint || !maintainers_count(p->maint))

@@ -103,6 +103,13 @@ size_t packset_count(const struct packset *ps);
 int packset_find(const struct packset *ps, const git_oid *oid, uint64_t *pos);
 
 /*
+ * packset_drop_pages - take the indexes' pages out of the resident set
+ * (a kernel pack's index is 8 MB); the next lookup faults them back in
+ * from the page cache.  Safe while other threads look up.
+ */
+void packset_drop_pages(const struct packset *ps);
+
+/*
  * pack_reader_new - a reader with a cache of at most @cache_bytes of
  * inflated objects (the last object read is kept even when larger).
  * A reader is for one thread; any number share a packset.

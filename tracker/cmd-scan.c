@@ -153,7 +153,12 @@ static bool tag_names_tree(git_repository *repo, const char *tag)
  * i + 1 .. i + PLAN_AHEAD before writing release i, so the tree walks and
  * the database work run while the workers lex.
  */
-#define PLAN_AHEAD 3	/* releases planned beyond the one being written */
+/*
+ * Releases planned beyond the one being written.  Three kept the lexing
+ * results of one more release in memory for no measurable gain: 2 gives a
+ * 21-release scan a peak 10-14 MB lower in the same time (three pairs).
+ */
+#define PLAN_AHEAD 2
 
 struct release_plan {
 	const char *tag;

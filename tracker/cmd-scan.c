@@ -151,12 +151,9 @@ static bool tag_names_tree(git_repository *repo, const char *tag)
  * the blobs to lex, queue them on the pool) and write_release() (wait for
  * them, one transaction, the result line).  cmd_scan_fn() plans releases
  * i + 1 .. i + PLAN_AHEAD before writing release i, so the tree walks and
- * the database work run while the workers lex.
- */
-/*
- * Releases planned beyond the one being written.  Three kept the lexing
- * results of one more release in memory for no measurable gain: 2 gives a
- * 21-release scan a peak 10-14 MB lower in the same time (three pairs).
+ * the database work run while the workers lex.  Each release planned
+ * ahead holds its lexing results until it is written: two is as fast as
+ * three here, with a lower peak (bench/README.md, eighth round).
  */
 #define PLAN_AHEAD 2
 
@@ -228,40 +225,12 @@ static bool same_tree(git_repository *repo, const char *old_hex,
 	return same;
 }
 
-/*
- * @p's in-scope files and MAINTAINERS, through a repository handle of
- * their own, freed after: libgit2 keeps a 16 MB delta-base cache, its
- * object cache and the pack windows it mapped for as long as a handle
- * lives, 15-17 MB of the resident set while the workers lex.  The next
- * walk starts with cold caches, for about 20 ms.
- */
-static int walk_release_tree(struct scan_state *s, struct release_plan *p)
-{
-	git_repository *repo;
-	git_tree *tree;
-	int ret;
-
-	ret = repo_open(&repo, git_repository_path(s->repo));
-	if (ret)
-		return ret;
-	if (git_tree_lookup(&tree, repo, git_commit_tree_id(p->commit)) < 0) {
-		ret = kmig_err_git("cannot read tree");
-		goto out_repo;
-	}
-	ret = scan_tree_files(&p->files, &p->maint_oid, tree);
-	git_tree_free(tree);
-	if (!ret)
-		ret = maint_cache_get(&s->maint, repo, &p->maint_oid, &p->maint);
-out_repo:
-	git_repository_free(repo);
-	return ret;
-}
-
 static int plan_release(struct scan_state *s, const char *tag,
 			struct release_plan *p)
 {
 	const char *ruleset = rules_hash();
 	struct release_info old;
+	git_tree *tree = NULL;
 	size_t i;
 	int ret;
 
@@ -316,7 +285,13 @@ static int plan_release(struct scan_state *s, const char *tag,
 			return ret;
 		s->cached_loaded = true;
 	}
-	ret = walk_release_tree(s, p);
+	if (git_commit_tree(&tree, p->commit) < 0)
+		return kmig_err_git("cannot read tree");
+	ret = scan_tree_files(&p->files, &p->maint_oid, tree);
+	git_tree_free(tree);
+	if (ret)
+		return ret;
+	ret = maint_cache_get(&s->maint, s->repo, &p->maint_oid, &p->maint);
 	if (ret)
 		return ret;
 	if (!p->maint || !maintainers_count(p->maint))
@@ -433,7 +408,8 @@ static int graph_cache_add(struct scan_state *s, const git_oid *oid,
  * lexing is waited for: its graph would drop the others anyway.  At a new
  * line that frees most of the cache (and its names) while the workers lex
  * the line's new blobs, when the scan's memory peaks.  A release with
- * nothing to write changes nothing: the one after it may use them.
+ * nothing to write (up to date, or only its graph again) leaves the cache
+ * as it is: the one after it may use them.
  */
 static void graph_cache_narrow(struct scan_state *s,
 			       const struct release_plan *next)
@@ -814,7 +790,8 @@ static int cmd_scan_fn(struct kmig_ctx *ctx, int argc, char **argv)
 		fflush(stdout);
 		plan_clear(&s, cur);
 		if (i + 1 < planned)
-			graph_cache_narrow(&s, &plan[(i + 1) % ARRAY_SIZE(plan)]);
+			graph_cache_narrow(&s,
+					   &plan[(i + 1) % ARRAY_SIZE(plan)]);
 	}
 	{
 		long long pruned;

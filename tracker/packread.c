@@ -216,7 +216,9 @@ void packset_drop_pages(const struct packset *ps)
 	size_t i;
 
 	for (i = 0; ps && i < ps->n; i++)
-		madvise((void *)ps->v[i].ix.buf, ps->v[i].ix.len, MADV_DONTNEED);
+		/* read-only and private: nothing written is lost; advice only */
+		(void)madvise((void *)ps->v[i].ix.buf, ps->v[i].ix.len,
+			      MADV_DONTNEED);
 }
 
 int packset_find(const struct packset *ps, const git_oid *oid, uint64_t *pos)

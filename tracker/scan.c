@@ -510,10 +510,10 @@ void scan_tune_libgit2(void)
 	git_libgit2_opts(GIT_OPT_SET_MWINDOW_MAPPED_LIMIT, (size_t)64 << 20);
 	/*
 	 * The object cache keeps the trees of every release walked (256 MB
-	 * by default).  A walk reads each tree once, and a tree parsed takes
-	 * several times its counted size: no tree is cached at all (13-15
-	 * MB less at the 21-release scan's peak, in the same time).  Commits
-	 * and tags stay, within 4 MB.
+	 * by default).  A walk reads each tree once, and the cache counts
+	 * only an object's raw size, not a parsed tree's entries: no tree is
+	 * cached at all (13-15 MB less at the 21-release scan's peak, in the
+	 * same time).  Commits and tags stay, within 4 MB.
 	 */
 	git_libgit2_opts(GIT_OPT_SET_CACHE_MAX_SIZE, (ssize_t)4 << 20);
 	git_libgit2_opts(GIT_OPT_SET_CACHE_OBJECT_LIMIT, GIT_OBJECT_TREE,

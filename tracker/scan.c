@@ -429,10 +429,10 @@ struct scan_batch *scan_pool_submit(struct scan_pool *p, const git_oid *oids,
 	b->bytes = bytes;
 	b->facts = facts;
 	b->order = pack_order(p->ps, oids, n);
-	/* until the next batch, only a ref-delta's base is looked up */
-	packset_drop_pages(p->ps);
 	if (!n)
 		return b;
+	/* until the next batch, only a ref-delta's base is looked up */
+	packset_drop_pages(p->ps);
 	pthread_mutex_lock(&p->lock);
 	queue_push(p, b);
 	pthread_cond_broadcast(&p->work);

@@ -503,7 +503,6 @@ void store_checkpoint_stop(struct store *st)
 	st->ckpt = NULL;
 }
 
-
 void store_close(struct store *st)
 {
 	size_t i;

@@ -96,17 +96,25 @@ static int site_row(sqlite3_stmt *s, void *fn, void *data)
 	return ((web_site_fn *)fn)(data, &r);
 }
 
+/*
+ * Only the files with a row in file_counts have a site that counts (the
+ * scan writes a row for each file and rule with at least one), about a
+ * quarter of a release's files: looking up the blob_sites of the others
+ * as well read most of that index again for every release page.
+ */
 int store_web_sites(struct store *st, long long release, web_site_fn *fn,
 		    void *data)
 {
 	static const char sql[] =
 		"SELECT rf.path, CASE WHEN rr.chain IS NULL THEN bs.rule ELSE 'warn-on-user' END AS srule, "
 		"bs.line, bs.func, bs.text, rr.chain "
-		"FROM release_files rf JOIN releases r ON r.id = rf.release_id "
+		"FROM (SELECT DISTINCT path FROM file_counts WHERE release_id = ?1) fc "
+		"JOIN release_files rf ON rf.release_id = ?1 AND rf.path = fc.path "
+		"JOIN releases r ON r.id = rf.release_id "
 		"JOIN blob_sites bs ON bs.oid = rf.oid AND bs.ruleset = r.ruleset "
 		"LEFT JOIN release_reach rr ON bs.rule = 'warn-on' AND rr.release_id = rf.release_id "
 		"AND rr.path = rf.path AND rr.line = bs.line "
-		"WHERE rf.release_id = ?1 AND NOT " SITE_VLA_CONST("rf.release_id", "rf.path") " "
+		"WHERE NOT " SITE_VLA_CONST("rf.release_id", "rf.path") " "
 		"ORDER BY rf.path, bs.line, srule";
 	sqlite3_stmt *s = store_stmt(st, sql);
 

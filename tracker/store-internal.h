@@ -122,9 +122,11 @@ char *store_col_dup(sqlite3_stmt *s, int i);
 	"changed AS (" \
 	"  SELECT path, sid, new_oid AS oid, ?2 AS rel, 1 AS sign FROM " files \
 	"  WHERE new_oid IS NOT NULL AND (new_oid IS NOT old_oid OR " TREND_REACHED ") " \
+	"  AND " TREND_COUNTED("?2", files) \
 	"  UNION ALL " \
 	"  SELECT path, sid, old_oid, ?1, -1 FROM " files \
-	"  WHERE old_oid IS NOT NULL AND (old_oid IS NOT new_oid OR " TREND_REACHED ")), " \
+	"  WHERE old_oid IS NOT NULL AND (old_oid IS NOT new_oid OR " TREND_REACHED ") " \
+	"  AND " TREND_COUNTED("?1", files) "), " \
 	"s AS (SELECT c.sid, c.path, c.sign, bs.text, " SITE_RULE("c.rel", "c.path") " AS rule " \
 	"  FROM changed c JOIN releases r ON r.id = c.rel " \
 	"  JOIN blob_sites bs ON bs.oid = c.oid AND bs.ruleset = r.ruleset), " \
@@ -141,6 +143,15 @@ char *store_col_dup(sqlite3_stmt *s, int i);
 #define TREND_REACHED \
 	"(path IN (SELECT path FROM release_reach WHERE release_id IN (?1, ?2)) " \
 	"OR path IN (SELECT path FROM release_vlaconst WHERE release_id IN (?1, ?2)))"
+
+/*
+ * Only a file of @files with a row in file_counts of release @rel has a
+ * site that counts there (the scan writes one for each rule with a site): the
+ * others' blob_sites are not looked up.
+ */
+#define TREND_COUNTED(rel, files) \
+	"EXISTS (SELECT 1 FROM file_counts fc0 WHERE fc0.release_id = " rel \
+	" AND fc0.path = " files ".path)"
 
 #define TREND_SEL \
 	"sel AS (SELECT f.* FROM f JOIN subsystems s ON s.id = f.sid " \

@@ -114,6 +114,20 @@ char *store_col_dup(sqlite3_stmt *s, int i);
 	"  WHEN " SITE_VLA_CONST(rel, path) " THEN NULL ELSE bs.rule END)"
 
 /*
+ * The file counts of a release's files (all, or those @where selects):
+ * a row for each file and rule with at least one counted site, none for
+ * a file without one.  The web's sites and the trend's comparisons rely
+ * on that (TREND_COUNTED, store_web_sites()): it is here, in the
+ * matcher's hash, so a change to it re-counts every release.
+ */
+#define FILE_COUNTS_SQL(where) \
+	"INSERT INTO file_counts(release_id, path, rule, count) " \
+	"SELECT rf.release_id, rf.path, " SITE_RULE("rf.release_id", "rf.path") " AS srule, count(*) " \
+	"FROM release_files rf JOIN releases r ON r.id = rf.release_id " \
+	"JOIN blob_sites bs ON bs.oid = rf.oid AND bs.ruleset = r.ruleset " \
+	"WHERE rf.release_id = ?1 " where " GROUP BY rf.path, srule HAVING srule IS NOT NULL"
+
+/*
  * The sites of the files of f (or of sel: f in one section) whose blob
  * differs, +1 in the new release and -1 in the old, summed per (section,
  * rule, path, text): a positive sum is added, a negative one removed.
@@ -146,8 +160,9 @@ char *store_col_dup(sqlite3_stmt *s, int i);
 
 /*
  * Only a file of @files with a row in file_counts of release @rel has a
- * site that counts there (the scan writes one for each rule with a site): the
- * others' blob_sites are not looked up.
+ * site that counts there (FILE_COUNTS_SQL: one for each rule with a
+ * counted site; a constant vla has none): the others' blob_sites are not
+ * looked up.
  */
 #define TREND_COUNTED(rel, files) \
 	"EXISTS (SELECT 1 FROM file_counts fc0 WHERE fc0.release_id = " rel \

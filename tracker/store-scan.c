@@ -358,14 +358,6 @@ static int release_counts(struct store *st, long long release, long long files)
 	return 0;
 }
 
-/* The file counts of a release's files (all, or those in scan_redo). */
-#define FILE_COUNTS_SQL(where) \
-	"INSERT INTO file_counts(release_id, path, rule, count) " \
-	"SELECT rf.release_id, rf.path, " SITE_RULE("rf.release_id", "rf.path") " AS srule, count(*) " \
-	"FROM release_files rf JOIN releases r ON r.id = rf.release_id " \
-	"JOIN blob_sites bs ON bs.oid = rf.oid AND bs.ruleset = r.ruleset " \
-	"WHERE rf.release_id = ?1 " where " GROUP BY rf.path, srule HAVING srule IS NOT NULL"
-
 int store_release_finish(struct store *st, long long release, long long files)
 {
 	static const char file_sql[] = FILE_COUNTS_SQL("");

@@ -97,10 +97,11 @@ static int site_row(sqlite3_stmt *s, void *fn, void *data)
 }
 
 /*
- * Only the files with a row in file_counts have a site that counts (the
- * scan writes a row for each file and rule with at least one), about a
- * quarter of a release's files: looking up the blob_sites of the others
- * as well read most of that index again for every release page.
+ * Only the files with a row in file_counts have a site that counts
+ * (FILE_COUNTS_SQL: a row for each file and rule with at least one), about
+ * a quarter of a release's files: looking up the blob_sites of the others
+ * as well read most of that index again for every release page.  Sites of
+ * one line and rule come in the order the lexer found them (rowid).
  */
 int store_web_sites(struct store *st, long long release, web_site_fn *fn,
 		    void *data)
@@ -115,7 +116,7 @@ int store_web_sites(struct store *st, long long release, web_site_fn *fn,
 		"LEFT JOIN release_reach rr ON bs.rule = 'warn-on' AND rr.release_id = rf.release_id "
 		"AND rr.path = rf.path AND rr.line = bs.line "
 		"WHERE NOT " SITE_VLA_CONST("rf.release_id", "rf.path") " "
-		"ORDER BY rf.path, bs.line, srule";
+		"ORDER BY rf.path, bs.line, srule, bs.rowid";
 	sqlite3_stmt *s = store_stmt(st, sql);
 
 	if (!s)

@@ -26,6 +26,10 @@
 #                        section (default ${KMIG_HOME:-~/.cache/kmig}/debs)
 #   KMIG_BENCH_IMPORT_DEB  the .deb whose tarball the import contenders
 #                        import (default: the newest version there)
+#   KMIG_BENCH_LEX_TAG   the release whose in-scope .c/.h the lexer
+#                        contender lexes (default: the newest bench tag)
+#   KMIG_BENCH_LEX_BASE  a revision of kmig whose lexer runs beside this
+#                        tree's, alternately: before and after a change
 #   KMIG                 the binary (default ./kmig)
 set -u
 
@@ -186,7 +190,8 @@ load() { cut -d' ' -f1-3 /proc/loadavg; }
 LOAD0=$(load)
 STAMP=$(date -u +%Y%m%dT%H%MZ)
 
-want() {	# is contender $1 selected (KMIG_BENCH_ONLY)?
+want() {	# is contender $1 selected (KMIG_BENCH_ONLY)?  lex-base goes with lex
+	set -- "${1%-base}"
 	case " ${KMIG_BENCH_ONLY:-$1} " in
 	*" $1 "*) return 0 ;;
 	esac
@@ -326,6 +331,48 @@ if [ -n "${DEBLIST:-}" ] && want pack-size; then
 	PACK_GIT=$(sed -n 2p "$PH/repack-f" 2> /dev/null)
 fi
 
+# The lexer: build/lexbench (this tree's, and KMIG_BENCH_LEX_BASE's when
+# set) on the in-scope .c and .h of one release, written out once.  Its
+# MB/s per core is the CPU time of lexing alone (bench/README.md, "The
+# lexer's throughput"); --sites digests what it found, so two lexers are
+# shown to find the same sites and call-graph facts.
+LEX_TAG= LEX_BASE=
+if want lex; then
+	LEX_TAG=${KMIG_BENCH_LEX_TAG:-${TAGS##* }}
+	git -C "$REPO" rev-parse -q --verify "refs/tags/$LEX_TAG" > /dev/null 2>&1 ||
+		die "no release $LEX_TAG in $REPO (KMIG_BENCH_LEX_TAG)"
+	make -s -C "$TOP" lexbench >&2 || die "cannot build build/lexbench"
+	cp "$TOP/build/lexbench" "$TMP/lexbench" || die "cannot copy build/lexbench"
+	if [ -n "${KMIG_BENCH_LEX_BASE:-}" ]; then
+		LEX_BASE=$(git -C "$TOP" rev-parse -q --verify "$KMIG_BENCH_LEX_BASE^{commit}") ||
+			die "KMIG_BENCH_LEX_BASE: no revision '$KMIG_BENCH_LEX_BASE'"
+		say "bench: building the lexer of $(git -C "$TOP" log -1 --format='%h %s' "$LEX_BASE")"
+		mkdir -p "$TMP/lexbase"
+		git -C "$TOP" archive "$LEX_BASE" | tar -x -C "$TMP/lexbase" &&
+			make -s -C "$TMP/lexbase" lexbench >&2 &&
+			cp "$TMP/lexbase/build/lexbench" "$TMP/lexbench-base" ||
+			die "cannot build the lexbench of $KMIG_BENCH_LEX_BASE (it has one since issue 20)"
+		rm -rf "$TMP/lexbase"
+	fi
+	say "bench: writing out the in-scope .c and .h of $LEX_TAG for the lexer"
+	mkdir -p "$TMP/lexsrc"
+	set -f
+	# shellcheck disable=SC2086
+	git -C "$REPO" archive "$LEX_TAG" -- $PATHSPEC | tar -x -C "$TMP/lexsrc" ||
+		die "cannot write out $LEX_TAG"
+	set +f
+fi
+# lex NAME ROUND BINARY: one timed lexbench round; its MB/s per core and
+# sites digest go to $TMP/lex.NAME ("round mbs sha1")
+lex() {
+	want lex || return 0
+	run "$1" "$2" 0 "$3" --rounds 1 --sites "$TMP/lexsrc"
+	awk -v r="$2" '/MB\/s per core/ { for (i = 1; i < NF; i++) if ($(i + 1) == "MB/s") m = $i }
+		/ sites, sha1 / { h = $NF }
+		/ files, .* MB, / { f = $2; b = $4 }
+		END { print r, m, h, f, b }' "$TMP/out.$1" >> "$TMP/lex.$1"
+}
+
 # ------------------------------------------------------------------
 # Rounds.
 
@@ -388,6 +435,8 @@ while [ "$r" -le "$ROUNDS" ]; do
 	run web "$r" 0 "$KMIG" --repo "$REPO" --db "$H/warm.db" web -o "$TMP/site"
 	[ -d "$TMP/site" ] && du -sk "$TMP/site" | cut -f1 > "$TMP/site.kb" &&
 		find "$TMP/site" -type f | wc -l > "$TMP/site.files"
+	lex lex "$r" "$TMP/lexbench"
+	[ -z "$LEX_BASE" ] || lex lex-base "$r" "$TMP/lexbench-base"
 	for n in $SCALE_N; do
 		rm -f "$H/scale.db" "$H/scale.db-wal" "$H/scale.db-shm"
 		# shellcheck disable=SC2046
@@ -522,6 +571,28 @@ row() {	# NAME LABEL REF_NAME RATIO_DIR TARGET_TEXT MET NOTE
 			"git repack -a -d -f $(awk -v b="${PACK_GIT:-0}" 'BEGIN { printf "%.1f", b / 1e6 }') MB:" \
 			"$pr x (target <= 1.2 x: $(le "$pr" 1.2))"
 		echo "$STAMP,\"$CPU\",$CORES,$LOAD0,$LOAD1,$NT,pack-size,1,,,,,,$pr,,repack-f,\"<= 1.2 x git repack -a -d -f\",$(le "$pr" 1.2),\"bytes: kmig $PACK_KMIG, git $PACK_GIT; $PACK_TAGS\"" >> "$CSV"
+	fi
+	if [ -s "$TMP/lex.lex" ]; then
+		# lexstat NAME: "median min max" MB/s per core, files, MB, digest
+		lexstat() {
+			sort -k2 -g "$TMP/lex.$1" | awk '{ v[NR] = $2; h = $3; f = $4; b = $5 }
+				END { m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+				      printf "%.1f %.1f %.1f %s %s %s\n", m, v[1], v[NR], f, b, h }'
+		}
+		set -- $(lexstat lex)
+		lm=$1 lmin=$2 lmax=$3 lsha=$6
+		lmet=$(ge "$lm" 1000)
+		echo "lexer (build/lexbench, $LEX_TAG's in-scope .c/.h: $4 files, $5 MB): $lm MB/s per core" \
+			"($lmin-$lmax) (target >= 1000 MB/s: $lmet); sites sha1 $(echo "$lsha" | cut -c1-12)"
+		echo "$STAMP,\"$CPU\",$CORES,$LOAD0,$LOAD1,$NT,lex,$(count lex),$(stat lex 3 | tr ' ' ','),$(med lex cpu),,,,,\">= 1000 MB/s per core\",$lmet,\"$lm MB/s per core ($lmin-$lmax), $LEX_TAG $5 MB; sites sha1 $lsha\"" >> "$CSV"
+		if [ -s "$TMP/lex.lex-base" ]; then
+			set -- $(lexstat lex-base)
+			same="the same sites"
+			[ "$6" = "$lsha" ] || same="DIFFERENT sites (sha1 $(echo "$6" | cut -c1-12))"
+			echo "lexer of $(git -C "$TOP" log -1 --format=%h "$LEX_BASE") (before): $1 MB/s per core ($2-$3);" \
+				"this tree's / its: $(ratio "$lm" "$1") x; $same"
+			echo "$STAMP,\"$CPU\",$CORES,$LOAD0,$LOAD1,$NT,lex-base,$(count lex-base),$(stat lex-base 3 | tr ' ' ','),$(med lex-base cpu),,,,,info,-,\"$1 MB/s per core ($2-$3) at $LEX_BASE; sites sha1 $6\"" >> "$CSV"
+		fi
 	fi
 	echo "peak RSS of the cold scan: $RSS_MB MB (target <= 300 MB: $(le "$RSS_MB" 300))"
 	echo "x wall / x cpu: the contender's median over the reference's (kmig cold for git grep,"

@@ -50,6 +50,19 @@ static int sensor_read(struct device *dev, int n)
 	return 0;
 }
 EOF2
+# a file whose only array has a constant size in both releases: no use of
+# any rule, on no page (line 6 and its name as in sensor.c)
+cat > "$W/drivers/hwmon/const.c" <<'EOF2'
+/* arrays of constant size only */
+
+static int const_read(void)
+{
+	int ret = 0;
+	char rates[Ar5416RateSize * 2];
+
+	return ret;
+}
+EOF2
 git_commit_all "$W" "sensor" && git -C "$W" tag v1.0
 # v1.1: the header loses hwmon_max, the .c file is the same blob
 sed -i '/hwmon_max/d' "$W/include/linux/hwmon.h"
@@ -64,13 +77,14 @@ t_is "v1.0: the names its header defines are constants" \
 t_is "v1.1: without hwmon_max the same blob has two more VLAs" \
 "drivers/hwmon/sensor.c,7" "$(vla v1.1)"
 t_is "the sites of v1.0 recorded as constant" \
-"drivers/hwmon/sensor.c 5
+"drivers/hwmon/const.c 6
+drivers/hwmon/sensor.c 5
 drivers/hwmon/sensor.c 6
 drivers/hwmon/sensor.c 11
 drivers/hwmon/sensor.c 12
 drivers/hwmon/sensor.c 13" \
 "$(sqlite3 -separator ' ' "$DB" "SELECT rv.path, rv.line FROM release_vlaconst rv
-	JOIN releases r ON r.id = rv.release_id WHERE r.tag = 'v1.0' ORDER BY rv.line")"
+	JOIN releases r ON r.id = rv.release_id WHERE r.tag = 'v1.0' ORDER BY rv.path, rv.line")"
 t_is "the dependencies are recorded per site" \
 "5|hwmon_max
 6|Ar5416RateSize
@@ -87,6 +101,22 @@ k report --trend --format csv --rule vla > "$TRASH/trend"
 t_is "the trend adds the site that became a VLA" \
 "v1.0,5,,,,
 v1.1,7,2,2,0,0" "$(sed 1d "$TRASH/trend")"
+
+# the dashboard lists the arrays of variable size only, and not the file
+# whose only array has a constant size (it has no file counts: the release
+# pages and the trend read no site of it)
+t_exit "web of both releases" 0 k web -o "$TRASH/site"
+files_pages() { ls "$TRASH/site"/files-"$1"-*.html; }
+sites() {
+	python3 "$TOP/tests/web/site.py" sites "$TRASH/site" \
+		"$(basename "$(files_pages "$1" | head -n 1)" | sed 's/-1\.html$//')"
+}
+t_is "v1.0's page: its 5 VLAs" 5 "$(sites v1-0)"
+t_is "v1.1's page: its 7 VLAs" 7 "$(sites v1-1)"
+t_ok "v1.0's page: not the constant sizes of sensor.c" \
+	sh -c "! grep -q 'sensor.c:6<' $(files_pages v1-0 | tr '\n' ' ')"
+t_ok "no page names the file of constant arrays" \
+	sh -c "! grep -l 'const\.c' '$TRASH/site'/*.html"
 
 # the gate: a new array sized by hwmon_max on base v1.0 is no new use
 git -C "$W" checkout -q -b topic v1.0

@@ -4,6 +4,7 @@
  * file; blobs already lexed under the same rule set are never lexed again.
  */
 #include <getopt.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -361,22 +362,98 @@ static long long line_date(git_commit *commit)
 	return p ? strtoll(p + strlen(trailer), NULL, 10) : 0;
 }
 
-/* The release's call graph from the cache: which WARN sites are reached. */
-static int release_graph(struct scan_state *s, const char *tag, long long rel)
+/*
+ * The release's graph computed in a thread while the writing thread
+ * records its file rows (reach_release_prepare(): the cache and the plan's
+ * file list only, no store).
+ */
+struct graph_job {
+	struct scan_state *s;
+	const struct release_plan *p;
+	struct reach_prep *prep;	/* NULL: the store is needed */
+	int ret;
+	char *err;
+};
+
+static int cmp_file_path(const void *a, const void *b)
+{
+	return strcmp((*(const struct scan_file *const *)a)->path,
+		      (*(const struct scan_file *const *)b)->path);
+}
+
+static void *graph_job_run(void *data)
+{
+	struct graph_job *j = data;
+	size_t n = j->p->files.n, i;
+	const struct scan_file **f = xcalloc(n ? n : 1, sizeof(*f));
+	const char **paths = xcalloc(n ? n : 1, sizeof(*paths));
+	const git_oid **oids = xcalloc(n ? n : 1, sizeof(*oids));
+
+	for (i = 0; i < n; i++)
+		f[i] = &j->p->files.v[i];
+	/* in the store's order (byte order of the paths), as reach_release() */
+	qsort(f, n, sizeof(*f), cmp_file_path);
+	for (i = 0; i < n; i++) {
+		paths[i] = f[i]->path;
+		oids[i] = &f[i]->oid;
+	}
+	j->ret = reach_release_prepare(paths, oids, n, rules_hash(),
+				       j->s->reach_depth, j->s->graphs,
+				       &j->prep);
+	if (j->ret)	/* kmig_err()'s message is the thread's own */
+		j->err = xstrdup(kmig_errmsg());
+	free(oids);
+	free(paths);
+	free(f);
+	return NULL;
+}
+
+/*
+ * The facts of the release's blobs that the graphs' cache lacks (a file
+ * back at an earlier release's blob, trimmed since), from the store before
+ * the graph's thread starts: it reads no store.
+ */
+static int load_graph_facts(struct scan_state *s, const struct release_plan *p)
+{
+	size_t n = p->files.n, i;
+	const git_oid **oids = xcalloc(n ? n : 1, sizeof(*oids));
+	int ret;
+
+	for (i = 0; i < n; i++)
+		oids[i] = &p->files.v[i].oid;
+	ret = reach_cache_load(s->graphs, s->st, rules_hash(), oids, n);
+	free(oids);
+	return ret;
+}
+
+/*
+ * The release's call graph from the cache: which WARN sites are reached.
+ * @job (may be NULL): the graph prepared beside the file rows.
+ */
+static int release_graph(struct scan_state *s, const char *tag, long long rel,
+			 struct graph_job *job)
 {
 	struct reach_stats st = { 0 };
 	double t0 = mono_now();
 	char how[64];
 	int ret;
 
-	ret = reach_release(s->st, rel, s->reach_depth, s->graphs, &st);
+	if (job && job->ret)
+		return kmig_errcode(job->ret, "%s", job->err);
+	if (job && job->prep) {
+		ret = reach_release_write(s->st, rel, s->reach_depth, s->graphs,
+					  job->prep, &st);
+		job->prep = NULL;
+	} else {
+		ret = reach_release(s->st, rel, s->reach_depth, s->graphs, &st);
+	}
 	if (ret)
 		return ret;
 	if (st.sites_joined)
 		snprintf(how, sizeof(how), "joined in the store");
 	else
-		snprintf(how, sizeof(how), "from memory and %zu blobs read",
-			 st.sites_read);
+		snprintf(how, sizeof(how), "from memory%s and %zu blobs read",
+			 job ? " beside the file rows" : "", st.sites_read);
 	progress_note("%s: call graph: %zu entry points, %zu functions within %u calls, %zu WARN sites reached, sites %s (%.2fs)\n",
 		      tag, st.entries, st.reached, s->reach_depth, st.sites,
 		      how, mono_now() - t0);
@@ -541,7 +618,7 @@ static int regraph_release(struct scan_state *s, struct release_plan *p)
 		return ret;
 	ret = store_reach_clear(s->st, p->regraph);
 	if (!ret)
-		ret = release_graph(s, p->tag, p->regraph);
+		ret = release_graph(s, p->tag, p->regraph, NULL);
 	if (!ret)
 		ret = store_release_finish(s->st, p->regraph, p->regraph_files);
 	if (ret) {
@@ -566,6 +643,9 @@ static int write_release(struct scan_state *s, struct release_plan *p)
 	uint64_t total_bytes = 0;
 	long long rel, uses = 0;
 	double t0, t1, t2, t3, secs;
+	struct graph_job job = { 0 };
+	bool threaded;
+	pthread_t tid;
 	size_t i;
 	int ret = 0;
 
@@ -627,6 +707,11 @@ static int write_release(struct scan_state *s, struct release_plan *p)
 		total_bytes += p->bytes[i];
 	}
 	t1 = mono_now();
+	job.s = s;
+	job.p = p;
+	if (!ret)
+		ret = load_graph_facts(s, p);
+	threaded = !ret && !pthread_create(&tid, NULL, graph_job_run, &job);
 	for (i = 0; !ret && i < p->files.n; i++) {
 		const struct scan_file *f = &p->files.v[i];
 		const char *sub = p->maint ? maintainers_match(p->maint, f->path) :
@@ -636,8 +721,12 @@ static int write_release(struct scan_state *s, struct release_plan *p)
 					 repo_oid_str(&f->oid), sub);
 	}
 	t2 = mono_now();
+	if (threaded)
+		pthread_join(tid, NULL);
 	if (!ret)
-		ret = release_graph(s, p->tag, rel);
+		ret = release_graph(s, p->tag, rel, threaded ? &job : NULL);
+	reach_prep_free(job.prep);
+	free(job.err);
 	t3 = mono_now();
 	if (!ret)
 		ret = finish_release(s, p, rel);

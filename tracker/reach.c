@@ -1166,33 +1166,41 @@ static int cmp_oid_ptr(const void *a, const void *b)
 }
 
 /*
- * The facts of the release's blobs the cache lacks, read from the store in
+ * The facts of the @n blobs @oids that cache @c lacks, read from @st in
  * blob id order (the order blob_funcs is keyed by: neighbouring rows, not
  * a page apart each) and cached.
  */
-static int load_missing(struct load *l, struct reach_cache *c)
+static int load_missing(struct store *st, const char *ruleset,
+			const git_oid *const *oids, size_t n,
+			struct reach_cache *c)
 {
-	const git_oid **miss = xcalloc(l->n ? l->n : 1, sizeof(*miss));
-	size_t i, n = 0;
+	const git_oid **miss = xcalloc(n ? n : 1, sizeof(*miss));
+	size_t i, nmiss = 0;
 	int ret = 0;
 
-	for (i = 0; i < l->n; i++)
-		if (!cache_get(c, &l->v[i].oid))
-			miss[n++] = &l->v[i].oid;
-	qsort(miss, n, sizeof(*miss), cmp_oid_ptr);
-	for (i = 0; !ret && i < n; i++) {
+	for (i = 0; i < n; i++)
+		if (!cache_get(c, oids[i]))
+			miss[nmiss++] = oids[i];
+	qsort(miss, nmiss, sizeof(*miss), cmp_oid_ptr);
+	for (i = 0; !ret && i < nmiss; i++) {
 		char *funcs = NULL;
 
 		if (i && git_oid_equal(miss[i - 1], miss[i]))
 			continue;
-		ret = store_blob_funcs(l->st, repo_oid_str(miss[i]),
-				       l->ruleset, &funcs);
+		ret = store_blob_funcs(st, repo_oid_str(miss[i]), ruleset,
+				       &funcs);
 		if (!ret)
 			cache_put(c, miss[i], funcs);
 		free(funcs);
 	}
 	free(miss);
 	return ret;
+}
+
+int reach_cache_load(struct reach_cache *c, struct store *st,
+		     const char *ruleset, const git_oid *const *oids, size_t n)
+{
+	return load_missing(st, ruleset, oids, n, c);
 }
 
 /* reach_add_blob()'s getter once load_missing() ran: never called. */
@@ -1215,7 +1223,12 @@ int reach_load_release(struct store *st, long long release,
 
 	ret = store_release_blobs(st, release, load_file, &l);
 	if (!ret && l.ruleset) {
-		ret = load_missing(&l, r->cache);
+		const git_oid **oids = xcalloc(l.n ? l.n : 1, sizeof(*oids));
+
+		for (i = 0; i < l.n; i++)
+			oids[i] = &l.v[i].oid;
+		ret = load_missing(st, l.ruleset, oids, l.n, r->cache);
+		free(oids);
 		r->ruleset = l.ruleset;		/* handed over */
 		l.ruleset = NULL;
 	}
@@ -1347,22 +1360,45 @@ static void classify_cached(const struct reach *r, struct classify *c)
 	}
 }
 
-int reach_release(struct store *st, long long release, unsigned int depth,
-		  struct reach_cache *cache, struct reach_stats *stats)
+/*
+ * Write the rows of release @release: the reached warn-on sites c[0], the
+ * constant vla sites c[1], the graph's statistics; *@stats filled.
+ */
+static int write_classified(struct store *st, long long release,
+			    unsigned int depth, const struct classify c[2],
+			    size_t entries, size_t reached,
+			    struct reach_stats *stats)
+{
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; !ret && i < c[0].n; i++)
+		ret = store_reach_put(st, release, c[0].v[i].path,
+				      c[0].v[i].line, c[0].v[i].chain);
+	for (i = 0; !ret && i < c[1].n; i++)
+		ret = store_vla_const_put(st, release, c[1].v[i].path,
+					  c[1].v[i].line, c[1].v[i].chain);
+	if (!ret)
+		ret = store_reach_stats(st, release, depth, entries, reached);
+	stats->entries = entries;
+	stats->reached = reached;
+	stats->sites = c[0].n;
+	return ret;
+}
+
+/*
+ * The rest of reach_release() once graph @r of @release is built: its
+ * warn-on and vla sites classified (from the cache, or joined in @st),
+ * the rows written; frees @r.
+ */
+static int release_sites(struct store *st, long long release,
+			 unsigned int depth, struct reach_cache *cache,
+			 struct reach *r, struct reach_stats *stats)
 {
 	struct classify c[2] = { { 0 } };	/* reached warn-on, constant vla */
-	struct reach *r;
 	bool all;
-	size_t i;
 	int ret;
 
-	ret = reach_load_release(st, release, depth, cache, NULL, NULL, &r);
-	if (ret)
-		return ret;
-	/* the earlier releases' blobs this one has not: gone before the walk */
-	if (cache)
-		reach_cache_trim(cache);
-	reach_build(r);
 	c[0].r = c[1].r = r;
 	/* one pass over the release's sites of both rules */
 	ret = fill_sites(st, r, &all, &stats->sites_read);
@@ -1372,22 +1408,79 @@ int reach_release(struct store *st, long long release, unsigned int depth,
 	else if (!ret)
 		ret = store_rule_sites(st, release, "warn-on", "vla",
 				       classify_site, c);
-	for (i = 0; !ret && i < c[0].n; i++)
-		ret = store_reach_put(st, release, c[0].v[i].path,
-				      c[0].v[i].line, c[0].v[i].chain);
-	for (i = 0; !ret && i < c[1].n; i++)
-		ret = store_vla_const_put(st, release, c[1].v[i].path,
-					  c[1].v[i].line, c[1].v[i].chain);
 	if (!ret)
-		ret = store_reach_stats(st, release, depth, reach_entries(r),
-					reach_reached(r));
-	stats->entries = reach_entries(r);
-	stats->reached = reach_reached(r);
-	stats->sites = c[0].n;
+		ret = write_classified(st, release, depth, c, reach_entries(r),
+				       reach_reached(r), stats);
 	classify_free(&c[0]);
 	classify_free(&c[1]);
 	reach_free(r);
 	if (cache)
 		cache_names_check(cache);
 	return ret;
+}
+
+int reach_release(struct store *st, long long release, unsigned int depth,
+		  struct reach_cache *cache, struct reach_stats *stats)
+{
+	struct reach *r;
+	int ret;
+
+	ret = reach_load_release(st, release, depth, cache, NULL, NULL, &r);
+	if (ret)
+		return ret;
+	/* the earlier releases' blobs this one has not: gone before the walk */
+	if (cache)
+		reach_cache_trim(cache);
+	reach_build(r);
+	return release_sites(st, release, depth, cache, r, stats);
+}
+
+struct reach_prep {
+	struct reach *r;	/* built */
+};
+
+int reach_release_prepare(const char *const *paths,
+			  const git_oid *const *oids, size_t n,
+			  const char *ruleset, unsigned int depth,
+			  struct reach_cache *cache, struct reach_prep **out)
+{
+	struct reach *r;
+	size_t i;
+	int ret = 0;
+
+	*out = NULL;
+	for (i = 0; i < n; i++)
+		if (!cache_get(cache, oids[i]))
+			return 0;	/* the store has the rest */
+	r = reach_new_cached(depth, cache);
+	r->ruleset = xstrdup(ruleset);
+	for (i = 0; !ret && i < n; i++)
+		ret = reach_add_blob(r, paths[i], oids[i], loaded, NULL);
+	if (ret) {
+		reach_free(r);
+		return ret;
+	}
+	reach_cache_trim(cache);
+	reach_build(r);
+	*out = xcalloc(1, sizeof(**out));
+	(*out)->r = r;
+	return 0;
+}
+
+int reach_release_write(struct store *st, long long release,
+			unsigned int depth, struct reach_cache *cache,
+			struct reach_prep *prep, struct reach_stats *stats)
+{
+	struct reach *r = prep->r;
+
+	free(prep);
+	return release_sites(st, release, depth, cache, r, stats);
+}
+
+void reach_prep_free(struct reach_prep *prep)
+{
+	if (!prep)
+		return;
+	reach_free(prep->r);
+	free(prep);
 }

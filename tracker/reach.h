@@ -184,6 +184,34 @@ int reach_release(struct store *st, long long release, unsigned int depth,
 		  struct reach_cache *cache, struct reach_stats *stats);
 
 /*
+ * reach_release() in two steps, so that a thread can build the graph while
+ * the caller writes the release's file rows:
+ * reach_cache_load - read into @c from @st the facts of those of the @n
+ * blobs @oids it lacks (rule set @ruleset).
+ * reach_release_prepare - the graph of the @n files @paths (in byte
+ * order, as the store lists them) with blobs @oids, from @cache alone (no
+ * store), built into *@out.  *@out stays NULL when the cache lacks a
+ * blob's facts: reach_release() then reads them.  The cache is trimmed
+ * as by reach_release(); no other thread may use it meanwhile.
+ * reach_release_write - the rest of reach_release() for @release with
+ * what @prep built: its sites classified (the cache's, the few it lacks
+ * read from @st, or all joined there), the rows written, @cache's names
+ * compacted if due; frees @prep.  The caller holds the transaction.
+ * reach_prep_free - free @prep unused (NULL: a no-op).
+ */
+struct reach_prep;
+int reach_cache_load(struct reach_cache *c, struct store *st,
+		     const char *ruleset, const git_oid *const *oids, size_t n);
+int reach_release_prepare(const char *const *paths,
+			  const git_oid *const *oids, size_t n,
+			  const char *ruleset, unsigned int depth,
+			  struct reach_cache *cache, struct reach_prep **out);
+int reach_release_write(struct store *st, long long release,
+			unsigned int depth, struct reach_cache *cache,
+			struct reach_prep *prep, struct reach_stats *stats);
+void reach_prep_free(struct reach_prep *prep);
+
+/*
  * reach_load_release - a graph of release @release's cached facts into
  * *@out (not built: the caller may add more files first), leaving out
  * the paths for which @skip returns true (@skip may be NULL), facts

@@ -175,10 +175,10 @@ t_ok "v1.1 counted from v1.0: 6 files changed" \
 t_ok "v1.2 counted from v1.1: 2 files changed (MAINTAINERS is not counted)" \
 	grep -q "v1.2: counts from v1.1; changed files counted again: 2" "$TRASH/.stderr"
 t_ok "v1.0 counted from its sites" sh -c "! grep -q 'v1.0: counts from' '$TRASH/.stderr'"
-t_is "v1.0 and v1.1: the graph's sites from memory" 2 \
-	"$(grep -c "^v1\.[01]: call graph: .* sites from memory and 0 blobs read" "$TRASH/.stderr")"
+t_is "v1.0 and v1.1: the graph and its sites from memory, beside the file rows" 2 \
+	"$(grep -c "^v1\.[01]: call graph: .* sites from memory beside the file rows and 0 blobs read" "$TRASH/.stderr")"
 t_ok "v1.2: from memory, and flip.c's v1.0 blob's read from the store" \
-	grep -q "^v1.2: call graph: .* sites from memory and 1 blobs read" "$TRASH/.stderr"
+	grep -q "^v1.2: call graph: .* sites from memory beside the file rows and 1 blobs read" "$TRASH/.stderr"
 
 # What the fixture is for: unchanged files whose counts change.
 t_is "message.c: reached in v1.0, not in v1.1" \

@@ -13,8 +13,14 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include <sqlite3.h>
+
 #include "lexer.h"
 #include "reach.h"
+#include "repo.h"
+#include "rules.h"
+#include "store.h"
+#include "unit-util.h"
 #include "util.h"
 
 /* Add @src as file @path of @r, with the facts the lexer finds. */
@@ -224,6 +230,7 @@ static const char *const cache_src[] = {
 	"#include <linux/types.h>\n",	/* no facts at all */
 	"int zz_only(int a)\n{\n\treturn yy_only(a) + XX_ONLY;\n}\n",
 	"#define size_lim (size_max * 2)\n",	/* a "d" record */
+	"int v(int n)\n{\n\tchar a[size_max];\n\tchar b[n];\n\treturn WARN_ON(n);\n}\n",
 };
 
 struct getter {
@@ -537,6 +544,165 @@ static void test_cache_compact_chunks(void **state)
 	reach_cache_free(c);
 }
 
+/* "path:line chain" of each reached and each constant vla site of @tag. */
+static char *graph_rows(const char *db, const char *tag)
+{
+	static const char sql[] =
+		"SELECT 'reach ' || path || ':' || line || ' ' || chain FROM release_reach "
+		"WHERE release_id = (SELECT id FROM releases WHERE tag = ?1) "
+		"UNION ALL SELECT 'vla ' || path || ':' || line || ' ' || deps FROM release_vlaconst "
+		"WHERE release_id = (SELECT id FROM releases WHERE tag = ?1) "
+		"UNION ALL SELECT 'stats ' || reach_entries || ' ' || reach_reached FROM releases "
+		"WHERE tag = ?1 ORDER BY 1";
+	struct sbuf sb = SBUF_INIT;
+	sqlite3_stmt *s;
+	sqlite3 *h;
+
+	assert_int_equal(sqlite3_open(db, &h), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(h, sql, -1, &s, NULL), SQLITE_OK);
+	sqlite3_bind_text(s, 1, tag, -1, SQLITE_STATIC);
+	while (sqlite3_step(s) == SQLITE_ROW)
+		sbuf_addf(&sb, "%s\n", (const char *)sqlite3_column_text(s, 0));
+	sqlite3_finalize(s);
+	sqlite3_close(h);
+	return sbuf_detach(&sb);
+}
+
+/* Blob @id (cache_src) into @st, its facts and sites; into @c too if not NULL. */
+static void put_src(struct store *st, struct reach_cache *c, unsigned char id,
+		    git_oid *oid)
+{
+	const char *src = cache_src[id];
+	struct site_list l = SITE_LIST_INIT;
+	const char *ruleset = rules_hash();
+	char *funcs;
+
+	memset(oid, 0, sizeof(*oid));
+	oid->id[0] = id;
+	assert_int_equal(lex_buffer(src, strlen(src), &l), 0);
+	assert_int_equal(store_blob_put(st, repo_oid_str(oid), ruleset,
+					strlen(src), &l), 0);
+	assert_int_equal(store_blob_funcs_put(st, repo_oid_str(oid), ruleset,
+					      l.funcs), 0);
+	if (c) {
+		funcs = l.funcs ? xstrdup(l.funcs) : NULL;
+		reach_cache_add(c, oid, funcs, &l);
+		free(funcs);
+	}
+	site_list_clear(&l);
+}
+
+/* Release @tag of the @n files @paths, blobs @oids. */
+static long long put_files(struct store *st, const char *tag,
+			   const char *const *paths, const git_oid *const *oids,
+			   size_t n)
+{
+	long long rel;
+	size_t i;
+
+	assert_int_equal(store_release_start(st, &rel, tag,
+					     "0123456789012345678901234567890123456789",
+					     1000, rules_hash(), NULL), 0);
+	for (i = 0; i < n; i++)
+		assert_int_equal(store_release_file(st, rel, paths[i],
+						    repo_oid_str(oids[i]), "X"), 0);
+	return rel;
+}
+
+/*
+ * reach_release_prepare() + reach_release_write() from a cache the lexer
+ * filled record what reach_release() records from the store alone; a blob
+ * the cache lacks leaves it to the store until reach_cache_load() read its
+ * facts, and its sites then come from the store in the write.
+ */
+static void test_prepare(void **state)
+{
+	static const char *const paths[] = {
+		"drivers/v.c", "include/f.h", "lib/zz.c", "net/f/af.c", "net/f/g.c",
+	};
+	static const unsigned char ids[] = { 7, 3, 5, 0, 1 };
+	const char *ruleset = rules_hash();
+	struct reach_cache *c = reach_cache_new();
+	struct reach_stats sa = { 0 }, sb = { 0 };
+	struct reach_prep *prep = NULL;
+	char *dir = test_tmpdir(), *db, *a, *b;
+	const git_oid *oids[5];
+	git_oid oid[5];
+	struct store *st;
+	long long rel[4];
+	size_t i;
+
+	(void)state;
+	assert_non_null(dir);
+	db = xasprintf("%s/kmig.db", dir);
+	assert_int_equal(store_open(&st, db), 0);
+	assert_int_equal(store_begin(st), 0);
+	for (i = 0; i < 5; i++) {
+		/* lib/zz.c's blob in the store only, as one trimmed since */
+		put_src(st, ids[i] == 5 ? NULL : c, ids[i], &oid[i]);
+		oids[i] = &oid[i];
+	}
+	/* without lib/zz.c: v1 from the store alone, v2 from the cache */
+	{
+		const char *p4[] = { paths[0], paths[1], paths[3], paths[4] };
+		const git_oid *o4[] = { oids[0], oids[1], oids[3], oids[4] };
+
+		rel[0] = put_files(st, "v1", p4, o4, 4);
+		rel[1] = put_files(st, "v2", p4, o4, 4);
+		assert_int_equal(reach_release(st, rel[0], REACH_DEFAULT_DEPTH,
+					       NULL, &sa), 0);
+		assert_int_equal(reach_release_prepare(p4, o4, 4, ruleset,
+						       REACH_DEFAULT_DEPTH, c,
+						       &prep), 0);
+	}
+	assert_non_null(prep);
+	assert_int_equal(reach_release_write(st, rel[1], REACH_DEFAULT_DEPTH, c,
+					     prep, &sb), 0);
+	assert_int_equal(sa.entries, sb.entries);
+	assert_int_equal(sa.reached, sb.reached);
+	assert_int_equal(sb.sites, 1);		/* g()'s WARN_ON; nothing calls v() */
+	assert_int_equal(sb.sites_read, 0);
+	assert_false(sb.sites_joined);
+
+	/* with it: not from the cache alone, then its facts loaded */
+	rel[2] = put_files(st, "v3", paths, oids, 5);
+	rel[3] = put_files(st, "v4", paths, oids, 5);
+	assert_int_equal(reach_release(st, rel[2], REACH_DEFAULT_DEPTH, NULL, &sa), 0);
+	prep = (struct reach_prep *)1;
+	assert_int_equal(reach_release_prepare(paths, oids, 5, ruleset,
+					       REACH_DEFAULT_DEPTH, c, &prep), 0);
+	assert_null(prep);
+	assert_int_equal(reach_cache_load(c, st, ruleset, oids, 5), 0);
+	assert_int_equal(reach_release_prepare(paths, oids, 5, ruleset,
+					       REACH_DEFAULT_DEPTH, c, &prep), 0);
+	assert_non_null(prep);
+	assert_int_equal(reach_release_write(st, rel[3], REACH_DEFAULT_DEPTH, c,
+					     prep, &sb), 0);
+	/* lib/zz.c's sites from the store: more than an eighth, so joined */
+	assert_true(sb.sites_joined);
+	assert_int_equal(store_commit(st), 0);
+
+	a = graph_rows(db, "v1");
+	b = graph_rows(db, "v2");
+	assert_string_equal(a, b);
+	assert_non_null(strstr(b, "reach net/f/g.c:3 f_sendmsg"));
+	assert_non_null(strstr(b, "vla drivers/v.c:3 size_max\n"));
+	assert_null(strstr(b, "drivers/v.c:4"));
+	free(a);
+	free(b);
+	a = graph_rows(db, "v3");
+	b = graph_rows(db, "v4");
+	assert_string_equal(a, b);
+	free(a);
+	free(b);
+	reach_prep_free(NULL);
+
+	store_close(st);
+	reach_cache_free(c);
+	free(db);
+	assert_int_equal(test_tmpdir_remove(dir), 0);
+}
+
 static void test_name_heuristic(void **state)
 {
 	(void)state;
@@ -561,6 +727,7 @@ int main(void)
 		cmocka_unit_test(test_cache_mark),
 		cmocka_unit_test(test_cache_compact),
 		cmocka_unit_test(test_cache_compact_chunks),
+		cmocka_unit_test(test_prepare),
 		cmocka_unit_test(test_name_heuristic),
 	};
 

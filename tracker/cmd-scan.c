@@ -373,6 +373,7 @@ struct graph_job {
 	struct reach_prep *prep;	/* NULL: the store is needed */
 	int ret;
 	char *err;
+	double waited;			/* by the writing thread, for it */
 };
 
 static int cmp_file_path(const void *a, const void *b)
@@ -434,13 +435,14 @@ static int release_graph(struct scan_state *s, const char *tag, long long rel,
 			 struct graph_job *job)
 {
 	struct reach_stats st = { 0 };
-	double t0 = mono_now();
+	double t0 = mono_now() - (job ? job->waited : 0);
+	bool prepared = job && job->prep;
 	char how[64];
 	int ret;
 
 	if (job && job->ret)
 		return kmig_errcode(job->ret, "%s", job->err);
-	if (job && job->prep) {
+	if (prepared) {
 		ret = reach_release_write(s->st, rel, s->reach_depth, s->graphs,
 					  job->prep, &st);
 		job->prep = NULL;
@@ -453,7 +455,7 @@ static int release_graph(struct scan_state *s, const char *tag, long long rel,
 		snprintf(how, sizeof(how), "joined in the store");
 	else
 		snprintf(how, sizeof(how), "from memory%s and %zu blobs read",
-			 job ? " beside the file rows" : "", st.sites_read);
+			 prepared ? " beside the file rows" : "", st.sites_read);
 	progress_note("%s: call graph: %zu entry points, %zu functions within %u calls, %zu WARN sites reached, sites %s (%.2fs)\n",
 		      tag, st.entries, st.reached, s->reach_depth, st.sites,
 		      how, mono_now() - t0);
@@ -721,8 +723,10 @@ static int write_release(struct scan_state *s, struct release_plan *p)
 					 repo_oid_str(&f->oid), sub);
 	}
 	t2 = mono_now();
-	if (threaded)
+	if (threaded) {
 		pthread_join(tid, NULL);
+		job.waited = mono_now() - t2;	/* counted in the graph's time */
+	}
 	if (!ret)
 		ret = release_graph(s, p->tag, rel, threaded ? &job : NULL);
 	reach_prep_free(job.prep);

@@ -656,6 +656,7 @@ static void test_prepare(void **state)
 						       &prep), 0);
 	}
 	assert_non_null(prep);
+	assert_int_equal(reach_cache_blobs(c), 4);	/* lib/zz.c's never came */
 	assert_int_equal(reach_release_write(st, rel[1], REACH_DEFAULT_DEPTH, c,
 					     prep, &sb), 0);
 	assert_int_equal(sa.entries, sb.entries);
@@ -695,6 +696,12 @@ static void test_prepare(void **state)
 	assert_string_equal(a, b);
 	free(a);
 	free(b);
+	assert_int_equal(reach_cache_blobs(c), 5);
+	/* one prepared and not written: freed (LeakSanitizer would tell) */
+	assert_int_equal(reach_release_prepare(paths, oids, 5, ruleset,
+					       REACH_DEFAULT_DEPTH, c, &prep), 0);
+	assert_non_null(prep);
+	reach_prep_free(prep);
 	reach_prep_free(NULL);
 
 	store_close(st);

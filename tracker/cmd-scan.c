@@ -373,7 +373,7 @@ struct graph_job {
 	struct reach_prep *prep;	/* NULL: the store is needed */
 	int ret;
 	char *err;
-	double waited;			/* by the writing thread, for it */
+	double waited;			/* the writing thread's, for the graph */
 };
 
 static int cmp_file_path(const void *a, const void *b)
@@ -644,7 +644,7 @@ static int write_release(struct scan_state *s, struct release_plan *p)
 	char maint_hex[GIT_OID_HEXSZ + 1];
 	uint64_t total_bytes = 0;
 	long long rel, uses = 0;
-	double t0, t1, t2, t3, secs;
+	double t0, tl, t1, t2, t3, secs;
 	struct graph_job job = { 0 };
 	bool threaded;
 	pthread_t tid;
@@ -708,11 +708,14 @@ static int write_release(struct scan_state *s, struct release_plan *p)
 		facts_z_clear(&p->facts[i]);
 		total_bytes += p->bytes[i];
 	}
-	t1 = mono_now();
 	job.s = s;
 	job.p = p;
+	tl = mono_now();
 	if (!ret)
 		ret = load_graph_facts(s, p);
+	t1 = mono_now();
+	/* the facts read and the wait for the thread: the graph's time */
+	job.waited = t1 - tl;
 	threaded = !ret && !pthread_create(&tid, NULL, graph_job_run, &job);
 	for (i = 0; !ret && i < p->files.n; i++) {
 		const struct scan_file *f = &p->files.v[i];
@@ -725,7 +728,7 @@ static int write_release(struct scan_state *s, struct release_plan *p)
 	t2 = mono_now();
 	if (threaded) {
 		pthread_join(tid, NULL);
-		job.waited = mono_now() - t2;	/* counted in the graph's time */
+		job.waited += mono_now() - t2;
 	}
 	if (!ret)
 		ret = release_graph(s, p->tag, rel, threaded ? &job : NULL);
@@ -742,7 +745,7 @@ static int write_release(struct scan_state *s, struct release_plan *p)
 	if (ret)
 		return ret;
 	progress_note("%s: wrote %zu blobs in %.2fs, %zu files in %.2fs, counts and commit in %.2fs\n",
-		      p->tag, p->ntodo, t1 - t0 - secs, p->files.n, t2 - t1,
+		      p->tag, p->ntodo, tl - t0 - secs, p->files.n, t2 - t1,
 		      mono_now() - t3);
 	s->lexed += p->ntodo;
 	s->lexed_bytes += total_bytes;

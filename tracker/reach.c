@@ -1166,13 +1166,11 @@ static int cmp_oid_ptr(const void *a, const void *b)
 }
 
 /*
- * The facts of the @n blobs @oids that cache @c lacks, read from @st in
- * blob id order (the order blob_funcs is keyed by: neighbouring rows, not
- * a page apart each) and cached.
+ * The facts are read in blob id order (the order blob_funcs is keyed by:
+ * neighbouring rows, not a page apart each).
  */
-static int load_missing(struct store *st, const char *ruleset,
-			const git_oid *const *oids, size_t n,
-			struct reach_cache *c)
+int reach_cache_load(struct reach_cache *c, struct store *st,
+		     const char *ruleset, const git_oid *const *oids, size_t n)
 {
 	const git_oid **miss = xcalloc(n ? n : 1, sizeof(*miss));
 	size_t i, nmiss = 0;
@@ -1197,13 +1195,7 @@ static int load_missing(struct store *st, const char *ruleset,
 	return ret;
 }
 
-int reach_cache_load(struct reach_cache *c, struct store *st,
-		     const char *ruleset, const git_oid *const *oids, size_t n)
-{
-	return load_missing(st, ruleset, oids, n, c);
-}
-
-/* reach_add_blob()'s getter once load_missing() ran: never called. */
+/* reach_add_blob()'s getter once reach_cache_load() ran: never called. */
 static int loaded(void *data, const git_oid *oid, char **funcs)
 {
 	(void)data;
@@ -1227,7 +1219,7 @@ int reach_load_release(struct store *st, long long release,
 
 		for (i = 0; i < l.n; i++)
 			oids[i] = &l.v[i].oid;
-		ret = load_missing(st, l.ruleset, oids, l.n, r->cache);
+		ret = reach_cache_load(r->cache, st, l.ruleset, oids, l.n);
 		free(oids);
 		r->ruleset = l.ruleset;		/* handed over */
 		l.ruleset = NULL;

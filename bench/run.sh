@@ -470,14 +470,18 @@ LOAD1=$(load)
 # ------------------------------------------------------------------
 # Statistics and the table.
 
+# spread [FMT]: "median min max" of the numbers on stdin, each printed with
+# FMT (default %.3f); "- - -" for none
+spread() {
+	sort -g | awk -v f="${1:-%.3f}" '{ v[NR] = $1 } END {
+		if (!NR) { print "- - -"; exit }
+		m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+		printf f " " f " " f "\n", m, v[1], v[NR] }'
+}
 # stat NAME FIELD: "median min max" of a sample column (3 wall, 4+5 cpu, 6 rss)
 stat() {
 	awk -v n="$1" -v f="$2" '$1 == n {
-		v = (f == "cpu") ? $4 + $5 : $f; print v }' "$SAMPLES" | sort -g |
-	awk '{ v[NR] = $1 } END {
-		if (!NR) { print "- - -"; exit }
-		m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
-		printf "%.3f %.3f %.3f\n", m, v[1], v[NR] }'
+		v = (f == "cpu") ? $4 + $5 : $f; print v }' "$SAMPLES" | spread
 }
 med() { stat "$1" "$2" | cut -d' ' -f1; }
 count() { awk -v n="$1" '$1 == n' "$SAMPLES" | wc -l; }
@@ -575,9 +579,8 @@ row() {	# NAME LABEL REF_NAME RATIO_DIR TARGET_TEXT MET NOTE
 	if [ -s "$TMP/lex.lex" ]; then
 		# lexstat NAME: "median min max" MB/s per core, files, MB, digest
 		lexstat() {
-			sort -k2 -g "$TMP/lex.$1" | awk '{ v[NR] = $2; h = $3; f = $4; b = $5 }
-				END { m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
-				      printf "%.1f %.1f %.1f %s %s %s\n", m, v[1], v[NR], f, b, h }'
+			echo "$(cut -d' ' -f2 "$TMP/lex.$1" | spread %.1f)" \
+				"$(tail -n 1 "$TMP/lex.$1" | awk '{ print $4, $5, $3 }')"
 		}
 		set -- $(lexstat lex)
 		lm=$1 lmin=$2 lmax=$3 lsha=$6

@@ -298,3 +298,15 @@ WHEN NOT EXISTS (SELECT 1 FROM blob_rulesets WHERE ruleset = NEW.ruleset)
 BEGIN
 	INSERT INTO blob_rulesets(ruleset) VALUES (NEW.ruleset);
 END;
+
+-- migration: 12
+-- Which replacement names each include/ header defines (relinfo.c), by
+-- header blob and rule data hash (relinfo_facts_hash()): bit k of mask is
+-- the k-th replacement name of that rule data.  A release whose include/
+-- changed reads only its new headers; the others come from here.
+CREATE TABLE relinfo_headers (
+	oid TEXT NOT NULL,
+	facts TEXT NOT NULL,
+	mask INTEGER NOT NULL,
+	PRIMARY KEY (oid, facts)
+) WITHOUT ROWID;

@@ -765,12 +765,14 @@ static int write_release(struct scan_state *s, struct release_plan *p)
 /*
  * The release's deprecated.rst sections and defined replacements
  * (relinfo.h): stored ones of the same content are reused, so a warm
- * re-scan reads no header.
+ * re-scan reads no header, and a release with a changed include/ reads
+ * only the header blobs no scan read before (relinfo_headers).
  */
 static int scan_relinfo(struct scan_state *s, struct release_plan *p)
 {
 	git_tree *tree = NULL;
 	double t0 = mono_now();
+	size_t nread = s->relinfo.nread;
 	bool read = false;
 	int ret;
 
@@ -780,8 +782,8 @@ static int scan_relinfo(struct scan_state *s, struct release_plan *p)
 				   &read);
 	git_tree_free(tree);
 	if (!ret && read)
-		progress_note("%s: read deprecated.rst and include/ in %.2fs\n",
-			      p->tag, mono_now() - t0);
+		progress_note("%s: read deprecated.rst and include/ (%zu headers not read before) in %.2fs\n",
+			      p->tag, s->relinfo.nread - nread, mono_now() - t0);
 	return ret;
 }
 

@@ -68,6 +68,8 @@ const char *relinfo_facts_hash(void)
 void relinfo_cache_clear(struct relinfo_cache *c)
 {
 	oidset_clear(&c->masks);
+	free(c->fresh_oid);
+	free(c->fresh_mask);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -323,8 +325,16 @@ static int walk_cb(const char *root, const git_tree_entry *e, void *payload)
 	}
 	m = header_mask(git_blob_rawcontent(blob), (size_t)git_blob_rawsize(blob));
 	git_blob_free(blob);
-	if (w->cache)
-		oidset_put(&w->cache->masks, oid, (size_t)m);
+	if (w->cache) {
+		struct relinfo_cache *c = w->cache;
+
+		oidset_put(&c->masks, oid, (size_t)m);
+		c->nread++;
+		ALLOC_GROW(c->fresh_oid, c->nfresh + 1, c->afresh);
+		ALLOC_GROW(c->fresh_mask, c->nfresh + 1, c->afresh_mask);
+		git_oid_cpy(&c->fresh_oid[c->nfresh], oid);
+		c->fresh_mask[c->nfresh++] = m;
+	}
 	w->mask |= m;
 	return 0;
 }
@@ -435,23 +445,54 @@ char *relinfo_advice(const struct relinfo *ri, int r)
 int relinfo_for_tree(struct relinfo *out, struct store *st,
 		     git_repository *repo, git_tree *tree, bool *from_db)
 {
+	struct relinfo_cache cache = { 0 };
 	char key[RELINFO_KEY_LEN];
 	int ret;
 
 	if (from_db)
 		*from_db = false;
 	relinfo_key(key, tree);
-	if (st) {
-		ret = store_relinfo_get(st, key, out);
-		if (!ret) {
-			if (from_db)
-				*from_db = true;
-			return 0;
-		}
-		if (ret != KMIG_ENOTFOUND)
-			return ret;
+	if (!st)
+		return relinfo_read_tree(out, repo, tree, NULL);
+	ret = store_relinfo_get(st, key, out);
+	if (!ret) {
+		if (from_db)
+			*from_db = true;
+		return 0;
 	}
-	return relinfo_read_tree(out, repo, tree, NULL);
+	if (ret != KMIG_ENOTFOUND)
+		return ret;
+	/* the headers an earlier scan read come from the database */
+	ret = store_relinfo_masks(st, relinfo_facts_hash(), &cache.masks);
+	if (!ret)
+		ret = relinfo_read_tree(out, repo, tree, &cache);
+	relinfo_cache_clear(&cache);
+	return ret;
+}
+
+/* Load @c from @st once, so only headers no scan read are read. */
+static int cache_from_store(struct store *st, struct relinfo_cache *c)
+{
+	int ret;
+
+	if (c->stored)
+		return 0;
+	ret = store_relinfo_masks(st, relinfo_facts_hash(), &c->masks);
+	if (!ret)
+		c->stored = true;
+	return ret;
+}
+
+/* Write the masks of the headers @c read since the last call (in a transaction). */
+static int cache_to_store(struct store *st, struct relinfo_cache *c)
+{
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; !ret && i < c->nfresh; i++)
+		ret = store_relinfo_mask_put(st, relinfo_facts_hash(),
+					     &c->fresh_oid[i], c->fresh_mask[i]);
+	return ret;
 }
 
 int relinfo_scan_release(struct store *st, git_repository *repo,
@@ -471,7 +512,9 @@ int relinfo_scan_release(struct store *st, git_repository *repo,
 		return ret;
 	have = !ret;
 	if (!have) {
-		ret = relinfo_read_tree(&ri, repo, tree, cache);
+		ret = cache ? cache_from_store(st, cache) : 0;
+		if (!ret)
+			ret = relinfo_read_tree(&ri, repo, tree, cache);
 		if (ret)
 			return ret;
 		if (read_tree)
@@ -482,13 +525,18 @@ int relinfo_scan_release(struct store *st, git_repository *repo,
 		return ret;
 	if (!have)
 		ret = store_relinfo_put(st, key, &ri);
+	if (!ret && cache)
+		ret = cache_to_store(st, cache);
 	if (!ret)
 		ret = store_release_relinfo_set(st, tag, key);
 	if (ret) {
 		store_rollback(st);
 		return ret;
 	}
-	return store_commit(st);
+	ret = store_commit(st);
+	if (!ret && cache)
+		cache->nfresh = 0;
+	return ret;
 }
 
 int relinfo_since_load(struct store *st, struct relinfo_since *out)

@@ -46,10 +46,19 @@ struct relinfo {
 /*
  * Per-run memory of the headers already read (blob id -> defined names),
  * so the releases of one scan read each header blob once.  Zero it to
- * start; relinfo_cache_clear() frees it.
+ * start; relinfo_cache_clear() frees it.  relinfo_scan_release() also
+ * fills it from the database's relinfo_headers (once: @stored) and
+ * writes there the masks of the headers it read (@fresh_oid/@fresh_mask,
+ * not yet written), so a later run reads only the headers no earlier run
+ * read.  @nread counts the header blobs read.
  */
 struct relinfo_cache {
 	struct oidset masks;
+	size_t nread;
+	bool stored;
+	git_oid *fresh_oid;
+	uint64_t *fresh_mask;
+	size_t nfresh, afresh, afresh_mask;
 };
 void relinfo_cache_clear(struct relinfo_cache *c);
 
@@ -111,7 +120,8 @@ struct store;
 /*
  * relinfo_for_tree - the facts of @tree: from @st (may be NULL) when a
  * scanned release stored them under the same key, else read from the
- * tree.  *@from_db (may be NULL) says which.
+ * tree (with @st, a header some scan read already by its stored mask).
+ * *@from_db (may be NULL) says which.
  */
 int relinfo_for_tree(struct relinfo *out, struct store *st,
 		     git_repository *repo, git_tree *tree, bool *from_db);
@@ -160,5 +170,15 @@ int store_release_relinfo_set(struct store *st, const char *tag,
  * the table).
  */
 int store_release_relinfo(struct store *st, long long id, struct relinfo *out);
+
+/*
+ * store_relinfo_masks - add to @out (blob id -> mask) the header masks
+ * stored for the rule data @facts (relinfo_facts_hash()): table
+ * relinfo_headers, bit k the k-th replacement name of that rule data.
+ */
+int store_relinfo_masks(struct store *st, const char *facts, struct oidset *out);
+/* store_relinfo_mask_put - store one header's mask (caller holds a transaction). */
+int store_relinfo_mask_put(struct store *st, const char *facts,
+			   const git_oid *oid, uint64_t mask);
 
 #endif

@@ -134,3 +134,49 @@ int store_release_relinfo(struct store *st, long long id, struct relinfo *out)
 	free(key);
 	return ret;
 }
+
+int store_relinfo_masks(struct store *st, const char *facts, struct oidset *out)
+{
+	static const char sql[] =
+		"SELECT oid, mask FROM relinfo_headers WHERE facts = ?";
+	sqlite3_stmt *s = store_stmt(st, sql);
+	git_oid oid;
+	int rc;
+
+	if (!s)
+		return KMIG_EGENERIC;
+	sqlite3_bind_text(s, 1, facts, -1, SQLITE_TRANSIENT);
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		const char *hex = (const char *)sqlite3_column_text(s, 0);
+
+		if (!hex || git_oid_fromstr(&oid, hex) < 0)
+			continue;	/* not an id: read the header again */
+		oidset_put(out, &oid,
+			   (size_t)(uint64_t)sqlite3_column_int64(s, 1));
+	}
+	sqlite3_reset(s);
+	if (rc != SQLITE_DONE)
+		return store_dberr(st, "read relinfo_headers");
+	return 0;
+}
+
+int store_relinfo_mask_put(struct store *st, const char *facts,
+			   const git_oid *oid, uint64_t mask)
+{
+	static const char sql[] =
+		"INSERT OR REPLACE INTO relinfo_headers(oid, facts, mask) "
+		"VALUES (?, ?, ?)";
+	char hex[GIT_OID_HEXSZ + 1];
+	sqlite3_stmt *s;
+
+	if (store_need_txn(st, "store_relinfo_mask_put"))
+		return KMIG_EGENERIC;
+	s = store_stmt(st, sql);
+	if (!s)
+		return KMIG_EGENERIC;
+	git_oid_tostr(hex, sizeof(hex), oid);
+	sqlite3_bind_text(s, 1, hex, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(s, 2, facts, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(s, 3, (sqlite3_int64)mask);
+	return store_done(st, s, "write relinfo_headers");
+}

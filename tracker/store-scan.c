@@ -9,6 +9,7 @@
 
 #include "lexer.h"
 #include "oidset.h"
+#include "relinfo.h"
 #include "rules.h"
 #include "store-internal.h"
 
@@ -665,12 +666,14 @@ int store_prune_blobs(struct store *st, long long *pruned)
 {
 	static const char stale_sql[] =
 		"SELECT 1 FROM blob_rulesets " STALE_RULESET " LIMIT 1";
-	enum { PRUNE_SITES, PRUNE_BLOBS, PRUNE_RULESETS, PRUNE_N };
+	enum { PRUNE_SITES, PRUNE_BLOBS, PRUNE_RULESETS, PRUNE_HEADERS, PRUNE_N };
 	/* in this order: the sites before their blobs */
 	static const char *const prune_sql[PRUNE_N] = {
 		[PRUNE_SITES] = "DELETE FROM blob_sites " STALE_RULESET,
 		[PRUNE_BLOBS] = "DELETE FROM blobs " STALE_RULESET,
 		[PRUNE_RULESETS] = "DELETE FROM blob_rulesets " STALE_RULESET,
+		/* the header masks of other rule data (relinfo.c) */
+		[PRUNE_HEADERS] = "DELETE FROM relinfo_headers WHERE facts != ?2",
 	};
 	sqlite3_stmt *s;
 	size_t i;
@@ -693,6 +696,9 @@ int store_prune_blobs(struct store *st, long long *pruned)
 		if (!s)
 			goto out_rollback;
 		sqlite3_bind_text(s, 1, rules_hash(), -1, SQLITE_STATIC);
+		if (i == PRUNE_HEADERS)
+			sqlite3_bind_text(s, 2, relinfo_facts_hash(), -1,
+					  SQLITE_STATIC);
 		if (store_done(st, s, "write"))
 			goto out_rollback;
 		if (i == PRUNE_BLOBS)

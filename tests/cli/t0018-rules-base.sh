@@ -120,4 +120,19 @@ t_exit "rescan reads no header" 0 k scan
 t_is "up to date" "v1.0: up to date
 v2.0: up to date" "$(cat "$TRASH/.stdout")"
 
+# each header blob read once, its mask kept for later runs: slab.h of
+# v1.0 defines none of the replacement names, slab.h of v2.0 kzalloc_obj,
+# string.h strscpy
+t_is "three header masks stored" "3|2" \
+	"$(sqlite3 "$DB" 'SELECT count(*), sum(mask <> 0) FROM relinfo_headers')"
+echo '/* nothing the rules replace with */' > "$W/include/linux/fortify.h"
+printf 'int v3(void) { return 0; }\n' >> "$W/drivers/misc/old.c"
+git_commit_all "$W" "v3.0" && git -C "$W" tag v3.0
+t_exit "a later run: v3.0" 0 env KMIG_PROGRESS=1 "$KMIG" --repo "$W" --db "$DB" scan
+t_ok "only its new header read" \
+	grep -q '^v3.0: read deprecated.rst and include/ (1 headers not read before) in' "$TRASH/.stderr"
+t_is "v3.0 has kzalloc_obj by slab.h's stored mask" kzalloc_obj \
+	"$(sqlite3 "$DB" "SELECT replacements FROM relinfo r JOIN releases l ON l.relinfo_key = r.key WHERE l.tag = 'v3.0' AND r.rule = 'alloc-obj'")"
+t_is "four header masks" 4 "$(sqlite3 "$DB" 'SELECT count(*) FROM relinfo_headers')"
+
 t_done

@@ -16,6 +16,7 @@
 
 #include "lexer.h"
 #include "oidset.h"
+#include "relinfo.h"
 #include "rules.h"
 #include "store.h"
 #include "util.h"
@@ -271,6 +272,9 @@ static void test_transactions(void **state)
 	struct count_rows rows = { 0 };
 	struct release_info rel;
 	long long id = 0, pruned = -1;
+	struct oidset masks = OIDSET_INIT;
+	size_t mask = 0;
+	git_oid oid;
 	sqlite3 *other;
 
 	/* the multi-row writers refuse to run outside a transaction */
@@ -307,12 +311,26 @@ static void test_transactions(void **state)
 	assert_row(&rows.v[0], "NEW", "bug", 1);
 	count_rows_clear(&rows);
 
-	/* prune opens its own: blobs of a rule set nothing uses go */
+	/*
+	 * prune opens its own: blobs of a rule set nothing uses go, and the
+	 * header masks of other rule data (a full 64-bit mask reads back)
+	 */
+	assert_int_equal(git_oid_fromstr(&oid, BLOB_C), 0);
 	assert_int_equal(store_begin(f->st), 0);
 	put_blob(f->st, BLOB_B, "old-rules", -1);
+	assert_int_equal(store_relinfo_mask_put(f->st, relinfo_facts_hash(),
+						&oid, UINT64_MAX), 0);
+	assert_int_equal(store_relinfo_mask_put(f->st, "old-facts", &oid, 1), 0);
 	assert_int_equal(store_commit(f->st), 0);
 	assert_int_equal(store_prune_blobs(f->st, &pruned), 0);
 	assert_int_equal(pruned, 1);
+	assert_int_equal(store_relinfo_masks(f->st, "old-facts", &masks), 0);
+	assert_int_equal(masks.n, 0);
+	assert_int_equal(store_relinfo_masks(f->st, relinfo_facts_hash(),
+					     &masks), 0);
+	assert_true(oidset_get(&masks, &oid, &mask));
+	assert_true((uint64_t)mask == UINT64_MAX);
+	oidset_clear(&masks);
 	assert_int_equal(store_blob_sites(f->st, BLOB_B, "old-rules", &none),
 			 KMIG_ENOTFOUND);
 	assert_int_equal(store_blob_sites(f->st, BLOB_A, ruleset, &none), 0);

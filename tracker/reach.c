@@ -3,6 +3,7 @@
  * reach.c - the release's call graph and the walk from its entry points
  * (reach.h explains what is resolved and how).
  */
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -108,10 +109,10 @@ static uint32_t names_copy(struct names *m, const char *s, size_t len)
 	return ref;
 }
 
-/* The id of the @len bytes at @s; with @add a new id when absent, else NONE. */
-static uint32_t names_id(struct names *m, const char *s, size_t len, bool add)
+/* names_id() of @s whose hash_mem32() is @h. */
+static uint32_t names_id_hashed(struct names *m, const char *s, size_t len,
+				uint32_t h, bool add)
 {
-	uint32_t h = hash_mem32(s, len);
 	size_t j, mask;
 
 	if (!add && !m->cap)
@@ -135,6 +136,61 @@ static uint32_t names_id(struct names *m, const char *s, size_t len, bool add)
 	m->slot[j] = (uint32_t)++m->n;
 	m->tag[j] = (uint8_t)(h >> 24);
 	return (uint32_t)m->n - 1;
+}
+
+/* The id of the @len bytes at @s; with @add a new id when absent, else NONE. */
+static uint32_t names_id(struct names *m, const char *s, size_t len, bool add)
+{
+	return names_id_hashed(m, s, len, hash_mem32(s, len), add);
+}
+
+/* Room for @want names in all without a rehash. */
+static void names_reserve(struct names *m, size_t want)
+{
+	if (!m->cap || names_full(m, want))
+		names_rehash(m, want + want / 2 + 1);
+}
+
+/*
+ * A batch of names to intern: a table of a million names is a few cache
+ * misses a lookup (its slot, tag, reference and text), so these are
+ * fetched for the whole batch before any is looked up.  The lookups are
+ * names_id_hashed()'s: prefetching changes only how soon they find their
+ * memory.
+ */
+#define NAMES_BATCH 64
+
+struct name_ref {
+	const char *s;
+	uint32_t len, h;
+};
+
+static void names_batch(struct names *m, const struct name_ref *v, size_t n,
+			uint32_t *out)
+{
+	size_t i, mask;
+
+	names_reserve(m, m->n + n);
+	mask = m->cap - 1;
+	for (i = 0; i < n; i++) {
+		__builtin_prefetch(&m->slot[v[i].h & mask]);
+		__builtin_prefetch(&m->tag[v[i].h & mask]);
+	}
+	for (i = 0; i < n; i++) {
+		uint32_t id = m->slot[v[i].h & mask];
+
+		if (id)
+			__builtin_prefetch(&m->ref[id - 1]);
+	}
+	for (i = 0; i < n; i++) {
+		size_t j = v[i].h & mask;
+		uint32_t id = m->slot[j];
+
+		if (id && m->tag[j] == (uint8_t)(v[i].h >> 24))
+			__builtin_prefetch(names_key(m, id - 1));
+	}
+	for (i = 0; i < n; i++)
+		out[i] = names_id_hashed(m, v[i].s, v[i].len, v[i].h, true);
 }
 
 static uint32_t names_str(struct names *m, const char *s, bool add)
@@ -196,6 +252,7 @@ struct frag_scratch {
 	char *deps;
 	size_t afn, acalls, aref, ak, alocal, ad, adeps;
 };
+
 
 static void frag_scratch_release(struct frag_scratch *sc)
 {
@@ -553,6 +610,34 @@ static void *frag_place(char **at, const void *src, size_t n, size_t size)
 }
 
 /*
+ * Intern the fields of the line *@p into @ids from *@n on (grown in
+ * @alloc), NAMES_BATCH at a time (names_batch()).
+ */
+static void intern_fields(struct names *m, char **p, uint32_t **ids,
+			  size_t *n, size_t *alloc)
+{
+	struct name_ref v[NAMES_BATCH];
+	size_t k = 0;
+	char *tok;
+
+	do {
+		tok = field(p);
+		if (tok) {
+			v[k].s = tok;
+			v[k].len = (uint32_t)strlen(tok);
+			v[k].h = hash_mem32(tok, v[k].len);
+			k++;
+		}
+		if (k == NAMES_BATCH || (!tok && k)) {
+			ALLOC_GROW(*ids, *n + k, *alloc);
+			names_batch(m, v, k, *ids + *n);
+			*n += k;
+			k = 0;
+		}
+	} while (tok);
+}
+
+/*
  * Parse the facts @text (modified: fields are NUL-terminated in place)
  * into a new fragment, names interned into @c's names.  NULL when
  * malformed.
@@ -582,10 +667,7 @@ static struct frag *frag_parse(struct reach_cache *c, char *text)
 		if (!tok)
 			continue;
 		if (!strcmp(tok, "n")) {
-			while ((tok = field(&line))) {
-				ALLOC_GROW(sc->local, nlocal + 1, sc->alocal);
-				sc->local[nlocal++] = names_str(m, tok, true);
-			}
+			intern_fields(m, &line, &sc->local, &nlocal, &sc->alocal);
 		} else if (!strcmp(tok, "f")) {
 			struct ffn *fn;
 			uint32_t name, ln, end, st;
@@ -628,10 +710,7 @@ static struct frag *frag_parse(struct reach_cache *c, char *text)
 			ALLOC_GROW(sc->ref, nref + 1, sc->aref);
 			sc->ref[nref++] = sc->local[name];
 		} else if (!strcmp(tok, "k")) {
-			while ((tok = field(&line))) {
-				ALLOC_GROW(sc->k, nk + 1, sc->ak);
-				sc->k[nk++] = names_str(m, tok, true);
-			}
+			intern_fields(m, &line, &sc->k, &nk, &sc->ak);
 		} else if (!strcmp(tok, "d")) {
 			size_t len;
 
@@ -1166,6 +1245,111 @@ static int cmp_oid_ptr(const void *a, const void *b)
 }
 
 /*
+ * Reading a blob's facts (its row, then inflating them) is about a third
+ * of loading them; with many to load (a release's graph in a later run)
+ * a thread reads ahead while the caller parses, at most FETCH_AHEAD
+ * facts in memory.
+ */
+#define FETCH_AHEAD 64
+#define FETCH_THREAD_MIN 256	/* fewer: read and parse in turn */
+
+struct fetch {
+	struct store *st;
+	const char *ruleset;
+	const git_oid **oid;
+	size_t n;
+	char **funcs;		/* by index: read, not yet taken */
+	size_t done;		/* read (the thread) */
+	size_t taken;		/* parsed (the caller) */
+	bool stop;		/* the caller gives up */
+	int ret;		/* the thread's error, its message in err */
+	char *err;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+};
+
+static void *fetch_thread(void *arg)
+{
+	struct fetch *f = arg;
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; !ret && i < f->n; i++) {
+		char *funcs = NULL;
+		bool stop;
+
+		pthread_mutex_lock(&f->lock);
+		while (!f->stop && i >= f->taken + FETCH_AHEAD)
+			pthread_cond_wait(&f->cond, &f->lock);
+		stop = f->stop;
+		pthread_mutex_unlock(&f->lock);
+		if (stop)
+			break;
+		ret = store_blob_funcs(f->st, repo_oid_str(f->oid[i]),
+				       f->ruleset, &funcs);
+		pthread_mutex_lock(&f->lock);
+		if (ret) {
+			f->ret = ret;
+			f->err = xstrdup(kmig_errmsg());
+		} else {
+			f->funcs[i] = funcs;
+			f->done = i + 1;
+		}
+		pthread_cond_broadcast(&f->cond);
+		pthread_mutex_unlock(&f->lock);
+	}
+	return NULL;
+}
+
+/* Parse the facts of @oid[0..@n) as @f's thread reads them. */
+static int fetch_parse(struct reach_cache *c, struct fetch *f)
+{
+	pthread_t thread;
+	size_t i;
+	int ret = 0;
+
+	f->funcs = xcalloc(f->n, sizeof(*f->funcs));
+	pthread_mutex_init(&f->lock, NULL);
+	pthread_cond_init(&f->cond, NULL);
+	if (pthread_create(&thread, NULL, fetch_thread, f)) {
+		ret = kmig_err("cannot start a thread");
+		goto out_sync;
+	}
+	for (i = 0; !ret && i < f->n; i++) {
+		char *funcs;
+
+		pthread_mutex_lock(&f->lock);
+		while (f->done <= i && !f->ret)
+			pthread_cond_wait(&f->cond, &f->lock);
+		if (f->done <= i) {
+			ret = f->ret;
+			kmig_err("%s", f->err);
+		}
+		funcs = f->funcs[i];
+		f->funcs[i] = NULL;
+		f->taken = i + 1;
+		pthread_cond_broadcast(&f->cond);
+		pthread_mutex_unlock(&f->lock);
+		if (!ret)
+			cache_put(c, f->oid[i], funcs);
+		free(funcs);
+	}
+	pthread_mutex_lock(&f->lock);
+	f->stop = true;
+	pthread_cond_broadcast(&f->cond);
+	pthread_mutex_unlock(&f->lock);
+	pthread_join(thread, NULL);
+	for (i = 0; i < f->n; i++)	/* read ahead of an error */
+		free(f->funcs[i]);
+	free(f->err);
+out_sync:
+	pthread_cond_destroy(&f->cond);
+	pthread_mutex_destroy(&f->lock);
+	free(f->funcs);
+	return ret;
+}
+
+/*
  * The facts are read in blob id order (the order blob_funcs is keyed by:
  * neighbouring rows, not a page apart each).
  */
@@ -1173,18 +1357,27 @@ int reach_cache_load(struct reach_cache *c, struct store *st,
 		     const char *ruleset, const git_oid *const *oids, size_t n)
 {
 	const git_oid **miss = xcalloc(n ? n : 1, sizeof(*miss));
-	size_t i, nmiss = 0;
+	size_t i, nmiss = 0, k = 0;
 	int ret = 0;
 
 	for (i = 0; i < n; i++)
 		if (!cache_get(c, oids[i]))
 			miss[nmiss++] = oids[i];
 	qsort(miss, nmiss, sizeof(*miss), cmp_oid_ptr);
+	for (i = 0; i < nmiss; i++)	/* each blob once */
+		if (!k || !git_oid_equal(miss[k - 1], miss[i]))
+			miss[k++] = miss[i];
+	nmiss = k;
+	if (nmiss >= FETCH_THREAD_MIN) {
+		struct fetch f = { .st = st, .ruleset = ruleset, .oid = miss,
+				   .n = nmiss };
+
+		ret = fetch_parse(c, &f);
+		nmiss = 0;
+	}
 	for (i = 0; !ret && i < nmiss; i++) {
 		char *funcs = NULL;
 
-		if (i && git_oid_equal(miss[i - 1], miss[i]))
-			continue;
 		ret = store_blob_funcs(st, repo_oid_str(miss[i]), ruleset,
 				       &funcs);
 		if (!ret)

@@ -710,6 +710,113 @@ static void test_prepare(void **state)
 	assert_int_equal(test_tmpdir_remove(dir), 0);
 }
 
+/*
+ * Many blobs' facts (a release's graph in a later run) are read by a
+ * thread while the caller parses them: the graph is the one of the same
+ * facts loaded a few at a time, and a malformed row among them fails the
+ * load with the store's message.
+ */
+#define LOAD_MANY 400
+
+static void test_load_many(void **state)
+{
+	const char *ruleset = rules_hash();
+	struct reach_cache *c = reach_cache_new();
+	struct reach_stats sa = { 0 }, sb = { 0 };
+	struct reach_prep *prep = NULL;
+	char *dir = test_tmpdir(), *db, *a, *b, *sql;
+	const git_oid **oids = xcalloc(LOAD_MANY, sizeof(*oids));
+	char **paths = xcalloc(LOAD_MANY, sizeof(*paths));
+	git_oid *oid = xcalloc(LOAD_MANY, sizeof(*oid));
+	struct store *st;
+	long long rel[2];
+	sqlite3 *h;
+	size_t i;
+
+	(void)state;
+	assert_non_null(dir);
+	db = xasprintf("%s/kmig.db", dir);
+	assert_int_equal(store_open(&st, db), 0);
+	assert_int_equal(store_begin(st), 0);
+	for (i = 0; i < LOAD_MANY; i++) {
+		struct site_list l = SITE_LIST_INIT;
+		char *src = xasprintf("%sint step_%zu(int n)\n{\n\treturn %s;\n}\n",
+				      i ? "" : "static const struct proto_ops ops = { .sendmsg = step_0 };\n",
+				      i, i == 2 || i == 300 ? "WARN_ON(n)" :
+				      "step_next(n) + shared_helper(n)");
+
+		/* step_i calls step_(i + 1): step_next renamed per file */
+		if (!strstr(src, "WARN_ON")) {
+			char *next = xasprintf("step_%zu", i + 1);
+			char *p = strstr(src, "step_next");
+			char *t = xasprintf("%.*s%s%s", (int)(p - src), src, next,
+					    p + strlen("step_next"));
+
+			free(src);
+			free(next);
+			src = t;
+		}
+		oid[i].id[0] = (unsigned char)(i >> 8);
+		oid[i].id[1] = (unsigned char)i;
+		oid[i].id[2] = 0x5a;
+		oids[i] = &oid[i];
+		paths[i] = xasprintf("net/m/f%03zu.c", i);
+		assert_int_equal(lex_buffer(src, strlen(src), &l), 0);
+		assert_int_equal(store_blob_put(st, repo_oid_str(&oid[i]), ruleset,
+						strlen(src), &l), 0);
+		assert_int_equal(store_blob_funcs_put(st, repo_oid_str(&oid[i]),
+						      ruleset, l.funcs), 0);
+		site_list_clear(&l);
+		free(src);
+	}
+	rel[0] = put_files(st, "m1", (const char *const *)paths, oids, LOAD_MANY);
+	rel[1] = put_files(st, "m2", (const char *const *)paths, oids, LOAD_MANY);
+	/* all at once from the store: read by the thread */
+	assert_int_equal(reach_release(st, rel[0], REACH_DEFAULT_DEPTH, NULL, &sa), 0);
+	/* a hundred at a time: read and parsed in turn */
+	for (i = 0; i < LOAD_MANY; i += 100)
+		assert_int_equal(reach_cache_load(c, st, ruleset, oids + i, 100), 0);
+	assert_int_equal(reach_cache_blobs(c), LOAD_MANY);
+	assert_int_equal(reach_release_prepare((const char *const *)paths, oids,
+					       LOAD_MANY, ruleset,
+					       REACH_DEFAULT_DEPTH, c, &prep), 0);
+	assert_non_null(prep);
+	assert_int_equal(reach_release_write(st, rel[1], REACH_DEFAULT_DEPTH, c,
+					     prep, &sb), 0);
+	assert_int_equal(store_commit(st), 0);
+	assert_int_equal(sa.entries, sb.entries);
+	assert_int_equal(sa.reached, sb.reached);
+	a = graph_rows(db, "m1");
+	b = graph_rows(db, "m2");
+	assert_string_equal(a, b);
+	assert_non_null(strstr(a, "reach net/m/f002.c:3 step_0"));
+	assert_null(strstr(a, "net/m/f300.c"));
+	free(a);
+	free(b);
+
+	/* one malformed row among them: the load fails, saying so */
+	assert_int_equal(sqlite3_open(db, &h), SQLITE_OK);
+	sql = xasprintf("UPDATE blob_funcs SET data = x'00' WHERE oid = '%s'",
+			repo_oid_str(&oid[LOAD_MANY / 2]));
+	assert_int_equal(sqlite3_exec(h, sql, NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(h);
+	free(sql);
+	reach_cache_free(c);
+	c = reach_cache_new();
+	assert_int_not_equal(reach_cache_load(c, st, ruleset, oids, LOAD_MANY), 0);
+	assert_non_null(strstr(kmig_errmsg(), "malformed function facts"));
+
+	store_close(st);
+	reach_cache_free(c);
+	for (i = 0; i < LOAD_MANY; i++)
+		free(paths[i]);
+	free(paths);
+	free(oids);
+	free(oid);
+	free(db);
+	assert_int_equal(test_tmpdir_remove(dir), 0);
+}
+
 static void test_name_heuristic(void **state)
 {
 	(void)state;
@@ -735,6 +842,7 @@ int main(void)
 		cmocka_unit_test(test_cache_compact),
 		cmocka_unit_test(test_cache_compact_chunks),
 		cmocka_unit_test(test_prepare),
+		cmocka_unit_test(test_load_many),
 		cmocka_unit_test(test_name_heuristic),
 	};
 

@@ -206,6 +206,32 @@ if want warm || want check || want check-warn || want grep-rules || want web; th
 		> /dev/null 2>&1 || die "kmig scan failed on $REPO"
 fi
 
+# The point release: the newest release of the history whose predecessor
+# there is of the same line (v7.2.13 after v7.2.12), scanned in a run of
+# its own on a database with every release before it: what a maintainer
+# runs when Debian ships one.  The database before it is kept per tag and
+# brought up to date first (a changed rule set re-lexes it there, untimed).
+POINT_N=0
+k=0
+prev=
+for t in $TAGS; do
+	k=$((k + 1))
+	line=${t%.*}
+	[ "$line" = "$prev" ] && POINT_N=$k
+	prev=$line
+done
+POINT_TAG=
+if want point && [ "$POINT_N" -gt 1 ]; then
+	POINT_TAG=$(echo "$TAGS" | cut -d' ' -f"$POINT_N")
+	POINT_BASE=$H/point-before-$POINT_TAG.db
+	say "bench: preparing the database before $POINT_TAG"
+	# shellcheck disable=SC2046
+	"$KMIG" --repo "$REPO" --db "$POINT_BASE" scan $(tag_args $((POINT_N - 1))) --jobs "$JOBS" \
+		> /dev/null 2>&1 || die "kmig scan failed on $REPO"
+elif want point; then
+	say "bench: no point release in the history (two releases of one line): no point contender"
+fi
+
 # kmig check: one commit of the conversion branch (made here when missing).
 CHECK_REV=
 if ! want check; then
@@ -414,6 +440,14 @@ while [ "$r" -le "$ROUNDS" ]; do
 	cp "$TMP/err.cold" "$TMP/cold.stderr" 2> /dev/null
 	# shellcheck disable=SC2086
 	run warm "$r" 0 "$KMIG" --repo "$REPO" --db "$H/warm.db" scan $ALL_TAG_ARGS --jobs "$JOBS"
+	if [ -n "$POINT_TAG" ]; then
+		rm -f "$H/point.db" "$H/point.db-wal" "$H/point.db-shm"
+		cp "$POINT_BASE" "$H/point.db"
+		# shellcheck disable=SC2046
+		run point "$r" 0 env -u KMIG_NO_PROGRESS KMIG_PROGRESS=1 "$KMIG" --repo "$REPO" \
+			--db "$H/point.db" scan $(tag_args "$POINT_N") --jobs "$JOBS"
+		tr '\r' '\n' < "$TMP/err.point" > "$TMP/point.stderr"
+	fi
 	# to /dev/null, as the issue defines it (run() keeps stdout in a file)
 	run inflate "$r" 0 sh -c 'exec git -C "$1" cat-file --batch-all-objects --batch --unordered > /dev/null' inflate "$REPO"
 	# shellcheck disable=SC2086
@@ -507,6 +541,20 @@ CSV=$TOP/bench/results/$STAMP.csv
 	echo "date,cpu_model,cores,load_start,load_end,releases,contender,rounds,wall_median_s,wall_min_s,wall_max_s,cpu_median_s,peak_rss_mb,ratio_wall,ratio_cpu,reference,target,met,note"
 } > "$CSV"
 
+# phases FILE: from the progress notes of a scan ("TAG: wrote B blobs in
+# S s, F files in S s, counts and commit in S s", "TAG: call graph: ...
+# (S s)", "TAG: read deprecated.rst and include/ ... in S s"), one line per
+# release: "TAG blobs_s files_s graph_s counts_s include_s"
+phases() {
+	tr '\r' '\n' < "$1" | awk '
+		/: wrote [0-9]+ blobs in / { t = $1; sub(":", "", t)
+			b = $6; f = $10; c = $15; sub("s,", "", b); sub("s,", "", f); sub("s$", "", c)
+			w[t] = b "," f "," c }
+		/: call graph: / { t = $1; sub(":", "", t); g = $NF; gsub("[()s]", "", g); gr[t] = g }
+		/: read deprecated.rst and include\// { t = $1; sub(":", "", t); i = $NF; sub("s$", "", i); inc[t] = i }
+		END { for (t in w) { split(w[t], x, ","); print t, x[1], x[2], gr[t], x[3], (t in inc) ? inc[t] : 0 } }'
+}
+
 row() {	# NAME LABEL REF_NAME RATIO_DIR TARGET_TEXT MET NOTE
 	name=$1 label=$2 refn=$3 target=$5 met=$6 note=$7
 	set -- $(stat "$name" 3)
@@ -535,6 +583,13 @@ row() {	# NAME LABEL REF_NAME RATIO_DIR TARGET_TEXT MET NOTE
 		"$(le "$(ratio "$COLD" "$INFL")" 0.6)" "fresh database"
 	row inflate "git cat-file (inflate limit)" "" - "-" - "every object once, one thread"
 	row warm "kmig scan, warm (nothing new)" "" - "<= 0.3 s" "$(le "$(med warm 3)" 0.3)" ""
+	if [ -s "$TMP/point.stderr" ]; then
+		# beyond its blobs: the last round's write phases but the blobs'
+		set -- $(phases "$TMP/point.stderr" | awk -v t="$POINT_TAG" '$1 == t')
+		pb=$(echo "$3 $4 $5 $6" | awk '{ printf "%.2f", $1 + $2 + $3 + $4 }')
+		row point "kmig scan, a point release alone" "" - "<= 0.2 s beyond blobs" \
+			"$(le "$pb" 0.2)" "$POINT_TAG in a later run; beyond its blobs $pb s"
+	fi
 	row grep-combined "git grep -c -P combined, per tag" cold ge "info" - "one pattern for all rules"
 	gnote="one git grep per rule per tag"
 	[ "$SAMPLE" -lt "$PAIRS" ] && gnote="$gnote; $SAMPLE of $PAIRS pairs per round, extrapolated x$SCALE"
@@ -597,7 +652,18 @@ row() {	# NAME LABEL REF_NAME RATIO_DIR TARGET_TEXT MET NOTE
 			echo "$STAMP,\"$CPU\",$CORES,$LOAD0,$LOAD1,$NT,lex-base,$(count lex-base),$(stat lex-base 3 | tr ' ' ','),$(med lex-base cpu),,,,,info,-,\"$1 MB/s per core ($2-$3) at $LEX_BASE; sites sha1 $6\"" >> "$CSV"
 		fi
 	fi
-	echo "peak RSS of the cold scan: $RSS_MB MB (target <= 300 MB: $(le "$RSS_MB" 300))"
+	if [ "$RSS_MB" -gt 0 ]; then
+		echo "peak RSS of the cold scan: $RSS_MB MB (target <= 300 MB: $(le "$RSS_MB" 300))"
+	else
+		echo "peak RSS of the cold scan: not measured (no cold contender)"
+	fi
+	if [ -s "$TMP/point.stderr" ]; then
+		set -- $(phases "$TMP/point.stderr" | awk -v t="$POINT_TAG" '$1 == t')
+		echo "point release $POINT_TAG after $(echo "$TAGS" | cut -d' ' -f$((POINT_N - 1))), a run of its own (last round):" \
+			"$(awk '/lexed [0-9.]+ MB/ { print $3 }' "$TMP/point.stderr" | tail -n 1) MB lexed;" \
+			"blobs written $2 s; beyond them: file rows $3 s, call graph $4 s, counts and commit $5 s;" \
+			"include/ $6 s"
+	fi
 	echo "x wall / x cpu: the contender's median over the reference's (kmig cold for git grep,"
 	echo "the inflate limit for kmig cold).  CPU = user + sys."
 } | tee "$TMP/table"
@@ -628,12 +694,7 @@ SCSV=$TOP/bench/results/$STAMP-scaling.csv
 	# the phases of each release's write, on the thread that writes, from the
 	# progress notes ("TAG: wrote B blobs in S s, F files in S s, counts and
 	# commit in S s" and "TAG: call graph: ... (S s)")
-	tr '\r' '\n' < "$TMP/cold.stderr" | awk '
-		/: wrote [0-9]+ blobs in / { t = $1; sub(":", "", t)
-			b = $6; f = $10; c = $15; sub("s,", "", b); sub("s,", "", f); sub("s$", "", c)
-			w[t] = b "," f "," c }
-		/: call graph: / { t = $1; sub(":", "", t); g = $NF; gsub("[()s]", "", g); gr[t] = g }
-		END { for (t in w) { split(w[t], x, ","); print t, x[1], x[2], gr[t], x[3] } }' > "$TMP/c"
+	phases "$TMP/cold.stderr" > "$TMP/c"
 	while read -r tag files blobs; do
 		mb=$(awk -v t="$tag" '$1 == t { print $2 }' "$TMP/b")
 		ph=$(awk -v t="$tag" '$1 == t { print $2 "," $3 "," $4 "," $5 }' "$TMP/c")

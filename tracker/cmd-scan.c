@@ -65,6 +65,9 @@ struct scan_state {
 	uint64_t lexed, lexed_bytes;
 	struct relinfo_cache relinfo;	/* header blobs read (relinfo.h) */
 	struct reach_cache *graphs;	/* the last release's parsed facts */
+	char *image;			/* the graphs' cache between runs */
+	bool image_tried;		/* restored, or tried to */
+	bool image_dirty;		/* a graph made: save it at the end */
 	struct facts_packer *unpack;	/* for the facts of the lexed blobs */
 	struct scan_base base;
 };
@@ -428,6 +431,45 @@ static int load_graph_facts(struct scan_state *s, const struct release_plan *p)
 }
 
 /*
+ * The graphs' cache of the last run (reach_cache_save()), once, when a
+ * release's graph needs the facts of files this run did not lex (most of
+ * a point release's, all of a graph made again): read from one file
+ * instead of parsed again from the store.  Not for a release that lexes
+ * most of its files (a new line): the cache would hold two releases.
+ * A missing, stale or damaged file is no error: the store has the facts.
+ */
+static void graph_cache_restore(struct scan_state *s, size_t files,
+				size_t lexed)
+{
+	double t0 = mono_now();
+	size_t n;
+
+	if (s->image_tried || reach_cache_blobs(s->graphs) ||
+	    lexed > files / 4)
+		return;
+	s->image_tried = true;
+	if (!reach_cache_restore(s->graphs, s->image, rules_hash(), &n))
+		progress_note("graph cache: the facts of %zu blobs from '%s' (%.2fs)\n",
+			      n, s->image, mono_now() - t0);
+}
+
+/* The graphs' cache for the next run, when this one made a graph. */
+static void graph_cache_save(struct scan_state *s)
+{
+	double t0 = mono_now();
+
+	if (!s->image_dirty)
+		return;
+	if (reach_cache_save(s->graphs, s->image, rules_hash()))
+		fprintf(stderr, "kmig: warning: graph cache not saved: %s\n",
+			kmig_errmsg());
+	else
+		progress_note("graph cache: the facts of %zu blobs saved to '%s' (%.2fs)\n",
+			      reach_cache_blobs(s->graphs), s->image,
+			      mono_now() - t0);
+}
+
+/*
  * The release's call graph from the cache: which WARN sites are reached.
  * @job (may be NULL): the graph prepared beside the file rows.
  */
@@ -442,6 +484,7 @@ static int release_graph(struct scan_state *s, const char *tag, long long rel,
 
 	if (job && job->ret)
 		return kmig_errcode(job->ret, "%s", job->err);
+	s->image_dirty = true;
 	if (prepared) {
 		ret = reach_release_write(s->st, rel, s->reach_depth, s->graphs,
 					  job->prep, &st);
@@ -618,6 +661,7 @@ static int regraph_release(struct scan_state *s, struct release_plan *p)
 
 	if (ret)
 		return ret;
+	graph_cache_restore(s, 1, 0);
 	ret = store_reach_clear(s->st, p->regraph);
 	if (!ret)
 		ret = release_graph(s, p->tag, p->regraph, NULL);
@@ -683,6 +727,7 @@ static int write_release(struct scan_state *s, struct release_plan *p)
 	}
 	secs = mono_now() - t0;
 
+	graph_cache_restore(s, p->files.n, p->ntodo);
 	ret = store_begin(s->st);
 	if (ret)
 		return ret;
@@ -851,6 +896,7 @@ static int cmd_scan_fn(struct kmig_ctx *ctx, int argc, char **argv)
 	}
 	store_checkpoint_behind(s.st);
 	s.graphs = reach_cache_new();
+	s.image = xasprintf("%s-graph", ctx->db_path);
 	if (list_tags(s.repo, globs, nglobs, include_rc, &tags, &ntags)) {
 		cmd_fail_last(KMIG_EXIT_ERROR);
 		goto out;
@@ -891,6 +937,7 @@ static int cmd_scan_fn(struct kmig_ctx *ctx, int argc, char **argv)
 			graph_cache_narrow(&s,
 					   &plan[(i + 1) % ARRAY_SIZE(plan)]);
 	}
+	graph_cache_save(&s);
 	{
 		long long pruned;
 
@@ -918,6 +965,7 @@ out:
 	oidset_clear(&s.cached);
 	relinfo_cache_clear(&s.relinfo);
 	reach_cache_free(s.graphs);
+	free(s.image);
 	facts_packer_free(s.unpack);
 	base_clear(&s.base);
 	store_close(s.st);

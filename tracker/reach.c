@@ -3,10 +3,15 @@
  * reach.c - the release's call graph and the walk from its entry points
  * (reach.h explains what is resolved and how).
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "lexer.h"
 #include "oidset.h"
@@ -36,7 +41,8 @@ struct names {
 	size_t nchunk, achunk, acsize, used, room;
 };
 
-#define NAMES_SHIFT 20
+/* 2 MB chunks: big_alloc() backs each with one huge page */
+#define NAMES_SHIFT 21
 #define NAMES_CHUNK ((size_t)1 << NAMES_SHIFT)	/* or one longer name */
 #define NAMES_MAX_CHUNKS ((size_t)1 << (32 - NAMES_SHIFT))
 
@@ -90,7 +96,7 @@ static void names_room(struct names *m, size_t size)
 		size = NAMES_CHUNK;
 	ALLOC_GROW(m->chunk, m->nchunk + 1, m->achunk);
 	ALLOC_GROW(m->csize, m->nchunk + 1, m->acsize);
-	m->chunk[m->nchunk] = xmalloc(size);
+	m->chunk[m->nchunk] = big_alloc(size);
 	m->csize[m->nchunk++] = size;
 	m->used = 0;
 	m->room = size;
@@ -203,7 +209,7 @@ static void names_clear(struct names *m)
 	size_t i;
 
 	for (i = 0; i < m->nchunk; i++)
-		free(m->chunk[i]);
+		big_free(m->chunk[i], m->csize[i]);
 	free(m->chunk);
 	free(m->csize);
 	free(m->slot);
@@ -319,12 +325,11 @@ struct reach_cache *reach_cache_new(void)
 	return c;
 }
 
-void reach_cache_free(struct reach_cache *c)
+/* Free what @c holds: it is empty, and reusable, afterwards. */
+static void cache_empty(struct reach_cache *c)
 {
 	size_t i;
 
-	if (!c)
-		return;
 	for (i = 0; i < c->nfrag; i++) {
 		frag_free(c->frag[i]);
 		csites_free(c->sites[i]);
@@ -332,8 +337,20 @@ void reach_cache_free(struct reach_cache *c)
 	free(c->frag);
 	free(c->used);
 	free(c->sites);
+	c->frag = NULL;
+	c->used = NULL;
+	c->sites = NULL;
+	c->nfrag = c->afrag = c->aused = c->asites = 0;
+	c->names_mark = 0;
 	oidset_clear(&c->index);
 	names_clear(&c->names);
+}
+
+void reach_cache_free(struct reach_cache *c)
+{
+	if (!c)
+		return;
+	cache_empty(c);
 	frag_scratch_release(&c->scratch);
 	free(c);
 }
@@ -423,7 +440,7 @@ static void names_keep(struct names *m, uint32_t *map)
 		const char *key;
 
 		for (; done < chunk; done++) {
-			free(old.chunk[done]);
+			big_free(old.chunk[done], old.csize[done]);
 			old.chunk[done] = NULL;
 		}
 		if (!map[i])
@@ -433,7 +450,7 @@ static void names_keep(struct names *m, uint32_t *map)
 		map[i] = (uint32_t)++n;
 	}
 	for (; done < old.nchunk; done++)
-		free(old.chunk[done]);
+		big_free(old.chunk[done], old.csize[done]);
 	free(old.chunk);
 	free(old.csize);
 	m->ref = old.ref;
@@ -808,15 +825,10 @@ static size_t cache_get(struct reach_cache *c, const git_oid *oid)
 	return slot;
 }
 
-/*
- * Parse @funcs (NULL: none; modified) as blob @oid's, into the cache;
- * malformed facts are cached as none.  Returns its slot + 1.
- */
-static size_t cache_put(struct reach_cache *c, const git_oid *oid,
-			char *funcs)
+/* Blob @oid with fragment @fr (taken; NULL: none) into the cache: its slot + 1. */
+static size_t cache_put_frag(struct reach_cache *c, const git_oid *oid,
+			     struct frag *fr)
 {
-	struct frag *fr = funcs ? frag_parse(c, funcs) : NULL;
-
 	ALLOC_GROW(c->frag, c->nfrag + 1, c->afrag);
 	ALLOC_GROW(c->used, c->nfrag + 1, c->aused);
 	ALLOC_GROW(c->sites, c->nfrag + 1, c->asites);
@@ -827,6 +839,16 @@ static size_t cache_put(struct reach_cache *c, const git_oid *oid,
 	c->nfrag++;
 	oidset_put(&c->index, oid, c->nfrag);
 	return c->nfrag;
+}
+
+/*
+ * Parse @funcs (NULL: none; modified) as blob @oid's, into the cache;
+ * malformed facts are cached as none.  Returns its slot + 1.
+ */
+static size_t cache_put(struct reach_cache *c, const git_oid *oid,
+			char *funcs)
+{
+	return cache_put_frag(c, oid, funcs ? frag_parse(c, funcs) : NULL);
 }
 
 /* The warn-on and vla sites of @sites, as @cs's. */
@@ -1675,4 +1697,358 @@ void reach_prep_free(struct reach_prep *prep)
 		return;
 	reach_free(prep->r);
 	free(prep);
+}
+
+/* ---- the cache in a file, between runs ---- */
+
+/*
+ * The image of a cache (reach_cache_save()): a header, the names in id
+ * order (each NUL-terminated), then per blob its id, whether it has a
+ * fragment and known sites, the fragment's arrays as they are in memory,
+ * and its sites.  Native byte order and layout: it is a cache of this
+ * build (the rule set it was written under is rules_hash(), which covers
+ * this file), never an exchange format.
+ */
+#define IMAGE_MAGIC "kmig graph 1\n"
+
+struct image_head {
+	char magic[16];
+	char ruleset[48];
+	uint64_t nnames, names_bytes, nblobs, bytes;	/* bytes: the file's */
+};
+
+enum { IMAGE_FRAG = 1, IMAGE_KNOWN = 2 };
+
+static bool put(FILE *f, const void *p, size_t n)
+{
+	return !n || fwrite(p, 1, n, f) == n;
+}
+
+static bool put_u32(FILE *f, uint32_t v)
+{
+	return put(f, &v, sizeof(v));
+}
+
+/* Blob @i of @c into @f. */
+static bool image_put_blob(FILE *f, const struct reach_cache *c, size_t i)
+{
+	const struct frag *fr = c->frag[i];
+	const struct csites *cs = c->sites[i];
+	bool ok;
+	size_t k;
+
+	ok = put(f, &cs->oid, sizeof(cs->oid)) &&
+	     put_u32(f, (fr ? IMAGE_FRAG : 0) | (cs->known ? IMAGE_KNOWN : 0));
+	if (ok && fr) {
+		uint32_t ndeps = 0;
+
+		for (k = 0; k < fr->nd; k++)	/* the deps end after the last */
+			ndeps = (uint32_t)(fr->d[k].deps +
+					   strlen(fr->deps + fr->d[k].deps) + 1);
+		ok = put_u32(f, fr->nfn) && put_u32(f, fr->ncalls) &&
+		     put_u32(f, fr->nref) && put_u32(f, fr->nk) &&
+		     put_u32(f, fr->nd) && put_u32(f, ndeps) &&
+		     put(f, fr->fn, fr->nfn * sizeof(*fr->fn)) &&
+		     put(f, fr->calls, fr->ncalls * sizeof(*fr->calls)) &&
+		     put(f, fr->ref, fr->nref * sizeof(*fr->ref)) &&
+		     put(f, fr->k, fr->nk * sizeof(*fr->k)) &&
+		     put(f, fr->d, fr->nd * sizeof(*fr->d)) &&
+		     put(f, fr->deps, ndeps);
+	}
+	ok = ok && put_u32(f, (uint32_t)cs->n);
+	for (k = 0; ok && k < cs->n; k++) {
+		const struct csite *e = &cs->v[k];
+		uint32_t len = e->deps ? (uint32_t)strlen(e->deps) + 1 : 0;
+
+		ok = put_u32(f, e->line) && put_u32(f, e->vla) &&
+		     put_u32(f, len) && put(f, e->deps, len);
+	}
+	return ok;
+}
+
+int reach_cache_save(struct reach_cache *c, const char *path,
+		     const char *ruleset)
+{
+	struct image_head h = { IMAGE_MAGIC, "", 0, 0, 0, 0 };
+	char *tmp = xasprintf("%s.tmp%ld", path, (long)getpid());
+	FILE *f;
+	bool ok;
+	size_t i;
+	long end;
+
+	if (strlen(ruleset) >= sizeof(h.ruleset)) {
+		free(tmp);
+		return kmig_err("rule set '%s' too long for a graph cache", ruleset);
+	}
+	cache_names_check(c);	/* at most a quarter more than it uses */
+	strcpy(h.ruleset, ruleset);
+	h.nnames = c->names.n;
+	for (i = 0; i < c->names.n; i++)
+		h.names_bytes += strlen(names_key(&c->names, (uint32_t)i)) + 1;
+	h.nblobs = c->nfrag;
+	f = fopen(tmp, "wb");
+	if (!f)
+		goto out_errno;
+	ok = put(f, &h, sizeof(h));
+	for (i = 0; ok && i < c->names.n; i++) {
+		const char *key = names_key(&c->names, (uint32_t)i);
+
+		ok = put(f, key, strlen(key) + 1);
+	}
+	for (i = 0; ok && i < c->nfrag; i++)
+		ok = image_put_blob(f, c, i);
+	end = ok ? ftell(f) : -1;
+	h.bytes = end < 0 ? 0 : (uint64_t)end;
+	ok = ok && end >= 0 && !fseek(f, 0, SEEK_SET) && put(f, &h, sizeof(h));
+	if (fclose(f) || !ok)
+		goto out_errno;
+	if (rename(tmp, path)) {
+		kmig_err("cannot rename '%s' to '%s': %s", tmp, path,
+			 strerror(errno));
+		goto out_remove;
+	}
+	free(tmp);
+	return 0;
+
+out_errno:
+	kmig_err("cannot write '%s': %s", tmp, strerror(errno ? errno : EIO));
+out_remove:
+	unlink(tmp);
+	free(tmp);
+	return KMIG_EGENERIC;
+}
+
+/* The next @n bytes of the image at *@p (before @end), or NULL. */
+static const void *take(const char **p, const char *end, size_t n)
+{
+	const char *at = *p;
+
+	if ((size_t)(end - at) < n)
+		return NULL;
+	*p = at + n;
+	return at;
+}
+
+static bool take_u32(const char **p, const char *end, uint32_t *v)
+{
+	const void *at = take(p, end, sizeof(*v));
+
+	if (at)
+		memcpy(v, at, sizeof(*v));
+	return at != NULL;
+}
+
+/* Every name id of @fr below @nnames, every index within its arrays. */
+static bool frag_valid(const struct frag *fr, uint32_t ndeps, size_t nnames)
+{
+	size_t k;
+
+	for (k = 0; k < fr->nfn; k++)
+		if (fr->fn[k].name >= nnames ||
+		    fr->fn[k].calls > fr->ncalls ||
+		    fr->fn[k].ncalls > fr->ncalls - fr->fn[k].calls)
+			return false;
+	for (k = 0; k < fr->ncalls; k++)
+		if (fr->calls[k] >= nnames)
+			return false;
+	for (k = 0; k < fr->nref; k++)
+		if (fr->ref[k] >= nnames)
+			return false;
+	for (k = 0; k < fr->nk; k++)
+		if (fr->k[k] >= nnames)
+			return false;
+	for (k = 0; k < fr->nd; k++)
+		if (fr->d[k].name >= nnames || fr->d[k].deps >= ndeps)
+			return false;
+	return !ndeps || !fr->deps[ndeps - 1];
+}
+
+/* One blob of the image at *@p into @c; false when malformed. */
+static bool image_take_blob(struct reach_cache *c, const char **p,
+			    const char *end)
+{
+	const git_oid *oid = take(p, end, sizeof(*oid));
+	struct frag *fr = NULL;
+	struct csites *cs;
+	uint32_t flags, n[6], nsites, k;
+	size_t slot;
+	char *at;
+
+	if (!oid || !take_u32(p, end, &flags) || oidset_has(&c->index, oid))
+		return false;
+	if (flags & IMAGE_FRAG) {
+		size_t bytes;
+
+		for (k = 0; k < 6; k++)
+			if (!take_u32(p, end, &n[k]))
+				return false;
+		bytes = n[0] * sizeof(*fr->fn) +
+			((size_t)n[1] + n[2] + n[3]) * sizeof(uint32_t) +
+			n[4] * sizeof(*fr->d) + n[5];
+		if ((size_t)(end - *p) < bytes)
+			return false;
+		fr = xmalloc(sizeof(*fr) + bytes);
+		at = (char *)(fr + 1);
+		fr->fn = frag_place(&at, take(p, end, n[0] * sizeof(*fr->fn)),
+				    n[0], sizeof(*fr->fn));
+		fr->calls = frag_place(&at, take(p, end, n[1] * sizeof(uint32_t)),
+				       n[1], sizeof(uint32_t));
+		fr->ref = frag_place(&at, take(p, end, n[2] * sizeof(uint32_t)),
+				     n[2], sizeof(uint32_t));
+		fr->k = frag_place(&at, take(p, end, n[3] * sizeof(uint32_t)),
+				   n[3], sizeof(uint32_t));
+		fr->d = frag_place(&at, take(p, end, n[4] * sizeof(*fr->d)),
+				   n[4], sizeof(*fr->d));
+		fr->deps = frag_place(&at, take(p, end, n[5]), n[5], 1);
+		fr->nfn = n[0];
+		fr->ncalls = n[1];
+		fr->nref = n[2];
+		fr->nk = n[3];
+		fr->nd = n[4];
+		if (!frag_valid(fr, n[5], c->names.n)) {
+			frag_free(fr);
+			return false;
+		}
+	}
+	slot = cache_put_frag(c, oid, fr);
+	cs = c->sites[slot - 1];
+	if (!take_u32(p, end, &nsites))
+		return false;
+	for (k = 0; k < nsites; k++) {
+		uint32_t line, vla, len;
+		const char *deps;
+		struct csite *e;
+
+		if (!take_u32(p, end, &line) || !take_u32(p, end, &vla) ||
+		    !take_u32(p, end, &len))
+			return false;
+		deps = take(p, end, len);
+		if (!deps || (len && deps[len - 1]))
+			return false;
+		ALLOC_GROW(cs->v, cs->n + 1, cs->alloc);
+		e = &cs->v[cs->n++];
+		e->line = line;
+		e->vla = vla != 0;
+		e->deps = len ? xstrdup(deps) : NULL;
+	}
+	cs->known = (flags & IMAGE_KNOWN) != 0;
+	return true;
+}
+
+/*
+ * The whole file @path into *@buf (big_alloc(), *@len bytes): one read
+ * into a buffer of its size.  KMIG_ENOTFOUND when there is none.
+ */
+static int image_read(const char *path, char **buf, size_t *len)
+{
+	struct stat st;
+	size_t got = 0;
+	int fd, ret = 0;
+
+	*buf = NULL;
+	*len = 0;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT ? KMIG_ENOTFOUND :
+		       kmig_err("cannot open '%s': %s", path, strerror(errno));
+	if (fstat(fd, &st) || st.st_size < 0) {
+		ret = kmig_err("cannot read '%s': %s", path, strerror(errno));
+		goto out_close;
+	}
+	*buf = big_alloc((size_t)st.st_size + 1);
+	while (got < (size_t)st.st_size) {
+		ssize_t n = read(fd, *buf + got, (size_t)st.st_size - got);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			ret = kmig_err("cannot read '%s': %s", path,
+				       n ? strerror(errno) : "file shrank");
+			big_free(*buf, (size_t)st.st_size + 1);
+			*buf = NULL;
+			goto out_close;
+		}
+		got += (size_t)n;
+	}
+	*len = got;
+out_close:
+	close(fd);
+	return ret;
+}
+
+/* The @n names at *@p (before @end), NUL-terminated, as ids 0..@n-1 of @m. */
+static bool image_take_names(struct names *m, const char **p, const char *end,
+			     size_t n)
+{
+	struct name_ref v[NAMES_BATCH];
+	uint32_t ids[NAMES_BATCH];
+	size_t i = 0, k;
+
+	names_reserve(m, n);
+	while (i < n) {
+		size_t b = n - i < NAMES_BATCH ? n - i : NAMES_BATCH;
+
+		for (k = 0; k < b; k++) {
+			const char *nul = memchr(*p, '\0', (size_t)(end - *p));
+
+			if (!nul)
+				return false;
+			v[k].s = *p;
+			v[k].len = (uint32_t)(nul - *p);
+			v[k].h = hash_mem32(*p, v[k].len);
+			*p = nul + 1;
+		}
+		names_batch(m, v, b, ids);
+		for (k = 0; k < b; k++)	/* each name new: no two alike */
+			if (ids[k] != i + k)
+				return false;
+		i += b;
+	}
+	return true;
+}
+
+int reach_cache_restore(struct reach_cache *c, const char *path,
+			const char *ruleset, size_t *nblobs)
+{
+	struct image_head h;
+	const char *p, *end;
+	char *buf;
+	size_t i, len;
+	int ret;
+
+	*nblobs = 0;
+	if (c->nfrag || c->names.n)
+		return kmig_err("internal error: a graph cache restored into one in use");
+	ret = image_read(path, &buf, &len);
+	if (ret)
+		return ret;
+	ret = KMIG_ENOTFOUND;	/* from here: not this build's, or damaged */
+	p = buf;
+	end = buf + len;
+	if (!take(&p, end, sizeof(h)))
+		goto out_free;
+	memcpy(&h, buf, sizeof(h));
+	if (memcmp(h.magic, IMAGE_MAGIC, sizeof(IMAGE_MAGIC)) ||
+	    strncmp(h.ruleset, ruleset, sizeof(h.ruleset)) ||
+	    h.bytes != len || h.names_bytes > (uint64_t)(end - p) ||
+	    h.nnames > h.names_bytes || h.nnames >= NONE)
+		goto out_free;
+	if (!image_take_names(&c->names, &p, p + h.names_bytes, (size_t)h.nnames) ||
+	    p != buf + sizeof(h) + h.names_bytes)
+		goto out_clear;
+	for (i = 0; i < h.nblobs; i++)
+		if (!image_take_blob(c, &p, end))
+			goto out_clear;
+	if (p != end)
+		goto out_clear;
+	*nblobs = c->nfrag;
+	c->names_mark = c->names.n;
+	big_free(buf, len + 1);
+	return 0;
+
+out_clear:
+	cache_empty(c);
+out_free:
+	big_free(buf, len + 1);
+	return ret;
 }

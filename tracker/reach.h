@@ -84,6 +84,22 @@ void reach_cache_compact(struct reach_cache *c);
 size_t reach_cache_names(const struct reach_cache *c);
 
 /*
+ * reach_cache_save - write what @c holds (each blob's parsed facts and
+ * its warn-on and vla sites) to the file @path, through a temporary file
+ * renamed over it, for a later run's reach_cache_restore(); @c's names
+ * are compacted first.  @ruleset: rules_hash(), which the facts and this
+ * file's layout depend on.
+ * reach_cache_restore - fill the empty @c from the file @path, *@nblobs
+ * the blobs it held: KMIG_ENOTFOUND when there is none, or it was written
+ * under another rule set or is damaged (@c stays empty: the caller reads
+ * the store instead).
+ */
+int reach_cache_save(struct reach_cache *c, const char *path,
+		     const char *ruleset);
+int reach_cache_restore(struct reach_cache *c, const char *path,
+			const char *ruleset, size_t *nblobs);
+
+/*
  * reach_cache_add - blob @oid as the lexer just gave it: its facts
  * @funcs (NULL: none; modified), parsed unless cached, and its warn-on and
  * vla sites from @sites.  reach_release() then neither reads the facts

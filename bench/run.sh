@@ -432,7 +432,7 @@ done
 r=1
 while [ "$r" -le "$ROUNDS" ]; do
 	say "bench: round $r/$ROUNDS (load $(load))"
-	rm -f "$H/cold.db" "$H/cold.db-wal" "$H/cold.db-shm"
+	rm -f "$H/cold.db" "$H/cold.db-wal" "$H/cold.db-shm" "$H/cold.db-graph"
 	# shellcheck disable=SC2086
 	# with its progress notes: each release's write phases (the scaling table)
 	run cold "$r" 0 env -u KMIG_NO_PROGRESS KMIG_PROGRESS=1 "$KMIG" --repo "$REPO" --db "$H/cold.db" scan $ALL_TAG_ARGS --jobs "$JOBS"
@@ -441,8 +441,10 @@ while [ "$r" -le "$ROUNDS" ]; do
 	# shellcheck disable=SC2086
 	run warm "$r" 0 "$KMIG" --repo "$REPO" --db "$H/warm.db" scan $ALL_TAG_ARGS --jobs "$JOBS"
 	if [ -n "$POINT_TAG" ]; then
-		rm -f "$H/point.db" "$H/point.db-wal" "$H/point.db-shm"
+		rm -f "$H/point.db" "$H/point.db-wal" "$H/point.db-shm" "$H/point.db-graph"
 		cp "$POINT_BASE" "$H/point.db"
+		# the graphs' cache its scan saved, as a maintainer has it
+		[ ! -f "$POINT_BASE-graph" ] || cp "$POINT_BASE-graph" "$H/point.db-graph"
 		# shellcheck disable=SC2046
 		run point "$r" 0 env -u KMIG_NO_PROGRESS KMIG_PROGRESS=1 "$KMIG" --repo "$REPO" \
 			--db "$H/point.db" scan $(tag_args "$POINT_N") --jobs "$JOBS"
@@ -472,7 +474,7 @@ while [ "$r" -le "$ROUNDS" ]; do
 	lex lex "$r" "$TMP/lexbench"
 	[ -z "$LEX_BASE" ] || lex lex-base "$r" "$TMP/lexbench-base"
 	for n in $SCALE_N; do
-		rm -f "$H/scale.db" "$H/scale.db-wal" "$H/scale.db-shm"
+		rm -f "$H/scale.db" "$H/scale.db-wal" "$H/scale.db-shm" "$H/scale.db-graph"
 		# shellcheck disable=SC2046
 		run "cold-$n" "$r" 0 "$KMIG" --repo "$REPO" --db "$H/scale.db" scan $(tag_args "$n") --jobs "$JOBS"
 		cp "$TMP/out.cold-$n" "$TMP/cold-$n.stdout" 2> /dev/null
@@ -498,7 +500,7 @@ while [ "$r" -le "$ROUNDS" ]; do
 	fi
 	r=$((r + 1))
 done
-rm -f "$H/scale.db" "$H/scale.db-wal" "$H/scale.db-shm"
+rm -f "$H/scale.db" "$H/scale.db-wal" "$H/scale.db-shm" "$H/scale.db-graph"
 LOAD1=$(load)
 
 # ------------------------------------------------------------------

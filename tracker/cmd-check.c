@@ -906,6 +906,7 @@ static int cmd_check_fn(struct kmig_ctx *ctx, int argc, char **argv)
 	struct gate_touched touched = { 0 };
 	struct gate_change ch = { 0 };
 	struct gate g = { 0 };
+	char *image = NULL;
 	unsigned long n;
 	int opt, fmt = FMT_TEXT, jobs = ncpus(), status = KMIG_EXIT_ERROR, open_ret;
 	size_t nallowed, nfail, i;
@@ -988,6 +989,10 @@ static int cmd_check_fn(struct kmig_ctx *ctx, int argc, char **argv)
 		goto out_fail;
 	gate_init(&g, c.repo, c.st, jobs);
 	g.inmem = npatches > 0;
+	if (c.st) {	/* kmig scan's graph cache, next to the database */
+		image = xasprintf("%s-graph", ctx->db_path);
+		g.graph_image = image;
+	}
 	if (diff_change(&c, &g, &touched, &ch))
 		goto out_fail;
 	if (npatches && gate_series_attribute(&g, &c.series, c.old, &ch.added))
@@ -1029,6 +1034,7 @@ out:
 	gate_change_clear(&ch);
 	gate_touched_clear(&touched);
 	gate_release(&g);
+	free(image);
 	check_clear(&c);
 	free(patches);
 	free(want);

@@ -77,6 +77,31 @@ static int base_funcs(void *data, const git_oid *oid, char **funcs)
 }
 
 /*
+ * The facts of the base's blobs into the gate's new cache: from kmig
+ * scan's graph cache when it has them under the base's rule set (a
+ * missing or stale one is no error), the others read from the store by a
+ * thread while this one parses them (reach_cache_load()).
+ */
+static int base_facts(struct gate *g, const struct base *b)
+{
+	const git_oid **oids;
+	size_t i, n;
+	int ret;
+
+	if (!b->ruleset || !b->n)
+		return 0;
+	if (g->graph_image && !strcmp(b->ruleset, rules_hash()))
+		reach_cache_restore(g->reach_cache, g->graph_image,
+				    b->ruleset, &n);
+	oids = xcalloc(b->n, sizeof(*oids));
+	for (i = 0; i < b->n; i++)
+		oids[i] = &b->oid[i];
+	ret = reach_cache_load(g->reach_cache, g->st, b->ruleset, oids, b->n);
+	free(oids);
+	return ret;
+}
+
+/*
  * One side's graph into *@out: the base's files (their facts parsed once,
  * into the gate's cache, for both sides) and the side's touched files.
  */
@@ -119,11 +144,12 @@ int gate_reach(struct gate *g, long long base, unsigned int depth,
 	if (!needs_graph(g, &t->before) && !needs_graph(g, &t->after))
 		return 0;
 	ret = store_release_blobs(g->st, base, keep_base, &b);
-	if (!ret) {
-		if (!g->reach_cache)
-			g->reach_cache = reach_cache_new();
-		ret = side_graph(g, &b, depth, &t->before, &g->reach_before);
+	if (!ret && !g->reach_cache) {
+		g->reach_cache = reach_cache_new();
+		ret = base_facts(g, &b);
 	}
+	if (!ret)
+		ret = side_graph(g, &b, depth, &t->before, &g->reach_before);
 	if (!ret)
 		ret = side_graph(g, &b, depth, &t->after, &g->reach_after);
 	for (i = 0; i < b.n; i++)

@@ -101,6 +101,11 @@ struct gate {
 	 */
 	struct reach *reach_before, *reach_after;
 	struct reach_cache *reach_cache;	/* the base's facts, parsed once */
+	/*
+	 * kmig scan's graph cache (reach_cache_save()), or NULL: the base's
+	 * facts from it when they were saved under the base's rule set.
+	 */
+	const char *graph_image;
 	bool reach_names;
 	char **chains;		/* the gate_site.chain strings */
 	size_t nchains, achains;

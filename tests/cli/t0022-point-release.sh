@@ -207,22 +207,50 @@ for tag in v1.0 v1.1 v1.2; do
 		"$(counts $tag "$TRASH/$tag.db")" "$(counts $tag "$DB")"
 done
 
-# A later run: v1.0 is up to date, its files read back as the base.
+# A later run: v1.0 is up to date, its files read back as the base, and
+# the graphs' cache the first run saved (DB-graph) has its blobs' facts
+# and sites.
 ONE_RUN="$DB"
 DB="$TRASH/later.db"
 t_exit "a run over v1.0 only" 0 k scan --tags v1.0
+t_ok "it saved the graphs' cache" test -s "$DB-graph"
+cp "$DB" "$TRASH/later-v1.0.db"
+cp "$DB-graph" "$TRASH/later-v1.0.db-graph"
 KMIG_PROGRESS=1 t_exit "a later run over all three" 0 k scan
 t_ok "v1.0 up to date" grep -q "^v1.0: up to date" "$TRASH/.stdout"
 t_ok "v1.1 counted from the stored v1.0" \
 	grep -q "v1.1: counts from v1.0; changed files counted again: 6" "$TRASH/.stderr"
-# v1.0's blobs were lexed in the first run: their sites are the store's
-t_ok "v1.1's graph joins the sites in the store" \
-	grep -q "v1.1: call graph: .* sites joined in the store" "$TRASH/.stderr"
+t_ok "v1.0's facts from the graphs' cache" \
+	grep -q "^graph cache: the facts of [0-9]* blobs from '$DB-graph'" "$TRASH/.stderr"
+t_ok "v1.1's graph: the sites from it too" \
+	grep -q "^v1.1: call graph: .* sites from memory beside the file rows and 0 blobs read" "$TRASH/.stderr"
+t_ok "the cache saved for the next run" \
+	grep -q "^graph cache: the facts of [0-9]* blobs saved to '$DB-graph'" "$TRASH/.stderr"
 for tag in v1.1 v1.2; do
 	t_is "later run, $tag: the same counts and file counts" \
 		"$(counts $tag "$TRASH/$tag.db")" "$(counts $tag "$DB")"
 	t_is "later run, $tag: the same reached sites and constant vlas as one run" \
 		"$(reach $tag "$ONE_RUN")" "$(reach $tag "$DB")"
+done
+
+# Without the graphs' cache, with one cut short or of other rules: the
+# facts and sites from the store, the same rows.
+for how in none cut rules; do
+	L="$TRASH/later-$how.db"
+	cp "$TRASH/later-v1.0.db" "$L"
+	case $how in
+	cut)	head -c 200 "$TRASH/later-v1.0.db-graph" > "$L-graph" ;;
+	rules)	cp "$TRASH/later-v1.0.db-graph" "$L-graph"
+		printf 'other rules\0' | dd of="$L-graph" bs=1 seek=16 conv=notrunc 2> /dev/null ;;
+	esac
+	KMIG_PROGRESS=1 t_exit "a later run, graph cache: $how" 0 "$KMIG" --repo "$W" --db "$L" scan
+	t_ok "... nothing restored" sh -c "! grep -q '^graph cache: .* from' '$TRASH/.stderr'"
+	t_ok "... v1.1's sites joined in the store" \
+		grep -q "^v1.1: call graph: .* sites joined in the store" "$TRASH/.stderr"
+	for tag in v1.1 v1.2; do
+		t_is "... $tag: the same reached sites and constant vlas as one run" \
+			"$(reach $tag "$ONE_RUN")" "$(reach $tag "$L")"
+	done
 done
 t_is "the fixture has reached sites and constant vlas" 1 \
 	"$(sqlite3 "$ONE_RUN" "SELECT (SELECT count(*) FROM release_reach) > 0 AND (SELECT count(*) FROM release_vlaconst) > 0")"

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include <sqlite3.h>
@@ -710,6 +711,125 @@ static void test_prepare(void **state)
 	assert_int_equal(test_tmpdir_remove(dir), 0);
 }
 
+/* The image @path with the 32 bits at @off set to @v, or cut to @off bytes (@cut). */
+static void image_poke(const char *path, long off, uint32_t v, bool cut)
+{
+	FILE *f;
+
+	if (cut) {
+		assert_int_equal(truncate(path, off), 0);
+		return;
+	}
+	f = fopen(path, "r+b");
+	assert_non_null(f);
+	assert_int_equal(fseek(f, off, SEEK_SET), 0);
+	assert_int_equal(fwrite(&v, sizeof(v), 1, f), 1);
+	assert_int_equal(fclose(f), 0);
+}
+
+/* @path restores nothing under @ruleset, and leaves the cache empty. */
+static void assert_no_image(const char *path, const char *ruleset)
+{
+	struct reach_cache *c = reach_cache_new();
+	size_t n = 1;
+
+	assert_int_equal(reach_cache_restore(c, path, ruleset, &n), KMIG_ENOTFOUND);
+	assert_int_equal(n, 0);
+	assert_int_equal(reach_cache_blobs(c), 0);
+	assert_int_equal(reach_cache_names(c), 0);
+	reach_cache_free(c);
+}
+
+/*
+ * A cache saved (reach_cache_save()) and restored in a later run holds
+ * the same: the graph of a release from it records the same rows, its
+ * sites known without the store.  An image of other rules, cut short,
+ * with a name out of range, or none at all restores nothing; a cache in
+ * use is not restored into.
+ */
+static void test_cache_image(void **state)
+{
+	static const char *const paths[] = {
+		"drivers/v.c", "include/f.h", "include/l.h", "net/f/af.c", "net/f/g.c",
+	};
+	static const unsigned char ids[] = { 7, 3, 6, 0, 2 };
+	const char *ruleset = rules_hash();
+	struct reach_cache *c = reach_cache_new(), *back = reach_cache_new();
+	struct reach_stats sa = { 0 }, sb = { 0 };
+	struct reach_prep *prep = NULL;
+	char *dir = test_tmpdir(), *db, *img, *a, *b;
+	const git_oid *oids[5];
+	git_oid oid[5];
+	struct store *st;
+	long long rel[2];
+	uint64_t names_bytes;
+	size_t i, n = 0;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(dir);
+	db = xasprintf("%s/kmig.db", dir);
+	img = xasprintf("%s/kmig.db-graph", dir);
+	assert_int_equal(store_open(&st, db), 0);
+	assert_int_equal(store_begin(st), 0);
+	for (i = 0; i < 5; i++) {
+		put_src(st, c, ids[i], &oid[i]);
+		oids[i] = &oid[i];
+	}
+	rel[0] = put_files(st, "i1", paths, oids, 5);
+	rel[1] = put_files(st, "i2", paths, oids, 5);
+	assert_no_image(img, ruleset);		/* none yet */
+	assert_int_equal(reach_cache_save(c, img, ruleset), 0);
+
+	/* the saved cache's graph, and the restored one's */
+	assert_int_equal(reach_release_prepare(paths, oids, 5, ruleset,
+					       REACH_DEFAULT_DEPTH, c, &prep), 0);
+	assert_non_null(prep);
+	assert_int_equal(reach_release_write(st, rel[0], REACH_DEFAULT_DEPTH, c,
+					     prep, &sa), 0);
+	assert_int_equal(reach_cache_restore(back, img, ruleset, &n), 0);
+	assert_int_equal(n, 5);
+	assert_int_equal(reach_cache_restore(back, img, ruleset, &n), KMIG_EGENERIC);
+	assert_int_equal(reach_release_prepare(paths, oids, 5, ruleset,
+					       REACH_DEFAULT_DEPTH, back, &prep), 0);
+	assert_non_null(prep);		/* every blob's facts restored */
+	assert_int_equal(reach_release_write(st, rel[1], REACH_DEFAULT_DEPTH,
+					     back, prep, &sb), 0);
+	assert_false(sb.sites_joined);	/* and their sites */
+	assert_int_equal(sb.sites_read, 0);
+	assert_int_equal(store_commit(st), 0);
+	assert_int_equal(sa.entries, sb.entries);
+	assert_int_equal(sa.reached, sb.reached);
+	a = graph_rows(db, "i1");
+	b = graph_rows(db, "i2");
+	assert_string_equal(a, b);
+	assert_non_null(strstr(b, "reach net/f/g.c:7 f_sendmsg"));
+	assert_non_null(strstr(b, "vla drivers/v.c:3 size_max\n"));
+	free(a);
+	free(b);
+
+	/* other rules; a name id out of range; cut short */
+	assert_no_image(img, "other rules");
+	f = fopen(img, "rb");
+	assert_non_null(f);
+	assert_int_equal(fseek(f, 72, SEEK_SET), 0);	/* names_bytes */
+	assert_int_equal(fread(&names_bytes, sizeof(names_bytes), 1, f), 1);
+	fclose(f);
+	/* the first blob's first function's name: after its id, flags, sizes */
+	image_poke(img, (long)(96 + names_bytes + 20 + 4 + 24), 0xfffffffe, false);
+	assert_no_image(img, ruleset);
+	assert_int_equal(reach_cache_save(c, img, ruleset), 0);
+	image_poke(img, (long)(96 + names_bytes + 10), 0, true);
+	assert_no_image(img, ruleset);
+
+	store_close(st);
+	reach_cache_free(c);
+	reach_cache_free(back);
+	free(db);
+	free(img);
+	assert_int_equal(test_tmpdir_remove(dir), 0);
+}
+
 /*
  * Many blobs' facts (a release's graph in a later run) are read by a
  * thread while the caller parses them: the graph is the one of the same
@@ -843,6 +963,7 @@ int main(void)
 		cmocka_unit_test(test_cache_compact_chunks),
 		cmocka_unit_test(test_prepare),
 		cmocka_unit_test(test_load_many),
+		cmocka_unit_test(test_cache_image),
 		cmocka_unit_test(test_name_heuristic),
 	};
 

@@ -176,6 +176,17 @@ t_ok "check: the call path is the evidence" grep -qF \
 	"reached: rds_sendmsg (net/rds/send.c:1) → rds_message_alloc_sgs (net/rds/message.c:14): WARN_ON(nents < 0);" \
 	"$TRASH/.stdout"
 t_ok "check: names the graph" grep -q "call graph of v1.1" "$TRASH/.stdout"
+# the base's facts from the graph cache the scan of v1.1 left (DB-graph);
+# without it, or with a damaged one, from the database: the same verdict
+cp "$TRASH/.stdout" "$TRASH/with-cache"
+t_ok "the scan left its graph cache" test -s "$DB-graph"
+mv "$DB-graph" "$TRASH/graph.keep"
+t_exit "check without the graph cache" 1 k check HEAD
+t_is "... the same output" "$(cat "$TRASH/with-cache")" "$(cat "$TRASH/.stdout")"
+head -c 100 "$TRASH/graph.keep" > "$DB-graph"
+t_exit "check with a graph cache cut short" 1 k check HEAD
+t_is "... the same output" "$(cat "$TRASH/with-cache")" "$(cat "$TRASH/.stdout")"
+mv "$TRASH/graph.keep" "$DB-graph"
 t_exit "check --format json" 1 k check --format json HEAD
 t_ok "json: the path" python3 -c '
 import json, sys

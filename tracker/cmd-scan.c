@@ -680,6 +680,9 @@ static int regraph_release(struct scan_state *s, struct release_plan *p)
 	return ret;
 }
 
+/* The file rows a write_release() hands to store_release_files() at once. */
+#define FILE_BATCH 256
+
 static int write_release(struct scan_state *s, struct release_plan *p)
 {
 	const char *ruleset = rules_hash();
@@ -692,7 +695,7 @@ static int write_release(struct scan_state *s, struct release_plan *p)
 	struct graph_job job = { 0 };
 	bool threaded;
 	pthread_t tid;
-	size_t i;
+	size_t i, k;
 	int ret = 0;
 
 	if (p->recommit) {	/* one statement: its own transaction */
@@ -762,13 +765,21 @@ static int write_release(struct scan_state *s, struct release_plan *p)
 	/* the facts read and the wait for the thread: the graph's time */
 	job.waited = t1 - tl;
 	threaded = !ret && !pthread_create(&tid, NULL, graph_job_run, &job);
-	for (i = 0; !ret && i < p->files.n; i++) {
-		const struct scan_file *f = &p->files.v[i];
-		const char *sub = p->maint ? maintainers_match(p->maint, f->path) :
-					     MAINTAINERS_NONE;
+	for (i = 0; !ret && i < p->files.n; i += k) {
+		struct store_file batch[FILE_BATCH];
+		char hex[FILE_BATCH][GIT_OID_HEXSZ + 1];
 
-		ret = store_release_file(s->st, rel, f->path,
-					 repo_oid_str(&f->oid), sub);
+		for (k = 0; k < FILE_BATCH && i + k < p->files.n; k++) {
+			const struct scan_file *f = &p->files.v[i + k];
+
+			git_oid_tostr(hex[k], sizeof(hex[k]), &f->oid);
+			batch[k].path = f->path;
+			batch[k].oid = hex[k];
+			batch[k].subsystem = p->maint ?
+				maintainers_match(p->maint, f->path) :
+				MAINTAINERS_NONE;
+		}
+		ret = store_release_files(s->st, rel, batch, k);
 	}
 	t2 = mono_now();
 	if (threaded) {

@@ -27,12 +27,14 @@ struct store {
 	struct store_cached *cache;
 	size_t ncache, acache;
 	/*
-	 * The last subsystem name looked up and its id: files come in path
-	 * order, and neighbours share their MAINTAINERS section.  Cleared
-	 * on rollback (the id may be of a row rolled back).
+	 * The subsystem names looked up and their ids (open addressing,
+	 * store-scan.c): a release's 50,000 files name a few thousand
+	 * sections, and files in path order change section every fifth
+	 * file.  Cleared on rollback (an id may be of a row rolled back).
 	 */
-	char *last_sub;
-	long long last_sub_id;
+	char **sub_name;
+	long long *sub_id;
+	size_t sub_cap, sub_n;
 	struct facts_packer *facts;	/* blob_funcs' (de)compressor, lazily */
 	struct store_ckpt *ckpt;	/* store_checkpoint_behind()'s, or NULL */
 };
@@ -171,5 +173,8 @@ char *store_col_dup(sqlite3_stmt *s, int i);
 #define TREND_SEL \
 	"sel AS (SELECT f.* FROM f JOIN subsystems s ON s.id = f.sid " \
 	"  WHERE ?4 IS NULL OR s.name = ?4) "
+
+/* store_subsystems_forget - drop the subsystem ids remembered (store-scan.c). */
+void store_subsystems_forget(struct store *st);
 
 #endif

@@ -2,7 +2,9 @@
 /*
  * store-scan.c - SQL of the tracker: blob cache, releases, counts, reports.
  */
+#include <pthread.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -271,16 +273,75 @@ int store_release_dates(struct store *st, long long release,
 	return store_done(st, s, "write");
 }
 
+void store_subsystems_forget(struct store *st)
+{
+	size_t i;
+
+	for (i = 0; i < st->sub_cap; i++)
+		free(st->sub_name[i]);
+	free(st->sub_name);
+	free(st->sub_id);
+	st->sub_name = NULL;
+	st->sub_id = NULL;
+	st->sub_cap = st->sub_n = 0;
+}
+
+/* The slot of @name in st->sub_name: its own, or the empty one it would take. */
+static size_t sub_slot(const struct store *st, const char *name)
+{
+	size_t mask = st->sub_cap - 1;
+	size_t j = hash_mem32(name, strlen(name)) & mask;
+
+	while (st->sub_name[j] && strcmp(st->sub_name[j], name))
+		j = (j + 1) & mask;
+	return j;
+}
+
+/* Remember subsystem @name's @id (at most half full: short probes). */
+static void sub_remember(struct store *st, const char *name, long long id)
+{
+	size_t j;
+
+	if ((st->sub_n + 1) * 2 > st->sub_cap) {
+		char **oname = st->sub_name;
+		long long *oid = st->sub_id;
+		size_t ocap = st->sub_cap, i;
+
+		st->sub_cap = ocap ? ocap * 2 : 1024;
+		st->sub_name = xcalloc(st->sub_cap, sizeof(*st->sub_name));
+		st->sub_id = xcalloc(st->sub_cap, sizeof(*st->sub_id));
+		for (i = 0; i < ocap; i++) {
+			if (!oname[i])
+				continue;
+			j = sub_slot(st, oname[i]);
+			st->sub_name[j] = oname[i];
+			st->sub_id[j] = oid[i];
+		}
+		free(oname);
+		free(oid);
+	}
+	j = sub_slot(st, name);
+	if (!st->sub_name[j]) {
+		st->sub_name[j] = xstrdup(name);
+		st->sub_n++;
+	}
+	st->sub_id[j] = id;
+}
+
 static int subsystem_id(struct store *st, const char *name, long long *id)
 {
 	static const char ins_sql[] = "INSERT OR IGNORE INTO subsystems(name) VALUES (?)";
 	static const char sel_sql[] = "SELECT id FROM subsystems WHERE name = ?";
 	sqlite3_stmt *s;
+	size_t j;
 	int rc;
 
-	if (st->last_sub && !strcmp(st->last_sub, name)) {
-		*id = st->last_sub_id;
-		return 0;
+	if (st->sub_cap) {
+		j = sub_slot(st, name);
+		if (st->sub_name[j]) {
+			*id = st->sub_id[j];
+			return 0;
+		}
 	}
 	s = store_stmt(st, sel_sql);
 	if (!s)
@@ -301,9 +362,7 @@ static int subsystem_id(struct store *st, const char *name, long long *id)
 		return KMIG_EGENERIC;
 	*id = sqlite3_last_insert_rowid(st->db);
 remember:
-	free(st->last_sub);
-	st->last_sub = xstrdup(name);
-	st->last_sub_id = *id;
+	sub_remember(st, name, *id);
 	return 0;
 }
 
@@ -326,6 +385,66 @@ int store_release_file(struct store *st, long long release, const char *path,
 	sqlite3_bind_text(s, 3, oid, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_int64(s, 4, sid);
 	return store_done(st, s, "write");
+}
+
+/*
+ * A release's file rows, FILES_PER_INSERT in one statement: the rows of a
+ * release's 50,000 files are most of its write, and one statement per
+ * row costs its step and reset per row.
+ */
+#define FILES_PER_INSERT 64
+
+static char files_sql[64 + FILES_PER_INSERT * 24];
+static pthread_once_t files_sql_once = PTHREAD_ONCE_INIT;
+
+static void files_sql_init(void)
+{
+	size_t len, r;
+
+	len = (size_t)snprintf(files_sql, sizeof(files_sql),
+		"INSERT INTO release_files(release_id, path, oid, subsystem_id) VALUES ");
+	for (r = 0; r < FILES_PER_INSERT; r++)
+		len += (size_t)snprintf(files_sql + len, sizeof(files_sql) - len,
+					"%s(?1, ?, ?, ?)", r ? ", " : "");
+}
+
+int store_release_files(struct store *st, long long release,
+			const struct store_file *v, size_t n)
+{
+	long long sid;
+	sqlite3_stmt *s;
+	size_t i, r;
+	int ret;
+
+	if (store_need_txn(st, "store_release_files"))
+		return KMIG_EGENERIC;
+	pthread_once(&files_sql_once, files_sql_init);
+	for (i = 0; i + FILES_PER_INSERT <= n; i += FILES_PER_INSERT) {
+		s = store_stmt(st, files_sql);
+		if (!s)
+			return KMIG_EGENERIC;
+		sqlite3_bind_int64(s, 1, release);
+		for (r = 0; r < FILES_PER_INSERT; r++) {
+			const struct store_file *f = &v[i + r];
+
+			if (subsystem_id(st, f->subsystem, &sid))
+				return KMIG_EGENERIC;
+			sqlite3_bind_text(s, (int)(2 + 3 * r), f->path, -1, SQLITE_STATIC);
+			sqlite3_bind_text(s, (int)(3 + 3 * r), f->oid, -1, SQLITE_STATIC);
+			sqlite3_bind_int64(s, (int)(4 + 3 * r), sid);
+		}
+		/* the statement is reset before its texts go */
+		ret = store_done(st, s, "write");
+		if (ret)
+			return ret;
+	}
+	for (; i < n; i++) {
+		ret = store_release_file(st, release, v[i].path, v[i].oid,
+					 v[i].subsystem);
+		if (ret)
+			return ret;
+	}
+	return 0;
 }
 
 /* Run @sql with ?1 = @a and, when the statement has it, ?2 = @b. */

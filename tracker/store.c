@@ -513,7 +513,7 @@ void store_close(struct store *st)
 	for (i = 0; i < st->ncache; i++)
 		sqlite3_finalize(st->cache[i].stmt);
 	free(st->cache);
-	free(st->last_sub);
+	store_subsystems_forget(st);
 	facts_packer_free(st->facts);
 	sqlite3_close(st->db);
 	free(st->path);
@@ -536,7 +536,6 @@ int store_commit(struct store *st)
 
 void store_rollback(struct store *st)
 {
-	free(st->last_sub);
-	st->last_sub = NULL;
+	store_subsystems_forget(st);
 	sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
 }

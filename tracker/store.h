@@ -181,6 +181,18 @@ int store_release_start(struct store *st, long long *id, const char *tag,
  */
 int store_release_file(struct store *st, long long release, const char *path,
 		       const char *oid, const char *subsystem);
+/* One in-scope file of a release, for store_release_files(). */
+struct store_file {
+	const char *path;
+	const char *oid;	/* 40 hex digits */
+	const char *subsystem;
+};
+/*
+ * store_release_files - store_release_file() of each of the @n files of
+ * @v, in that order, many rows a statement.  Caller holds a transaction.
+ */
+int store_release_files(struct store *st, long long release,
+			const struct store_file *v, size_t n);
 /*
  * store_release_finish - materialise the release's counts and record its
  * number of @files; after every store_release_file().  Caller holds a

@@ -367,6 +367,79 @@ static void test_transactions(void **state)
 	site_list_clear(&none);
 }
 
+/* "path oid subsystem" of each file of release @tag, in path order. */
+static char *file_rows(const char *db, const char *tag)
+{
+	static const char sql[] =
+		"SELECT f.path || ' ' || f.oid || ' ' || s.name FROM release_files f "
+		"JOIN subsystems s ON s.id = f.subsystem_id "
+		"WHERE f.release_id = (SELECT id FROM releases WHERE tag = ?) ORDER BY f.path";
+	struct sbuf sb = SBUF_INIT;
+	sqlite3_stmt *s;
+	sqlite3 *h;
+
+	assert_int_equal(sqlite3_open(db, &h), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(h, sql, -1, &s, NULL), SQLITE_OK);
+	sqlite3_bind_text(s, 1, tag, -1, SQLITE_STATIC);
+	while (sqlite3_step(s) == SQLITE_ROW)
+		sbuf_addf(&sb, "%s\n", (const char *)sqlite3_column_text(s, 0));
+	sqlite3_finalize(s);
+	sqlite3_close(h);
+	return sbuf_detach(&sb);
+}
+
+/*
+ * store_release_files() (many rows a statement, the last ones one by
+ * one) records what store_release_file() does row by row; a subsystem
+ * first named in a rolled-back release is made again.
+ */
+static void test_release_files(void **state)
+{
+	static const char *const subs[] = { "NET", "SOUND", "NET", "NEW ONE" };
+	struct fixture *f = *state;
+	struct store_file v[133];
+	char *path[133], *a, *b;
+	long long id[2];
+	size_t i;
+
+	for (i = 0; i < 133; i++) {
+		path[i] = xasprintf("dir%zu/f%03zu.c", i / 7, i);
+		v[i].path = path[i];
+		v[i].oid = i % 2 ? BLOB_A : BLOB_B;
+		v[i].subsystem = subs[i % 4];
+	}
+	assert_int_equal(store_release_files(f->st, 1, v, 133), KMIG_EGENERIC);
+	assert_int_equal(store_begin(f->st), 0);
+	assert_int_equal(store_release_start(f->st, &id[0], "v0.9", BLOB_X, 0,
+					     rules_hash(), NULL), 0);
+	assert_int_equal(store_release_files(f->st, id[0], v, 133), 0);
+	store_rollback(f->st);
+	assert_int_equal(store_subsystem_exists(f->st, "NEW ONE"), 0);
+
+	assert_int_equal(store_begin(f->st), 0);
+	assert_int_equal(store_release_start(f->st, &id[0], "v1.0", BLOB_X, 0,
+					     rules_hash(), NULL), 0);
+	assert_int_equal(store_release_files(f->st, id[0], v, 133), 0);
+	assert_int_equal(store_release_finish(f->st, id[0], 133), 0);
+	assert_int_equal(store_release_start(f->st, &id[1], "v1.1", BLOB_X, 0,
+					     rules_hash(), NULL), 0);
+	for (i = 0; i < 133; i++)
+		assert_int_equal(store_release_file(f->st, id[1], v[i].path,
+						    v[i].oid, v[i].subsystem), 0);
+	assert_int_equal(store_release_finish(f->st, id[1], 133), 0);
+	assert_int_equal(store_commit(f->st), 0);
+	assert_int_equal(store_subsystem_exists(f->st, "NEW ONE"), 1);
+	a = file_rows(f->path, "v1.0");
+	b = file_rows(f->path, "v1.1");
+	assert_string_equal(a, b);
+	assert_non_null(strstr(a, "dir18/f132.c " BLOB_B " NET\n"));
+	assert_non_null(strstr(a, "dir0/f003.c " BLOB_A " NEW ONE\n"));
+	free(a);
+	free(b);
+	for (i = 0; i < 133; i++)
+		free(path[i]);
+}
+
 /*
  * A release re-created at a new commit with the same tree keeps its id,
  * files and counts; only the commit id changes, and only from the commit
@@ -519,6 +592,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_release_recommit, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_reopen_cache_hits, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_transactions, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_release_files, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_blob_funcs, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_checkpoint_behind, setup, teardown),
 	};

@@ -499,11 +499,21 @@ int store_release_finish_from(struct store *st, long long release,
 	static const char clear_sql[] = "DELETE FROM temp.scan_redo";
 	static const char add_sql[] =
 		"INSERT OR IGNORE INTO temp.scan_redo(path) VALUES (?)";
-	/* a site of theirs may count under another rule in either */
+	/*
+	 * An unchanged file's sites count under the same rules in both
+	 * releases unless the graphs differ for it: a line reached in one
+	 * only (SITE_RULE), or a vla constant in one only (SITE_VLA_CONST).
+	 */
 	static const char graph_sql[] =
 		"INSERT OR IGNORE INTO temp.scan_redo(path) "
-		"SELECT path FROM release_reach WHERE release_id IN (?1, ?2) "
-		"UNION SELECT path FROM release_vlaconst WHERE release_id IN (?1, ?2)";
+		"SELECT path FROM (SELECT path, line FROM release_reach WHERE release_id = ?1 "
+		"  EXCEPT SELECT path, line FROM release_reach WHERE release_id = ?2) "
+		"UNION SELECT path FROM (SELECT path, line FROM release_reach WHERE release_id = ?2 "
+		"  EXCEPT SELECT path, line FROM release_reach WHERE release_id = ?1) "
+		"UNION SELECT path FROM (SELECT path, line, deps FROM release_vlaconst WHERE release_id = ?1 "
+		"  EXCEPT SELECT path, line, deps FROM release_vlaconst WHERE release_id = ?2) "
+		"UNION SELECT path FROM (SELECT path, line, deps FROM release_vlaconst WHERE release_id = ?2 "
+		"  EXCEPT SELECT path, line, deps FROM release_vlaconst WHERE release_id = ?1)";
 	static const char copy_sql[] =
 		"INSERT INTO file_counts(release_id, path, rule, count) "
 		"SELECT ?1, path, rule, count FROM file_counts "

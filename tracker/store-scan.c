@@ -523,6 +523,28 @@ int store_release_finish_from(struct store *st, long long release,
 	static const char same_sql[] =
 		"SELECT 1 FROM releases a JOIN releases b ON b.ruleset = a.ruleset "
 		"WHERE a.id = ?1 AND b.id = ?2";
+	/*
+	 * With the base's MAINTAINERS, an unchanged file is in the same
+	 * section in both: the counts are the base's, less what the files
+	 * counted again had there, plus what they have here (a section and
+	 * rule left with none has no row, as release_counts() makes it).
+	 */
+	static const char maint_sql[] =
+		"SELECT 1 FROM releases a JOIN releases b "
+		"ON b.maintainers_oid = a.maintainers_oid "
+		"WHERE a.id = ?1 AND b.id = ?2";
+	static const char counts_sql[] =
+		"INSERT INTO counts(release_id, subsystem_id, rule, count) "
+		"SELECT ?1, sid, rule, sum(n) FROM ("
+		"  SELECT subsystem_id AS sid, rule, count AS n FROM counts WHERE release_id = ?2 "
+		"  UNION ALL SELECT rf.subsystem_id, fc.rule, fc.count FROM file_counts fc "
+		"  JOIN release_files rf ON rf.release_id = fc.release_id AND rf.path = fc.path "
+		"  WHERE fc.release_id = ?1 AND fc.path IN (SELECT path FROM temp.scan_redo) "
+		"  UNION ALL SELECT rf.subsystem_id, fc.rule, -fc.count FROM file_counts fc "
+		"  JOIN release_files rf ON rf.release_id = fc.release_id AND rf.path = fc.path "
+		"  WHERE fc.release_id = ?2 AND fc.path IN (SELECT path FROM temp.scan_redo)) "
+		"GROUP BY sid, rule HAVING sum(n) != 0";
+	static const char upd_sql[] = "UPDATE releases SET files = ?2 WHERE id = ?1";
 	sqlite3_stmt *s;
 	size_t i;
 	int rc;
@@ -553,10 +575,27 @@ int store_release_finish_from(struct store *st, long long release,
 	}
 	if (run_rel_sql(st, graph_sql, release, base) ||
 	    run_rel_sql(st, copy_sql, release, base) ||
-	    run_rel_sql(st, file_sql, release, 0) ||
+	    run_rel_sql(st, file_sql, release, 0))
+		return KMIG_EGENERIC;
+	s = store_stmt(st, maint_sql);
+	if (!s)
+		return KMIG_EGENERIC;
+	sqlite3_bind_int64(s, 1, release);
+	sqlite3_bind_int64(s, 2, base);
+	rc = sqlite3_step(s);
+	sqlite3_reset(s);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return store_dberr(st, "read releases");
+	if (rc == SQLITE_DONE) {	/* another MAINTAINERS: counted whole */
+		if (store_exec(st, clear_sql))
+			return KMIG_EGENERIC;
+		return release_counts(st, release, files);
+	}
+	if (run_rel_sql(st, counts_sql, release, base) ||
+	    run_rel_sql(st, upd_sql, release, files) ||
 	    store_exec(st, clear_sql))
 		return KMIG_EGENERIC;
-	return release_counts(st, release, files);
+	return 0;
 }
 
 void count_rows_clear(struct count_rows *r)

@@ -489,6 +489,18 @@ int store_release_finish(struct store *st, long long release, long long files)
 	return release_counts(st, release, files);
 }
 
+/* Has @sql (?1 = @a, ?2 = @b, on table releases) a row?  1, 0 or negative. */
+static int rel_pair(struct store *st, const char *sql, long long a, long long b)
+{
+	sqlite3_stmt *s = store_stmt(st, sql);
+
+	if (!s)
+		return KMIG_EGENERIC;
+	sqlite3_bind_int64(s, 1, a);
+	sqlite3_bind_int64(s, 2, b);
+	return store_exists(st, s, "read releases");
+}
+
 int store_release_finish_from(struct store *st, long long release,
 			      long long base, const char *const *changed,
 			      size_t nchanged, long long files)
@@ -552,16 +564,10 @@ int store_release_finish_from(struct store *st, long long release,
 	if (store_need_txn(st, "store_release_finish_from"))
 		return KMIG_EGENERIC;
 	/* the caller's promise, kept here too: no base of other rules */
-	s = store_stmt(st, same_sql);
-	if (!s)
-		return KMIG_EGENERIC;
-	sqlite3_bind_int64(s, 1, release);
-	sqlite3_bind_int64(s, 2, base);
-	rc = sqlite3_step(s);
-	sqlite3_reset(s);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		return store_dberr(st, "read releases");
-	if (rc == SQLITE_DONE)
+	rc = rel_pair(st, same_sql, release, base);
+	if (rc < 0)
+		return rc;
+	if (!rc)
 		return store_release_finish(st, release, files);
 	if (store_exec(st, redo_sql) || store_exec(st, clear_sql))
 		return KMIG_EGENERIC;
@@ -577,16 +583,10 @@ int store_release_finish_from(struct store *st, long long release,
 	    run_rel_sql(st, copy_sql, release, base) ||
 	    run_rel_sql(st, file_sql, release, 0))
 		return KMIG_EGENERIC;
-	s = store_stmt(st, maint_sql);
-	if (!s)
-		return KMIG_EGENERIC;
-	sqlite3_bind_int64(s, 1, release);
-	sqlite3_bind_int64(s, 2, base);
-	rc = sqlite3_step(s);
-	sqlite3_reset(s);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		return store_dberr(st, "read releases");
-	if (rc == SQLITE_DONE) {	/* another MAINTAINERS: counted whole */
+	rc = rel_pair(st, maint_sql, release, base);
+	if (rc < 0)
+		return rc;
+	if (!rc) {	/* another MAINTAINERS: counted whole */
 		if (store_exec(st, clear_sql))
 			return KMIG_EGENERIC;
 		return release_counts(st, release, files);

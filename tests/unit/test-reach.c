@@ -555,18 +555,25 @@ static char *graph_rows(const char *db, const char *tag)
 		"WHERE release_id = (SELECT id FROM releases WHERE tag = ?1) "
 		"UNION ALL SELECT 'stats ' || reach_entries || ' ' || reach_reached FROM releases "
 		"WHERE tag = ?1 ORDER BY 1";
-	struct sbuf sb = SBUF_INIT;
-	sqlite3_stmt *s;
-	sqlite3 *h;
 
-	assert_int_equal(sqlite3_open(db, &h), SQLITE_OK);
-	assert_int_equal(sqlite3_prepare_v2(h, sql, -1, &s, NULL), SQLITE_OK);
-	sqlite3_bind_text(s, 1, tag, -1, SQLITE_STATIC);
-	while (sqlite3_step(s) == SQLITE_ROW)
-		sbuf_addf(&sb, "%s\n", (const char *)sqlite3_column_text(s, 0));
-	sqlite3_finalize(s);
-	sqlite3_close(h);
-	return sbuf_detach(&sb);
+	return test_sql_rows(db, sql, tag);
+}
+
+/*
+ * Releases @ta and @tb of @db have the same graph rows and statistics
+ * (@sa, @sb): @ta's rows, for the caller to look into and free.
+ */
+static char *same_graphs(const char *db, const char *ta, const char *tb,
+			 const struct reach_stats *sa,
+			 const struct reach_stats *sb)
+{
+	char *a = graph_rows(db, ta), *b = graph_rows(db, tb);
+
+	assert_int_equal(sa->entries, sb->entries);
+	assert_int_equal(sa->reached, sb->reached);
+	assert_string_equal(a, b);
+	free(b);
+	return a;
 }
 
 /* Blob @id (cache_src) into @st, its facts and sites; into @c too if not NULL. */
@@ -757,7 +764,7 @@ static void test_cache_image(void **state)
 	struct reach_cache *c = reach_cache_new(), *back = reach_cache_new();
 	struct reach_stats sa = { 0 }, sb = { 0 };
 	struct reach_prep *prep = NULL;
-	char *dir = test_tmpdir(), *db, *img, *a, *b;
+	char *dir = test_tmpdir(), *db, *img, *a;
 	const git_oid *oids[5];
 	git_oid oid[5];
 	struct store *st;
@@ -798,15 +805,10 @@ static void test_cache_image(void **state)
 	assert_false(sb.sites_joined);	/* and their sites */
 	assert_int_equal(sb.sites_read, 0);
 	assert_int_equal(store_commit(st), 0);
-	assert_int_equal(sa.entries, sb.entries);
-	assert_int_equal(sa.reached, sb.reached);
-	a = graph_rows(db, "i1");
-	b = graph_rows(db, "i2");
-	assert_string_equal(a, b);
-	assert_non_null(strstr(b, "reach net/f/g.c:7 f_sendmsg"));
-	assert_non_null(strstr(b, "vla drivers/v.c:3 size_max\n"));
+	a = same_graphs(db, "i1", "i2", &sa, &sb);
+	assert_non_null(strstr(a, "reach net/f/g.c:7 f_sendmsg"));
+	assert_non_null(strstr(a, "vla drivers/v.c:3 size_max\n"));
 	free(a);
-	free(b);
 
 	/* other rules; a name id out of range; cut short */
 	assert_no_image(img, "other rules");
@@ -844,7 +846,7 @@ static void test_load_many(void **state)
 	struct reach_cache *c = reach_cache_new();
 	struct reach_stats sa = { 0 }, sb = { 0 };
 	struct reach_prep *prep = NULL;
-	char *dir = test_tmpdir(), *db, *a, *b, *sql;
+	char *dir = test_tmpdir(), *db, *a, *sql;
 	const git_oid **oids = xcalloc(LOAD_MANY, sizeof(*oids));
 	char **paths = xcalloc(LOAD_MANY, sizeof(*paths));
 	git_oid *oid = xcalloc(LOAD_MANY, sizeof(*oid));
@@ -904,15 +906,10 @@ static void test_load_many(void **state)
 	assert_int_equal(reach_release_write(st, rel[1], REACH_DEFAULT_DEPTH, c,
 					     prep, &sb), 0);
 	assert_int_equal(store_commit(st), 0);
-	assert_int_equal(sa.entries, sb.entries);
-	assert_int_equal(sa.reached, sb.reached);
-	a = graph_rows(db, "m1");
-	b = graph_rows(db, "m2");
-	assert_string_equal(a, b);
+	a = same_graphs(db, "m1", "m2", &sa, &sb);
 	assert_non_null(strstr(a, "reach net/m/f002.c:3 step_0"));
 	assert_null(strstr(a, "net/m/f300.c"));
 	free(a);
-	free(b);
 
 	/* one malformed row among them: the load fails, saying so */
 	assert_int_equal(sqlite3_open(db, &h), SQLITE_OK);

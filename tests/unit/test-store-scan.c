@@ -19,6 +19,7 @@
 #include "relinfo.h"
 #include "rules.h"
 #include "store.h"
+#include "unit-util.h"
 #include "util.h"
 
 #define BLOB_A "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"	/* bug, warn-on */
@@ -374,18 +375,8 @@ static char *file_rows(const char *db, const char *tag)
 		"SELECT f.path || ' ' || f.oid || ' ' || s.name FROM release_files f "
 		"JOIN subsystems s ON s.id = f.subsystem_id "
 		"WHERE f.release_id = (SELECT id FROM releases WHERE tag = ?) ORDER BY f.path";
-	struct sbuf sb = SBUF_INIT;
-	sqlite3_stmt *s;
-	sqlite3 *h;
 
-	assert_int_equal(sqlite3_open(db, &h), SQLITE_OK);
-	assert_int_equal(sqlite3_prepare_v2(h, sql, -1, &s, NULL), SQLITE_OK);
-	sqlite3_bind_text(s, 1, tag, -1, SQLITE_STATIC);
-	while (sqlite3_step(s) == SQLITE_ROW)
-		sbuf_addf(&sb, "%s\n", (const char *)sqlite3_column_text(s, 0));
-	sqlite3_finalize(s);
-	sqlite3_close(h);
-	return sbuf_detach(&sb);
+	return test_sql_rows(db, sql, tag);
 }
 
 /*

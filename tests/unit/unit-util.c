@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * unit-util.c - helpers shared by the unit tests: temporary directories
- * and shell commands.
+ * unit-util.c - helpers shared by the unit tests: temporary directories,
+ * shell commands and rows of a database.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <cmocka.h>
+#include <sqlite3.h>
 
 #include "unit-util.h"
 #include "util.h"
@@ -50,4 +51,20 @@ void test_sh(const char *fmt, ...)
 		print_error("command failed (status %d): %s\n", status, cmd.buf);
 	sbuf_release(&cmd);
 	assert_int_equal(status, 0);
+}
+
+char *test_sql_rows(const char *db, const char *sql, const char *param)
+{
+	struct sbuf sb = SBUF_INIT;
+	sqlite3_stmt *s;
+	sqlite3 *h;
+
+	assert_int_equal(sqlite3_open(db, &h), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(h, sql, -1, &s, NULL), SQLITE_OK);
+	sqlite3_bind_text(s, 1, param, -1, SQLITE_STATIC);
+	while (sqlite3_step(s) == SQLITE_ROW)
+		sbuf_addf(&sb, "%s\n", (const char *)sqlite3_column_text(s, 0));
+	sqlite3_finalize(s);
+	sqlite3_close(h);
+	return sbuf_detach(&sb);
 }

@@ -26,4 +26,12 @@ int test_tmpdir_remove(char *dir);
  */
 void test_sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/*
+ * test_sql_rows - the first column of every row @sql gives in the
+ * database file @db with ?1 bound to @param, each followed by a newline
+ * (malloc'd, "" when none); fails the current cmocka test when @db or
+ * @sql cannot be used.
+ */
+char *test_sql_rows(const char *db, const char *sql, const char *param);
+
 #endif

@@ -36,6 +36,9 @@ static const char usage[] =
 	"                  entry points only).  A release scanned at another depth\n"
 	"                  gets its call graph again from the cache (no lexing)\n"
 	"\n"
+	"The call graph's facts of the last release are kept for the next run\n"
+	"in DB-graph next to the database (a cache: safe to delete).\n"
+	"\n"
 	"Prints one line per release: tag, files, blobs lexed, uses.\n";
 
 /*

@@ -1446,6 +1446,8 @@ int reach_load_release(struct store *st, long long release,
 		r->ruleset = l.ruleset;		/* handed over */
 		l.ruleset = NULL;
 	}
+	if (!ret)
+		names_reserve(&r->paths, l.n);
 	for (i = 0; !ret && i < l.n; i++)
 		ret = reach_add_blob(r, l.v[i].path, &l.v[i].oid, loaded, NULL);
 	for (i = 0; i < l.n; i++)
@@ -1668,6 +1670,7 @@ int reach_release_prepare(const char *const *paths,
 			return 0;	/* the store has the rest */
 	r = reach_new_cached(depth, cache);
 	r->ruleset = xstrdup(ruleset);
+	names_reserve(&r->paths, n);	/* not rehashed on the way */
 	for (i = 0; !ret && i < n; i++)
 		ret = reach_add_blob(r, paths[i], oids[i], loaded, NULL);
 	if (ret) {

@@ -664,7 +664,7 @@ static int regraph_release(struct scan_state *s, struct release_plan *p)
 
 	if (ret)
 		return ret;
-	graph_cache_restore(s, 1, 0);
+	graph_cache_restore(s, (size_t)p->regraph_files, 0);	/* lexes none */
 	ret = store_reach_clear(s->st, p->regraph);
 	if (!ret)
 		ret = release_graph(s, p->tag, p->regraph, NULL);

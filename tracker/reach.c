@@ -259,7 +259,6 @@ struct frag_scratch {
 	size_t afn, acalls, aref, ak, alocal, ad, adeps;
 };
 
-
 static void frag_scratch_release(struct frag_scratch *sc)
 {
 	free(sc->fn);

@@ -68,8 +68,7 @@ const char *relinfo_facts_hash(void)
 void relinfo_cache_clear(struct relinfo_cache *c)
 {
 	oidset_clear(&c->masks);
-	free(c->fresh_oid);
-	free(c->fresh_mask);
+	free(c->fresh);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -330,10 +329,9 @@ static int walk_cb(const char *root, const git_tree_entry *e, void *payload)
 
 		oidset_put(&c->masks, oid, (size_t)m);
 		c->nread++;
-		ALLOC_GROW(c->fresh_oid, c->nfresh + 1, c->afresh);
-		ALLOC_GROW(c->fresh_mask, c->nfresh + 1, c->afresh_mask);
-		git_oid_cpy(&c->fresh_oid[c->nfresh], oid);
-		c->fresh_mask[c->nfresh++] = m;
+		ALLOC_GROW(c->fresh, c->nfresh + 1, c->afresh);
+		git_oid_cpy(&c->fresh[c->nfresh].oid, oid);
+		c->fresh[c->nfresh++].mask = m;
 	}
 	w->mask |= m;
 	return 0;
@@ -442,6 +440,19 @@ char *relinfo_advice(const struct relinfo *ri, int r)
 	return sbuf_detach(&sb);
 }
 
+/* Load @c from @st once, so only headers no scan read are read. */
+static int cache_from_store(struct store *st, struct relinfo_cache *c)
+{
+	int ret;
+
+	if (c->stored)
+		return 0;
+	ret = store_relinfo_masks(st, relinfo_facts_hash(), &c->masks);
+	if (!ret)
+		c->stored = true;
+	return ret;
+}
+
 int relinfo_for_tree(struct relinfo *out, struct store *st,
 		     git_repository *repo, git_tree *tree, bool *from_db)
 {
@@ -463,23 +474,10 @@ int relinfo_for_tree(struct relinfo *out, struct store *st,
 	if (ret != KMIG_ENOTFOUND)
 		return ret;
 	/* the headers an earlier scan read come from the database */
-	ret = store_relinfo_masks(st, relinfo_facts_hash(), &cache.masks);
+	ret = cache_from_store(st, &cache);
 	if (!ret)
 		ret = relinfo_read_tree(out, repo, tree, &cache);
 	relinfo_cache_clear(&cache);
-	return ret;
-}
-
-/* Load @c from @st once, so only headers no scan read are read. */
-static int cache_from_store(struct store *st, struct relinfo_cache *c)
-{
-	int ret;
-
-	if (c->stored)
-		return 0;
-	ret = store_relinfo_masks(st, relinfo_facts_hash(), &c->masks);
-	if (!ret)
-		c->stored = true;
 	return ret;
 }
 
@@ -491,7 +489,7 @@ static int cache_to_store(struct store *st, struct relinfo_cache *c)
 
 	for (i = 0; !ret && i < c->nfresh; i++)
 		ret = store_relinfo_mask_put(st, relinfo_facts_hash(),
-					     &c->fresh_oid[i], c->fresh_mask[i]);
+					     &c->fresh[i].oid, c->fresh[i].mask);
 	return ret;
 }
 

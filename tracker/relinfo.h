@@ -48,17 +48,19 @@ struct relinfo {
  * so the releases of one scan read each header blob once.  Zero it to
  * start; relinfo_cache_clear() frees it.  relinfo_scan_release() also
  * fills it from the database's relinfo_headers (once: @stored) and
- * writes there the masks of the headers it read (@fresh_oid/@fresh_mask,
- * not yet written), so a later run reads only the headers no earlier run
+ * writes there the masks of the headers it read (@fresh, not yet
+ * written), so a later run reads only the headers no earlier run
  * read.  @nread counts the header blobs read.
  */
 struct relinfo_cache {
 	struct oidset masks;
 	size_t nread;
 	bool stored;
-	git_oid *fresh_oid;
-	uint64_t *fresh_mask;
-	size_t nfresh, afresh, afresh_mask;
+	struct relinfo_fresh {
+		git_oid oid;
+		uint64_t mask;
+	} *fresh;
+	size_t nfresh, afresh;
 };
 void relinfo_cache_clear(struct relinfo_cache *c);
 

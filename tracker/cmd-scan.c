@@ -7,6 +7,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "builtin.h"
 #include "maintainers.h"
@@ -69,8 +70,21 @@ struct scan_state {
 	struct relinfo_cache relinfo;	/* header blobs read (relinfo.h) */
 	struct reach_cache *graphs;	/* the last release's parsed facts */
 	char *image;			/* the graphs' cache between runs */
+	bool later;			/* the store had releases at the start */
 	bool image_tried;		/* restored, or tried to */
 	bool image_dirty;		/* a graph made: save it at the end */
+	/* graph_cache_restore_start()'s thread, while it may run */
+	bool image_busy;
+	pthread_t image_tid;
+	int image_ret;
+	size_t image_blobs;
+	double image_secs;
+	/* graph_cache_save_start()'s thread, while it may run */
+	bool save_busy;
+	pthread_t save_tid;
+	int save_ret;
+	char *save_err;
+	double save_secs;
 	struct facts_packer *unpack;	/* for the facts of the lexed blobs */
 	struct scan_base base;
 };
@@ -183,6 +197,7 @@ struct release_plan {
 	uint64_t *bytes;
 	struct facts_z *facts;		/* the results' call-graph facts, packed */
 	struct scan_batch *batch;	/* queued, not waited for yet */
+	bool last;			/* the run's last release */
 };
 
 static void plan_clear(struct scan_state *s, struct release_plan *p)
@@ -230,6 +245,62 @@ static bool same_tree(git_repository *repo, const char *old_hex,
 	same = git_oid_equal(git_commit_tree_id(old), git_commit_tree_id(commit));
 	git_commit_free(old);
 	return same;
+}
+
+static void *graph_cache_restore_run(void *data)
+{
+	struct scan_state *s = data;
+	double t0 = mono_now();
+
+	s->image_ret = reach_cache_restore(s->graphs, s->image, rules_hash(),
+					   &s->image_blobs);
+	s->image_secs = mono_now() - t0;
+	return NULL;
+}
+
+/*
+ * The graphs' cache of the last run (reach_cache_save()), once, when a
+ * release's graph needs the facts of files this run did not lex (most of
+ * a point release's, all of a graph made again): read from one file
+ * instead of parsed again from the store.  A missing, stale or damaged
+ * file is no error: the store has the facts.
+ *
+ * plan_release() starts it in a thread for the first release it plans
+ * to write, before that release's tree is walked and its blobs lexed: it
+ * runs beside them.  graph_cache_restore_wait() joins it before anything
+ * else uses s->graphs.
+ */
+static void graph_cache_restore_start(struct scan_state *s)
+{
+	if (s->image_tried || reach_cache_blobs(s->graphs))
+		return;
+	s->image_tried = true;
+	/* a new database's first release lexes all: no use for a stale one */
+	if (!s->later || access(s->image, F_OK))
+		return;
+	s->image_busy = !pthread_create(&s->image_tid, NULL,
+					graph_cache_restore_run, s);
+	if (!s->image_busy) {	/* no thread: at once */
+		graph_cache_restore_run(s);
+		s->image_busy = false;
+	}
+}
+
+/*
+ * graph_cache_restore_start()'s thread is done: s->graphs is the scan's.
+ * True when it restored the cache.
+ */
+static bool graph_cache_restore_wait(struct scan_state *s)
+{
+	if (!s->image_busy)
+		return false;
+	pthread_join(s->image_tid, NULL);
+	s->image_busy = false;
+	if (s->image_ret)
+		return false;
+	progress_note("graph cache: the facts of %zu blobs from '%s' (%.2fs)\n",
+		      s->image_blobs, s->image, s->image_secs);
+	return true;
 }
 
 static int plan_release(struct scan_state *s, const char *tag,
@@ -286,6 +357,7 @@ static int plan_release(struct scan_state *s, const char *tag,
 	} else if (ret != KMIG_ENOTFOUND) {
 		return ret;
 	}
+	graph_cache_restore_start(s);	/* beside the tree walk and lexing */
 	if (!s->cached_loaded) {
 		ret = store_cached_blobs(s->st, ruleset, &s->cached);
 		if (ret)
@@ -434,42 +506,87 @@ static int load_graph_facts(struct scan_state *s, const struct release_plan *p)
 }
 
 /*
- * The graphs' cache of the last run (reach_cache_save()), once, when a
- * release's graph needs the facts of files this run did not lex (most of
- * a point release's, all of a graph made again): read from one file
- * instead of parsed again from the store.  Not for a release that lexes
- * most of its files (a new line): the cache would hold two releases.
- * A missing, stale or damaged file is no error: the store has the facts.
+ * Keep only the graphs' cached facts that release @next uses, before its
+ * lexing is waited for: its graph would drop the others anyway.  At a new
+ * line that frees most of the cache (and its names) while the workers lex
+ * the line's new blobs, when the scan's memory peaks.  A release with
+ * nothing to write (up to date, or only its graph again) leaves the cache
+ * as it is: the one after it may use them.
  */
-static void graph_cache_restore(struct scan_state *s, size_t files,
-				size_t lexed)
+static void graph_cache_narrow(struct scan_state *s,
+			       const struct release_plan *next)
 {
-	double t0 = mono_now();
-	size_t n;
+	size_t before, i;
 
-	if (s->image_tried || reach_cache_blobs(s->graphs) ||
-	    lexed > files / 4)
+	if (next->skip)
 		return;
-	s->image_tried = true;
-	if (!reach_cache_restore(s->graphs, s->image, rules_hash(), &n))
-		progress_note("graph cache: the facts of %zu blobs from '%s' (%.2fs)\n",
-			      n, s->image, mono_now() - t0);
+	graph_cache_restore_wait(s);
+	before = reach_cache_blobs(s->graphs);
+	for (i = 0; i < next->files.n; i++)
+		reach_cache_mark(s->graphs, &next->files.v[i].oid);
+	reach_cache_trim(s->graphs);
+	if (reach_cache_blobs(s->graphs) < before - before / 4)
+		reach_cache_compact(s->graphs);
+}
+
+/*
+ * The graphs' cache for release @p's graph.  A release that lexes most
+ * of its files (a new line) keeps only the facts of those it did not:
+ * the cache would hold two releases.
+ */
+static void graph_cache_restore(struct scan_state *s, struct release_plan *p)
+{
+	graph_cache_restore_start(s);
+	if (graph_cache_restore_wait(s) && p->ntodo > p->files.n / 4)
+		graph_cache_narrow(s, p);
+}
+
+static void *graph_cache_save_run(void *data)
+{
+	struct scan_state *s = data;
+	double t0 = mono_now();
+
+	s->save_ret = reach_cache_save(s->graphs, s->image, rules_hash());
+	if (s->save_ret)	/* kmig_err()'s message is the thread's own */
+		s->save_err = xstrdup(kmig_errmsg());
+	s->save_secs = mono_now() - t0;
+	return NULL;
+}
+
+/*
+ * The graphs' cache for the next run, written in a thread once the run's
+ * last graph is made: beside that release's counts and commit, which do
+ * not use the graphs.  graph_cache_save() waits for it.
+ */
+static void graph_cache_save_start(struct scan_state *s)
+{
+	if (!s->image_dirty || s->save_busy)
+		return;
+	s->save_busy = !pthread_create(&s->save_tid, NULL,
+				       graph_cache_save_run, s);
 }
 
 /* The graphs' cache for the next run, when this one made a graph. */
 static void graph_cache_save(struct scan_state *s)
 {
-	double t0 = mono_now();
-
-	if (!s->image_dirty)
+	if (s->save_busy) {
+		pthread_join(s->save_tid, NULL);
+		s->save_busy = false;
+	} else if (s->image_dirty) {
+		graph_cache_save_run(s);
+	} else {
 		return;
-	if (reach_cache_save(s->graphs, s->image, rules_hash()))
+	}
+	s->image_dirty = false;
+	if (s->save_ret)
 		fprintf(stderr, "kmig: warning: graph cache not saved: %s\n",
-			kmig_errmsg());
+			s->save_err);
 	else
 		progress_note("graph cache: the facts of %zu blobs saved to '%s' (%.2fs)\n",
 			      reach_cache_blobs(s->graphs), s->image,
-			      mono_now() - t0);
+			      s->save_secs);
+	free(s->save_err);
+	s->save_err = NULL;
 }
 
 /*
@@ -526,28 +643,6 @@ static int graph_cache_add(struct scan_state *s, const git_oid *oid,
 				sites);
 	sbuf_release(&text);
 	return ret;
-}
-
-/*
- * Keep only the graphs' cached facts that release @next uses, before its
- * lexing is waited for: its graph would drop the others anyway.  At a new
- * line that frees most of the cache (and its names) while the workers lex
- * the line's new blobs, when the scan's memory peaks.  A release with
- * nothing to write (up to date, or only its graph again) leaves the cache
- * as it is: the one after it may use them.
- */
-static void graph_cache_narrow(struct scan_state *s,
-			       const struct release_plan *next)
-{
-	size_t before = reach_cache_blobs(s->graphs), i;
-
-	if (next->skip)
-		return;
-	for (i = 0; i < next->files.n; i++)
-		reach_cache_mark(s->graphs, &next->files.v[i].oid);
-	reach_cache_trim(s->graphs);
-	if (reach_cache_blobs(s->graphs) < before - before / 4)
-		reach_cache_compact(s->graphs);
 }
 
 static void base_clear(struct scan_base *b)
@@ -664,7 +759,7 @@ static int regraph_release(struct scan_state *s, struct release_plan *p)
 
 	if (ret)
 		return ret;
-	graph_cache_restore(s, (size_t)p->regraph_files, 0);	/* lexes none */
+	graph_cache_restore(s, p);	/* lexes none */
 	ret = store_reach_clear(s->st, p->regraph);
 	if (!ret)
 		ret = release_graph(s, p->tag, p->regraph, NULL);
@@ -735,7 +830,7 @@ static int write_release(struct scan_state *s, struct release_plan *p)
 
 	/* the graph's time, not the blobs' */
 	restored = mono_now();
-	graph_cache_restore(s, p->files.n, p->ntodo);
+	graph_cache_restore(s, p);
 	restored = mono_now() - restored;
 	ret = store_begin(s->st);
 	if (ret)
@@ -794,6 +889,8 @@ static int write_release(struct scan_state *s, struct release_plan *p)
 	}
 	if (!ret)
 		ret = release_graph(s, p->tag, rel, threaded ? &job : NULL);
+	if (!ret && p->last)
+		graph_cache_save_start(s);	/* nothing uses the graphs now */
 	reach_prep_free(job.prep);
 	free(job.err);
 	t3 = mono_now();
@@ -860,8 +957,9 @@ static int cmd_scan_fn(struct kmig_ctx *ctx, int argc, char **argv)
 	};
 	struct scan_state s = { 0 };
 	struct release_plan plan[PLAN_AHEAD + 1] = { 0 };
+	struct release_info *old = NULL;
 	char **globs = NULL, **tags = NULL;
-	size_t nglobs = 0, aglobs = 0, ntags = 0, planned = 0, i;
+	size_t nglobs = 0, aglobs = 0, ntags = 0, planned = 0, nold = 0, i;
 	bool include_rc = false;
 	unsigned long n;
 	int opt, status = KMIG_EXIT_ERROR;
@@ -911,6 +1009,12 @@ static int cmd_scan_fn(struct kmig_ctx *ctx, int argc, char **argv)
 		cmd_fail_last(KMIG_EXIT_ERROR);
 		goto out;
 	}
+	if (store_releases(s.st, &old, &nold)) {
+		cmd_fail_last(KMIG_EXIT_ERROR);
+		goto out;
+	}
+	s.later = nold > 0;
+	release_infos_free(old, nold);
 	store_checkpoint_behind(s.st);
 	s.graphs = reach_cache_new();
 	s.image = xasprintf("%s-graph", ctx->db_path);
@@ -942,6 +1046,7 @@ static int cmd_scan_fn(struct kmig_ctx *ctx, int argc, char **argv)
 			}
 			planned++;
 		}
+		cur->last = i + 1 == ntags;
 		if (write_release(&s, cur) ||
 		    (cur->commit && scan_relinfo(&s, cur))) {
 			cmd_fail(KMIG_EXIT_ERROR, "scan of %s failed: %s", tags[i],
@@ -981,6 +1086,9 @@ out:
 	free(globs);
 	oidset_clear(&s.cached);
 	relinfo_cache_clear(&s.relinfo);
+	graph_cache_restore_wait(&s);
+	if (s.save_busy)	/* a failed run: its cache is written all the same */
+		graph_cache_save(&s);
 	reach_cache_free(s.graphs);
 	free(s.image);
 	facts_packer_free(s.unpack);

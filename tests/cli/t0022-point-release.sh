@@ -263,9 +263,31 @@ while [ $i -le 12 ]; do
 	i=$((i + 1))
 done
 git_commit_all "$W" "v2.0" && git -C "$W" tag v2.0
+cp "$DB" "$TRASH/pre-v2.0.db"
+cp "$DB-graph" "$TRASH/pre-v2.0.db-graph"
 KMIG_PROGRESS=1 t_exit "scan v2.0 (12 files of 42 new)" 0 k scan
 t_ok "v2.0 counted from its sites" sh -c "! grep -q 'v2.0: counts from' '$TRASH/.stderr'"
 t_exit "v2.0 alone" 0 "$KMIG" --repo "$W" --db "$TRASH/v2.0.db" scan --tags v2.0
 t_is "v2.0: the same counts" "$(counts v2.0 "$TRASH/v2.0.db")" "$(counts v2.0 "$DB")"
+
+# The graphs' cache is read in a thread from the first release to write
+# on, beside its tree walk and lexing; a release that lexes most of its
+# files keeps only the facts of its own files.  Alone in a run (the
+# releases before it up to date), from that run's database and cache:
+# the same rows as the run that scanned it with the rest.
+L="$TRASH/pre-v2.0.db"
+KMIG_PROGRESS=1 t_exit "a later run: only v2.0 to write" 0 \
+	"$KMIG" --repo "$W" --db "$L" scan --tags 'v[12].*'
+t_ok "... the graphs' cache restored" \
+	grep -q "^graph cache: the facts of [0-9]* blobs from '$L-graph'" "$TRASH/.stderr"
+t_ok "... and saved again" \
+	grep -q "^graph cache: the facts of [0-9]* blobs saved to '$L-graph'" "$TRASH/.stderr"
+t_is "... v2.0: the same counts" "$(counts v2.0 "$DB")" "$(counts v2.0 "$L")"
+t_is "... v2.0: the same reached sites and constant vlas" \
+	"$(reach v2.0 "$DB")" "$(reach v2.0 "$L")"
+KMIG_PROGRESS=1 t_exit "a run with nothing to write" 0 \
+	"$KMIG" --repo "$W" --db "$L" scan
+t_ok "... reads no graphs' cache" \
+	sh -c "! grep -q '^graph cache' '$TRASH/.stderr'"
 
 t_done

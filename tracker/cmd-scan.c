@@ -300,6 +300,12 @@ static bool graph_cache_restore_wait(struct scan_state *s)
 		return false;
 	progress_note("graph cache: the facts of %zu blobs from '%s' (%.2fs)\n",
 		      s->image_blobs, s->image, s->image_secs);
+	/*
+	 * The restored facts are the last run's: a trim that drops none of
+	 * them makes them a generation older than what this run marks, so
+	 * the next narrowing (or graph) drops those its release does not use.
+	 */
+	reach_cache_trim(s->graphs);
 	return true;
 }
 
@@ -530,14 +536,14 @@ static void graph_cache_narrow(struct scan_state *s,
 }
 
 /*
- * The graphs' cache for release @p's graph.  A release that lexes most
- * of its files (a new line) keeps only the facts of those it did not:
- * the cache would hold two releases.
+ * The graphs' cache for release @p's graph, keeping only the facts of its
+ * files: for a release that lexes most of them (a new line) the cache
+ * would otherwise hold two releases.
  */
 static void graph_cache_restore(struct scan_state *s, struct release_plan *p)
 {
 	graph_cache_restore_start(s);
-	if (graph_cache_restore_wait(s) && p->ntodo > p->files.n / 4)
+	if (graph_cache_restore_wait(s))
 		graph_cache_narrow(s, p);
 }
 

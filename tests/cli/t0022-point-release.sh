@@ -290,4 +290,34 @@ KMIG_PROGRESS=1 t_exit "a run with nothing to write" 0 \
 t_ok "... reads no graphs' cache" \
 	sh -c "! grep -q '^graph cache' '$TRASH/.stderr'"
 
+# The run's last release, with many new blobs, puts their facts into the
+# graphs' cache in a thread beside their writes: the same rows as when it
+# is not the last.  Its WARNs are reached from an entry point through a
+# chain of its own files.
+mkdir -p "$W/drivers/many"
+cat > "$W/drivers/many/ops.c" <<'EOF2'
+static const struct proto_ops many_ops = {
+	.sendmsg =	many_1,
+};
+EOF2
+i=1
+while [ $i -le 300 ]; do
+	printf 'int many_%s(void)\n{\n\tWARN_ON(1);\n\treturn many_%s();\n}\n' \
+		$i $((i + 1)) > "$W/drivers/many/m$i.c"
+	i=$((i + 1))
+done
+git_commit_all "$W" "v3.0" && git -C "$W" tag v3.0
+printf '/* v3.1 */\n' >> "$W/drivers/many/m300.c"
+git_commit_all "$W" "v3.1" && git -C "$W" tag v3.1
+t_exit "v3.0 the last release of its run" 0 \
+	"$KMIG" --repo "$W" --db "$TRASH/v3-last.db" scan --tags 'v[12].*' --tags v3.0
+t_exit "v3.0 followed by v3.1" 0 \
+	"$KMIG" --repo "$W" --db "$TRASH/v3-not.db" scan --tags 'v[123].*'
+t_is "v3.0: the same counts either way" \
+	"$(counts v3.0 "$TRASH/v3-not.db")" "$(counts v3.0 "$TRASH/v3-last.db")"
+t_is "v3.0: the same reached sites either way" \
+	"$(reach v3.0 "$TRASH/v3-not.db")" "$(reach v3.0 "$TRASH/v3-last.db")"
+t_is "v3.0: its chain's WARNs within the reach depth (3 calls) are reached" 4 \
+	"$(reach v3.0 "$TRASH/v3-last.db" | grep -c '^R|drivers/many/')"
+
 t_done

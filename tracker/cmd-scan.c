@@ -73,8 +73,9 @@ struct scan_state {
 	bool later;			/* the store had releases at the start */
 	bool image_tried;		/* restored, or tried to */
 	bool image_dirty;		/* a graph made: save it at the end */
-	/* graph_cache_restore_start()'s thread, while it may run */
+	/* graph_cache_restore_start()'s restore, until it is waited for */
 	bool image_busy;
+	bool image_thread;		/* in image_tid, to join */
 	pthread_t image_tid;
 	int image_ret;
 	size_t image_blobs;
@@ -278,24 +279,24 @@ static void graph_cache_restore_start(struct scan_state *s)
 	/* a new database's first release lexes all: no use for a stale one */
 	if (!s->later || access(s->image, F_OK))
 		return;
-	s->image_busy = !pthread_create(&s->image_tid, NULL,
-					graph_cache_restore_run, s);
-	if (!s->image_busy) {	/* no thread: at once */
+	s->image_busy = true;
+	s->image_thread = !pthread_create(&s->image_tid, NULL,
+					  graph_cache_restore_run, s);
+	if (!s->image_thread)	/* no thread: at once */
 		graph_cache_restore_run(s);
-		s->image_busy = false;
-	}
 }
 
 /*
- * graph_cache_restore_start()'s thread is done: s->graphs is the scan's.
- * True when it restored the cache.
+ * graph_cache_restore_start()'s restore is done (its thread joined):
+ * s->graphs is the scan's.  True when it restored the cache.
  */
 static bool graph_cache_restore_wait(struct scan_state *s)
 {
 	if (!s->image_busy)
 		return false;
-	pthread_join(s->image_tid, NULL);
-	s->image_busy = false;
+	if (s->image_thread)
+		pthread_join(s->image_tid, NULL);
+	s->image_busy = s->image_thread = false;
 	if (s->image_ret)
 		return false;
 	progress_note("graph cache: the facts of %zu blobs from '%s' (%.2fs)\n",

@@ -136,12 +136,22 @@ mkdir -p "$H" || die "cannot create $H"
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/kmig-bench.XXXXXX") || die "mktemp failed"
 trap 'rm -rf "$TMP"' EXIT INT TERM
 # a private copy: a rebuild of ./kmig during the run changes nothing here
-# (its QEMU configuration is found next to the original, else in this tree)
-if [ -z "${KMIG_QEMU_DIR:-}" ]; then
-	KMIG_QEMU_DIR=$(cd "$(dirname "$KMIG")" && pwd)/qemu
-	[ -d "$KMIG_QEMU_DIR" ] || KMIG_QEMU_DIR=$TOP/qemu
-	export KMIG_QEMU_DIR
-fi
+# (its data -- the QEMU configuration, the semantic patches, the Debian
+# suites of kmig import -- is found next to the original, else in this tree:
+# the copy has no source tree beside it)
+kmig_src=$(cd "$(dirname "$KMIG")" && pwd)
+data_dir() {	# data_dir VAR SUBDIR: set VAR unless the caller did
+	eval "[ -n \"\${$1:-}\" ]" && return 0
+	if [ -d "$kmig_src/$2" ]; then
+		eval "$1=\$kmig_src/\$2"
+	else
+		eval "$1=\$TOP/\$2"
+	fi
+	export "$1"
+}
+data_dir KMIG_QEMU_DIR qemu
+data_dir KMIG_COCCI_DIR tracker/cocci
+data_dir KMIG_DEBIAN_DIR tracker/debian
 cp "$KMIG" "$TMP/kmig" || die "cannot copy $KMIG"
 KMIG=$TMP/kmig
 

@@ -199,6 +199,10 @@ struct release_plan {
 	struct facts_z *facts;		/* the results' call-graph facts, packed */
 	struct scan_batch *batch;	/* queued, not waited for yet */
 	bool last;			/* the run's last release */
+	/* from_base: a quarter of its files or fewer changed since the base */
+	bool from_base;
+	const char **changed;		/* files_diff() with the base */
+	size_t nchanged;
 };
 
 static void plan_clear(struct scan_state *s, struct release_plan *p)
@@ -219,6 +223,7 @@ static void plan_clear(struct scan_state *s, struct release_plan *p)
 	free(p->todo);
 	scan_files_clear(&p->files);
 	free(p->recommit);
+	free(p->changed);
 	git_commit_free(p->commit);
 	memset(p, 0, sizeof(*p));
 }
@@ -725,19 +730,16 @@ static bool files_diff(const struct scan_files *a, const struct scan_files *b,
 }
 
 /*
- * Count release @rel: from the base's counts when a quarter of its files
- * or fewer changed since (a point release after the one before it), else
- * from every file's sites.  Both give the same rows.
+ * Whether release @p is written from the base (p->from_base): a quarter
+ * of its files or fewer changed since (a point release after the one
+ * before it), p->changed the paths new, gone or with another blob.
  */
-static int finish_release(struct scan_state *s, struct release_plan *p,
-			  long long rel)
+static int base_changes(struct scan_state *s, struct release_plan *p)
 {
-	const char **changed = NULL;
-	size_t n = 0;
 	int ret;
 
 	if (!s->base.rel)
-		return store_release_finish(s->st, rel, (long long)p->files.n);
+		return 0;
 	if (!s->base.loaded) {
 		ret = store_release_blobs(s->st, s->base.rel, base_add_file,
 					  &s->base.files);
@@ -745,17 +747,82 @@ static int finish_release(struct scan_state *s, struct release_plan *p,
 			return ret;
 		s->base.loaded = true;
 	}
-	if (!files_diff(&s->base.files, &p->files, &changed, &n) ||
-	    n > p->files.n / 4) {
-		free(changed);
-		return store_release_finish(s->st, rel, (long long)p->files.n);
+	p->from_base = files_diff(&s->base.files, &p->files, &p->changed,
+				  &p->nchanged) &&
+		       p->nchanged <= p->files.n / 4;
+	return 0;
+}
+
+/* The file rows release_files() hands to store_release_files() at once. */
+#define FILE_BATCH 256
+
+/*
+ * Release @p's file rows, FILE_BATCH at a time: from the base's rows for
+ * the files it did not change, when it can (store_release_files_from()),
+ * else every file's.
+ */
+static int release_files(struct scan_state *s, struct release_plan *p,
+			 long long rel)
+{
+	struct store_file batch[FILE_BATCH];
+	char hex[FILE_BATCH][GIT_OID_HEXSZ + 1];
+	bool copied = false;
+	size_t i, c = 0, k = 0;
+	int ret = 0;
+
+	if (p->from_base) {
+		ret = store_release_files_from(s->st, rel, s->base.rel,
+					       p->changed, p->nchanged, &copied);
+		if (ret)
+			return ret;
 	}
-	ret = store_release_finish_from(s->st, rel, s->base.rel, changed, n,
+	for (i = 0; i < p->files.n; i++) {
+		const struct scan_file *f = &p->files.v[i];
+
+		if (copied) {	/* both in path order */
+			while (c < p->nchanged && strcmp(p->changed[c], f->path) < 0)
+				c++;
+			if (c == p->nchanged || strcmp(p->changed[c], f->path))
+				continue;
+		}
+		git_oid_tostr(hex[k], sizeof(hex[k]), &f->oid);
+		batch[k].path = f->path;
+		batch[k].oid = hex[k];
+		batch[k].subsystem = p->maint ?
+			maintainers_match(p->maint, f->path) :
+			MAINTAINERS_NONE;
+		if (++k == FILE_BATCH) {
+			ret = store_release_files(s->st, rel, batch, k);
+			if (ret)
+				return ret;
+			k = 0;
+		}
+	}
+	if (k)
+		ret = store_release_files(s->st, rel, batch, k);
+	if (!ret && copied)
+		progress_note("%s: file rows from %s; changed files written again: %zu\n",
+			      p->tag, s->base.tag, p->nchanged);
+	return ret;
+}
+
+/*
+ * Count release @rel: from the base's counts when p->from_base, else from
+ * every file's sites.  Both give the same rows.
+ */
+static int finish_release(struct scan_state *s, struct release_plan *p,
+			  long long rel)
+{
+	int ret;
+
+	if (!p->from_base)
+		return store_release_finish(s->st, rel, (long long)p->files.n);
+	ret = store_release_finish_from(s->st, rel, s->base.rel,
+					p->changed, p->nchanged,
 					(long long)p->files.n);
 	if (!ret)
 		progress_note("%s: counts from %s; changed files counted again: %zu\n",
-			      p->tag, s->base.tag, n);
-	free(changed);
+			      p->tag, s->base.tag, p->nchanged);
 	return ret;
 }
 
@@ -834,9 +901,6 @@ static void blobs_free(struct release_plan *p, size_t *from, size_t to)
 	}
 }
 
-/* The file rows a write_release() hands to store_release_files() at once. */
-#define FILE_BATCH 256
-
 static int write_release(struct scan_state *s, struct release_plan *p)
 {
 	const char *ruleset = rules_hash();
@@ -850,7 +914,7 @@ static int write_release(struct scan_state *s, struct release_plan *p)
 	struct cache_fill fill = { 0 };
 	bool threaded, filling;
 	pthread_t tid, fill_tid;
-	size_t i, k, freed = 0, taken;
+	size_t i, freed = 0, taken;
 	int ret = 0;
 
 	if (p->recommit) {	/* one statement: its own transaction */
@@ -937,22 +1001,10 @@ static int write_release(struct scan_state *s, struct release_plan *p)
 	/* the facts read and the wait for the thread: the graph's time */
 	job.waited = t1 - tl + restored;
 	threaded = !ret && !pthread_create(&tid, NULL, graph_job_run, &job);
-	for (i = 0; !ret && i < p->files.n; i += k) {
-		struct store_file batch[FILE_BATCH];
-		char hex[FILE_BATCH][GIT_OID_HEXSZ + 1];
-
-		for (k = 0; k < FILE_BATCH && i + k < p->files.n; k++) {
-			const struct scan_file *f = &p->files.v[i + k];
-
-			git_oid_tostr(hex[k], sizeof(hex[k]), &f->oid);
-			batch[k].path = f->path;
-			batch[k].oid = hex[k];
-			batch[k].subsystem = p->maint ?
-				maintainers_match(p->maint, f->path) :
-				MAINTAINERS_NONE;
-		}
-		ret = store_release_files(s->st, rel, batch, k);
-	}
+	if (!ret)
+		ret = base_changes(s, p);
+	if (!ret)
+		ret = release_files(s, p, rel);
 	t2 = mono_now();
 	if (threaded) {
 		pthread_join(tid, NULL);

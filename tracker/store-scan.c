@@ -501,16 +501,69 @@ static int rel_pair(struct store *st, const char *sql, long long a, long long b)
 	return store_exists(st, s, "read releases");
 }
 
-int store_release_finish_from(struct store *st, long long release,
-			      long long base, const char *const *changed,
-			      size_t nchanged, long long files)
+static const char redo_clear_sql[] = "DELETE FROM temp.scan_redo";
+
+/* temp.scan_redo: the @n paths of @changed, and nothing else. */
+static int redo_fill(struct store *st, const char *const *changed, size_t n)
 {
 	static const char redo_sql[] =
 		"CREATE TEMP TABLE IF NOT EXISTS scan_redo "
 		"(path TEXT PRIMARY KEY) WITHOUT ROWID";
-	static const char clear_sql[] = "DELETE FROM temp.scan_redo";
 	static const char add_sql[] =
 		"INSERT OR IGNORE INTO temp.scan_redo(path) VALUES (?)";
+	sqlite3_stmt *s;
+	size_t i;
+
+	if (store_exec(st, redo_sql) || store_exec(st, redo_clear_sql))
+		return KMIG_EGENERIC;
+	for (i = 0; i < n; i++) {
+		s = store_stmt(st, add_sql);
+		if (!s)
+			return KMIG_EGENERIC;
+		sqlite3_bind_text(s, 1, changed[i], -1, SQLITE_STATIC);
+		if (store_done(st, s, "write"))
+			return KMIG_EGENERIC;
+	}
+	return 0;
+}
+
+/*
+ * With the base's MAINTAINERS, an unchanged file is in the same section
+ * in both releases.
+ */
+static const char same_maint_sql[] =
+	"SELECT 1 FROM releases a JOIN releases b "
+	"ON b.maintainers_oid = a.maintainers_oid "
+	"WHERE a.id = ?1 AND b.id = ?2";
+
+int store_release_files_from(struct store *st, long long release,
+			     long long base, const char *const *changed,
+			     size_t nchanged, bool *copied)
+{
+	static const char copy_sql[] =
+		"INSERT INTO release_files(release_id, path, oid, subsystem_id) "
+		"SELECT ?1, path, oid, subsystem_id FROM release_files "
+		"WHERE release_id = ?2 AND path NOT IN (SELECT path FROM temp.scan_redo)";
+	int rc;
+
+	*copied = false;
+	if (store_need_txn(st, "store_release_files_from"))
+		return KMIG_EGENERIC;
+	rc = rel_pair(st, same_maint_sql, release, base);
+	if (rc <= 0)
+		return rc;
+	if (redo_fill(st, changed, nchanged) ||
+	    run_rel_sql(st, copy_sql, release, base) ||
+	    store_exec(st, redo_clear_sql))
+		return KMIG_EGENERIC;
+	*copied = true;
+	return 0;
+}
+
+int store_release_finish_from(struct store *st, long long release,
+			      long long base, const char *const *changed,
+			      size_t nchanged, long long files)
+{
 	/*
 	 * An unchanged file's sites count under the same rules in both
 	 * releases unless the graphs differ for it: a line reached in one
@@ -536,15 +589,11 @@ int store_release_finish_from(struct store *st, long long release,
 		"SELECT 1 FROM releases a JOIN releases b ON b.ruleset = a.ruleset "
 		"WHERE a.id = ?1 AND b.id = ?2";
 	/*
-	 * With the base's MAINTAINERS, an unchanged file is in the same
-	 * section in both: the counts are the base's, less what the files
-	 * counted again had there, plus what they have here (a section and
-	 * rule left with none has no row, as release_counts() makes it).
+	 * With the base's MAINTAINERS (same_maint_sql), the counts are the
+	 * base's, less what the files counted again had there, plus what
+	 * they have here (a section and rule left with none has no row, as
+	 * release_counts() makes it).
 	 */
-	static const char maint_sql[] =
-		"SELECT 1 FROM releases a JOIN releases b "
-		"ON b.maintainers_oid = a.maintainers_oid "
-		"WHERE a.id = ?1 AND b.id = ?2";
 	static const char counts_sql[] =
 		"INSERT INTO counts(release_id, subsystem_id, rule, count) "
 		"SELECT ?1, sid, rule, sum(n) FROM ("
@@ -557,8 +606,6 @@ int store_release_finish_from(struct store *st, long long release,
 		"  WHERE fc.release_id = ?2 AND fc.path IN (SELECT path FROM temp.scan_redo)) "
 		"GROUP BY sid, rule HAVING sum(n) != 0";
 	static const char upd_sql[] = "UPDATE releases SET files = ?2 WHERE id = ?1";
-	sqlite3_stmt *s;
-	size_t i;
 	int rc;
 
 	if (store_need_txn(st, "store_release_finish_from"))
@@ -569,31 +616,23 @@ int store_release_finish_from(struct store *st, long long release,
 		return rc;
 	if (!rc)
 		return store_release_finish(st, release, files);
-	if (store_exec(st, redo_sql) || store_exec(st, clear_sql))
+	if (redo_fill(st, changed, nchanged))
 		return KMIG_EGENERIC;
-	for (i = 0; i < nchanged; i++) {
-		s = store_stmt(st, add_sql);
-		if (!s)
-			return KMIG_EGENERIC;
-		sqlite3_bind_text(s, 1, changed[i], -1, SQLITE_STATIC);
-		if (store_done(st, s, "write"))
-			return KMIG_EGENERIC;
-	}
 	if (run_rel_sql(st, graph_sql, release, base) ||
 	    run_rel_sql(st, copy_sql, release, base) ||
 	    run_rel_sql(st, file_sql, release, 0))
 		return KMIG_EGENERIC;
-	rc = rel_pair(st, maint_sql, release, base);
+	rc = rel_pair(st, same_maint_sql, release, base);
 	if (rc < 0)
 		return rc;
 	if (!rc) {	/* another MAINTAINERS: counted whole */
-		if (store_exec(st, clear_sql))
+		if (store_exec(st, redo_clear_sql))
 			return KMIG_EGENERIC;
 		return release_counts(st, release, files);
 	}
 	if (run_rel_sql(st, counts_sql, release, base) ||
 	    run_rel_sql(st, upd_sql, release, files) ||
-	    store_exec(st, clear_sql))
+	    store_exec(st, redo_clear_sql))
 		return KMIG_EGENERIC;
 	return 0;
 }

@@ -194,6 +194,19 @@ struct store_file {
 int store_release_files(struct store *st, long long release,
 			const struct store_file *v, size_t n);
 /*
+ * store_release_files_from - the file rows of release @release copied
+ * from release @base, for every path but the @nchanged of @changed (the
+ * files new, gone or with another blob, in either release), when both
+ * releases have the same MAINTAINERS blob (so the same sections): then
+ * *@copied is true and the caller stores the rows of the changed paths
+ * the release has; else nothing is written and *@copied is false.  After
+ * store_release_start(), before the release's other file rows.  Caller
+ * holds a transaction.
+ */
+int store_release_files_from(struct store *st, long long release,
+			     long long base, const char *const *changed,
+			     size_t nchanged, bool *copied);
+/*
  * store_release_finish - materialise the release's counts and record its
  * number of @files; after every store_release_file().  Caller holds a
  * transaction.

@@ -37,6 +37,15 @@ counts() {
 		WHERE r.tag = '$1' ORDER BY 2, 3;"
 }
 
+# files TAG DB - the release's file rows: path, blob and section, by name
+files() {
+	sqlite3 "$2" "
+	SELECT 'F', f.path, f.oid, s.name FROM release_files f
+		JOIN releases r ON r.id = f.release_id
+		JOIN subsystems s ON s.id = f.subsystem_id
+		WHERE r.tag = '$1' ORDER BY 2;"
+}
+
 git init -q "$W"
 mkdir -p "$W/net/rds" "$W/drivers/foo" "$W/include/linux"
 cat > "$W/MAINTAINERS" <<'EOM'
@@ -175,6 +184,10 @@ t_ok "v1.1 counted from v1.0: 6 files changed" \
 t_ok "v1.2 counted from v1.1: 2 files changed (MAINTAINERS is not counted)" \
 	grep -q "v1.2: counts from v1.1; changed files counted again: 2" "$TRASH/.stderr"
 t_ok "v1.0 counted from its sites" sh -c "! grep -q 'v1.0: counts from' '$TRASH/.stderr'"
+t_ok "v1.1's file rows from v1.0's (the same MAINTAINERS): 6 written again" \
+	grep -q "v1.1: file rows from v1.0; changed files written again: 6" "$TRASH/.stderr"
+t_ok "v1.2's file rows all written: MAINTAINERS changed" \
+	sh -c "! grep -q 'v1.2: file rows from' '$TRASH/.stderr'"
 t_is "v1.0 and v1.1: the graph and its sites from memory, beside the file rows" 2 \
 	"$(grep -c "^v1\.[01]: call graph: .* sites from memory beside the file rows and 0 blobs read" "$TRASH/.stderr")"
 t_ok "v1.2: from memory, and flip.c's v1.0 blob's read from the store" \
@@ -205,7 +218,11 @@ for tag in v1.0 v1.1 v1.2; do
 		"$KMIG" --repo "$W" --db "$TRASH/$tag.db" scan --tags "$tag"
 	t_is "$tag: the same counts and file counts" \
 		"$(counts $tag "$TRASH/$tag.db")" "$(counts $tag "$DB")"
+	t_is "$tag: the same file rows" \
+		"$(files $tag "$TRASH/$tag.db")" "$(files $tag "$DB")"
 done
+t_is "v1.1 has the files of v1.0 it did not change, and its new one" \
+	"$(files v1.0 "$DB" | wc -l)" "$(files v1.1 "$DB" | wc -l)"
 
 # A later run: v1.0 is up to date, its files read back as the base, and
 # the graphs' cache the first run saved (DB-graph) has its blobs' facts
@@ -226,9 +243,13 @@ t_ok "v1.1's graph: the sites from it too" \
 	grep -q "^v1.1: call graph: .* sites from memory beside the file rows and 0 blobs read" "$TRASH/.stderr"
 t_ok "the cache saved for the next run" \
 	grep -q "^graph cache: the facts of [0-9]* blobs saved to '$DB-graph'" "$TRASH/.stderr"
+t_ok "v1.1's file rows from the stored v1.0's" \
+	grep -q "v1.1: file rows from v1.0; changed files written again: 6" "$TRASH/.stderr"
 for tag in v1.1 v1.2; do
 	t_is "later run, $tag: the same counts and file counts" \
 		"$(counts $tag "$TRASH/$tag.db")" "$(counts $tag "$DB")"
+	t_is "later run, $tag: the same file rows" \
+		"$(files $tag "$TRASH/$tag.db")" "$(files $tag "$DB")"
 	t_is "later run, $tag: the same reached sites and constant vlas as one run" \
 		"$(reach $tag "$ONE_RUN")" "$(reach $tag "$DB")"
 done

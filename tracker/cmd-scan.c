@@ -767,7 +767,7 @@ static int release_files(struct scan_state *s, struct release_plan *p,
 	struct store_file batch[FILE_BATCH];
 	char hex[FILE_BATCH][GIT_OID_HEXSZ + 1];
 	bool copied = false;
-	size_t i, c = 0, k = 0;
+	size_t i, c = 0, k = 0, written = 0;
 	int ret = 0;
 
 	if (p->from_base) {
@@ -791,6 +791,7 @@ static int release_files(struct scan_state *s, struct release_plan *p,
 		batch[k].subsystem = p->maint ?
 			maintainers_match(p->maint, f->path) :
 			MAINTAINERS_NONE;
+		written++;
 		if (++k == FILE_BATCH) {
 			ret = store_release_files(s->st, rel, batch, k);
 			if (ret)
@@ -801,8 +802,8 @@ static int release_files(struct scan_state *s, struct release_plan *p,
 	if (k)
 		ret = store_release_files(s->st, rel, batch, k);
 	if (!ret && copied)
-		progress_note("%s: file rows from %s; changed files written again: %zu\n",
-			      p->tag, s->base.tag, p->nchanged);
+		progress_note("%s: file rows from %s; %zu files changed, %zu rows written\n",
+			      p->tag, s->base.tag, p->nchanged, written);
 	return ret;
 }
 

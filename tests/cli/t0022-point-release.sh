@@ -184,8 +184,8 @@ t_ok "v1.1 counted from v1.0: 6 files changed" \
 t_ok "v1.2 counted from v1.1: 2 files changed (MAINTAINERS is not counted)" \
 	grep -q "v1.2: counts from v1.1; changed files counted again: 2" "$TRASH/.stderr"
 t_ok "v1.0 counted from its sites" sh -c "! grep -q 'v1.0: counts from' '$TRASH/.stderr'"
-t_ok "v1.1's file rows from v1.0's (the same MAINTAINERS): 6 written again" \
-	grep -q "v1.1: file rows from v1.0; changed files written again: 6" "$TRASH/.stderr"
+t_ok "v1.1's file rows from v1.0's (the same MAINTAINERS): 6 changed, 5 written (one is gone)" \
+	grep -q "v1.1: file rows from v1.0; 6 files changed, 5 rows written" "$TRASH/.stderr"
 t_ok "v1.2's file rows all written: MAINTAINERS changed" \
 	sh -c "! grep -q 'v1.2: file rows from' '$TRASH/.stderr'"
 t_is "v1.0 and v1.1: the graph and its sites from memory, beside the file rows" 2 \
@@ -221,8 +221,18 @@ for tag in v1.0 v1.1 v1.2; do
 	t_is "$tag: the same file rows" \
 		"$(files $tag "$TRASH/$tag.db")" "$(files $tag "$DB")"
 done
-t_is "v1.1 has the files of v1.0 it did not change, and its new one" \
-	"$(files v1.0 "$DB" | wc -l)" "$(files v1.1 "$DB" | wc -l)"
+# v1.1's rows: v1.0's of the files it kept with their blob, and its own of
+# the files it changed or added, none of the file it dropped
+git -C "$W" diff --name-only v1.0 v1.1 | grep -v '^MAINTAINERS$' | LC_ALL=C sort > "$TRASH/changed"
+t_is "v1.1: 6 files changed, added or removed since v1.0" 6 "$(wc -l < "$TRASH/changed")"
+sed 's/^/|/; s/$/|/' "$TRASH/changed" > "$TRASH/changed.pat"
+t_is "v1.1's rows of the files it did not change are v1.0's" \
+	"$(files v1.0 "$DB" | grep -v -F -f "$TRASH/changed.pat")" \
+	"$(files v1.1 "$DB" | grep -v -F -f "$TRASH/changed.pat")"
+t_is "v1.1's rows of the changed files: those it has, with their v1.1 blob" \
+	"$(while read -r f; do b=$(git -C "$W" rev-parse -q --verify "v1.1:$f") &&
+		echo "$f $b"; done < "$TRASH/changed")" \
+	"$(files v1.1 "$DB" | grep -F -f "$TRASH/changed.pat" | awk -F'|' '{print $2, $3}')"
 
 # A later run: v1.0 is up to date, its files read back as the base, and
 # the graphs' cache the first run saved (DB-graph) has its blobs' facts
@@ -244,7 +254,7 @@ t_ok "v1.1's graph: the sites from it too" \
 t_ok "the cache saved for the next run" \
 	grep -q "^graph cache: the facts of [0-9]* blobs saved to '$DB-graph'" "$TRASH/.stderr"
 t_ok "v1.1's file rows from the stored v1.0's" \
-	grep -q "v1.1: file rows from v1.0; changed files written again: 6" "$TRASH/.stderr"
+	grep -q "v1.1: file rows from v1.0; 6 files changed, 5 rows written" "$TRASH/.stderr"
 for tag in v1.1 v1.2; do
 	t_is "later run, $tag: the same counts and file counts" \
 		"$(counts $tag "$TRASH/$tag.db")" "$(counts $tag "$DB")"

@@ -3,6 +3,7 @@
  * oidset.c - open-addressing hash set of object ids; ids are already
  * uniformly distributed, so their first bytes are the hash.
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,43 +18,86 @@ static size_t slot_of(const git_oid *oid, size_t cap)
 	return h & (cap - 1);
 }
 
+/*
+ * The byte a used slot keeps in s->used: never 0 (empty), and from bytes
+ * of the id that slot_of() does not look at, so a probe passes most other
+ * ids without reading their slot (a cache miss in a set of a release's
+ * blobs).
+ */
+static unsigned char tag_of(const git_oid *oid)
+{
+	return oid->id[8] | 1;
+}
+
+static bool oid_same(const git_oid *a, const git_oid *b)
+{
+	uint64_t x[2], y[2];
+	uint32_t u, v;
+
+	memcpy(x, a->id, 16);
+	memcpy(y, b->id, 16);
+	memcpy(&u, a->id + 16, 4);
+	memcpy(&v, b->id + 16, 4);
+	return !((x[0] ^ y[0]) | (x[1] ^ y[1]) | (u ^ v));
+}
+
 /* The slot of @oid, or of the empty slot where it would go. */
 static size_t find_slot(const struct oidset *s, const git_oid *oid)
 {
-	size_t i = slot_of(oid, s->cap);
+	size_t i = slot_of(oid, s->cap), mask = s->cap - 1;
+	unsigned char tag = tag_of(oid);
 
-	while (s->used[i] && git_oid_cmp(&s->slots[i], oid))
-		i = (i + 1) & (s->cap - 1);
+	for (; s->used[i]; i = (i + 1) & mask)
+		if (s->used[i] == tag && oid_same(&s->slots[i], oid))
+			break;
 	return i;
 }
 
-static void insert(struct oidset *s, const git_oid *oid, size_t value)
+/* Set empty slot @i to @oid and @value. */
+static void fill_slot(struct oidset *s, size_t i, const git_oid *oid,
+		      size_t value)
 {
-	size_t i = find_slot(s, oid);
-
-	s->used[i] = 1;
+	s->used[i] = tag_of(oid);
 	git_oid_cpy(&s->slots[i], oid);
 	if (s->values)
 		s->values[i] = value;
 	s->n++;
 }
 
-static void grow(struct oidset *s)
+/* A table of @cap slots (a power of two) holding what @s holds. */
+static void rehash(struct oidset *s, size_t cap)
 {
 	struct oidset old = *s;
 	size_t i;
 
-	s->cap = old.cap ? old.cap * 2 : 1024;
-	s->slots = xcalloc(s->cap, sizeof(*s->slots));
+	s->cap = cap;
+	s->slots = xmalloc(s->cap * sizeof(*s->slots));
 	s->used = xcalloc(s->cap, 1);
-	s->values = old.values ? xcalloc(s->cap, sizeof(*s->values)) : NULL;
+	s->values = old.values ? xmalloc(s->cap * sizeof(*s->values)) : NULL;
 	s->n = 0;
 	for (i = 0; i < old.cap; i++)
 		if (old.used[i])
-			insert(s, &old.slots[i], old.values ? old.values[i] : 0);
+			fill_slot(s, find_slot(s, &old.slots[i]), &old.slots[i],
+				  old.values ? old.values[i] : 0);
 	free(old.slots);
 	free(old.used);
 	free(old.values);
+}
+
+/* At most half full: probes stay short. */
+static bool too_full(const struct oidset *s, size_t n)
+{
+	return n * 2 > s->cap;
+}
+
+void oidset_reserve(struct oidset *s, size_t n)
+{
+	size_t cap = s->cap ? s->cap : 1024;
+
+	while (n * 2 > cap)
+		cap *= 2;
+	if (cap != s->cap)
+		rehash(s, cap);
 }
 
 bool oidset_has(const struct oidset *s, const git_oid *oid)
@@ -76,11 +120,14 @@ bool oidset_get(const struct oidset *s, const git_oid *oid, size_t *value)
 
 bool oidset_add(struct oidset *s, const git_oid *oid)
 {
-	if (oidset_has(s, oid))
+	size_t i;
+
+	if (too_full(s, s->n + 1))
+		oidset_reserve(s, s->n + 1);
+	i = find_slot(s, oid);
+	if (s->used[i])
 		return false;
-	if ((s->n + 1) * 2 > s->cap)
-		grow(s);
-	insert(s, oid, 0);
+	fill_slot(s, i, oid, 0);
 	return true;
 }
 
@@ -88,20 +135,16 @@ bool oidset_put(struct oidset *s, const git_oid *oid, size_t value)
 {
 	size_t i;
 
-	if (!s->values && s->cap)
-		s->values = xcalloc(s->cap, sizeof(*s->values));
-	if (s->cap) {
-		i = find_slot(s, oid);
-		if (s->used[i]) {
-			s->values[i] = value;
-			return false;
-		}
-	}
-	if ((s->n + 1) * 2 > s->cap)
-		grow(s);
+	if (too_full(s, s->n + 1))
+		oidset_reserve(s, s->n + 1);
 	if (!s->values)
 		s->values = xcalloc(s->cap, sizeof(*s->values));
-	insert(s, oid, value);
+	i = find_slot(s, oid);
+	if (s->used[i]) {
+		s->values[i] = value;
+		return false;
+	}
+	fill_slot(s, i, oid, value);
 	return true;
 }
 

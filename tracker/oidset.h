@@ -16,7 +16,7 @@
 
 struct oidset {
 	git_oid *slots;
-	unsigned char *used;
+	unsigned char *used;	/* 0: empty; else a tag of the slot's id */
 	size_t *values;		/* per slot, or NULL until oidset_put() */
 	size_t n, cap;
 };
@@ -36,6 +36,11 @@ bool oidset_put(struct oidset *s, const git_oid *oid, size_t value);
  * @oid is not in @s (ids added by oidset_add() have the value 0).
  */
 bool oidset_get(const struct oidset *s, const git_oid *oid, size_t *value);
+/*
+ * oidset_reserve - room for @n ids in all without growing again (a set
+ * filled from a count known beforehand).
+ */
+void oidset_reserve(struct oidset *s, size_t n);
 /* oidset_clear - free the set's memory; @s is empty afterwards. */
 void oidset_clear(struct oidset *s);
 

@@ -56,6 +56,26 @@ struct scan_base {
 	struct scan_files files;
 };
 
+/*
+ * A release's deprecated.rst and include/ read in a thread (relinfo.h),
+ * from the start of its write to after its commit: with a repository of
+ * its own, the scan's relinfo cache its own while it runs.
+ */
+struct relinfo_job {
+	bool busy;			/* a thread to join */
+	bool have;			/* stored already: nothing to read */
+	bool read;			/* the tree was read */
+	pthread_t tid;
+	git_repository *repo;		/* the thread's, opened once */
+	git_oid tree;
+	char key[RELINFO_KEY_LEN];
+	struct relinfo ri;
+	size_t nread;			/* headers read before */
+	int ret;
+	char *err;
+	double secs;
+};
+
 struct scan_state {
 	struct kmig_ctx *ctx;
 	git_repository *repo;
@@ -68,6 +88,7 @@ struct scan_state {
 	unsigned int reach_depth;
 	uint64_t lexed, lexed_bytes;
 	struct relinfo_cache relinfo;	/* header blobs read (relinfo.h) */
+	struct relinfo_job rjob;
 	struct reach_cache *graphs;	/* the last release's parsed facts */
 	char *image;			/* the graphs' cache between runs */
 	bool later;			/* the store had releases at the start */
@@ -1046,27 +1067,93 @@ static int write_release(struct scan_state *s, struct release_plan *p)
 }
 
 /*
- * The release's deprecated.rst sections and defined replacements
+ * The releases' deprecated.rst sections and defined replacements
  * (relinfo.h): stored ones of the same content are reused, so a warm
  * re-scan reads no header, and a release with a changed include/ reads
  * only the header blobs no scan read before (relinfo_headers).
  */
-static int scan_relinfo(struct scan_state *s, struct release_plan *p)
+static void *relinfo_job_run(void *data)
 {
+	struct scan_state *s = data;
+	struct relinfo_job *j = &s->rjob;
 	git_tree *tree = NULL;
 	double t0 = mono_now();
-	size_t nread = s->relinfo.nread;
-	bool read = false;
+
+	j->ret = 0;
+	if (!j->repo && git_repository_open(&j->repo,
+					    git_repository_path(s->repo)) < 0)
+		j->ret = kmig_err_git("cannot open the repository");
+	else if (git_tree_lookup(&tree, j->repo, &j->tree) < 0)
+		j->ret = kmig_err_git("cannot read tree");
+	else
+		j->ret = relinfo_read_tree(&j->ri, j->repo, tree, &s->relinfo);
+	git_tree_free(tree);
+	if (j->ret)	/* kmig_err()'s message is the thread's own */
+		j->err = xstrdup(kmig_errmsg());
+	j->secs = mono_now() - t0;
+	return NULL;
+}
+
+/*
+ * The facts of release @p (relinfo.h): when the store has none of its
+ * key, its tree is read in a thread beside the release's write, which
+ * scan_relinfo() waits for; else there, as when the thread cannot start.
+ */
+static int relinfo_job_start(struct scan_state *s, struct release_plan *p)
+{
+	struct relinfo_job *j = &s->rjob;
+	git_tree *tree = NULL;
 	int ret;
 
+	j->read = false;
 	if (git_commit_tree(&tree, p->commit) < 0)
 		return kmig_err_git("cannot read tree");
-	ret = relinfo_scan_release(s->st, s->repo, p->tag, tree, &s->relinfo,
-				   &read);
+	ret = relinfo_scan_prepare(s->st, tree, &s->relinfo, j->key, &j->ri,
+				   &j->have);
+	git_oid_cpy(&j->tree, git_tree_id(tree));
 	git_tree_free(tree);
-	if (!ret && read)
+	if (ret || j->have)
+		return ret;
+	j->nread = s->relinfo.nread;
+	j->read = true;
+	j->busy = !pthread_create(&j->tid, NULL, relinfo_job_run, s);
+	return 0;
+}
+
+/* Wait for the thread relinfo_job_start() started, if any. */
+static void relinfo_job_wait(struct scan_state *s)
+{
+	if (!s->rjob.busy)
+		return;
+	pthread_join(s->rjob.tid, NULL);
+	s->rjob.busy = false;
+}
+
+/*
+ * The release's deprecated.rst sections and defined replacements, read
+ * by relinfo_job_start()'s thread (or here, without one), stored.
+ */
+static int scan_relinfo(struct scan_state *s, struct release_plan *p)
+{
+	struct relinfo_job *j = &s->rjob;
+	int ret;
+
+	if (j->busy) {
+		relinfo_job_wait(s);
+	} else if (j->read) {
+		relinfo_job_run(s);
+	}
+	if (j->read && j->ret) {
+		ret = kmig_errcode(j->ret, "%s", j->err);
+		free(j->err);
+		j->err = NULL;
+		return ret;
+	}
+	ret = relinfo_scan_store(s->st, p->tag, j->key, &j->ri, j->have,
+				 &s->relinfo);
+	if (!ret && j->read)
 		progress_note("%s: read deprecated.rst and include/ (%zu headers not read before) in %.2fs\n",
-			      p->tag, s->relinfo.nread - nread, mono_now() - t0);
+			      p->tag, s->relinfo.nread - j->nread, j->secs);
 	return ret;
 }
 
@@ -1171,7 +1258,8 @@ static int cmd_scan_fn(struct kmig_ctx *ctx, int argc, char **argv)
 			planned++;
 		}
 		cur->last = i + 1 == ntags;
-		if (write_release(&s, cur) ||
+		if ((cur->commit && relinfo_job_start(&s, cur)) ||
+		    write_release(&s, cur) ||
 		    (cur->commit && scan_relinfo(&s, cur))) {
 			cmd_fail(KMIG_EXIT_ERROR, "scan of %s failed: %s", tags[i],
 				 kmig_errmsg());
@@ -1209,7 +1297,10 @@ out:
 	free(tags);
 	free(globs);
 	oidset_clear(&s.cached);
+	relinfo_job_wait(&s);	/* it uses the cache */
 	relinfo_cache_clear(&s.relinfo);
+	free(s.rjob.err);
+	git_repository_free(s.rjob.repo);
 	graph_cache_restore_wait(&s);
 	if (s.save_busy)	/* a failed run: its cache is written all the same */
 		graph_cache_save(&s);

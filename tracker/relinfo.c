@@ -493,36 +493,33 @@ static int cache_to_store(struct store *st, struct relinfo_cache *c)
 	return ret;
 }
 
-int relinfo_scan_release(struct store *st, git_repository *repo,
-			 const char *tag, git_tree *tree,
-			 struct relinfo_cache *cache, bool *read_tree)
+int relinfo_scan_prepare(struct store *st, git_tree *tree,
+			 struct relinfo_cache *cache,
+			 char key[RELINFO_KEY_LEN], struct relinfo *ri,
+			 bool *have)
 {
-	char key[RELINFO_KEY_LEN];
-	struct relinfo ri;
-	bool have;
 	int ret;
 
-	if (read_tree)
-		*read_tree = false;
 	relinfo_key(key, tree);
-	ret = store_relinfo_get(st, key, &ri);
+	ret = store_relinfo_get(st, key, ri);
 	if (ret && ret != KMIG_ENOTFOUND)
 		return ret;
-	have = !ret;
-	if (!have) {
-		ret = cache ? cache_from_store(st, cache) : 0;
-		if (!ret)
-			ret = relinfo_read_tree(&ri, repo, tree, cache);
-		if (ret)
-			return ret;
-		if (read_tree)
-			*read_tree = true;
-	}
-	ret = store_begin(st);
+	*have = !ret;
+	if (*have || !cache)
+		return 0;
+	return cache_from_store(st, cache);
+}
+
+int relinfo_scan_store(struct store *st, const char *tag, const char *key,
+		       const struct relinfo *ri, bool have,
+		       struct relinfo_cache *cache)
+{
+	int ret = store_begin(st);
+
 	if (ret)
 		return ret;
 	if (!have)
-		ret = store_relinfo_put(st, key, &ri);
+		ret = store_relinfo_put(st, key, ri);
 	if (!ret && cache)
 		ret = cache_to_store(st, cache);
 	if (!ret)
@@ -534,6 +531,28 @@ int relinfo_scan_release(struct store *st, git_repository *repo,
 	ret = store_commit(st);
 	if (!ret && cache)
 		cache->nfresh = 0;
+	return ret;
+}
+
+int relinfo_scan_release(struct store *st, git_repository *repo,
+			 const char *tag, git_tree *tree,
+			 struct relinfo_cache *cache, bool *read_tree)
+{
+	char key[RELINFO_KEY_LEN];
+	struct relinfo ri;
+	bool have;
+	int ret;
+
+	if (read_tree)
+		*read_tree = false;
+	ret = relinfo_scan_prepare(st, tree, cache, key, &ri, &have);
+	if (!ret && !have) {
+		ret = relinfo_read_tree(&ri, repo, tree, cache);
+		if (!ret && read_tree)
+			*read_tree = true;
+	}
+	if (!ret)
+		ret = relinfo_scan_store(st, tag, key, &ri, have, cache);
 	return ret;
 }
 

@@ -139,6 +139,24 @@ int relinfo_scan_release(struct store *st, git_repository *repo,
 			 struct relinfo_cache *cache, bool *read_tree);
 
 /*
+ * relinfo_scan_release() in halves, for a caller that reads the tree
+ * elsewhere (a thread with a repository of its own):
+ * relinfo_scan_prepare - @tree's key into @key, and whether the store has
+ * its facts (*@have, then in @ri); if not, @cache made ready from @st, so
+ * that relinfo_read_tree(@ri, ..., @cache) needs no store.
+ * relinfo_scan_store - then @ri (unless @have) and the masks of the
+ * headers @cache read since stored for release @tag; holds its own
+ * transaction.  Neither reads the tree.
+ */
+int relinfo_scan_prepare(struct store *st, git_tree *tree,
+			 struct relinfo_cache *cache,
+			 char key[RELINFO_KEY_LEN], struct relinfo *ri,
+			 bool *have);
+int relinfo_scan_store(struct store *st, const char *tag, const char *key,
+		       const struct relinfo *ri, bool have,
+		       struct relinfo_cache *cache);
+
+/*
  * Per rule, the first scanned release (version order) whose facts have
  * its section (doc) and a replacement (repl); NULL when none does, and
  * for a rule without sections or replacements.  nknown: the releases

@@ -1079,13 +1079,12 @@ static void *relinfo_job_run(void *data)
 	git_tree *tree = NULL;
 	double t0 = mono_now();
 
-	j->ret = 0;
-	if (!j->repo && git_repository_open(&j->repo,
-					    git_repository_path(s->repo)) < 0)
-		j->ret = kmig_err_git("cannot open the repository");
-	else if (git_tree_lookup(&tree, j->repo, &j->tree) < 0)
+	/* repo_open(): a truncated loose object is an error, not a hang */
+	j->ret = j->repo ? 0 :
+		 repo_open(&j->repo, git_repository_path(s->repo));
+	if (!j->ret && git_tree_lookup(&tree, j->repo, &j->tree) < 0)
 		j->ret = kmig_err_git("cannot read tree");
-	else
+	if (!j->ret)
 		j->ret = relinfo_read_tree(&j->ri, j->repo, tree, &s->relinfo);
 	git_tree_free(tree);
 	if (j->ret)	/* kmig_err()'s message is the thread's own */

@@ -4,6 +4,7 @@
  * uniformly distributed, so their first bytes are the hash.
  */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -94,10 +95,31 @@ void oidset_reserve(struct oidset *s, size_t n)
 {
 	size_t cap = s->cap ? s->cap : 1024;
 
+	if (n > SIZE_MAX / 4 / sizeof(*s->slots)) {
+		fputs("kmig: too many object ids\n", stderr);
+		abort();
+	}
 	while (n * 2 > cap)
 		cap *= 2;
 	if (cap != s->cap)
 		rehash(s, cap);
+}
+
+/*
+ * The slot of @oid, after growing the set when it would be too full with
+ * one id more: an id already there neither grows it nor moves.
+ */
+static size_t slot_to_fill(struct oidset *s, const git_oid *oid)
+{
+	size_t i = s->cap ? find_slot(s, oid) : 0;
+
+	if (s->cap && s->used[i])
+		return i;
+	if (too_full(s, s->n + 1)) {
+		oidset_reserve(s, s->n + 1);
+		i = find_slot(s, oid);
+	}
+	return i;
 }
 
 bool oidset_has(const struct oidset *s, const git_oid *oid)
@@ -120,11 +142,8 @@ bool oidset_get(const struct oidset *s, const git_oid *oid, size_t *value)
 
 bool oidset_add(struct oidset *s, const git_oid *oid)
 {
-	size_t i;
+	size_t i = slot_to_fill(s, oid);
 
-	if (too_full(s, s->n + 1))
-		oidset_reserve(s, s->n + 1);
-	i = find_slot(s, oid);
 	if (s->used[i])
 		return false;
 	fill_slot(s, i, oid, 0);
@@ -133,13 +152,10 @@ bool oidset_add(struct oidset *s, const git_oid *oid)
 
 bool oidset_put(struct oidset *s, const git_oid *oid, size_t value)
 {
-	size_t i;
+	size_t i = slot_to_fill(s, oid);
 
-	if (too_full(s, s->n + 1))
-		oidset_reserve(s, s->n + 1);
 	if (!s->values)
 		s->values = xcalloc(s->cap, sizeof(*s->values));
-	i = find_slot(s, oid);
 	if (s->used[i]) {
 		s->values[i] = value;
 		return false;

@@ -88,6 +88,28 @@ t_exit "a truncated loose tree" 2 k --repo "$R" scan
 t_ok "a truncated loose tree: object named" grep -q "$oid" "$TRASH/.stderr"
 t_is "database unchanged" "$good" "$(dump)"
 
+# deprecated.rst and include/ are read beside the release's write (a
+# thread of their own): a truncated one fails the same way, never hangs.
+# deprecated.rst is no lexed file, so the release is written before; an
+# include/ header is, so its release is not.
+for f in Documentation/process/deprecated.rst include/linux/string.h; do
+	R="$TRASH/truncated-$(basename "$f")"
+	cp -R "$W" "$R"
+	mkdir -p "$R/$(dirname "$f")"
+	printf '/* %s */\n#define strscpy(d, s, n) 0\n' "$f" > "$R/$f"
+	git_commit_all "$R" three && git -C "$R" tag v1.2
+	oid=$(git -C "$R" rev-parse "v1.2:$f")
+	chmod u+w "$(loose "$R" "$oid")"
+	truncate -s 12 "$(loose "$R" "$oid")"
+	cp "$DB" "$TRASH/trunc.db"
+	t_exit "a truncated loose $f" 2 timeout 60 "$KMIG" --repo "$R" \
+		--db "$TRASH/trunc.db" scan
+	t_ok "... object named" grep -q "$oid" "$TRASH/.stderr"
+	t_ok "... one line" one_line
+	t_is "... v1.2 not scanned" "" \
+		"$(sqlite3 "$TRASH/trunc.db" "SELECT tag FROM releases WHERE tag = 'v1.2' AND relinfo_key IS NOT NULL")"
+done
+
 # Packed: flip the bytes of the second half of the pack (objects written
 # last: v1.1's), or cut its end off.
 R="$TRASH/badpack"

@@ -95,7 +95,7 @@ static void test_same_slot(void **state)
 /* Ids alike but for bytes @at..@at+3: every byte of an id is compared. */
 static void test_one_part(void **state)
 {
-	static const size_t parts[] = { 4, 9, 12, 16 };
+	static const size_t parts[] = { 4, 8, 9, 12, 16 };
 	struct oidset s = OIDSET_INIT;
 	git_oid oid;
 	size_t p;
@@ -147,6 +147,37 @@ static void test_reserve(void **state)
 	oidset_clear(&s);
 }
 
+/* Ids already there, added or put again, never grow the set. */
+static void test_again(void **state)
+{
+	struct oidset s = OIDSET_INIT;
+	git_oid oid;
+	size_t cap, v;
+	uint32_t k;
+
+	(void)state;
+	make_oid(&oid, 0, false, false);
+	assert_true(oidset_put(&s, &oid, 5));	/* first call: a put */
+	assert_true(oidset_get(&s, &oid, &v));
+	assert_int_equal(v, 5);
+	/* up to the limit: one id more would grow it */
+	for (k = 1; (s.n + 1) * 2 <= s.cap; k++) {
+		make_oid(&oid, k, false, false);
+		assert_true(oidset_add(&s, &oid));
+	}
+	cap = s.cap;
+	for (k = 0; k < s.n; k++) {
+		make_oid(&oid, k, false, false);
+		assert_false(oidset_add(&s, &oid));
+		assert_false(oidset_put(&s, &oid, k));
+	}
+	assert_int_equal(s.cap, cap);
+	make_oid(&oid, (uint32_t)s.n, false, false);
+	assert_true(oidset_add(&s, &oid));	/* a new one does */
+	assert_true(s.cap > cap);
+	oidset_clear(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -155,6 +186,7 @@ int main(void)
 		cmocka_unit_test(test_same_slot),
 		cmocka_unit_test(test_one_part),
 		cmocka_unit_test(test_reserve),
+		cmocka_unit_test(test_again),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -534,28 +534,6 @@ int relinfo_scan_store(struct store *st, const char *tag, const char *key,
 	return ret;
 }
 
-int relinfo_scan_release(struct store *st, git_repository *repo,
-			 const char *tag, git_tree *tree,
-			 struct relinfo_cache *cache, bool *read_tree)
-{
-	char key[RELINFO_KEY_LEN];
-	struct relinfo ri;
-	bool have;
-	int ret;
-
-	if (read_tree)
-		*read_tree = false;
-	ret = relinfo_scan_prepare(st, tree, cache, key, &ri, &have);
-	if (!ret && !have) {
-		ret = relinfo_read_tree(&ri, repo, tree, cache);
-		if (!ret && read_tree)
-			*read_tree = true;
-	}
-	if (!ret)
-		ret = relinfo_scan_store(st, tag, key, &ri, have, cache);
-	return ret;
-}
-
 int relinfo_since_load(struct store *st, struct relinfo_since *out)
 {
 	struct release_info *rel = NULL;

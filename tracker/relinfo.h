@@ -46,11 +46,11 @@ struct relinfo {
 /*
  * Per-run memory of the headers already read (blob id -> defined names),
  * so the releases of one scan read each header blob once.  Zero it to
- * start; relinfo_cache_clear() frees it.  relinfo_scan_release() also
- * fills it from the database's relinfo_headers (once: @stored) and
- * writes there the masks of the headers it read (@fresh, not yet
- * written), so a later run reads only the headers no earlier run
- * read.  @nread counts the header blobs read.
+ * start; relinfo_cache_clear() frees it.  relinfo_scan_prepare() fills
+ * it from the database's relinfo_headers (once: @stored) and
+ * relinfo_scan_store() writes there the masks of the headers it read
+ * (@fresh, not yet written), so a later run reads only the headers no
+ * earlier run read.  @nread counts the header blobs read.
  */
 struct relinfo_cache {
 	struct oidset masks;
@@ -129,24 +129,16 @@ int relinfo_for_tree(struct relinfo *out, struct store *st,
 		     git_repository *repo, git_tree *tree, bool *from_db);
 
 /*
- * relinfo_scan_release - make sure release @tag of @st has its facts:
- * reuses stored ones of the same key, else reads @tree (through @cache)
- * and stores them.  Holds its own transaction (call outside one).
- * *@read_tree (may be NULL) is set when the tree had to be read.
- */
-int relinfo_scan_release(struct store *st, git_repository *repo,
-			 const char *tag, git_tree *tree,
-			 struct relinfo_cache *cache, bool *read_tree);
-
-/*
- * relinfo_scan_release() in halves, for a caller that reads the tree
- * elsewhere (a thread with a repository of its own):
+ * Making sure a release of the store has its facts, in halves, so that a
+ * caller can read the tree elsewhere (kmig scan: a thread with a
+ * repository of its own):
  * relinfo_scan_prepare - @tree's key into @key, and whether the store has
- * its facts (*@have, then in @ri); if not, @cache made ready from @st, so
- * that relinfo_read_tree(@ri, ..., @cache) needs no store.
+ * its facts (*@have, then in @ri); if not, @cache made ready from @st
+ * (once: the header masks an earlier scan stored), so that
+ * relinfo_read_tree(@ri, ..., @cache) needs no store.
  * relinfo_scan_store - then @ri (unless @have) and the masks of the
  * headers @cache read since stored for release @tag; holds its own
- * transaction.  Neither reads the tree.
+ * transaction (call outside one).  Neither reads the tree.
  */
 int relinfo_scan_prepare(struct store *st, git_tree *tree,
 			 struct relinfo_cache *cache,

@@ -64,7 +64,6 @@ struct scan_base {
 struct relinfo_job {
 	bool busy;			/* a thread to join */
 	bool have;			/* stored already: nothing to read */
-	bool read;			/* the tree was read */
 	pthread_t tid;
 	git_repository *repo;		/* the thread's, opened once */
 	git_oid tree;
@@ -1104,7 +1103,6 @@ static int relinfo_job_start(struct scan_state *s, struct release_plan *p)
 	git_tree *tree = NULL;
 	int ret;
 
-	j->read = false;
 	if (git_commit_tree(&tree, p->commit) < 0)
 		return kmig_err_git("cannot read tree");
 	ret = relinfo_scan_prepare(s->st, tree, &s->relinfo, j->key, &j->ri,
@@ -1114,7 +1112,6 @@ static int relinfo_job_start(struct scan_state *s, struct release_plan *p)
 	if (ret || j->have)
 		return ret;
 	j->nread = s->relinfo.nread;
-	j->read = true;
 	j->busy = !pthread_create(&j->tid, NULL, relinfo_job_run, s);
 	return 0;
 }
@@ -1137,12 +1134,11 @@ static int scan_relinfo(struct scan_state *s, struct release_plan *p)
 	struct relinfo_job *j = &s->rjob;
 	int ret;
 
-	if (j->busy) {
+	if (j->busy)
 		relinfo_job_wait(s);
-	} else if (j->read) {
+	else if (!j->have)
 		relinfo_job_run(s);
-	}
-	if (j->read && j->ret) {
+	if (!j->have && j->ret) {
 		ret = kmig_errcode(j->ret, "%s", j->err);
 		free(j->err);
 		j->err = NULL;
@@ -1150,7 +1146,7 @@ static int scan_relinfo(struct scan_state *s, struct release_plan *p)
 	}
 	ret = relinfo_scan_store(s->st, p->tag, j->key, &j->ri, j->have,
 				 &s->relinfo);
-	if (!ret && j->read)
+	if (!ret && !j->have)
 		progress_note("%s: read deprecated.rst and include/ (%zu headers not read before) in %.2fs\n",
 			      p->tag, s->relinfo.nread - j->nread, j->secs);
 	return ret;

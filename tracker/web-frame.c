@@ -46,8 +46,13 @@ int page_end(struct web *w, const char *name)
 		  "the dashboard is a pure function of it.</footer>\n</body>\n</html>\n",
 		  KMIG_VERSION, w->out.stamp);
 	ret = web_write_file(w->out.dir, name, sb->buf, sb->len);
-	if (!ret && w->out.opts->page_written)
-		w->out.opts->page_written(w->out.opts->data, ++w->out.written);
+	if (!ret && w->out.opts->page_written) {
+		struct web_progress *p = w->out.progress;
+
+		pthread_mutex_lock(&p->lock);
+		w->out.opts->page_written(w->out.opts->data, ++p->written);
+		pthread_mutex_unlock(&p->lock);
+	}
 	return ret;
 }
 

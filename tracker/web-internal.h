@@ -32,6 +32,7 @@
 #ifndef KMIG_WEB_INTERNAL_H
 #define KMIG_WEB_INTERNAL_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -140,7 +141,16 @@ struct web_output {
 	size_t per_page;	/* use sites per drill-down page */
 	char *stamp;		/* generation time in the footer */
 	struct sbuf page;	/* the page being built */
-	size_t written;		/* pages written so far */
+	struct web_progress *progress;	/* shared by the threads */
+};
+
+/*
+ * The pages written so far, counted for web_opts.page_written by every
+ * thread that writes pages (pages_releases()), under @lock.
+ */
+struct web_progress {
+	pthread_mutex_t lock;
+	size_t written;
 };
 
 struct web {

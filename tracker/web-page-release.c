@@ -4,7 +4,10 @@
  * for the newest releases, the drill-down pages of its files and use
  * sites.
  */
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -376,20 +379,84 @@ static int page_release(struct web *w, size_t i)
 	return page_end(w, w->rel.pages[i]);
 }
 
+/*
+ * The release pages are independent of each other and cost a few tenths
+ * of a second each, most of it SQLite reading the files and sites of the
+ * newest releases: a second thread, with its own read-only connection,
+ * page and files, takes them from the same counter as the main thread.
+ * The newest release is the main thread's, last, so that its files are
+ * left in w->files for the subsystem pages.
+ */
+struct rel_job {
+	struct web *w;		/* the other thread's: a copy of its own */
+	atomic_size_t *next;	/* the next release to take */
+	atomic_bool *stop;	/* a thread failed: take no more */
+	size_t last;		/* the releases before it are shared */
+	int ret;
+	char err[1024];		/* the error, from the thread's own buffer */
+};
+
+static void *rel_worker(void *arg)
+{
+	struct rel_job *job = arg;
+	size_t i;
+
+	while (!job->ret && !atomic_load(job->stop) &&
+	       (i = atomic_fetch_add(job->next, 1)) < job->last) {
+		job->ret = page_release(job->w, i);
+		web_files_free(job->w);
+	}
+	if (job->ret) {
+		atomic_store(job->stop, true);
+		snprintf(job->err, sizeof(job->err), "%s", kmig_errmsg());
+	}
+	return NULL;
+}
+
 int pages_releases(struct web *w)
 {
-	size_t i;
-	int ret = 0;
+	atomic_size_t next = 0;
+	atomic_bool stop = false;
+	struct rel_job mine = { .w = w, .next = &next, .stop = &stop,
+				.last = w->rel.n - 1 };
+	struct rel_job other = mine;
+	struct web copy;
+	pthread_t tid;
+	bool two = false;
+	int ret;
 
 	if (!w->out.opts->sites_per_page)
 		w->out.per_page = DEFAULT_SITES_PER_PAGE;
 	else
 		w->out.per_page = w->out.opts->sites_per_page;
-	for (i = 0; !ret && i < w->rel.n; i++) {
-		ret = page_release(w, i);
-		/* keep the newest release's files for the subsystem pages */
-		if (ret || i + 1 < w->rel.n)
-			web_files_free(w);
+	/* a second connection that cannot be opened is no error: one thread */
+	if (mine.last > 1 && ncpus() > 1 &&
+	    !store_open_readonly(&copy.st, store_path(w->st))) {
+		struct store *st = copy.st;
+
+		copy = *w;
+		copy.st = st;
+		memset(&copy.files, 0, sizeof(copy.files));
+		copy.out.page = (struct sbuf)SBUF_INIT;
+		other.w = &copy;
+		two = !pthread_create(&tid, NULL, rel_worker, &other);
+		if (!two)
+			store_close(st);
 	}
+	rel_worker(&mine);
+	ret = mine.ret;
+	if (two) {
+		pthread_join(tid, NULL);
+		store_close(copy.st);
+		sbuf_release(&copy.out.page);
+		web_files_free(&copy);
+		if (!ret && other.ret)
+			ret = kmig_errcode(other.ret, "%s", other.err);
+	}
+	/* the newest, whose files the subsystem pages use */
+	if (!ret)
+		ret = page_release(w, mine.last);
+	if (ret)
+		web_files_free(w);
 	return ret;
 }

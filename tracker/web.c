@@ -84,7 +84,8 @@ static int (*const generate_steps[])(struct web *w) = {
 
 int web_generate(struct store *st, const char *dir, const struct web_opts *o)
 {
-	struct web w = { .st = st, .out = { .dir = dir, .opts = o } };
+	struct web_progress progress = { .lock = PTHREAD_MUTEX_INITIALIZER };
+	struct web w = { .st = st, .out = { .dir = dir, .opts = o, .progress = &progress } };
 	char stamp[64];
 	size_t i;
 	int ret = 0;

@@ -4,6 +4,7 @@
  * section): rules x releases and the newest release's files.
  */
 #define _GNU_SOURCE
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -127,17 +128,61 @@ static int page_sub(struct web *w, const struct sub *s, const size_t *by_sub,
 	return page_end(w, s->page);
 }
 
+/*
+ * The subsystem pages (a thousand and more) are independent and read no
+ * database: a second thread, with a page buffer of its own, writes every
+ * other one.  Each thread walks its subsystems in name order, so its own
+ * cursor into @by_sub only moves forward.
+ */
+struct sub_job {
+	struct web *w;
+	const size_t *by_sub;
+	size_t first, step;
+	int ret;
+	char err[1024];		/* the error, from the thread's own buffer */
+};
+
+static void *sub_worker(void *arg)
+{
+	struct sub_job *job = arg;
+	struct web *w = job->w;
+	size_t i, cursor = 0;
+
+	for (i = job->first; !job->ret && i < w->sub.n; i += job->step)
+		job->ret = page_sub(w, &w->sub.v[i], job->by_sub, &cursor);
+	if (job->ret)
+		snprintf(job->err, sizeof(job->err), "%s", kmig_errmsg());
+	return NULL;
+}
+
 int pages_subs(struct web *w)
 {
 	size_t *by_sub = xcalloc(w->files.n ? w->files.n : 1, sizeof(*by_sub));
-	size_t i, cursor = 0;
-	int ret = 0;
+	struct sub_job mine = { .w = w, .by_sub = by_sub, .first = 0, .step = 1 };
+	struct sub_job other = { .by_sub = by_sub, .first = 1, .step = 2 };
+	struct web copy = *w;
+	pthread_t tid;
+	bool two = false;
+	size_t i;
+	int ret;
 
 	for (i = 0; i < w->files.n; i++)
 		by_sub[i] = i;
 	qsort_r(by_sub, w->files.n, sizeof(*by_sub), cmp_file_sub, w->files.v);
-	for (i = 0; !ret && i < w->sub.n; i++)
-		ret = page_sub(w, &w->sub.v[i], by_sub, &cursor);
+	copy.out.page = (struct sbuf)SBUF_INIT;
+	other.w = &copy;
+	if (w->sub.n > 1 && ncpus() > 1)
+		two = !pthread_create(&tid, NULL, sub_worker, &other);
+	if (two)
+		mine.step = 2;
+	sub_worker(&mine);
+	ret = mine.ret;
+	if (two) {
+		pthread_join(tid, NULL);
+		if (!ret && other.ret)
+			ret = kmig_errcode(other.ret, "%s", other.err);
+	}
+	sbuf_release(&copy.out.page);
 	free(by_sub);
 	return ret;
 }

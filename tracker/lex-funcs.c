@@ -156,16 +156,6 @@ static bool tok_is(const struct lexer *lx, size_t i, const char *s)
 	return tok_eq(lx, i, s, strlen(s));
 }
 
-static bool has_lower(const char *s, size_t len)
-{
-	size_t i;
-
-	for (i = 0; i < len; i++)
-		if (s[i] >= 'a' && s[i] <= 'z')
-			return true;
-	return false;
-}
-
 static void add_ref(struct lexer *lx, uint32_t kind, uint32_t name,
 		    unsigned int line)
 {
@@ -311,7 +301,7 @@ static void entry_macro(struct lexer *lx, size_t i, size_t lp)
 		while (a < b && lx->t[a].type == T_FT)
 			a++;
 		if (a + 1 != b || lx->t[a].type != T_IDENT ||
-		    !has_lower(lx->buf + lx->t[a].off, lx->t[a].len))
+		    lex_all_upper(lx->buf + lx->t[a].off, lx->t[a].len))
 			return;
 		sbuf_add(&sb, lx->buf + lx->t[a].off, lx->t[a].len);
 		sbuf_addstr(&sb, entry_macros[k].suffix);
@@ -341,7 +331,7 @@ void lex_funcs_call(struct lexer *lx, size_t i, size_t lp)
 					  pv->sub == P_ARROW ||
 					  pv->sub == P_HASHHASH))
 		return;
-	if (!has_lower(lx->buf + t->off, t->len))
+	if (lex_all_upper(lx->buf + t->off, t->len))
 		return;
 	ALLOC_GROW(fx->calls, fx->nc + 1, fx->ac);
 	fx->calls[fx->nc++] = tok_name(lx, i);
@@ -366,7 +356,7 @@ void lex_funcs_member(struct lexer *lx, size_t i, size_t eq)
 		v = next_sig(lx, v);
 	if (v >= lx->nt || lx->t[v].type != T_IDENT ||
 	    (lx->t[v].word >= 0 && lx->t[v].sub != W_NAME) ||
-	    !has_lower(lx->buf + lx->t[v].off, lx->t[v].len))
+	    lex_all_upper(lx->buf + lx->t[v].off, lx->t[v].len))
 		return;
 	after = next_sig(lx, v);
 	if (after < lx->nt && !(is_punct(&lx->t[after], P_COMMA) ||

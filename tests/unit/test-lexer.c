@@ -13,6 +13,7 @@
 #include <pthread.h>
 #include <cmocka.h>
 
+#include "lex-internal.h"
 #include "lexer.h"
 #include "rules.h"
 #include "util.h"
@@ -982,6 +983,38 @@ static void test_long_identifiers(void **state)
 	}
 }
 
+/*
+ * lex_all_upper() takes 16 bytes at a time from 16 on, the last block
+ * overlapping: every length up to 70, a lower-case letter at every place
+ * (or none), among the bytes next to 'a'..'z' and bytes >= 0x80, which
+ * are no lower-case letter.
+ */
+static void test_all_upper(void **state)
+{
+	static const char fill[] = "A_`{\x80Z9\xff@[";
+	char buf[80] = { 0 };
+	size_t len, at, i;
+
+	(void)state;
+	for (len = 0; len <= 70; len++) {
+		for (i = 0; i < len; i++)
+			buf[i] = fill[i % (sizeof(fill) - 1)];
+		assert_true(lex_all_upper(buf, len));
+		for (at = 0; at < len; at++) {
+			char keep = buf[at];
+
+			buf[at] = at % 2 ? 'a' : 'z';
+			assert_false(lex_all_upper(buf, len));
+			buf[at] = keep;
+		}
+	}
+	/* a letter just past the end is not looked at */
+	memset(buf, 'Q', sizeof(buf));
+	buf[33] = 'q';
+	assert_true(lex_all_upper(buf, 33));
+	assert_false(lex_all_upper(buf, 34));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1004,6 +1037,7 @@ int main(void)
 		cmocka_unit_test(test_threads),
 		cmocka_unit_test(test_path_in_scope),
 		cmocka_unit_test(test_long_identifiers),
+		cmocka_unit_test(test_all_upper),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

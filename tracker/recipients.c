@@ -261,7 +261,7 @@ char *recipients_format(const struct recipients *r)
 
 	join(&sb, "To:", r->to, r->nto);
 	join(&sb, "Cc:", r->cc, r->ncc);
-	return sb.buf ? sbuf_detach(&sb) : xstrdup("");
+	return sbuf_detach(&sb);
 }
 
 void recipients_release(struct recipients *r)

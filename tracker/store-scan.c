@@ -536,14 +536,42 @@ static const char same_maint_sql[] =
 	"ON b.maintainers_oid = a.maintainers_oid "
 	"WHERE a.id = ?1 AND b.id = ?2";
 
+/*
+ * The base's file rows between two paths (NULL: no bound) copied to the
+ * release: one range of the primary key each, in key order.
+ */
+#define COPY_FILES \
+	"INSERT INTO release_files(release_id, path, oid, subsystem_id) " \
+	"SELECT ?1, path, oid, subsystem_id FROM release_files WHERE release_id = ?2 "
+
+static int copy_files_between(struct store *st, long long release,
+			      long long base, const char *after,
+			      const char *before)
+{
+	static const char all_sql[] = COPY_FILES;
+	static const char first_sql[] = COPY_FILES "AND path < ?4";
+	static const char mid_sql[] = COPY_FILES "AND path > ?3 AND path < ?4";
+	static const char last_sql[] = COPY_FILES "AND path > ?3";
+	sqlite3_stmt *s = store_stmt(st, after ? (before ? mid_sql : last_sql) :
+				     (before ? first_sql : all_sql));
+
+	if (!s)
+		return KMIG_EGENERIC;
+	sqlite3_bind_int64(s, 1, release);
+	sqlite3_bind_int64(s, 2, base);
+	if (after)
+		sqlite3_bind_text(s, 3, after, -1, SQLITE_STATIC);
+	if (before)
+		sqlite3_bind_text(s, 4, before, -1, SQLITE_STATIC);
+	return store_done(st, s, "write");
+}
+
 int store_release_files_from(struct store *st, long long release,
 			     long long base, const char *const *changed,
 			     size_t nchanged, bool *copied)
 {
-	static const char copy_sql[] =
-		"INSERT INTO release_files(release_id, path, oid, subsystem_id) "
-		"SELECT ?1, path, oid, subsystem_id FROM release_files "
-		"WHERE release_id = ?2 AND path NOT IN (SELECT path FROM temp.scan_redo)";
+	const char *after = NULL;
+	size_t i;
 	int rc;
 
 	*copied = false;
@@ -552,9 +580,21 @@ int store_release_files_from(struct store *st, long long release,
 	rc = rel_pair(st, same_maint_sql, release, base);
 	if (rc <= 0)
 		return rc;
-	if (redo_fill(st, changed, nchanged) ||
-	    run_rel_sql(st, copy_sql, release, base) ||
-	    store_exec(st, redo_clear_sql))
+	/*
+	 * The ranges between the changed paths, each a seek and a walk of the
+	 * key, not a lookup of every row's path in a set of the changed ones
+	 * (a third of the copy's time).  strcmp() is SQLite's BINARY order.
+	 */
+	for (i = 1; i < nchanged; i++)
+		if (strcmp(changed[i - 1], changed[i]) >= 0)
+			return kmig_err("database '%s': store_release_files_from: '%s' after '%s'",
+					st->path, changed[i], changed[i - 1]);
+	for (i = 0; i < nchanged; i++) {
+		if (copy_files_between(st, release, base, after, changed[i]))
+			return KMIG_EGENERIC;
+		after = changed[i];
+	}
+	if (copy_files_between(st, release, base, after, NULL))
 		return KMIG_EGENERIC;
 	*copied = true;
 	return 0;

@@ -196,7 +196,8 @@ int store_release_files(struct store *st, long long release,
 /*
  * store_release_files_from - the file rows of release @release copied
  * from release @base, for every path but the @nchanged of @changed (the
- * files new, gone or with another blob, in either release), when both
+ * files new, gone or with another blob, in either release; in strcmp()
+ * order, each once, or nothing is copied and it fails), when both
  * releases have the same MAINTAINERS blob (so the same sections): then
  * *@copied is true and the caller stores the rows of the changed paths
  * the release has; else nothing is written and *@copied is false.  After

@@ -201,6 +201,8 @@ void sbuf_grow(struct sbuf *sb, size_t extra)
 	if (want < 64)
 		want = 64;
 	sb->buf = xrealloc(sb->buf, want);
+	if (!sb->alloc)		/* a string from the start: sbuf_detach() */
+		sb->buf[0] = '\0';
 	sb->alloc = want;
 }
 

@@ -109,7 +109,7 @@ void sbuf_addf(struct sbuf *sb, const char *fmt, ...)
 void sbuf_vaddf(struct sbuf *sb, const char *fmt, va_list ap);
 void sbuf_reset(struct sbuf *sb);
 void sbuf_release(struct sbuf *sb);
-/* sbuf_detach - hand the string to the caller (never NULL). */
+/* sbuf_detach - hand the string to the caller (never NULL; "" when empty). */
 char *sbuf_detach(struct sbuf *sb);
 /* Read a whole file; 0 or negative with the message recorded. */
 int sbuf_read_file(struct sbuf *sb, const char *path);

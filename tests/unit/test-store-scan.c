@@ -431,6 +431,113 @@ static void test_release_files(void **state)
 		free(path[i]);
 }
 
+static size_t count_lines(const char *s)
+{
+	size_t n = 0;
+
+	for (; *s; s++)
+		n += *s == '\n';
+	return n;
+}
+
+/*
+ * Drop from @rows (one "path ..." line each) the lines of the @n paths
+ * of @drop: what store_release_files_from() leaves out.
+ */
+static char *rows_without(const char *rows, const char *const *drop, size_t n)
+{
+	struct sbuf out = SBUF_INIT;
+	const char *l = rows, *nl;
+	size_t i;
+
+	for (; *l; l = nl + 1) {
+		nl = strchr(l, '\n');
+		assert_non_null(nl);
+		for (i = 0; i < n; i++)
+			if (!strncmp(l, drop[i], strlen(drop[i])) &&
+			    l[strlen(drop[i])] == ' ')
+				break;
+		if (i == n)
+			sbuf_add(&out, l, (size_t)(nl - l + 1));
+	}
+	return sbuf_detach(&out);
+}
+
+/*
+ * store_release_files_from() copies the base's rows but the changed
+ * paths' (the first path, one in the middle, the last, and one the base
+ * lacks: the ranges between them and at both ends), all of them when none
+ * changed, none with another MAINTAINERS; changed paths out of order are
+ * refused.
+ */
+static void test_release_files_from(void **state)
+{
+	static const char *const changed[] = {
+		"dir0/f000.c", "dir12/f084.c", "dir9/f069.c", "dir99/new.c",
+	};
+	static const char *const unordered[] = { "dir12/f084.c", "dir0/f000.c" };
+	struct fixture *f = *state;
+	struct store_file v[133];
+	char *path[133], *base, *rows, *want;
+	long long id[5];
+	bool copied;
+	size_t i;
+
+	for (i = 0; i < 133; i++) {
+		path[i] = xasprintf("dir%zu/f%03zu.c", i / 7, i);
+		v[i].path = path[i];
+		v[i].oid = i % 3 ? BLOB_A : BLOB_B;
+		v[i].subsystem = i % 2 ? "NET" : "SOUND";
+	}
+	assert_int_equal(store_begin(f->st), 0);
+	assert_int_equal(store_release_start(f->st, &id[0], "v1.0", BLOB_X, 0,
+					     rules_hash(), BLOB_D), 0);
+	assert_int_equal(store_release_files(f->st, id[0], v, 133), 0);
+	assert_int_equal(store_release_start(f->st, &id[1], "v1.1", BLOB_X, 0,
+					     rules_hash(), BLOB_D), 0);
+	assert_int_equal(store_release_files_from(f->st, id[1], id[0], changed,
+						  ARRAY_SIZE(changed), &copied), 0);
+	assert_true(copied);
+	assert_int_equal(store_release_start(f->st, &id[2], "v1.2", BLOB_X, 0,
+					     rules_hash(), BLOB_D), 0);
+	assert_int_equal(store_release_files_from(f->st, id[2], id[0], NULL, 0,
+						  &copied), 0);
+	assert_true(copied);
+	assert_int_equal(store_release_start(f->st, &id[3], "v1.3", BLOB_X, 0,
+					     rules_hash(), BLOB_C), 0);
+	assert_int_equal(store_release_files_from(f->st, id[3], id[0], changed,
+						  ARRAY_SIZE(changed), &copied), 0);
+	assert_false(copied);
+	assert_int_equal(store_release_start(f->st, &id[4], "v1.4", BLOB_X, 0,
+					     rules_hash(), BLOB_D), 0);
+	assert_int_equal(store_release_files_from(f->st, id[4], id[0], unordered,
+						  ARRAY_SIZE(unordered), &copied),
+			 KMIG_EGENERIC);
+	assert_false(copied);
+	assert_int_equal(store_commit(f->st), 0);
+
+	base = file_rows(f->path, "v1.0");
+	assert_non_null(strstr(base, "dir9/f069.c "));
+	rows = file_rows(f->path, "v1.1");
+	want = rows_without(base, changed, ARRAY_SIZE(changed));
+	assert_int_equal(count_lines(want) + 3, count_lines(base));
+	assert_string_equal(rows, want);
+	free(rows);
+	rows = file_rows(f->path, "v1.2");
+	assert_string_equal(rows, base);
+	free(rows);
+	rows = file_rows(f->path, "v1.3");
+	assert_string_equal(rows, "");
+	free(rows);
+	rows = file_rows(f->path, "v1.4");
+	assert_string_equal(rows, "");
+	free(rows);
+	free(want);
+	free(base);
+	for (i = 0; i < 133; i++)
+		free(path[i]);
+}
+
 /*
  * A release re-created at a new commit with the same tree keeps its id,
  * files and counts; only the commit id changes, and only from the commit
@@ -584,6 +691,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_reopen_cache_hits, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_transactions, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_release_files, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_release_files_from, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_blob_funcs, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_checkpoint_behind, setup, teardown),
 	};

@@ -191,6 +191,13 @@ static void test_sbuf(void **state)
 	assert_string_equal(s, "x");
 	assert_null(sb.buf);
 	free(s);
+	/* nothing added: an empty string, not 64 bytes of whatever */
+	s = sbuf_detach(&sb);
+	assert_string_equal(s, "");
+	free(s);
+	sbuf_grow(&sb, 100);
+	assert_string_equal(sb.buf, "");
+	sbuf_release(&sb);
 }
 
 static void test_store_schema(void **state)

@@ -113,15 +113,6 @@ out:
 	return ret;
 }
 
-static void free_strv(char **v, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		free(v[i]);
-	free(v);
-}
-
 /*
  * test_step - build, boot and compile-check one step; *verdict is one of
  * the branch_steps.test_status values.

@@ -300,9 +300,7 @@ static char *log_prefix(git_repository *repo, git_commit *base, const char *path
 		}
 	best = best ? xstrdup(best) : NULL;
 out:
-	for (i = 0; i < n; i++)
-		free(heads[i]);
-	free(heads);
+	free_strv(heads, n);
 	free(counts);
 	git_revwalk_free(walk);
 	return best;

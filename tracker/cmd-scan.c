@@ -54,6 +54,8 @@ struct scan_base {
 	char *tag;
 	bool loaded;			/* files holds its files */
 	struct scan_files files;
+	bool has_tree;			/* tree is its tree's id */
+	git_oid tree;
 };
 
 /*
@@ -223,6 +225,8 @@ struct release_plan {
 	bool from_base;
 	const char **changed;		/* files_diff() with the base */
 	size_t nchanged;
+	char **own;			/* the strings changed holds, if its own */
+	size_t nown;
 };
 
 static void plan_clear(struct scan_state *s, struct release_plan *p)
@@ -244,6 +248,7 @@ static void plan_clear(struct scan_state *s, struct release_plan *p)
 	scan_files_clear(&p->files);
 	free(p->recommit);
 	free(p->changed);
+	free_strv(p->own, p->nown);
 	git_commit_free(p->commit);
 	memset(p, 0, sizeof(*p));
 }
@@ -684,13 +689,20 @@ static void base_clear(struct scan_base *b)
 	memset(b, 0, sizeof(*b));
 }
 
-/* Release @rel (@tag) is the base; @files (moved from, or NULL) its files. */
+/*
+ * Release @rel (@tag) is the base; @files (moved from, or NULL) its files,
+ * @commit (or NULL) its commit.
+ */
 static void base_set(struct scan_state *s, long long rel, const char *tag,
-		     struct scan_files *files)
+		     struct scan_files *files, const git_commit *commit)
 {
 	base_clear(&s->base);
 	s->base.rel = rel;
 	s->base.tag = xstrdup(tag);
+	if (commit) {
+		git_oid_cpy(&s->base.tree, git_commit_tree_id(commit));
+		s->base.has_tree = true;
+	}
 	if (files) {
 		s->base.files = *files;
 		memset(files, 0, sizeof(*files));
@@ -749,6 +761,47 @@ static bool files_diff(const struct scan_files *a, const struct scan_files *b,
 	return true;
 }
 
+/* Are @f's paths in strcmp() order, each once (release_files() needs it)? */
+static bool files_sorted(const struct scan_files *f)
+{
+	size_t i;
+
+	for (i = 1; i < f->n; i++)
+		if (strcmp(f->v[i - 1].path, f->v[i].path) >= 0)
+			return false;
+	return true;
+}
+
+/*
+ * base_changes() from the base's tree when its files were not read in
+ * this run (a point release in a run of its own): the subtrees that
+ * differ, not the base's 58,000 file rows read back from the database.
+ */
+static int tree_changes(struct scan_state *s, struct release_plan *p)
+{
+	git_tree *a = NULL, *b = NULL;
+	size_t i;
+	int ret = 0;
+
+	if (git_tree_lookup(&a, s->repo, &s->base.tree) < 0 ||
+	    git_commit_tree(&b, p->commit) < 0) {
+		ret = kmig_err_git("cannot read tree");
+		goto out_free_trees;
+	}
+	ret = scan_tree_changes(s->repo, a, b, &p->own, &p->nown);
+	if (ret)
+		goto out_free_trees;
+	p->changed = xcalloc(p->nown ? p->nown : 1, sizeof(*p->changed));
+	for (i = 0; i < p->nown; i++)
+		p->changed[i] = p->own[i];
+	p->nchanged = p->nown;
+	p->from_base = files_sorted(&p->files) && p->nchanged <= p->files.n / 4;
+out_free_trees:
+	git_tree_free(a);
+	git_tree_free(b);
+	return ret;
+}
+
 /*
  * Whether release @p is written from the base (p->from_base): a quarter
  * of its files or fewer changed since (a point release after the one
@@ -760,6 +813,8 @@ static int base_changes(struct scan_state *s, struct release_plan *p)
 
 	if (!s->base.rel)
 		return 0;
+	if (!s->base.loaded && s->base.has_tree && p->commit)
+		return tree_changes(s, p);
 	if (!s->base.loaded) {
 		ret = store_release_blobs(s->st, s->base.rel, base_add_file,
 					  &s->base.files);
@@ -868,7 +923,7 @@ static int regraph_release(struct scan_state *s, struct release_plan *p)
 	if (!ret) {
 		printf("%s: call graph again (reach depth %u), counts kept\n",
 		       p->tag, s->reach_depth);
-		base_set(s, p->regraph, p->tag, NULL);
+		base_set(s, p->regraph, p->tag, NULL, p->commit);
 	}
 	return ret;
 }
@@ -956,7 +1011,7 @@ static int write_release(struct scan_state *s, struct release_plan *p)
 		if (p->skip_line)
 			printf("%s: %s\n", p->tag, p->skip_line);
 		if (p->old_id)
-			base_set(s, p->old_id, p->tag, NULL);
+			base_set(s, p->old_id, p->tag, NULL, p->commit);
 		return 0;
 	}
 	t0 = mono_now();
@@ -1061,7 +1116,7 @@ static int write_release(struct scan_state *s, struct release_plan *p)
 	       p->files.n, p->ntodo, uses);
 	progress_note("%s: lexed %.1f MB, waited %.2fs for the lexer\n", p->tag,
 		total_bytes / 1e6, secs);
-	base_set(s, rel, p->tag, &p->files);
+	base_set(s, rel, p->tag, &p->files, p->commit);
 	return 0;
 }
 
@@ -1287,9 +1342,7 @@ out_plans:
 out:
 	scan_pool_stop(s.pool);
 	maint_cache_release(&s.maint);
-	for (i = 0; i < ntags; i++)
-		free(tags[i]);
-	free(tags);
+	free_strv(tags, ntags);
 	free(globs);
 	oidset_clear(&s.cached);
 	relinfo_job_wait(&s);	/* it uses the cache */

@@ -73,6 +73,135 @@ int scan_tree_files(struct scan_files *out, git_oid *maintainers,
 }
 
 /*
+ * scan_tree_changes(): two trees compared entry by entry, a subtree only
+ * when its id differs, the paths gathered in c->v.  c->path is the
+ * directory of the entries at hand ("" or "dir/sub/").
+ */
+struct changes_ctx {
+	git_repository *repo;
+	struct sbuf path;
+	char **v;
+	size_t n, alloc;
+};
+
+/* Entry @e's blob when scan_tree_files() would list it, else NULL. */
+static const git_oid *listed_blob(struct changes_ctx *c, const git_tree_entry *e)
+{
+	size_t len = c->path.len;
+	bool in;
+
+	if (!e || git_tree_entry_type(e) != GIT_OBJECT_BLOB ||
+	    git_tree_entry_filemode(e) == GIT_FILEMODE_LINK)
+		return NULL;
+	sbuf_addstr(&c->path, git_tree_entry_name(e));
+	in = path_in_scope(c->path.buf);
+	c->path.len = len;
+	c->path.buf[len] = '\0';
+	return in ? git_tree_entry_id(e) : NULL;
+}
+
+static void add_change(struct changes_ctx *c, const char *name)
+{
+	ALLOC_GROW(c->v, c->n + 1, c->alloc);
+	c->v[c->n++] = xasprintf("%s%s", c->path.buf, name);
+}
+
+static int diff_entry(struct changes_ctx *c, const git_tree_entry *a,
+		      const git_tree_entry *b);
+
+/*
+ * The entries of trees @a and @b (either NULL: empty) by name; the
+ * entry @e names the directory they are, pushed on c->path meanwhile.
+ */
+static int diff_trees(struct changes_ctx *c, const git_tree_entry *e,
+		      const git_oid *a, const git_oid *b)
+{
+	git_tree *ta = NULL, *tb = NULL;
+	size_t len = c->path.len, i;
+	int ret = 0;
+
+	if ((a && git_tree_lookup(&ta, c->repo, a) < 0) ||
+	    (b && git_tree_lookup(&tb, c->repo, b) < 0)) {
+		ret = kmig_err_git("cannot read tree");
+		goto out_free_trees;
+	}
+	sbuf_addstr(&c->path, git_tree_entry_name(e));
+	sbuf_addch(&c->path, '/');
+	for (i = 0; !ret && tb && i < git_tree_entrycount(tb); i++) {
+		const git_tree_entry *y = git_tree_entry_byindex(tb, i);
+
+		ret = diff_entry(c, ta ? git_tree_entry_byname(ta, git_tree_entry_name(y)) :
+				 NULL, y);
+	}
+	for (i = 0; !ret && ta && i < git_tree_entrycount(ta); i++) {
+		const git_tree_entry *x = git_tree_entry_byindex(ta, i);
+
+		if (!tb || !git_tree_entry_byname(tb, git_tree_entry_name(x)))
+			ret = diff_entry(c, x, NULL);
+	}
+	c->path.len = len;
+	c->path.buf[len] = '\0';
+out_free_trees:
+	git_tree_free(ta);
+	git_tree_free(tb);
+	return ret;
+}
+
+/* Entries @a and @b of the same name (either NULL: none). */
+static int diff_entry(struct changes_ctx *c, const git_tree_entry *a,
+		      const git_tree_entry *b)
+{
+	const git_tree_entry *e = a ? a : b;
+	const git_oid *oa = listed_blob(c, a), *ob = listed_blob(c, b);
+	bool ta = a && git_tree_entry_type(a) == GIT_OBJECT_TREE;
+	bool tb = b && git_tree_entry_type(b) == GIT_OBJECT_TREE;
+
+	if ((oa || ob) && (!oa || !ob || !git_oid_equal(oa, ob)))
+		add_change(c, git_tree_entry_name(e));
+	if (ta && tb && git_oid_equal(git_tree_entry_id(a), git_tree_entry_id(b)))
+		return 0;
+	if (!ta && !tb)
+		return 0;
+	return diff_trees(c, ta ? a : b, ta ? git_tree_entry_id(a) : NULL,
+			  tb ? git_tree_entry_id(b) : NULL);
+}
+
+static int cmp_path(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int scan_tree_changes(git_repository *repo, git_tree *a, git_tree *b,
+		      char ***out, size_t *n)
+{
+	struct changes_ctx c = { .repo = repo, .path = SBUF_INIT };
+	size_t i;
+	int ret = 0;
+
+	sbuf_addstr(&c.path, "");
+	for (i = 0; !ret && i < git_tree_entrycount(b); i++) {
+		const git_tree_entry *y = git_tree_entry_byindex(b, i);
+
+		ret = diff_entry(&c, git_tree_entry_byname(a, git_tree_entry_name(y)), y);
+	}
+	for (i = 0; !ret && i < git_tree_entrycount(a); i++) {
+		const git_tree_entry *x = git_tree_entry_byindex(a, i);
+
+		if (!git_tree_entry_byname(b, git_tree_entry_name(x)))
+			ret = diff_entry(&c, x, NULL);
+	}
+	sbuf_release(&c.path);
+	if (ret) {
+		free_strv(c.v, c.n);
+		return ret;
+	}
+	qsort(c.v, c.n, sizeof(*c.v), cmp_path);
+	*out = c.v;
+	*n = c.n;
+	return 0;
+}
+
+/*
  * Pack order.  Blobs read in the order of the tree walk jump around the
  * pack, and the delta bases they share would be inflated again and again.
  * Read in pack order (what "git cat-file --unordered" does), a delta's

@@ -33,6 +33,16 @@ int scan_tree_files(struct scan_files *out, git_oid *maintainers,
 		    git_tree *tree);
 
 /*
+ * scan_tree_changes - the paths scan_tree_files() lists for one of trees
+ * @a and @b only, or with another blob in each: *@out (@n strings in
+ * strcmp() order; the caller frees them with free_strv()).  Only the
+ * subtrees whose ids differ are read: a point release's few hundred
+ * changes cost milliseconds, not a walk of its 58,000 files.
+ */
+int scan_tree_changes(git_repository *repo, git_tree *a, git_tree *b,
+		      char ***out, size_t *n);
+
+/*
  * scan_tune_libgit2 - libgit2 settings for reading many blobs: no SHA-1
  * re-hashing of each object, small pack windows (a bounded resident set).
  * Call before opening the repository; scan_lex_blobs() calls it too.

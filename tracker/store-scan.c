@@ -537,23 +537,32 @@ static const char same_maint_sql[] =
 	"WHERE a.id = ?1 AND b.id = ?2";
 
 /*
- * The base's file rows between two paths (NULL: no bound) copied to the
- * release: one range of the primary key each, in key order.
+ * A table's rows of release ?2 between two paths copied to release ?1:
+ * the statements for every path, for those before ?4, between ?3 and ?4,
+ * and after ?3.  Each is one range of the primary key (release_id, path,
+ * ...), in key order.
  */
-#define COPY_FILES \
-	"INSERT INTO release_files(release_id, path, oid, subsystem_id) " \
-	"SELECT ?1, path, oid, subsystem_id FROM release_files WHERE release_id = ?2 "
+struct range_copy {
+	const char *all, *first, *mid, *last;
+};
 
-static int copy_files_between(struct store *st, long long release,
-			      long long base, const char *after,
-			      const char *before)
+#define RANGE_COPY(insert) { insert, insert "AND path < ?4", \
+	insert "AND path > ?3 AND path < ?4", insert "AND path > ?3" }
+
+static const struct range_copy copy_files = RANGE_COPY(
+	"INSERT INTO release_files(release_id, path, oid, subsystem_id) "
+	"SELECT ?1, path, oid, subsystem_id FROM release_files WHERE release_id = ?2 ");
+
+static const struct range_copy copy_file_counts = RANGE_COPY(
+	"INSERT INTO file_counts(release_id, path, rule, count) "
+	"SELECT ?1, path, rule, count FROM file_counts WHERE release_id = ?2 ");
+
+static int copy_between(struct store *st, const struct range_copy *c,
+			long long release, long long base, const char *after,
+			const char *before)
 {
-	static const char all_sql[] = COPY_FILES;
-	static const char first_sql[] = COPY_FILES "AND path < ?4";
-	static const char mid_sql[] = COPY_FILES "AND path > ?3 AND path < ?4";
-	static const char last_sql[] = COPY_FILES "AND path > ?3";
-	sqlite3_stmt *s = store_stmt(st, after ? (before ? mid_sql : last_sql) :
-				     (before ? first_sql : all_sql));
+	sqlite3_stmt *s = store_stmt(st, after ? (before ? c->mid : c->last) :
+				     (before ? c->first : c->all));
 
 	if (!s)
 		return KMIG_EGENERIC;
@@ -566,12 +575,58 @@ static int copy_files_between(struct store *st, long long release,
 	return store_done(st, s, "write");
 }
 
+/*
+ * The rows of @base copied to @release for every path but the @n of
+ * @skip (in strcmp() order, SQLite's BINARY order, each once): the
+ * ranges between them, each a seek and a walk of the key, not a lookup of
+ * every row's path in a set of the skipped ones (a third of a copy's
+ * time).
+ */
+static int copy_ranges(struct store *st, const struct range_copy *c,
+		       long long release, long long base,
+		       const char *const *skip, size_t n)
+{
+	const char *after = NULL;
+	size_t i;
+
+	for (i = 1; i < n; i++)
+		if (strcmp(skip[i - 1], skip[i]) >= 0)
+			return kmig_err("database '%s': copying rows: '%s' after '%s'",
+					st->path, skip[i], skip[i - 1]);
+	for (i = 0; i < n; i++) {
+		if (copy_between(st, c, release, base, after, skip[i]))
+			return KMIG_EGENERIC;
+		after = skip[i];
+	}
+	return copy_between(st, c, release, base, after, NULL);
+}
+
+/* The paths of temp.scan_redo, in order, into *@out (strings the caller frees). */
+static int redo_paths(struct store *st, char ***out, size_t *n)
+{
+	static const char sql[] = "SELECT path FROM temp.scan_redo ORDER BY path";
+	sqlite3_stmt *s = store_stmt(st, sql);
+	size_t alloc = 0;
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	if (!s)
+		return KMIG_EGENERIC;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		ALLOC_GROW(*out, *n + 1, alloc);
+		(*out)[(*n)++] = store_col_dup(s, 0);
+	}
+	sqlite3_reset(s);
+	if (rc != SQLITE_DONE)
+		return store_dberr(st, "read the files to count again");
+	return 0;
+}
+
 int store_release_files_from(struct store *st, long long release,
 			     long long base, const char *const *changed,
 			     size_t nchanged, bool *copied)
 {
-	const char *after = NULL;
-	size_t i;
 	int rc;
 
 	*copied = false;
@@ -580,21 +635,7 @@ int store_release_files_from(struct store *st, long long release,
 	rc = rel_pair(st, same_maint_sql, release, base);
 	if (rc <= 0)
 		return rc;
-	/*
-	 * The ranges between the changed paths, each a seek and a walk of the
-	 * key, not a lookup of every row's path in a set of the changed ones
-	 * (a third of the copy's time).  strcmp() is SQLite's BINARY order.
-	 */
-	for (i = 1; i < nchanged; i++)
-		if (strcmp(changed[i - 1], changed[i]) >= 0)
-			return kmig_err("database '%s': store_release_files_from: '%s' after '%s'",
-					st->path, changed[i], changed[i - 1]);
-	for (i = 0; i < nchanged; i++) {
-		if (copy_files_between(st, release, base, after, changed[i]))
-			return KMIG_EGENERIC;
-		after = changed[i];
-	}
-	if (copy_files_between(st, release, base, after, NULL))
+	if (copy_ranges(st, &copy_files, release, base, changed, nchanged))
 		return KMIG_EGENERIC;
 	*copied = true;
 	return 0;
@@ -619,10 +660,6 @@ int store_release_finish_from(struct store *st, long long release,
 		"  EXCEPT SELECT path, line, deps FROM release_vlaconst WHERE release_id = ?2) "
 		"UNION SELECT path FROM (SELECT path, line, deps FROM release_vlaconst WHERE release_id = ?2 "
 		"  EXCEPT SELECT path, line, deps FROM release_vlaconst WHERE release_id = ?1)";
-	static const char copy_sql[] =
-		"INSERT INTO file_counts(release_id, path, rule, count) "
-		"SELECT ?1, path, rule, count FROM file_counts "
-		"WHERE release_id = ?2 AND path NOT IN (SELECT path FROM temp.scan_redo)";
 	static const char file_sql[] =
 		FILE_COUNTS_SQL("AND rf.path IN (SELECT path FROM temp.scan_redo)");
 	static const char same_sql[] =
@@ -646,6 +683,8 @@ int store_release_finish_from(struct store *st, long long release,
 		"  WHERE fc.release_id = ?2 AND fc.path IN (SELECT path FROM temp.scan_redo)) "
 		"GROUP BY sid, rule HAVING sum(n) != 0";
 	static const char upd_sql[] = "UPDATE releases SET files = ?2 WHERE id = ?1";
+	char **redo = NULL;
+	size_t nredo = 0;
 	int rc;
 
 	if (store_need_txn(st, "store_release_finish_from"))
@@ -656,11 +695,15 @@ int store_release_finish_from(struct store *st, long long release,
 		return rc;
 	if (!rc)
 		return store_release_finish(st, release, files);
-	if (redo_fill(st, changed, nchanged))
+	if (redo_fill(st, changed, nchanged) ||
+	    run_rel_sql(st, graph_sql, release, base))
 		return KMIG_EGENERIC;
-	if (run_rel_sql(st, graph_sql, release, base) ||
-	    run_rel_sql(st, copy_sql, release, base) ||
-	    run_rel_sql(st, file_sql, release, 0))
+	rc = redo_paths(st, &redo, &nredo);
+	if (!rc)
+		rc = copy_ranges(st, &copy_file_counts, release, base,
+				 (const char *const *)redo, nredo);
+	free_strv(redo, nredo);
+	if (rc || run_rel_sql(st, file_sql, release, 0))
 		return KMIG_EGENERIC;
 	rc = rel_pair(st, same_maint_sql, release, base);
 	if (rc < 0)

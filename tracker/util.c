@@ -264,6 +264,15 @@ void sbuf_release(struct sbuf *sb)
 	sb->len = sb->alloc = 0;
 }
 
+void free_strv(char **v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
 char *sbuf_detach(struct sbuf *sb)
 {
 	char *s;

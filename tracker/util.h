@@ -80,6 +80,8 @@ size_t big_footprint(size_t n);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* free_strv - free the @n strings of @v and @v itself. */
+void free_strv(char **v, size_t n);
 
 /* Grow an array @v of @n used and @alloc allocated elements to hold @want. */
 #define ALLOC_GROW(v, want, alloc)                                           \

@@ -351,4 +351,46 @@ t_is "v3.0: the same reached sites either way" \
 t_is "v3.0: its chain's WARNs within the reach depth (3 calls) are reached" 4 \
 	"$(reach v3.0 "$TRASH/v3-last.db" | grep -c '^R|drivers/many/')"
 
+# A later run's point release compares its tree with its base's tree,
+# subtree by subtree, for the files that changed: every kind of change
+# counts as the file lists would (a blob changed, gone or new, a directory
+# gone or new whole, a file that became a symlink or one that stopped
+# being one, a directory that became a file of the same name), and none
+# that the lists do not have (a mode, a file out of scope).
+E="$W/drivers/edge"
+mkdir -p "$E/gonedir" "$E/y.c" "$W/tools/edge"
+for f in mod.c exec.c gone.c gonedir/a.c gonedir/b.h y.c/a.c link.c; do
+	printf 'int edge_%s(void)\n{\n\tBUG_ON(1);\n\treturn 0;\n}\n' \
+		"$(echo "$f" | tr './' '__')" > "$E/$f"
+done
+ln -s mod.c "$E/wasl.c"
+echo 'int t(void) { return 0; }' > "$W/tools/edge/t.c"
+echo 'edge' > "$E/README"
+git_commit_all "$W" "v4.0" && git -C "$W" tag v4.0
+printf '/* v4.1 */\n' >> "$E/mod.c"
+chmod +x "$E/exec.c"
+rm -r "$E/gone.c" "$E/gonedir" "$E/y.c" "$E/link.c" "$E/wasl.c"
+mkdir -p "$E/newdir/sub"
+echo 'int edge_new(void) { BUG_ON(2); return 0; }' > "$E/new.c"
+echo 'int edge_c(void) { return 0; }' > "$E/newdir/c.c"
+echo 'int edge_d(void) { return 0; }' > "$E/newdir/sub/d.c"
+echo 'int edge_y(void) { return 0; }' > "$E/y.c"
+ln -s new.c "$E/link.c"
+echo 'int edge_wasl(void) { return 0; }' > "$E/wasl.c"
+echo 'int t(void) { return 1; }' > "$W/tools/edge/t.c"
+echo 'edge 2' > "$E/README"
+git_commit_all "$W" "v4.1" && git -C "$W" tag v4.1
+DB="$TRASH/edge.db"
+t_exit "v4.0 in a run of its own" 0 k scan --tags v4.0
+KMIG_PROGRESS=1 t_exit "v4.1 in a later run" 0 k scan --tags v4.0 --tags v4.1
+t_ok "v4.1: 11 files changed since v4.0, 6 rows written" \
+	grep -q "^v4.1: file rows from v4.0; 11 files changed, 6 rows written" "$TRASH/.stderr"
+t_exit "v4.1 alone" 0 "$KMIG" --repo "$W" --db "$TRASH/v4.1.db" scan --tags v4.1
+t_is "v4.1 in a later run: the same file rows as alone" \
+	"$(files v4.1 "$TRASH/v4.1.db")" "$(files v4.1 "$DB")"
+t_is "v4.1 in a later run: the same counts as alone" \
+	"$(counts v4.1 "$TRASH/v4.1.db")" "$(counts v4.1 "$DB")"
+t_is "v4.1 has drivers/edge/y.c, not drivers/edge/y.c/a.c" "F|drivers/edge/y.c|" \
+	"$(files v4.1 "$DB" | grep '|drivers/edge/y\.c' | cut -d'|' -f1,2 | tr '\n' '|')"
+
 t_done

@@ -909,17 +909,27 @@ static int trend_fill(struct store *st, long long old, long long new_)
 	sqlite3_bind_int64(n, 1, new_);
 	ro = sqlite3_step(o);
 	rn = sqlite3_step(n);
-	while (!ret && (ro == SQLITE_ROW || rn == SQLITE_ROW)) {
+	while (!ret) {
 		const char *po = NULL, *pn = NULL;
 		int c;
 
+		/* an error of either list ends the walk, before another step */
+		if ((ro != SQLITE_ROW && ro != SQLITE_DONE) ||
+		    (rn != SQLITE_ROW && rn != SQLITE_DONE)) {
+			ret = store_dberr(st, "compare releases");
+			break;
+		}
+		if (ro != SQLITE_ROW && rn != SQLITE_ROW)
+			break;
 		if (ro == SQLITE_ROW)
 			po = (const char *)sqlite3_column_text(o, 0);
 		if (rn == SQLITE_ROW)
 			pn = (const char *)sqlite3_column_text(n, 0);
 		if (!po || !pn) {
-			if ((ro == SQLITE_ROW && !po) || (rn == SQLITE_ROW && !pn))
-				break;	/* out of memory: an error below */
+			if ((ro == SQLITE_ROW && !po) || (rn == SQLITE_ROW && !pn)) {
+				ret = store_dberr(st, "compare releases");
+				break;	/* out of memory */
+			}
 			c = po ? -1 : 1;
 		} else {
 			c = strcmp(po, pn);
@@ -942,17 +952,13 @@ static int trend_fill(struct store *st, long long old, long long new_)
 			rn = sqlite3_step(n);
 		}
 	}
-	if (!ret && ((ro != SQLITE_DONE && ro != SQLITE_ROW) ||
-		     (rn != SQLITE_DONE && rn != SQLITE_ROW) ||
-		     ro == SQLITE_ROW || rn == SQLITE_ROW))
-		ret = store_dberr(st, "compare releases");
 	sqlite3_reset(o);
 	sqlite3_reset(n);
 	/* one transaction for the rows: not one a row */
+	if (!ret && store_exec(st, "RELEASE trend_fill"))
+		ret = KMIG_EGENERIC;
 	if (ret)
 		store_exec(st, "ROLLBACK TO trend_fill; RELEASE trend_fill");
-	else if (store_exec(st, "RELEASE trend_fill"))
-		ret = KMIG_EGENERIC;
 	return ret;
 }
 

@@ -4,6 +4,7 @@
  * section): rules x releases and the newest release's files.
  */
 #define _GNU_SOURCE
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -138,6 +139,7 @@ struct sub_job {
 	struct web *w;
 	const size_t *by_sub;
 	size_t first, step;
+	atomic_bool *stop;	/* a thread failed: write no more */
 	int ret;
 	char err[1024];		/* the error, from the thread's own buffer */
 };
@@ -148,18 +150,24 @@ static void *sub_worker(void *arg)
 	struct web *w = job->w;
 	size_t i, cursor = 0;
 
-	for (i = job->first; !job->ret && i < w->sub.n; i += job->step)
+	for (i = job->first; !job->ret && !atomic_load(job->stop) &&
+	     i < w->sub.n; i += job->step)
 		job->ret = page_sub(w, &w->sub.v[i], job->by_sub, &cursor);
-	if (job->ret)
+	if (job->ret) {
+		atomic_store(job->stop, true);
 		snprintf(job->err, sizeof(job->err), "%s", kmig_errmsg());
+	}
 	return NULL;
 }
 
 int pages_subs(struct web *w)
 {
 	size_t *by_sub = xcalloc(w->files.n ? w->files.n : 1, sizeof(*by_sub));
-	struct sub_job mine = { .w = w, .by_sub = by_sub, .first = 0, .step = 1 };
-	struct sub_job other = { .by_sub = by_sub, .first = 1, .step = 2 };
+	atomic_bool stop = false;
+	struct sub_job mine = { .w = w, .by_sub = by_sub, .first = 0, .step = 1,
+				.stop = &stop };
+	struct sub_job other = { .by_sub = by_sub, .first = 1, .step = 2,
+				 .stop = &stop };
 	struct web copy = *w;
 	pthread_t tid;
 	bool two = false;

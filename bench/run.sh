@@ -211,8 +211,10 @@ want() {	# is contender $1 selected (KMIG_BENCH_ONLY)?  lex-base goes with lex
 	return 1
 }
 
-# The warm database (for the warm re-scan, kmig check, kmig web and the counts).
-if want warm || want check || want check-warn || want grep-rules || want web; then
+# The warm database (for the warm re-scan, kmig check, kmig web, kmig report
+# --trend and the counts).
+if want warm || want check || want check-warn || want grep-rules || want web ||
+   want trend; then
 	say "bench: preparing the warm database"
 	# shellcheck disable=SC2086
 	"$KMIG" --repo "$REPO" --db "$H/warm.db" scan $ALL_TAG_ARGS --jobs "$JOBS" \
@@ -484,6 +486,8 @@ while [ "$r" -le "$ROUNDS" ]; do
 	run web "$r" 0 "$KMIG" --repo "$REPO" --db "$H/warm.db" web -o "$TMP/site"
 	[ -d "$TMP/site" ] && du -sk "$TMP/site" | cut -f1 > "$TMP/site.kb" &&
 		find "$TMP/site" -type f | wc -l > "$TMP/site.files"
+	run trend "$r" 0 "$KMIG" --repo "$REPO" --db "$H/warm.db" report --trend \
+		--by subsystem --format csv
 	lex lex "$r" "$TMP/lexbench"
 	[ -z "$LEX_BASE" ] || lex lex-base "$r" "$TMP/lexbench-base"
 	for n in $SCALE_N; do
@@ -623,6 +627,9 @@ row() {	# NAME LABEL REF_NAME RATIO_DIR TARGET_TEXT MET NOTE
 		row web "kmig web (the warm database)" "" - "<= 10 s" "$(le "$(med web 3)" 10)" \
 			"site $(awk '{ printf "%.1f", $1 / 1024 }' "$TMP/site.kb") MB in $(cat "$TMP/site.files") files"
 	fi
+	want trend &&
+		row trend "kmig report --trend --by subsystem" "" - "info" - \
+			"every release against the one before: $(($(wc -l < "$TMP/out.trend") - 1)) rows"
 	if [ -n "$BOOT_REV" ]; then
 		row boot "kmig boot, one-file step" "" - "<= 20 s" "$(le "$(med boot 3)" 20)" \
 			"$(git -C "$BOOT_HOME/linux" log -1 --format=%h "$BOOT_REV") and parent, alternately"

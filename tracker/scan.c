@@ -195,7 +195,8 @@ int scan_tree_changes(git_repository *repo, git_tree *a, git_tree *b,
 		free_strv(c.v, c.n);
 		return ret;
 	}
-	qsort(c.v, c.n, sizeof(*c.v), cmp_path);
+	if (c.n)	/* c.v is NULL when nothing changed */
+		qsort(c.v, c.n, sizeof(*c.v), cmp_path);
 	*out = c.v;
 	*n = c.n;
 	return 0;

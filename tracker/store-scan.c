@@ -841,17 +841,42 @@ static int same_sections(struct store *st, long long old, long long new_,
  * path order, instead of TREND_FILES's lookup of each path of one release
  * in the other (most of what comparing two releases cost, ~0.1 s for two
  * releases of 58 000 files that differ in a few hundred).  TREND_CHANGED
- * adds the files with the same blob that TREND_DIFF compares too (reached
- * or a constant vla in either): the comparison is TREND_FILES's.
+ * adds the files with the same blob whose sites may count otherwise in
+ * each release: the comparison's sums are TREND_FILES's.
  */
 static const char trend_clear_sql[] = "DELETE FROM temp.trend_changed";
+
+/*
+ * A file with the same blob in both releases is compared (TREND_DIFF) when
+ * its reached WARN lines or constant vlas differ between them: its sites
+ * may count under another rule in each.  One whose reach and vla rows are
+ * the same in both has the same sites under the same rules, which cancel
+ * out: a group of sum 0, whose section and rule have that file's uses in
+ * the new release anyway (kmig report prints their row for its count), so
+ * it adds nothing a report or a page shows, and it is not looked up;
+ * unless the releases were scanned under different rule sets, whose
+ * sites of one blob may differ: then every file reached or with a
+ * constant vla in either is, as TREND_REACHED says.
+ */
+#define TREND_OTHER_RULES \
+	"(SELECT a.ruleset IS NOT b.ruleset FROM releases a, releases b " \
+	"  WHERE a.id = ?1 AND b.id = ?2)"
 
 #define TREND_CHANGED \
 	"f AS (SELECT path, new_oid, old_oid, sid FROM temp.trend_changed " \
 	"  UNION ALL " \
 	"  SELECT n.path, n.oid, o.oid, n.subsystem_id FROM (" \
-	"    SELECT path FROM release_reach WHERE release_id IN (?1, ?2) " \
-	"    UNION SELECT path FROM release_vlaconst WHERE release_id IN (?1, ?2)) r " \
+	"    SELECT path FROM (SELECT path, line FROM release_reach WHERE release_id = ?1 " \
+	"      EXCEPT SELECT path, line FROM release_reach WHERE release_id = ?2) " \
+	"    UNION SELECT path FROM (SELECT path, line FROM release_reach WHERE release_id = ?2 " \
+	"      EXCEPT SELECT path, line FROM release_reach WHERE release_id = ?1) " \
+	"    UNION SELECT path FROM (SELECT path, line, deps FROM release_vlaconst WHERE release_id = ?1 " \
+	"      EXCEPT SELECT path, line, deps FROM release_vlaconst WHERE release_id = ?2) " \
+	"    UNION SELECT path FROM (SELECT path, line, deps FROM release_vlaconst WHERE release_id = ?2 " \
+	"      EXCEPT SELECT path, line, deps FROM release_vlaconst WHERE release_id = ?1) " \
+	"    UNION SELECT path FROM release_reach WHERE release_id IN (?1, ?2) AND " TREND_OTHER_RULES \
+	"    UNION SELECT path FROM release_vlaconst WHERE release_id IN (?1, ?2) AND " TREND_OTHER_RULES \
+	"  ) r " \
 	"  JOIN release_files n ON n.release_id = ?2 AND n.path = r.path " \
 	"  JOIN release_files o ON o.release_id = ?1 AND o.path = r.path AND o.oid = n.oid) "
 

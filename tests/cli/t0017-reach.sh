@@ -210,4 +210,43 @@ t_exit "scan --reach-depth 0: the graph again, no lexing" 0 k scan --reach-depth
 t_ok "said so" grep -q "v1.0: call graph again (reach depth 0)" "$TRASH/.stdout"
 t_is "depth 0: only the entry point's own WARN" "drivers/foo/foo.c 9 foo_sendmsg (drivers/foo/foo.c:7)" "$(sites v1.0)"
 t_exit "--reach-depth bad" 2 k scan --reach-depth x
+# A WARN whose file does not change becomes reached through another file's
+# change: the trend compares its file too (warn-on removed, warn-on-user
+# added), as it does every file whose reached lines differ.
+W2="$TRASH/work2"
+git init -q "$W2"
+mkdir -p "$W2/net/rds"
+printf 'RDS\nF:\tnet/rds/\n' > "$W2/MAINTAINERS"
+cat > "$W2/net/rds/af_rds.c" <<'EOF2'
+static const struct proto_ops rds_proto_ops = {
+	.sendmsg =	rds_sendmsg,
+};
+EOF2
+cat > "$W2/net/rds/send.c" <<'EOF2'
+int rds_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
+{
+	return 0;
+}
+EOF2
+cat > "$W2/net/rds/message.c" <<'EOF2'
+void rds_setup_once(void)
+{
+	WARN_ON(rds_ready);
+}
+EOF2
+git_commit_all "$W2" "v1.0" && git -C "$W2" tag v1.0
+sed -i 's|^\treturn 0;|\trds_setup_once();\n\treturn 0;|' "$W2/net/rds/send.c"
+git_commit_all "$W2" "v1.1" && git -C "$W2" tag v1.1
+t_exit "scan: a WARN reached from v1.1 on, its file unchanged" 0 \
+	"$KMIG" --repo "$W2" --db "$TRASH/w2.db" scan
+t_exit "its trend, warn-on-user" 0 \
+	"$KMIG" --repo "$W2" --db "$TRASH/w2.db" report --trend --format csv --rule warn-on-user
+t_is "... added in v1.1" "release,count,delta,added,removed,moved
+v1.0,0,,,,
+v1.1,1,1,1,0,0" "$(cat "$TRASH/.stdout")"
+t_exit "its trend, warn-on" 0 \
+	"$KMIG" --repo "$W2" --db "$TRASH/w2.db" report --trend --format csv --rule warn-on
+t_is "... removed in v1.1" "release,count,delta,added,removed,moved
+v1.0,1,,,,
+v1.1,0,-1,0,1,0" "$(cat "$TRASH/.stdout")"
 t_done

@@ -54,8 +54,7 @@ struct scan_base {
 	char *tag;
 	bool loaded;			/* files holds its files */
 	struct scan_files files;
-	bool has_tree;			/* tree is its tree's id */
-	git_oid tree;
+	git_oid tree;			/* its tree's id, or zero: unknown */
 };
 
 /*
@@ -699,10 +698,8 @@ static void base_set(struct scan_state *s, long long rel, const char *tag,
 	base_clear(&s->base);
 	s->base.rel = rel;
 	s->base.tag = xstrdup(tag);
-	if (commit) {
+	if (commit)
 		git_oid_cpy(&s->base.tree, git_commit_tree_id(commit));
-		s->base.has_tree = true;
-	}
 	if (files) {
 		s->base.files = *files;
 		memset(files, 0, sizeof(*files));
@@ -726,6 +723,17 @@ static int base_add_file(void *data, const char *path, const char *oid,
 	return 0;
 }
 
+/* Are @f's paths in strcmp() order, each once (release_files() needs it)? */
+static bool files_sorted(const struct scan_files *f)
+{
+	size_t i;
+
+	for (i = 1; i < f->n; i++)
+		if (strcmp(f->v[i - 1].path, f->v[i].path) >= 0)
+			return false;
+	return true;
+}
+
 /*
  * The paths of @a and @b (each in path order) that are in one only or
  * have another blob, into *@out (pointers into the lists, the caller
@@ -739,11 +747,9 @@ static bool files_diff(const struct scan_files *a, const struct scan_files *b,
 
 	*out = NULL;
 	*n = 0;
+	if (!files_sorted(a) || !files_sorted(b))
+		return false;
 	while (i < a->n || j < b->n) {
-		if (i && i < a->n && strcmp(a->v[i - 1].path, a->v[i].path) >= 0)
-			return false;
-		if (j && j < b->n && strcmp(b->v[j - 1].path, b->v[j].path) >= 0)
-			return false;
 		c = i == a->n ? 1 : j == b->n ? -1 :
 		    strcmp(a->v[i].path, b->v[j].path);
 		ALLOC_GROW(*out, *n + 1, alloc);
@@ -758,17 +764,6 @@ static bool files_diff(const struct scan_files *a, const struct scan_files *b,
 			j++;
 		}
 	}
-	return true;
-}
-
-/* Are @f's paths in strcmp() order, each once (release_files() needs it)? */
-static bool files_sorted(const struct scan_files *f)
-{
-	size_t i;
-
-	for (i = 1; i < f->n; i++)
-		if (strcmp(f->v[i - 1].path, f->v[i].path) >= 0)
-			return false;
 	return true;
 }
 
@@ -813,7 +808,7 @@ static int base_changes(struct scan_state *s, struct release_plan *p)
 
 	if (!s->base.rel)
 		return 0;
-	if (!s->base.loaded && s->base.has_tree && p->commit)
+	if (!s->base.loaded && !git_oid_is_zero(&s->base.tree) && p->commit)
 		return tree_changes(s, p);
 	if (!s->base.loaded) {
 		ret = store_release_blobs(s->st, s->base.rel, base_add_file,

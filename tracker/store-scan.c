@@ -537,6 +537,22 @@ static const char same_maint_sql[] =
 	"WHERE a.id = ?1 AND b.id = ?2";
 
 /*
+ * The paths whose call graph facts differ between releases ?1 and ?2: a
+ * line reached in one only (SITE_RULE), or a vla constant in one only
+ * (SITE_VLA_CONST).  A file with the same blob in both has its sites
+ * counted under the same rules in both unless its path is one of these.
+ */
+#define GRAPH_CHANGED_PATHS \
+	"SELECT path FROM (SELECT path, line FROM release_reach WHERE release_id = ?1 " \
+	"  EXCEPT SELECT path, line FROM release_reach WHERE release_id = ?2) " \
+	"UNION SELECT path FROM (SELECT path, line FROM release_reach WHERE release_id = ?2 " \
+	"  EXCEPT SELECT path, line FROM release_reach WHERE release_id = ?1) " \
+	"UNION SELECT path FROM (SELECT path, line, deps FROM release_vlaconst WHERE release_id = ?1 " \
+	"  EXCEPT SELECT path, line, deps FROM release_vlaconst WHERE release_id = ?2) " \
+	"UNION SELECT path FROM (SELECT path, line, deps FROM release_vlaconst WHERE release_id = ?2 " \
+	"  EXCEPT SELECT path, line, deps FROM release_vlaconst WHERE release_id = ?1) "
+
+/*
  * A table's rows of release ?2 between two paths copied to release ?1:
  * the statements for every path, for those before ?4, between ?3 and ?4,
  * and after ?3.  Each is one range of the primary key (release_id, path,
@@ -651,15 +667,7 @@ int store_release_finish_from(struct store *st, long long release,
 	 * only (SITE_RULE), or a vla constant in one only (SITE_VLA_CONST).
 	 */
 	static const char graph_sql[] =
-		"INSERT OR IGNORE INTO temp.scan_redo(path) "
-		"SELECT path FROM (SELECT path, line FROM release_reach WHERE release_id = ?1 "
-		"  EXCEPT SELECT path, line FROM release_reach WHERE release_id = ?2) "
-		"UNION SELECT path FROM (SELECT path, line FROM release_reach WHERE release_id = ?2 "
-		"  EXCEPT SELECT path, line FROM release_reach WHERE release_id = ?1) "
-		"UNION SELECT path FROM (SELECT path, line, deps FROM release_vlaconst WHERE release_id = ?1 "
-		"  EXCEPT SELECT path, line, deps FROM release_vlaconst WHERE release_id = ?2) "
-		"UNION SELECT path FROM (SELECT path, line, deps FROM release_vlaconst WHERE release_id = ?2 "
-		"  EXCEPT SELECT path, line, deps FROM release_vlaconst WHERE release_id = ?1)";
+		"INSERT OR IGNORE INTO temp.scan_redo(path) " GRAPH_CHANGED_PATHS;
 	static const char file_sql[] =
 		FILE_COUNTS_SQL("AND rf.path IN (SELECT path FROM temp.scan_redo)");
 	static const char same_sql[] =
@@ -865,15 +873,7 @@ static const char trend_clear_sql[] = "DELETE FROM temp.trend_changed";
 #define TREND_CHANGED \
 	"f AS (SELECT path, new_oid, old_oid, sid FROM temp.trend_changed " \
 	"  UNION ALL " \
-	"  SELECT n.path, n.oid, o.oid, n.subsystem_id FROM (" \
-	"    SELECT path FROM (SELECT path, line FROM release_reach WHERE release_id = ?1 " \
-	"      EXCEPT SELECT path, line FROM release_reach WHERE release_id = ?2) " \
-	"    UNION SELECT path FROM (SELECT path, line FROM release_reach WHERE release_id = ?2 " \
-	"      EXCEPT SELECT path, line FROM release_reach WHERE release_id = ?1) " \
-	"    UNION SELECT path FROM (SELECT path, line, deps FROM release_vlaconst WHERE release_id = ?1 " \
-	"      EXCEPT SELECT path, line, deps FROM release_vlaconst WHERE release_id = ?2) " \
-	"    UNION SELECT path FROM (SELECT path, line, deps FROM release_vlaconst WHERE release_id = ?2 " \
-	"      EXCEPT SELECT path, line, deps FROM release_vlaconst WHERE release_id = ?1) " \
+	"  SELECT n.path, n.oid, o.oid, n.subsystem_id FROM (" GRAPH_CHANGED_PATHS \
 	"    UNION SELECT path FROM release_reach WHERE release_id IN (?1, ?2) AND " TREND_OTHER_RULES \
 	"    UNION SELECT path FROM release_vlaconst WHERE release_id IN (?1, ?2) AND " TREND_OTHER_RULES \
 	"  ) r " \

@@ -64,12 +64,13 @@ $(BUILD)/web-assets.o: $(BUILD)/web-assets.c
 # tracker/lex*.h (tracker/lex-internal.h lists them), or rules.def; and
 # what a release counts is decided by the release step too: reach.c (the
 # call graph and the headers' constants), entry.def, and the counting SQL
-# of store-internal.h (SITE_RULE), so a change there scans again.  The
+# of store-count.h (SITE_RULE, FILE_COUNTS_SQL), so a change there scans
+# again; the rest of the store's SQL (store-internal.h) is not in it.  The
 # header is recomputed on every make and rewritten only when the hash
 # changes, so adding or removing a lexer file changes it too, and rules.o
 # is rebuilt only then.
 MATCHER_SRC := $(sort $(wildcard tracker/lex*.c tracker/lex*.h)) tracker/rules.def tracker/entry.def \
-	tracker/reach.c tracker/store-internal.h
+	tracker/reach.c tracker/store-count.h
 $(BUILD)/matcher-hash.h: $(MATCHER_SRC) FORCE | $(BUILD)
 	@new="$$(printf '#define KMIG_MATCHER_HASH "%s"' \
 		"$$(cat $(MATCHER_SRC) | sha1sum | cut -c1-16)")" && \

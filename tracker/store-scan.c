@@ -844,13 +844,58 @@ static int same_sections(struct store *st, long long old, long long new_,
 }
 
 /*
+ * The sites of the files of f (or of sel: f in one section) whose blob
+ * differs, +1 in the new release and -1 in the old, summed per (section,
+ * rule, path, text): a positive sum is added, a negative one removed.
+ */
+#define TREND_DIFF(files) \
+	"changed AS (" \
+	"  SELECT path, sid, new_oid AS oid, ?2 AS rel, 1 AS sign FROM " files \
+	"  WHERE new_oid IS NOT NULL AND (new_oid IS NOT old_oid OR " TREND_REACHED ") " \
+	"  AND " TREND_COUNTED("?2", files) \
+	"  UNION ALL " \
+	"  SELECT path, sid, old_oid, ?1, -1 FROM " files \
+	"  WHERE old_oid IS NOT NULL AND (old_oid IS NOT new_oid OR " TREND_REACHED ") " \
+	"  AND " TREND_COUNTED("?1", files) "), " \
+	"s AS (SELECT c.sid, c.path, c.sign, bs.text, " SITE_RULE("c.rel", "c.path") " AS rule " \
+	"  FROM changed c JOIN releases r ON r.id = c.rel " \
+	"  JOIN blob_sites bs ON bs.oid = c.oid AND bs.ruleset = r.ruleset), " \
+	"d AS (SELECT sid, rule, sum(sign) AS n FROM s " \
+	"  WHERE rule IS NOT NULL AND (?3 IS NULL OR rule = ?3) " \
+	"  GROUP BY sid, rule, path, text) "
+
+/*
+ * A file whose blob is the same in both releases is compared too when a
+ * site of it is reached in either (its WARN may count as warn-on-user in
+ * one and warn-on in the other) or is a constant vla in either: the same
+ * sites cancel out.
+ */
+#define TREND_REACHED \
+	"(path IN (SELECT path FROM release_reach WHERE release_id IN (?1, ?2)) " \
+	"OR path IN (SELECT path FROM release_vlaconst WHERE release_id IN (?1, ?2)))"
+
+/*
+ * Only a file of @files with a row in file_counts of release @rel has a
+ * site that counts there (FILE_COUNTS_SQL: one for each rule with a
+ * counted site; a constant vla has none): the others' blob_sites are not
+ * looked up.
+ */
+#define TREND_COUNTED(rel, files) \
+	"EXISTS (SELECT 1 FROM file_counts fc0 WHERE fc0.release_id = " rel \
+	" AND fc0.path = " files ".path)"
+
+#define TREND_SEL \
+	"sel AS (SELECT f.* FROM f JOIN subsystems s ON s.id = f.sid " \
+	"  WHERE ?4 IS NULL OR s.name = ?4) "
+
+/*
  * The files of releases @old and @new_ whose blob differs, or that only
  * one of them has, in temp.trend_changed: one walk of both file lists in
- * path order, instead of TREND_FILES's lookup of each path of one release
- * in the other (most of what comparing two releases cost, ~0.1 s for two
+ * path order, instead of looking each path of one release up in the
+ * other (most of what comparing two releases cost, ~0.1 s for two
  * releases of 58 000 files that differ in a few hundred).  TREND_CHANGED
  * adds the files with the same blob whose sites may count otherwise in
- * each release: the comparison's sums are TREND_FILES's.
+ * each release: the comparison's sums are those of every path of both.
  */
 static const char trend_clear_sql[] = "DELETE FROM temp.trend_changed";
 
@@ -883,8 +928,8 @@ static const char trend_clear_sql[] = "DELETE FROM temp.trend_changed";
 /*
  * The counts in release @old (?1) of each of its files with uses, in the
  * section the file has in @new_ (?2), or in @old when @new_ lacks it: what
- * a join of TREND_FILES with the old file counts gives, looking up only
- * the files with uses.
+ * a join of every path of both releases with the old file counts gives,
+ * looking up only the files with uses.
  */
 #define TREND_BEFORE \
 	"b AS (SELECT fc.rule, fc.count, coalesce(n.subsystem_id, o.subsystem_id) AS sid " \

@@ -1032,93 +1032,103 @@ static int trend_fill(struct store *st, long long old, long long new_)
 	return ret;
 }
 
-int store_site_changes(struct store *st, long long old, long long new_,
-		       const char *rule, const char *subsystem,
-		       struct count_rows *added, struct count_rows *removed,
-		       struct count_rows *before)
+/*
+ * The statements of one comparison: the sites added and removed
+ * (@changes), and the counts in the old release (@before, or @counts when
+ * both releases have the same sections).  Their parameters: ?1 the old
+ * release, ?2 the new one, ?3 a rule or NULL, ?4 (where used) a section
+ * or NULL.
+ */
+struct trend_sql {
+	const char *changes, *before, *counts;
+};
+
+static void trend_bind(sqlite3_stmt *s, long long old, long long new_,
+		       const char *rule, const char *subsystem)
 {
-	static const char sql[] =
-		"WITH " TREND_CHANGED ", " TREND_SEL ", " TREND_DIFF("sel")
-		"SELECT NULL, rule, sum(CASE WHEN n > 0 THEN n ELSE 0 END), "
-		"       sum(CASE WHEN n < 0 THEN -n ELSE 0 END) FROM d GROUP BY rule ORDER BY rule";
-	static const char before_sql[] =
-		"WITH " TREND_BEFORE
-		"SELECT NULL, b.rule, sum(b.count) FROM b JOIN subsystems s ON s.id = b.sid "
-		"WHERE ?4 IS NULL OR s.name = ?4 GROUP BY b.rule ORDER BY b.rule";
-	static const char counts_sql[] =
-		"SELECT NULL, c.rule, sum(c.count) FROM counts c "
-		"JOIN subsystems s ON s.id = c.subsystem_id "
-		"WHERE c.release_id = ?1 AND ?2 IS NOT NULL AND (?3 IS NULL OR c.rule = ?3) "
-		"AND (?4 IS NULL OR s.name = ?4) GROUP BY c.rule ORDER BY c.rule";
+	sqlite3_bind_int64(s, 1, old);
+	sqlite3_bind_int64(s, 2, new_);
+	store_bind_text(s, 3, rule);
+	if (sqlite3_bind_parameter_count(s) >= 4)
+		store_bind_text(s, 4, subsystem);
+}
+
+/* Run @q on releases @old and @new_: what store.h's comparisons return. */
+static int trend_run(struct store *st, const struct trend_sql *q,
+		     long long old, long long new_, const char *rule,
+		     const char *subsystem, struct count_rows *added,
+		     struct count_rows *removed, struct count_rows *before)
+{
 	sqlite3_stmt *s;
 	bool same;
 
 	if (trend_fill(st, old, new_))
 		return KMIG_EGENERIC;
-	s = store_stmt(st, sql);
+	s = store_stmt(st, q->changes);
 	if (!s)
 		return KMIG_EGENERIC;
-	sqlite3_bind_int64(s, 1, old);
-	sqlite3_bind_int64(s, 2, new_);
-	store_bind_text(s, 3, rule);
-	store_bind_text(s, 4, subsystem);
+	trend_bind(s, old, new_, rule, subsystem);
 	if (collect_changes(st, s, added, removed) || store_exec(st, trend_clear_sql))
 		return KMIG_EGENERIC;
 	if (!before)
 		return 0;
 	if (same_sections(st, old, new_, &same))
 		return KMIG_EGENERIC;
-	s = store_stmt(st, same ? counts_sql : before_sql);
+	s = store_stmt(st, same ? q->counts : q->before);
 	if (!s)
 		return KMIG_EGENERIC;
-	sqlite3_bind_int64(s, 1, old);
-	sqlite3_bind_int64(s, 2, new_);
-	store_bind_text(s, 3, rule);
-	store_bind_text(s, 4, subsystem);
+	trend_bind(s, old, new_, rule, subsystem);
 	return collect_rows(st, s, before);
+}
+
+int store_site_changes(struct store *st, long long old, long long new_,
+		       const char *rule, const char *subsystem,
+		       struct count_rows *added, struct count_rows *removed,
+		       struct count_rows *before)
+{
+	static const struct trend_sql q = {
+		.changes =
+		"WITH " TREND_CHANGED ", " TREND_SEL ", " TREND_DIFF("sel")
+		"SELECT NULL, rule, sum(CASE WHEN n > 0 THEN n ELSE 0 END), "
+		"       sum(CASE WHEN n < 0 THEN -n ELSE 0 END) FROM d GROUP BY rule ORDER BY rule",
+		.before =
+		"WITH " TREND_BEFORE
+		"SELECT NULL, b.rule, sum(b.count) FROM b JOIN subsystems s ON s.id = b.sid "
+		"WHERE ?4 IS NULL OR s.name = ?4 GROUP BY b.rule ORDER BY b.rule",
+		.counts =
+		"SELECT NULL, c.rule, sum(c.count) FROM counts c "
+		"JOIN subsystems s ON s.id = c.subsystem_id "
+		"WHERE c.release_id = ?1 AND ?2 IS NOT NULL AND (?3 IS NULL OR c.rule = ?3) "
+		"AND (?4 IS NULL OR s.name = ?4) GROUP BY c.rule ORDER BY c.rule",
+	};
+
+	return trend_run(st, &q, old, new_, rule, subsystem, added, removed,
+			 before);
 }
 
 int store_section_changes(struct store *st, long long old, long long new_,
 			  const char *rule, struct count_rows *added,
 			  struct count_rows *removed, struct count_rows *before)
 {
-	static const char sql[] =
+	static const struct trend_sql q = {
+		.changes =
 		"WITH " TREND_CHANGED ", " TREND_DIFF("f")
 		"SELECT s.name, d.rule, sum(CASE WHEN n > 0 THEN n ELSE 0 END), "
 		"       sum(CASE WHEN n < 0 THEN -n ELSE 0 END) FROM d "
 		"JOIN subsystems s ON s.id = d.sid "
-		"GROUP BY s.name, d.rule ORDER BY s.name, d.rule";
-	static const char before_sql[] =
+		"GROUP BY s.name, d.rule ORDER BY s.name, d.rule",
+		.before =
 		"WITH " TREND_BEFORE
 		"SELECT s.name, b.rule, sum(b.count) FROM b JOIN subsystems s ON s.id = b.sid "
-		"GROUP BY s.name, b.rule ORDER BY s.name, b.rule";
-	static const char counts_sql[] =
+		"GROUP BY s.name, b.rule ORDER BY s.name, b.rule",
+		.counts =
 		"SELECT s.name, c.rule, c.count FROM counts c "
 		"JOIN subsystems s ON s.id = c.subsystem_id "
 		"WHERE c.release_id = ?1 AND ?2 IS NOT NULL AND (?3 IS NULL OR c.rule = ?3) "
-		"ORDER BY s.name, c.rule";
-	sqlite3_stmt *s;
-	bool same;
+		"ORDER BY s.name, c.rule",
+	};
 
-	if (trend_fill(st, old, new_))
-		return KMIG_EGENERIC;
-	s = store_stmt(st, sql);
-	if (!s)
-		return KMIG_EGENERIC;
-	sqlite3_bind_int64(s, 1, old);
-	sqlite3_bind_int64(s, 2, new_);
-	store_bind_text(s, 3, rule);
-	if (collect_changes(st, s, added, removed) || store_exec(st, trend_clear_sql))
-		return KMIG_EGENERIC;
-	if (same_sections(st, old, new_, &same))
-		return KMIG_EGENERIC;
-	s = store_stmt(st, same ? counts_sql : before_sql);
-	if (!s)
-		return KMIG_EGENERIC;
-	sqlite3_bind_int64(s, 1, old);
-	sqlite3_bind_int64(s, 2, new_);
-	store_bind_text(s, 3, rule);
-	return collect_rows(st, s, before);
+	return trend_run(st, &q, old, new_, rule, NULL, added, removed, before);
 }
 
 int store_subsystem_exists(struct store *st, const char *name)

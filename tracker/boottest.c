@@ -20,7 +20,7 @@ char *boottest_tests_str(const struct boottest_opts *o)
 	return sbuf_detach(&sb);
 }
 
-static int record_build(struct store *st, struct boottest_result *r)
+int boottest_record_build(struct store *st, struct boottest_result *r)
 {
 	struct kbuild_result *b = &r->build;
 	int ret;
@@ -92,7 +92,7 @@ int boottest_run(struct kbuild *kb, struct store *st, const char *rev,
 			    &r->build);
 	if (ret)
 		return ret;
-	ret = record_build(st, r);
+	ret = boottest_record_build(st, r);
 	if (ret)
 		return ret;
 	if (r->build.status != KBUILD_OK) {

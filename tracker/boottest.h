@@ -80,6 +80,14 @@ const char *boottest_first_finding(const struct boottest_result *r);
  */
 char *boottest_finding_class(const char *finding);
 
+/*
+ * boottest_record_build - the builds row of @r->build into @r->build_id:
+ * a reused (cached) image reuses the row of its commit and configuration,
+ * anything else gets a new row.  0 or negative with kmig_err() recorded.
+ * Also for the runners that build but boot elsewhere (runner.h).
+ */
+int boottest_record_build(struct store *st, struct boottest_result *r);
+
 /* boottest_tests_str - the tests as "a,b" (caller frees). */
 char *boottest_tests_str(const struct boottest_opts *o);
 

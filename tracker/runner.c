@@ -68,23 +68,6 @@ const char *runner_name(const struct runner *rn)
 	return rn->kind == RUNNER_LAVA ? "lava" : "kmig";
 }
 
-/* The build's row: a reused image reuses its row (as boottest.c). */
-static int record_build(struct store *st, struct boottest_result *r)
-{
-	struct kbuild_result *b = &r->build;
-	int ret;
-
-	if (b->cached) {
-		ret = store_build_find(st, b->commit, b->config_hash,
-				       &r->build_id);
-		if (ret != KMIG_ENOTFOUND)
-			return ret;
-	}
-	return store_build_add(st, b->commit, b->config_hash,
-			       b->status == KBUILD_OK ? "ok" : "failed",
-			       b->seconds, b->log_path, &r->build_id);
-}
-
 /* A name no other boot of this work area has. */
 static char *boot_id(const char *commit)
 {
@@ -165,7 +148,7 @@ static int build_one(struct kbuild *kb, struct store *st, const char *rev,
 	ret = kbuild_commit(kb, rev, o->rebuild ? KBUILD_REBUILD : 0,
 			    &r->build);
 	if (!ret)
-		ret = record_build(st, r);
+		ret = boottest_record_build(st, r);
 	if (!ret && r->build.status != KBUILD_OK)
 		r->outcome = BOOTTEST_BUILD_FAILED;
 	return ret;

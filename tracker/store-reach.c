@@ -120,22 +120,15 @@ int store_release_blobs(struct store *st, long long release,
 	return 0;
 }
 
-int store_rule_sites(struct store *st, long long release, const char *rule,
-		     const char *rule2, store_rule_site_fn *fn, void *data)
+/*
+ * Call @fn with each row of @s (a path, a line and two texts) until it
+ * returns non-zero: that value; else 0, or the error of reading @what.
+ */
+static int each_line_row(struct store *st, sqlite3_stmt *s,
+			 store_rule_site_fn *fn, void *data, const char *what)
 {
-	static const char sql[] =
-		"SELECT rf.path, bs.line, bs.rule, bs.deps FROM release_files rf "
-		"JOIN releases r ON r.id = rf.release_id "
-		"JOIN blob_sites bs ON bs.oid = rf.oid AND bs.ruleset = r.ruleset "
-		"WHERE rf.release_id = ?1 AND (bs.rule = ?2 OR bs.rule = ?3)";
-	sqlite3_stmt *s = store_stmt(st, sql);
 	int rc, ret = 0;
 
-	if (!s)
-		return KMIG_EGENERIC;
-	sqlite3_bind_int64(s, 1, release);
-	sqlite3_bind_text(s, 2, rule, -1, SQLITE_TRANSIENT);
-	store_bind_text(s, 3, rule2);
 	while (!ret && (rc = sqlite3_step(s)) == SQLITE_ROW)
 		ret = fn(data, (const char *)sqlite3_column_text(s, 0),
 			 (unsigned int)sqlite3_column_int(s, 1),
@@ -145,8 +138,26 @@ int store_rule_sites(struct store *st, long long release, const char *rule,
 	if (ret)
 		return ret;
 	if (rc != SQLITE_DONE)
-		return store_dberr(st, "read release sites");
+		return store_dberr(st, what);
 	return 0;
+}
+
+int store_rule_sites(struct store *st, long long release, const char *rule,
+		     const char *rule2, store_rule_site_fn *fn, void *data)
+{
+	static const char sql[] =
+		"SELECT rf.path, bs.line, bs.rule, bs.deps FROM release_files rf "
+		"JOIN releases r ON r.id = rf.release_id "
+		"JOIN blob_sites bs ON bs.oid = rf.oid AND bs.ruleset = r.ruleset "
+		"WHERE rf.release_id = ?1 AND (bs.rule = ?2 OR bs.rule = ?3)";
+	sqlite3_stmt *s = store_stmt(st, sql);
+
+	if (!s)
+		return KMIG_EGENERIC;
+	sqlite3_bind_int64(s, 1, release);
+	sqlite3_bind_text(s, 2, rule, -1, SQLITE_TRANSIENT);
+	store_bind_text(s, 3, rule2);
+	return each_line_row(st, s, fn, data, "read release sites");
 }
 
 int store_reach_put(struct store *st, long long release, const char *path,
@@ -249,22 +260,11 @@ int store_reach_sites(struct store *st, long long release,
 		"   AND bs.line = rr.line AND bs.rule = 'warn-on' LIMIT 1) "
 		"FROM release_reach rr WHERE rr.release_id = ? ORDER BY rr.path, rr.line";
 	sqlite3_stmt *s = store_stmt(st, sql);
-	int rc, ret = 0;
 
 	if (!s)
 		return KMIG_EGENERIC;
 	sqlite3_bind_int64(s, 1, release);
-	while (!ret && (rc = sqlite3_step(s)) == SQLITE_ROW)
-		ret = fn(data, (const char *)sqlite3_column_text(s, 0),
-			 (unsigned int)sqlite3_column_int(s, 1),
-			 (const char *)sqlite3_column_text(s, 2),
-			 (const char *)sqlite3_column_text(s, 3));
-	sqlite3_reset(s);
-	if (ret)
-		return ret;
-	if (rc != SQLITE_DONE)
-		return store_dberr(st, "read reached sites");
-	return 0;
+	return each_line_row(st, s, fn, data, "read reached sites");
 }
 
 int store_vla_const_put(struct store *st, long long release, const char *path,

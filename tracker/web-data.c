@@ -4,8 +4,6 @@
  * and subsystems with their totals and changes, and one release's files
  * split into drill-down pages; lookups and rankings over them.
  */
-#include <pthread.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -141,59 +139,43 @@ static void add_section_changes(struct web *w, size_t i,
  * every other one.
  */
 struct pair_job {
-	struct store *st;
 	const struct web *w;
 	struct pair_rows *rows;	/* indexed by release */
-	size_t first, step;	/* the releases first, first + step, ... */
-	int ret;
-	char err[1024];		/* the error, from the thread's own buffer */
 };
 
-static void *pair_worker(void *arg)
+/* The comparisons of a share (sh->arg: its connection). */
+static int pair_share(struct web_share *sh)
 {
-	struct pair_job *job = arg;
+	const struct pair_job *job = sh->data;
 	const struct web *w = job->w;
 	size_t i;
+	int ret = 0;
 
-	for (i = job->first; !job->ret && i < w->rel.n; i += job->step) {
+	for (i = 1 + sh->index; !ret && i < w->rel.n; i += sh->count) {
 		struct pair_rows *p = &job->rows[i];
 
-		job->ret = store_section_changes(job->st, w->rel.v[i - 1].id,
-						 w->rel.v[i].id, NULL, &p->add,
-						 &p->rem, &p->before);
+		ret = store_section_changes(sh->arg, w->rel.v[i - 1].id,
+					    w->rel.v[i].id, NULL, &p->add,
+					    &p->rem, &p->before);
 	}
-	if (job->ret)
-		snprintf(job->err, sizeof(job->err), "%s", kmig_errmsg());
-	return NULL;
+	return ret;
 }
 
 static int load_section_changes(struct web *w)
 {
 	size_t n = w->rel.n, i;
 	struct pair_rows *rows = xcalloc(n, sizeof(*rows));
-	struct pair_job mine = { .st = w->st, .w = w, .rows = rows, .first = 1, .step = 1 };
-	struct pair_job other = { .w = w, .rows = rows, .first = 2, .step = 2 };
-	pthread_t tid;
-	bool two = false;
+	struct pair_job job = { w, rows };
+	struct store *st;
+	bool two;
 	int ret;
 
 	/* a second connection that cannot be opened is no error: one thread */
-	if (n > 2 && ncpus() > 1 &&
-	    !store_open_readonly(&other.st, store_path(w->st))) {
-		two = !pthread_create(&tid, NULL, pair_worker, &other);
-		if (!two)
-			store_close(other.st);
-	}
+	two = n > 2 && ncpus() > 1 &&
+	      !store_open_readonly(&st, store_path(w->st));
+	ret = web_split(pair_share, &job, w->st, two ? st : NULL);
 	if (two)
-		mine.step = 2;
-	pair_worker(&mine);
-	ret = mine.ret;
-	if (two) {
-		pthread_join(tid, NULL);
-		store_close(other.st);
-		if (!ret && other.ret)
-			ret = kmig_errcode(other.ret, "%s", other.err);
-	}
+		store_close(st);
 	for (i = 1; !ret && i < n; i++)
 		add_section_changes(w, i, &rows[i]);
 	for (i = 0; i < n; i++)

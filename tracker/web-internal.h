@@ -11,7 +11,8 @@
  * and the escaping and page names of web-html.c; web.c drives them and
  * writes the files, and web-replace.c swaps the finished site in.
  *
- *   web.c            web_generate(): the order of the pages; files, assets
+ *   web.c            web_generate(): the order of the pages; files, assets;
+ *                    web_split(): work on two threads
  *   web-replace.c    web_replace(): the atomic directory swap
  *   web-html.c       escaping, URLs, page names
  *   web-frame.c      page frame (head, navigation, footer) and cells
@@ -33,6 +34,7 @@
 #define KMIG_WEB_INTERNAL_H
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -163,11 +165,37 @@ struct web {
 	struct web_output out;
 };
 
-/* ---- web.c: files in the site ---- */
+/* ---- web.c: files in the site, work on two threads ---- */
 
 /* web_write_file - write @len bytes of @buf to @dir/@name. */
 int web_write_file(const char *dir, const char *name, const char *buf,
 		   size_t len);
+
+/* A share of web_split()'s work: what it is told. */
+struct web_share {
+	void *data;		/* the caller's, the same for both shares */
+	void *arg;		/* the caller's, this share's own */
+	size_t index;		/* 0: the main thread's share, 1: the second's */
+	size_t count;		/* 2, or 1 when alone: all the work */
+	atomic_bool *stop;	/* a share failed: take no more work */
+};
+
+/*
+ * web_split - run @run on this thread with @mine as its share's arg and,
+ * when @other is not NULL, at the same time on a second thread with
+ * @other; both get @data, in which a share writes only its own items or
+ * atomics.  Returns when both are done.  A share picks its part of the
+ * work by index and count (every count-th item from index) or from a
+ * counter in @data; a second thread that cannot start is no error:
+ * @mine's share is then all of it (count 1).  @run returns 0 or a
+ * negative code with the error recorded on its own thread; a failed share
+ * sets *stop, which a share of many items checks between them.  Returns
+ * 0, else @mine's error, else @other's, recorded again on this thread.
+ * What @data, @mine and @other point to is the caller's to set up and
+ * free, whether or not the second thread ran.
+ */
+int web_split(int (*run)(struct web_share *sh), void *data, void *mine,
+	      void *other);
 
 /* ---- web-html.c: page names ---- */
 

@@ -4,10 +4,8 @@
  * for the newest releases, the drill-down pages of its files and use
  * sites.
  */
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -387,42 +385,28 @@ static int page_release(struct web *w, size_t i)
  * The newest release is the main thread's, last, so that its files are
  * left in w->files for the subsystem pages.
  */
-struct rel_job {
-	struct web *w;		/* the other thread's: a copy of its own */
-	atomic_size_t *next;	/* the next release to take */
-	atomic_bool *stop;	/* a thread failed: take no more */
-	size_t last;		/* the releases before it are shared */
-	int ret;
-	char err[1024];		/* the error, from the thread's own buffer */
-};
-
-static void *rel_worker(void *arg)
+static int rel_share(struct web_share *sh)
 {
-	struct rel_job *job = arg;
+	struct web *w = sh->arg;	/* on the second thread, a copy of its own */
+	atomic_size_t *next = sh->data;	/* the next release to take */
 	size_t i;
+	int ret = 0;
 
-	while (!job->ret && !atomic_load(job->stop) &&
-	       (i = atomic_fetch_add(job->next, 1)) < job->last) {
-		job->ret = page_release(job->w, i);
-		web_files_free(job->w);
+	while (!ret && !atomic_load(sh->stop) &&
+	       (i = atomic_fetch_add(next, 1)) < w->rel.n - 1) {
+		ret = page_release(w, i);
+		web_files_free(w);
 	}
-	if (job->ret) {
-		atomic_store(job->stop, true);
-		snprintf(job->err, sizeof(job->err), "%s", kmig_errmsg());
-	}
-	return NULL;
+	return ret;
 }
 
 int pages_releases(struct web *w)
 {
 	atomic_size_t next = 0;
-	atomic_bool stop = false;
-	struct rel_job mine = { .w = w, .next = &next, .stop = &stop,
-				.last = w->rel.n - 1 };
-	struct rel_job other = mine;
+	size_t last = w->rel.n - 1;	/* the releases before it are shared */
+	struct store *st;
 	struct web copy;
-	pthread_t tid;
-	bool two = false;
+	bool two;
 	int ret;
 
 	if (!w->out.opts->sites_per_page)
@@ -430,32 +414,23 @@ int pages_releases(struct web *w)
 	else
 		w->out.per_page = w->out.opts->sites_per_page;
 	/* a second connection that cannot be opened is no error: one thread */
-	if (mine.last > 1 && ncpus() > 1 &&
-	    !store_open_readonly(&copy.st, store_path(w->st))) {
-		struct store *st = copy.st;
-
+	two = last > 1 && ncpus() > 1 &&
+	      !store_open_readonly(&st, store_path(w->st));
+	if (two) {
 		copy = *w;
 		copy.st = st;
 		memset(&copy.files, 0, sizeof(copy.files));
 		copy.out.page = (struct sbuf)SBUF_INIT;
-		other.w = &copy;
-		two = !pthread_create(&tid, NULL, rel_worker, &other);
-		if (!two)
-			store_close(st);
 	}
-	rel_worker(&mine);
-	ret = mine.ret;
+	ret = web_split(rel_share, &next, w, two ? &copy : NULL);
 	if (two) {
-		pthread_join(tid, NULL);
 		store_close(copy.st);
 		sbuf_release(&copy.out.page);
 		web_files_free(&copy);
-		if (!ret && other.ret)
-			ret = kmig_errcode(other.ret, "%s", other.err);
 	}
 	/* the newest, whose files the subsystem pages use */
 	if (!ret)
-		ret = page_release(w, mine.last);
+		ret = page_release(w, last);
 	if (ret)
 		web_files_free(w);
 	return ret;

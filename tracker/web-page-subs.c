@@ -5,7 +5,6 @@
  */
 #define _GNU_SOURCE
 #include <stdatomic.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -135,42 +134,23 @@ static int page_sub(struct web *w, const struct sub *s, const size_t *by_sub,
  * other one.  Each thread walks its subsystems in name order, so its own
  * cursor into @by_sub only moves forward.
  */
-struct sub_job {
-	struct web *w;
-	const size_t *by_sub;
-	size_t first, step;
-	atomic_bool *stop;	/* a thread failed: write no more */
-	int ret;
-	char err[1024];		/* the error, from the thread's own buffer */
-};
-
-static void *sub_worker(void *arg)
+static int sub_share(struct web_share *sh)
 {
-	struct sub_job *job = arg;
-	struct web *w = job->w;
+	struct web *w = sh->arg;
+	const size_t *by_sub = sh->data;
 	size_t i, cursor = 0;
+	int ret = 0;
 
-	for (i = job->first; !job->ret && !atomic_load(job->stop) &&
-	     i < w->sub.n; i += job->step)
-		job->ret = page_sub(w, &w->sub.v[i], job->by_sub, &cursor);
-	if (job->ret) {
-		atomic_store(job->stop, true);
-		snprintf(job->err, sizeof(job->err), "%s", kmig_errmsg());
-	}
-	return NULL;
+	for (i = sh->index; !ret && !atomic_load(sh->stop) && i < w->sub.n;
+	     i += sh->count)
+		ret = page_sub(w, &w->sub.v[i], by_sub, &cursor);
+	return ret;
 }
 
 int pages_subs(struct web *w)
 {
 	size_t *by_sub = xcalloc(w->files.n ? w->files.n : 1, sizeof(*by_sub));
-	atomic_bool stop = false;
-	struct sub_job mine = { .w = w, .by_sub = by_sub, .first = 0, .step = 1,
-				.stop = &stop };
-	struct sub_job other = { .by_sub = by_sub, .first = 1, .step = 2,
-				 .stop = &stop };
 	struct web copy = *w;
-	pthread_t tid;
-	bool two = false;
 	size_t i;
 	int ret;
 
@@ -178,18 +158,8 @@ int pages_subs(struct web *w)
 		by_sub[i] = i;
 	qsort_r(by_sub, w->files.n, sizeof(*by_sub), cmp_file_sub, w->files.v);
 	copy.out.page = (struct sbuf)SBUF_INIT;
-	other.w = &copy;
-	if (w->sub.n > 1 && ncpus() > 1)
-		two = !pthread_create(&tid, NULL, sub_worker, &other);
-	if (two)
-		mine.step = 2;
-	sub_worker(&mine);
-	ret = mine.ret;
-	if (two) {
-		pthread_join(tid, NULL);
-		if (!ret && other.ret)
-			ret = kmig_errcode(other.ret, "%s", other.err);
-	}
+	ret = web_split(sub_share, by_sub, w,
+			w->sub.n > 1 && ncpus() > 1 ? &copy : NULL);
 	sbuf_release(&copy.out.page);
 	free(by_sub);
 	return ret;

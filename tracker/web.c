@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * web.c - the static HTML dashboard: web_generate() writes the assets and
- * the pages in order (web-internal.h lists the files that build them).
+ * the pages in order (web-internal.h lists the files that build them);
+ * web_split() runs the slow independent parts on two threads.
  *
  * The site is flat: every page sits in one directory next to style.css and
  * sort.js, copied build and console logs in logs/.  Pages:
@@ -43,6 +44,47 @@ int web_write_file(const char *dir, const char *name, const char *buf,
 out_free_path:
 	free(path);
 	return ret;
+}
+
+/* A share of web_split()'s work with what it returned. */
+struct split_thread {
+	struct web_share sh;
+	int (*run)(struct web_share *sh);
+	int ret;
+	char err[1024];		/* the error, from the thread's own buffer */
+};
+
+static void *split_run(void *arg)
+{
+	struct split_thread *t = arg;
+
+	t->ret = t->run(&t->sh);
+	if (t->ret) {
+		atomic_store(t->sh.stop, true);
+		snprintf(t->err, sizeof(t->err), "%s", kmig_errmsg());
+	}
+	return NULL;
+}
+
+int web_split(int (*run)(struct web_share *sh), void *data, void *mine,
+	      void *other)
+{
+	atomic_bool stop = false;
+	struct split_thread t[2] = {
+		{ .sh = { data, mine, 0, 1, &stop }, .run = run },
+		{ .sh = { data, other, 1, 2, &stop }, .run = run },
+	};
+	pthread_t tid;
+	bool two = other && !pthread_create(&tid, NULL, split_run, &t[1]);
+
+	t[0].sh.count = two ? 2 : 1;
+	split_run(&t[0]);
+	if (two)
+		pthread_join(tid, NULL);
+	/* t[1].ret stays 0 when the second thread did not run */
+	if (!t[0].ret && t[1].ret)
+		return kmig_errcode(t[1].ret, "%s", t[1].err);
+	return t[0].ret;
 }
 
 static void web_free(struct web *w)

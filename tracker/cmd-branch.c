@@ -226,25 +226,52 @@ static char *kept_test(const struct apply_run *r, int position, const char *hex)
 }
 
 /*
- * apply_step - apply or classify patch @file at @position, move the tip,
- * record the step and print it; *@status receives the outcome.
+ * read_patches - every patch of @series into *@out (@series->n of them;
+ * free with free_patches()), before anything is changed: a series with a
+ * missing or unreadable patch leaves the branch and its recorded steps
+ * (and their test results) as they were.
  */
-static int apply_step(struct apply_run *r, const struct series *series,
-		      size_t position, enum branch_status *status)
+static int read_patches(struct mbox_patch **out, const struct series *series)
 {
-	const char *file = series->names[position - 1];
-	char *path = series_path(series, file);
+	struct mbox_patch *v = xcalloc(series->n ? series->n : 1, sizeof(*v));
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; !ret && i < series->n; i++) {
+		char *path = series_path(series, series->names[i]);
+
+		ret = mbox_read(&v[i], path);
+		free(path);
+	}
+	*out = v;
+	return ret;
+}
+
+static void free_patches(struct mbox_patch *v, size_t n)
+{
+	size_t i;
+
+	if (!v)
+		return;
+	for (i = 0; i < n; i++)
+		mbox_patch_clear(&v[i]);
+	free(v);
+}
+
+/*
+ * apply_step - apply or classify patch @p (file @file) at @position, move
+ * the tip, record the step and print it; *@status receives the outcome.
+ */
+static int apply_step(struct apply_run *r, const struct mbox_patch *p,
+		      const char *file, size_t position,
+		      enum branch_status *status)
+{
 	struct branch_outcome res = { 0 };
 	struct branch_step step = { 0 };
-	struct mbox_patch p;
 	char hex[GIT_OID_HEXSZ + 1] = "";
 	int ret;
 
-	ret = mbox_read(&p, path);
-	free(path);
-	if (ret)
-		goto out;
-	ret = branch_apply_one(&res, r->repo, r->tip, r->base, &p, file,
+	ret = branch_apply_one(&res, r->repo, r->tip, r->base, p, file,
 			       r->cname, r->cemail);
 	if (ret) {
 		ret = kmig_err("%s: %s", file, kmig_errmsg());
@@ -267,7 +294,7 @@ static int apply_step(struct apply_run *r, const struct series *series,
 	step.base = (char *)r->base_tag;
 	step.position = (int)position;
 	step.patch = (char *)file;
-	step.subject = p.subject;
+	step.subject = p->subject;
 	step.status = (char *)branch_status_names[res.status];
 	step.commit = res.status == BRANCH_APPLIED ? hex : NULL;
 	step.evidence = res.evidence.buf;
@@ -279,7 +306,6 @@ static int apply_step(struct apply_run *r, const struct series *series,
 	if (res.status != BRANCH_APPLIED)
 		print_evidence(res.evidence.buf);
 out:
-	mbox_patch_clear(&p);
 	branch_outcome_clear(&res);
 	return ret;
 }
@@ -288,6 +314,7 @@ static int do_apply(struct kmig_ctx *ctx, const struct branch_opts *o,
 		    const char *base)
 {
 	struct series series = { 0 };
+	struct mbox_patch *patches = NULL;
 	struct apply_run r = { 0 };
 	struct progress *prog = NULL;
 	git_reference *ref = NULL;
@@ -304,7 +331,8 @@ static int do_apply(struct kmig_ctx *ctx, const struct branch_opts *o,
 		cmd_fail(KMIG_EXIT_ERROR, "invalid branch name '%s'", name);
 		goto out;
 	}
-	if (series_read(&series, dir, false) || repo_open(&r.repo, ctx->repo_path) ||
+	if (series_read(&series, dir, false) || read_patches(&patches, &series) ||
+	    repo_open(&r.repo, ctx->repo_path) ||
 	    current_branch_guard(r.repo, refname) ||
 	    repo_resolve_commit(&r.base, r.repo, base) ||
 	    store_open(&r.st, ctx->db_path) ||
@@ -321,8 +349,8 @@ static int do_apply(struct kmig_ctx *ctx, const struct branch_opts *o,
 		enum branch_status st = BRANCH_APPLIED;
 
 		progress_update(prog, i, series.names[i]);
-		if (apply_step(&r, &series, i + 1, &st)) {
-			/* an unreadable patch: the branch stays at the last good step */
+		if (apply_step(&r, &patches[i], series.names[i], i + 1, &st)) {
+			/* a patch git cannot apply: the branch stays at the last good step */
 			git_reference_create(&ref, r.repo, refname,
 					     git_commit_id(r.tip), 1,
 					     "kmig branch apply: stopped at a bad patch");
@@ -354,6 +382,7 @@ out:
 	git_repository_free(r.repo);
 	store_close(r.st);
 	branch_steps_clear(&r.old);
+	free_patches(patches, series.n);
 	series_clear(&series);
 	free(reflog);
 	free(r.cname);

@@ -81,6 +81,16 @@ struct branch_opts {
 	bool matrix;
 };
 
+/* The options each subcommand takes: their codes in parse_opts(). */
+static const struct {
+	const char *sub, *takes;
+} sub_opts[] = {
+	{ "apply", "bnsS" },
+	{ "rebase", "onsS" },
+	{ "status", "bnmf" },
+	{ "export", "bnsx" },
+};
+
 static int parse_opts(struct branch_opts *o, const char *sub, int argc,
 		      char **argv)
 {
@@ -96,11 +106,19 @@ static int parse_opts(struct branch_opts *o, const char *sub, int argc,
 		{ NULL, 0, NULL, 0 },
 	};
 	static const char *const formats[] = { "text", "csv", "json", NULL };
-	int opt;
+	const char *takes = "";
+	int opt, index;
+	size_t i;
 
+	for (i = 0; i < ARRAY_SIZE(sub_opts); i++)
+		if (!strcmp(sub_opts[i].sub, sub))
+			takes = sub_opts[i].takes;
 	memset(o, 0, sizeof(*o));
 	optind = 0;
-	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "", opts, &index)) != -1) {
+		if (opt != '?' && !strchr(takes, opt))
+			return cmd_usage_error("branch", "--%s is not an option of 'kmig branch %s'",
+					       opts[index].name, sub);
 		switch (opt) {
 		case 'b':
 			o->base = optarg;
@@ -135,6 +153,11 @@ static int parse_opts(struct branch_opts *o, const char *sub, int argc,
 	}
 	if (optind < argc)
 		return cmd_usage_error("branch", "unexpected argument '%s'", argv[optind]);
+	/* both name the branch */
+	if (o->base && o->name && strcmp(sub, "apply"))
+		return cmd_usage_error("branch", "--base and --name exclude each other");
+	if (o->series && o->send)
+		return cmd_usage_error("branch", "--series and --send exclude each other");
 	return 0;
 }
 
@@ -155,7 +178,7 @@ static char *main_base(const char *db_path)
 	char *tag = NULL;
 	size_t n = 0;
 
-	if (!store_open(&st, db_path) && !store_releases(st, &rel, &n) && n)
+	if (!store_open_readonly(&st, db_path) && !store_releases(st, &rel, &n) && n)
 		tag = xstrdup(rel[n - 1].tag);
 	release_infos_free(rel, n);
 	store_close(st);
@@ -401,10 +424,6 @@ static int branch_apply(struct kmig_ctx *ctx, int argc, char **argv)
 
 	if (ret)
 		return ret;
-	if (o.onto)
-		return cmd_usage_error("branch", "--onto is for 'kmig branch rebase'");
-	if (o.matrix)
-		return cmd_usage_error("branch", "--matrix is for 'kmig branch status'");
 	base = o.base ? xstrdup(o.base) : main_base(ctx->db_path);
 	ret = do_apply(ctx, &o, base);
 	free(base);
@@ -565,11 +584,12 @@ static int branch_matrix(struct kmig_ctx *ctx, const struct branch_opts *o)
 	struct mrow *rows = NULL;
 	struct store *st = NULL;
 	size_t nrel = 0, nrows = 0, arows = 0, i, k, r;
-	int status = KMIG_EXIT_ERROR;
+	int status = KMIG_EXIT_ERROR, ret;
 
 	if (o->name || o->base)
 		return cmd_usage_error("branch", "--matrix covers the branches kmig/<TAG> of every release; no --base or --name");
-	if (store_open(&st, ctx->db_path) || store_releases(st, &rel, &nrel)) {
+	ret = store_open_readonly(&st, ctx->db_path);
+	if ((ret && ret != KMIG_ENOTFOUND) || (st && store_releases(st, &rel, &nrel))) {
 		cmd_fail_last(KMIG_EXIT_ERROR);
 		goto out;
 	}
@@ -637,17 +657,22 @@ static int branch_status(struct kmig_ctx *ctx, int argc, char **argv)
 		return ret;
 	if (o.matrix)
 		return branch_matrix(ctx, &o);
-	if (store_open(&st, ctx->db_path)) {
+	/* nothing to show is no reason to create the database */
+	ret = store_open_readonly(&st, ctx->db_path);
+	if (ret && ret != KMIG_ENOTFOUND) {
 		cmd_fail_last(KMIG_EXIT_ERROR);
 		goto out;
 	}
-	if (o.name || o.base)
+	if (o.name || o.base) {
 		name = branch_name(&o, o.base);
-	else if (store_branch_latest(st, &name)) {
+	} else if (!st) {
+		cmd_fail(KMIG_EXIT_ERROR, "no branch applied yet (run 'kmig branch apply')");
+		goto out;
+	} else if (store_branch_latest(st, &name)) {
 		cmd_fail_last(KMIG_EXIT_ERROR);
 		goto out;
 	}
-	if (store_branch_steps(st, name, &steps)) {
+	if (st && store_branch_steps(st, name, &steps)) {
 		cmd_fail_last(KMIG_EXIT_ERROR);
 		goto out;
 	}
@@ -1360,17 +1385,21 @@ static int branch_export(struct kmig_ctx *ctx, int argc, char **argv)
 	if (ret)
 		return ret;
 	dir = o.series ? xstrdup(o.series) : datadir_series();
-	if (store_open(&st, ctx->db_path) || repo_open(&repo, ctx->repo_path)) {
+	ret = store_open_readonly(&st, ctx->db_path);
+	if ((ret && ret != KMIG_ENOTFOUND) || repo_open(&repo, ctx->repo_path)) {
 		cmd_fail_last(KMIG_EXIT_ERROR);
 		goto out;
 	}
-	if (o.name || o.base)
+	if (o.name || o.base) {
 		name = branch_name(&o, o.base);
-	else if (store_branch_latest(st, &name)) {
+	} else if (!st) {
+		cmd_fail(KMIG_EXIT_ERROR, "no branch applied yet (run 'kmig branch apply')");
+		goto out;
+	} else if (store_branch_latest(st, &name)) {
 		cmd_fail_last(KMIG_EXIT_ERROR);
 		goto out;
 	}
-	if (store_branch_steps(st, name, &steps) || series_read(&series, dir, true) ||
+	if ((st && store_branch_steps(st, name, &steps)) || series_read(&series, dir, true) ||
 	    mkdir_p(dir)) {
 		cmd_fail_last(KMIG_EXIT_ERROR);
 		goto out;

@@ -1226,6 +1226,10 @@ static int cmd_scan_fn(struct kmig_ctx *ctx, int argc, char **argv)
 	while ((opt = getopt_long(argc, argv, "j:", opts, NULL)) != -1) {
 		switch (opt) {
 		case 't':
+			if (!*optarg) {
+				free(globs);
+				return cmd_usage_error("scan", "--tags: empty pattern");
+			}
 			ALLOC_GROW(globs, nglobs + 1, aglobs);
 			globs[nglobs++] = optarg;
 			break;
@@ -1261,6 +1265,16 @@ static int cmd_scan_fn(struct kmig_ctx *ctx, int argc, char **argv)
 		cmd_fail_last(KMIG_EXIT_ERROR);
 		goto out;
 	}
+	/* no tags: an error before the database is created */
+	if (list_tags(s.repo, globs, nglobs, include_rc, &tags, &ntags)) {
+		cmd_fail_last(KMIG_EXIT_ERROR);
+		goto out;
+	}
+	if (!ntags) {
+		cmd_fail(KMIG_EXIT_ERROR, "no release tags to scan in '%s'",
+			 ctx->repo_path);
+		goto out;
+	}
 	if (store_open(&s.st, ctx->db_path) || store_scan_tune(s.st)) {
 		cmd_fail_last(KMIG_EXIT_ERROR);
 		goto out;
@@ -1274,15 +1288,6 @@ static int cmd_scan_fn(struct kmig_ctx *ctx, int argc, char **argv)
 	store_checkpoint_behind(s.st);
 	s.graphs = reach_cache_new();
 	s.image = xasprintf("%s-graph", ctx->db_path);
-	if (list_tags(s.repo, globs, nglobs, include_rc, &tags, &ntags)) {
-		cmd_fail_last(KMIG_EXIT_ERROR);
-		goto out;
-	}
-	if (!ntags) {
-		cmd_fail(KMIG_EXIT_ERROR, "no release tags to scan in '%s'",
-			 ctx->repo_path);
-		goto out;
-	}
 	/*
 	 * Plan up to PLAN_AHEAD releases beyond the one being written: the
 	 * writes of releases with few new blobs then overlap the lexing of

@@ -59,6 +59,24 @@ one_line "check -z" 2 "$KMIG" check -z
 t_ok "check -z: named" grep -q "unknown option or missing value '-z'" "$TRASH/.stderr"
 one_line "branch test --bogus" 2 "$KMIG" branch test --bogus
 one_line "branch status --bogus" 2 "$KMIG" branch status --bogus
+
+# an option another subcommand of branch takes, or two that exclude each
+# other: refused, not ignored
+one_line "branch apply --send" 2 "$KMIG" branch apply --send "$TRASH/out"
+t_is "branch apply --send: named" \
+	"kmig branch: --send is not an option of 'kmig branch apply' (see 'kmig help branch')" \
+	"$(cat "$TRASH/.stderr")"
+one_line "branch apply --onto" 2 "$KMIG" branch apply --onto v1.0
+one_line "branch rebase --base" 2 "$KMIG" branch rebase --onto v1.0 --base v1.0
+one_line "branch status --series" 2 "$KMIG" branch status --series "$TRASH/s"
+one_line "branch export --matrix" 2 "$KMIG" branch export --matrix
+one_line "branch status --base --name" 2 "$KMIG" branch status --base v1.0 --name kmig/v1.1
+t_ok "branch status --base --name: named" grep -q "base and --name exclude each other" "$TRASH/.stderr"
+one_line "branch export --base --name" 2 "$KMIG" branch export --base v1.0 --name kmig/v1.1
+one_line "branch export --series --send" 2 "$KMIG" branch export --series "$TRASH/s" --send "$TRASH/d"
+t_ok "branch export --series --send: named" grep -q "series and --send exclude each other" "$TRASH/.stderr"
+one_line "scan --tags ''" 2 "$KMIG" scan --tags ''
+t_ok "scan --tags '': named" grep -q "\-\-tags: empty pattern" "$TRASH/.stderr"
 one_line "global --bogus" 2 "$KMIG" --bogus rules
 t_ok "global --bogus: named" grep -q "^kmig: unknown option or missing value '--bogus'" "$TRASH/.stderr"
 
@@ -73,6 +91,16 @@ git -C "$W" tag v1.0
 printf 'void g(void) { strcpy(c, d); }\n' > "$W/g.c"
 git_commit_all "$W" two
 k() { "$KMIG" --repo "$W" --db "$TRASH/kmig.db" "$@"; }
+
+# a command that fails, or finds nothing to read, creates no database
+one_line "scan of no tag" 2 "$KMIG" --repo "$W" --db "$TRASH/none/a.db" scan --tags 'zz*'
+one_line "branch status before any apply" 2 "$KMIG" --repo "$W" --db "$TRASH/none/b.db" branch status
+t_is "branch status before any apply: said so" \
+	"kmig: no branch applied yet (run 'kmig branch apply')" "$(cat "$TRASH/.stderr")"
+one_line "branch status --matrix before any scan" 2 \
+	"$KMIG" --repo "$W" --db "$TRASH/none/c.db" branch status --matrix
+one_line "branch export before any apply" 2 "$KMIG" --repo "$W" --db "$TRASH/none/d.db" branch export
+t_ok "no database, no directory" test ! -e "$TRASH/none"
 unset KMIG_PROGRESS KMIG_NO_PROGRESS
 t_exit "scan, stderr not a terminal" 0 k scan
 t_is "... no progress" "" "$(cat "$TRASH/.stderr")"

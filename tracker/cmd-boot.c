@@ -328,6 +328,11 @@ static int cmd_boot_fn(struct kmig_ctx *ctx, int argc, char **argv)
 		status = cmd_fail_last(KMIG_EXIT_ERROR);
 		goto out_args;
 	}
+	/* an unknown REV: an error before the database is created */
+	if (rev && kbuild_resolve(kb, rev, id, NULL)) {
+		status = cmd_fail_last(KMIG_EXIT_ERROR);
+		goto out_kbuild;
+	}
 	if (store_open(&st, ctx->db_path)) {
 		status = cmd_fail_last(KMIG_EXIT_ERROR);
 		goto out_kbuild;

@@ -594,8 +594,12 @@ static int convert_open(struct convert *c, struct kmig_ctx *ctx)
 	int ret;
 
 	ret = repo_open(&c->repo, ctx->repo_path);
-	if (!ret)
-		ret = store_open(&c->st, ctx->db_path);
+	if (!ret)	/* read only: nothing scanned is no reason to create it */
+		ret = store_open_readonly(&c->st, ctx->db_path);
+	if (ret == KMIG_ENOTFOUND && c->o.base)
+		ret = kmig_err("release '%s' is not scanned (run 'kmig scan')", c->o.base);
+	else if (ret == KMIG_ENOTFOUND)
+		ret = kmig_err("no release scanned yet (run 'kmig scan')");
 	if (!ret && !c->o.base) {
 		struct release_info *all = NULL;
 		size_t n = 0;
@@ -656,10 +660,8 @@ static int convert_cocci(struct convert *c)
 
 	if (!c->intree) {
 		c->cocci = cocci_file(c->o.rule);
-		if (!c->cocci)
-			return kmig_err("no semantic patch for rule '%s' (have: strlcpy, strcpy, alloc-arith; alloc-obj from the tree)",
-					c->o.rule);
-		return 0;
+		/* the rule has one: datadir_file() said where it looked */
+		return c->cocci ? 0 : KMIG_EGENERIC;
 	}
 	ret = repo_blob_at(c->repo, c->tree, c->intree, &sb);
 	if (ret == KMIG_ENOTFOUND)

@@ -524,9 +524,10 @@ static int cmd_log_fn(struct kmig_ctx *ctx, int argc, char **argv)
 	if (optind < argc)
 		return cmd_usage_error("log", "unexpected argument '%s'", argv[optind]);
 
+	/* a bad range: an error before the database is created */
 	if (repo_open(&s.repo, ctx->repo_path) ||
-	    store_open(&s.st, ctx->db_path) ||
-	    parse_range(s.repo, range, &from, &to))
+	    parse_range(s.repo, range, &from, &to) ||
+	    store_open(&s.st, ctx->db_path))
 		goto out_fail;
 	gate_init(&s.g, s.repo, s.st, jobs);
 	if (walk_range(&s, &from, &to))

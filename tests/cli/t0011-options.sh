@@ -100,10 +100,20 @@ t_is "branch status before any apply: said so" \
 one_line "branch status --matrix before any scan" 2 \
 	"$KMIG" --repo "$W" --db "$TRASH/none/c.db" branch status --matrix
 one_line "branch export before any apply" 2 "$KMIG" --repo "$W" --db "$TRASH/none/d.db" branch export
+one_line "log of a bad range" 2 "$KMIG" --repo "$W" --db "$TRASH/none/e.db" log v1.0..nosuch
+one_line "convert before any scan" 2 "$KMIG" --repo "$W" --db "$TRASH/none/f.db" convert strlcpy
+t_is "convert before any scan: said so" \
+	"kmig: no release scanned yet (run 'kmig scan')" "$(cat "$TRASH/.stderr")"
+one_line "boot of an unknown revision" 2 "$KMIG" --repo "$W" --db "$TRASH/none/g.db" boot nosuch
 t_ok "no database, no directory" test ! -e "$TRASH/none"
 unset KMIG_PROGRESS KMIG_NO_PROGRESS
 t_exit "scan, stderr not a terminal" 0 k scan
 t_is "... no progress" "" "$(cat "$TRASH/.stderr")"
+one_line "convert without its semantic patches" 2 \
+	env KMIG_COCCI_DIR="$TRASH/nococci" "$KMIG" --repo "$W" --db "$TRASH/kmig.db" convert strlcpy --dry-run
+t_is "... says where it looked" \
+	"kmig: cannot read '$TRASH/nococci/strlcpy.cocci': No such file or directory" \
+	"$(cat "$TRASH/.stderr")"
 t_exit "scan with KMIG_PROGRESS=1" 0 env KMIG_PROGRESS=1 "$KMIG" --repo "$W" --db "$TRASH/p.db" scan
 t_ok "... progress lines" grep -q '^\[1/1\] scanning v1.0$' "$TRASH/.stderr"
 t_exit "scan with KMIG_PROGRESS=1 KMIG_NO_PROGRESS=1" 0 \

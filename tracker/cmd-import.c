@@ -751,6 +751,8 @@ static int cmd_import_fn(struct kmig_ctx *ctx, int argc, char **argv)
 	struct chain chain = { 0 };
 	struct sbuf journal = SBUF_INIT;
 	bool list = false, update = false, replayed = false;
+	/* made by this run: removed again when it fails before committing */
+	bool new_db = false, new_repo = false, committing = false;
 	int lockfd = -1;
 	unsigned long n;
 	int jobs = ncpus(), opt, status = KMIG_EXIT_ERROR;
@@ -794,6 +796,7 @@ static int cmd_import_fn(struct kmig_ctx *ctx, int argc, char **argv)
 	if (tarball && access(tarball, R_OK) < 0)
 		return cmd_fail(KMIG_EXIT_ERROR, "cannot read tarball '%s': %s",
 				tarball, strerror(errno));
+	new_db = access(ctx->db_path, F_OK) < 0;
 	if (store_open(&st, ctx->db_path))
 		return cmd_fail_last(KMIG_EXIT_ERROR);
 
@@ -833,7 +836,9 @@ static int cmd_import_fn(struct kmig_ctx *ctx, int argc, char **argv)
 	}
 	qsort(items, nitems, sizeof(items[0]), cmp_items);
 
+	new_repo = access(ctx->repo_path, F_OK) < 0;
 	if (repo_open_or_init(&repo, ctx->repo_path)) {
+		new_repo = false;	/* not made here: not ours to remove */
 		cmd_fail_last(KMIG_EXIT_ERROR);
 		goto out;
 	}
@@ -877,6 +882,7 @@ static int cmd_import_fn(struct kmig_ctx *ctx, int argc, char **argv)
 		chain_insert(&chain, &l, it->tag);
 		done++;
 	}
+	committing = true;	/* a journal from here on: the next run completes it */
 	if (done && commit_chain(&chain, repo, st, &journal, &replayed)) {
 		cmd_fail(KMIG_EXIT_ERROR, "import failed: %s", kmig_errmsg());
 		goto out;
@@ -908,6 +914,13 @@ out:
 		close(lockfd);
 	git_repository_free(repo);
 	store_close(st);
+	/* that run imports nothing: not even an empty repository or database */
+	if (status != KMIG_EXIT_OK && !committing) {
+		if (new_repo)
+			rm_rf(ctx->repo_path);
+		if (new_db)
+			store_remove(ctx->db_path);
+	}
 	return status;
 }
 

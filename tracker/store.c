@@ -503,6 +503,19 @@ void store_checkpoint_stop(struct store *st)
 	st->ckpt = NULL;
 }
 
+void store_remove(const char *path)
+{
+	static const char *const sfx[] = { "", "-wal", "-shm", "-journal" };
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(sfx); i++) {
+		char *p = xasprintf("%s%s", path, sfx[i]);
+
+		unlink(p);
+		free(p);
+	}
+}
+
 void store_close(struct store *st)
 {
 	size_t i;

@@ -129,6 +129,14 @@ t_is "a truncated tarball leaves no tag" "" "$(git -C "$REPO" tag -l v2.0)"
 printf 'not a tarball\n' > "$TRASH/junk.tar.gz"
 t_exit "not a tarball" 2 k import --tarball "$TRASH/junk.tar.gz" --tag v2.0
 t_ok "junk tarball is named" grep -q "junk.tar.gz" "$TRASH/.stderr"
+# into a new repository and database: the run that imports nothing leaves
+# neither behind (an empty repository would make the next import's
+# "already imported" checks and a scan find nothing)
+t_exit "not a tarball, new repository" 2 "$KMIG" --repo "$TRASH/new.git" --db "$TRASH/new.db" \
+	import --tarball "$TRASH/junk.tar.gz" --tag v2.0
+t_ok "... no repository left" test ! -e "$TRASH/new.git"
+t_ok "... no database left" test ! -e "$TRASH/new.db" -a ! -e "$TRASH/new.db-wal"
+t_ok "... an existing repository and database are kept" test -d "$REPO" -a -f "$TRASH/kmig.db"
 
 # Hostile entries: "../", an absolute name, a symlink pointing out and a
 # file written through it.  Nothing lands outside, nothing is imported.

@@ -673,31 +673,6 @@ static int commit_chain(struct chain *c, git_repository *repo, struct store *st,
 }
 
 /* Remove the unpack directories of imports that were killed. */
-static void drop_stale_tmp(const char *home)
-{
-	char *dir = xasprintf("%s/tmp", home);
-	DIR *dh = opendir(dir);
-	struct dirent *de;
-
-	while (dh && (de = readdir(dh))) {
-		char *end;
-		long pid;
-
-		if (strncmp(de->d_name, "import-", 7))
-			continue;
-		pid = strtol(de->d_name + 7, &end, 10);
-		if (pid <= 0 || (*end && strcmp(end, ".log")) ||
-		    kill((pid_t)pid, 0) == 0 || errno != ESRCH)
-			continue;
-		end = xasprintf("%s/%s", dir, de->d_name);
-		rm_rf(end);
-		free(end);
-	}
-	if (dh)
-		closedir(dh);
-	free(dir);
-}
-
 /* One import at a time per repository: a lock released when kmig dies. */
 static int import_lock(git_repository *repo, int *fd)
 {
@@ -848,7 +823,9 @@ static int cmd_import_fn(struct kmig_ctx *ctx, int argc, char **argv)
 	}
 	if (replayed)
 		printf("completed an interrupted import\n");
-	drop_stale_tmp(ctx->home);
+	tmpdir = xasprintf("%s/tmp", ctx->home);
+	rm_stale(tmpdir, "import-", ".log");	/* what killed imports left */
+	free(tmpdir);
 	if (chain_read(&chain, repo)) {
 		cmd_fail_last(KMIG_EXIT_ERROR);
 		goto out;

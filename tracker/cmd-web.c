@@ -84,6 +84,28 @@ static const char *unknown_placeholder(const char *tmpl)
 	return NULL;
 }
 
+/*
+ * drop_stale - remove the DIR.tmp-PID and DIR.old-PID beside the site @dir
+ * that an interrupted "kmig web" left (its process is gone).
+ */
+static void drop_stale(const char *dir)
+{
+	const char *slash = strrchr(dir, '/');
+	char *parent = slash ? xstrndup(dir, (size_t)(slash - dir)) : xstrdup(".");
+	const char *base = slash ? slash + 1 : dir;
+	char *tmp = xasprintf("%s.tmp-", base), *old = xasprintf("%s.old-", base);
+
+	if (!*parent) {		/* the site is in / */
+		free(parent);
+		parent = xstrdup("/");
+	}
+	rm_stale(parent, tmp, NULL);
+	rm_stale(parent, old, NULL);
+	free(old);
+	free(tmp);
+	free(parent);
+}
+
 static int cmd_web_fn(struct kmig_ctx *ctx, int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -142,6 +164,7 @@ static int cmd_web_fn(struct kmig_ctx *ctx, int argc, char **argv)
 		cmd_fail_last(KMIG_EXIT_ERROR);
 		goto out_close;
 	}
+	drop_stale(dir);
 	if (mkdir(tmp, 0777) < 0) {
 		cmd_fail(KMIG_EXIT_ERROR, "cannot create directory '%s': %s", tmp, strerror(errno));
 		goto out_close;

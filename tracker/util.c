@@ -3,12 +3,14 @@
  * util.c - errors, memory, buffers, processes, versions, progress, output.
  */
 #define _GNU_SOURCE 1
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <fnmatch.h>
 #include <ftw.h>
 #include <git2.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -368,12 +370,38 @@ int rm_rf(const char *path)
 {
 	struct stat st;
 
+	/* ENOTDIR: a parent is a file, so @path is not there either */
 	if (lstat(path, &st) < 0)
-		return errno == ENOENT ? 0 :
+		return errno == ENOENT || errno == ENOTDIR ? 0 :
 			kmig_err("cannot remove '%s': %s", path, strerror(errno));
 	if (nftw(path, rm_one, 32, FTW_DEPTH | FTW_PHYS) < 0)
 		return kmig_err("cannot remove '%s': %s", path, strerror(errno));
 	return 0;
+}
+
+void rm_stale(const char *dir, const char *prefix, const char *suffix)
+{
+	size_t plen = strlen(prefix);
+	DIR *dh = opendir(dir);
+	struct dirent *de;
+
+	while (dh && (de = readdir(dh))) {
+		char *end, *path;
+		long pid;
+
+		if (strncmp(de->d_name, prefix, plen))
+			continue;
+		pid = strtol(de->d_name + plen, &end, 10);
+		if (pid <= 0 || end == de->d_name + plen ||
+		    (*end && (!suffix || strcmp(end, suffix))) ||
+		    kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue;
+		path = xasprintf("%s/%s", dir, de->d_name);
+		rm_rf(path);
+		free(path);
+	}
+	if (dh)
+		closedir(dh);
 }
 
 int parse_ulong(const char *s, unsigned long min, unsigned long max,

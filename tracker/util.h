@@ -122,6 +122,13 @@ char *normalize_ws(const char *s, size_t len);
 /* Directory helpers (processes: child.h). */
 int mkdir_p(const char *path);			/* like mkdir -p */
 int rm_rf(const char *path);			/* like rm -rf */
+/*
+ * rm_stale - remove (rm_rf()) each entry of @dir named @prefix<PID>, or
+ * @prefix<PID>@suffix when @suffix is not NULL, whose process is gone:
+ * what a killed run left.  An entry of a live process stays; errors are
+ * ignored (a leftover costs only space).
+ */
+void rm_stale(const char *dir, const char *prefix, const char *suffix);
 
 /*
  * parse_ulong - @s as a decimal integer between @min and @max into @out.

@@ -52,9 +52,13 @@ t_ok "KMIG_DB names the database" grep -q "database '$TRASH/env.db' does not exi
 KMIG_DB="$TRASH/env.db" "$KMIG" --db "$TRASH/opt.db" report > /dev/null 2> "$TRASH/err"
 t_ok "--db wins over KMIG_DB" grep -q "database '$TRASH/opt.db' does not exist" "$TRASH/err"
 t_ok "report created neither" test ! -e "$TRASH/env.db" -a ! -e "$TRASH/opt.db"
-KMIG_DB="$TRASH/env.db" "$KMIG" branch status > /dev/null 2>&1
+R="$TRASH/repo"
+git init -q "$R"
+printf 'int a;\n' > "$R/a.c"
+git_commit_all "$R" one && git -C "$R" tag v1.0
+KMIG_DB="$TRASH/env.db" "$KMIG" --repo "$R" scan > /dev/null 2>&1
 t_ok "KMIG_DB creates the database there (a writing command)" test -f "$TRASH/env.db"
-"$KMIG" branch status > /dev/null 2>&1
+"$KMIG" --repo "$R" scan > /dev/null 2>&1
 t_ok "default database under KMIG_HOME" test -f "$KMIG_HOME/kmig.db"
 newest=$(sed -n 's/^-- migration: //p' "$TOP/db/schema.sql" | tail -n 1)
 t_is "schema version recorded" "$newest" "$(sqlite3 "$KMIG_HOME/kmig.db" 'PRAGMA user_version')"

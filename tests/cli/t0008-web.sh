@@ -174,11 +174,24 @@ t_ok "one line naming it" sh -c "test \$(wc -l < '$TRASH/.stderr') = 1 && grep -
 t_ok "the directory is untouched, nothing left aside" \
 	sh -c "test \"\$(cat '$TRASH/precious/file')\" = keep && test -z \"\$(ls '$TRASH' | grep 'precious\.')\""
 t_exit "unexpected argument" 2 k web extra
+echo file > "$TRASH/afile"
+t_exit "-o under a file" 2 k web -o "$TRASH/afile/site"
+t_ok "-o under a file: the real failure" \
+	grep -q "^kmig: cannot create directory '.*/afile/site.tmp-[0-9]*': Not a directory$" "$TRASH/.stderr"
+
+# what an interrupted run left beside the site: removed once its process
+# is gone, kept while it lives
+sh -c 'exit 0' & dead=$!
+wait $dead
+mkdir -p "$TRASH/site4.tmp-$dead/x" "$TRASH/site4.old-$dead" "$TRASH/site4.tmp-$$"
+t_exit "a run after interrupted ones" 0 k web -o "$TRASH/site4"
+t_is "... their leftovers are gone, a live run's stays" "site4 site4.tmp-$$" \
+	"$(cd "$TRASH" && ls -d site4* | tr '\n' ' ' | sed 's/ $//')"
 t_exit "bad --sites-per-page" 2 k web --sites-per-page 0
 t_exit "-o ." 2 k web -o .
 t_exit "missing database" 2 "$KMIG" --db "$TRASH/empty.db" web -o "$TRASH/site3"
 t_ok "missing database: one line, not created" sh -c "test \$(wc -l < '$TRASH/.stderr') = 1 && grep -q 'does not exist' '$TRASH/.stderr' && test ! -e '$TRASH/empty.db'"
-"$KMIG" --repo "$W" --db "$TRASH/empty.db" branch status > /dev/null 2>&1
+"$KMIG" --repo "$W" --db "$TRASH/empty.db" log HEAD~1..HEAD > /dev/null 2>&1	# a database, no release
 t_exit "empty database" 2 "$KMIG" --db "$TRASH/empty.db" web -o "$TRASH/site3"
 t_ok "no release scanned: one line" sh -c "test \$(wc -l < '$TRASH/.stderr') = 1 && grep -q 'no release is scanned' '$TRASH/.stderr'"
 t_ok "and no site left behind" test ! -e "$TRASH/site3"

@@ -77,6 +77,11 @@ one_line "branch export --series --send" 2 "$KMIG" branch export --series "$TRAS
 t_ok "branch export --series --send: named" grep -q "series and --send exclude each other" "$TRASH/.stderr"
 one_line "scan --tags ''" 2 "$KMIG" scan --tags ''
 t_ok "scan --tags '': named" grep -q "\-\-tags: empty pattern" "$TRASH/.stderr"
+one_line "help of an unknown subcommand" 2 "$KMIG" help branch frob
+t_is "help of an unknown subcommand: named" \
+	"kmig help: 'branch' has no subcommand 'frob' (see 'kmig help help')" "$(cat "$TRASH/.stderr")"
+one_line "help of a command without subcommands" 2 "$KMIG" help scan frob
+t_exit "help of a subcommand" 0 "$KMIG" help branch test
 one_line "global --bogus" 2 "$KMIG" --bogus rules
 t_ok "global --bogus: named" grep -q "^kmig: unknown option or missing value '--bogus'" "$TRASH/.stderr"
 

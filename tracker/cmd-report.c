@@ -584,6 +584,25 @@ static void print_json(const struct release_info *rel,
 	printf("}\n");
 }
 
+/*
+ * fail_unscanned - the error for @tag, which the database has no release
+ * of: no such tag in the repository, or not scanned.  Returns the status.
+ */
+static int fail_unscanned(const char *repo_path, const char *tag)
+{
+	git_repository *repo = NULL;
+	int status;
+
+	if (!repo_open(&repo, repo_path) && !repo_tag_exists(repo, tag))
+		status = cmd_fail(KMIG_EXIT_ERROR, "tag '%s' does not exist in '%s'",
+				  tag, repo_path);
+	else
+		status = cmd_fail(KMIG_EXIT_ERROR, "release '%s' is not scanned (run 'kmig scan')",
+				  tag);
+	git_repository_free(repo);
+	return status;
+}
+
 static int do_report(struct store *st, const char *repo_path, const char *tag,
 		     struct report_opts *o)
 {
@@ -607,15 +626,7 @@ static int do_report(struct store *st, const char *repo_path, const char *tag,
 				break;
 		}
 	if (!rel) {
-		git_repository *repo = NULL;
-
-		if (!repo_open(&repo, repo_path) && !repo_tag_exists(repo, tag))
-			cmd_fail(KMIG_EXIT_ERROR, "tag '%s' does not exist in '%s'", tag,
-				 repo_path);
-		else
-			cmd_fail(KMIG_EXIT_ERROR, "release '%s' is not scanned (run 'kmig scan')",
-				 tag);
-		git_repository_free(repo);
+		fail_unscanned(repo_path, tag);
 		goto out;
 	}
 	if (counts(o, st, rel->id, o->by, o->subsystem, &cur) ||
@@ -1011,7 +1022,8 @@ static int reach_row(void *data, const char *path, unsigned int line,
 }
 
 /* kmig report [TAG] --reach: the release's graph and reached sites. */
-static int do_reach(struct store *st, const char *tag, int fmt)
+static int do_reach(struct store *st, const char *repo_path, const char *tag,
+		    int fmt)
 {
 	struct release_info *rels = NULL, *rel = NULL;
 	struct reach_print p = { NULL, fmt, 0 };
@@ -1026,7 +1038,7 @@ static int do_reach(struct store *st, const char *tag, int fmt)
 			rel = &rels[i];
 	if (!rel) {
 		release_infos_free(rels, n);
-		return tag ? cmd_fail(KMIG_EXIT_ERROR, "release '%s' is not scanned (run 'kmig scan')", tag) :
+		return tag ? fail_unscanned(repo_path, tag) :
 			     cmd_fail(KMIG_EXIT_ERROR, "no release is scanned (run 'kmig scan')");
 	}
 	p.tag = rel->tag;
@@ -1180,7 +1192,8 @@ static int cmd_report_fn(struct kmig_ctx *ctx, int argc, char **argv)
 		status = cmd_fail_last(KMIG_EXIT_ERROR);
 		goto out_free;
 	}
-	status = reach ? do_reach(st, optind < argc ? argv[optind] : NULL, o.fmt) :
+	status = reach ? do_reach(st, ctx->repo_path, optind < argc ? argv[optind] : NULL,
+				  o.fmt) :
 		 trend && o.by_given ? do_trend_by_section(st, &o) :
 		 trend ? do_trend(st, &o) :
 		 do_report(st, ctx->repo_path, optind < argc ? argv[optind] : NULL, &o);

@@ -116,6 +116,11 @@ net/rds/message.c,2" \
 	"$(k report v1.0 --format csv --by file --rule warn-on | sed 1d | cut -d, -f2,4)"
 
 t_exit "report --reach: the sites and their paths" 0 k report v1.0 --reach
+cp "$TRASH/.stdout" "$TRASH/reach.out"
+t_exit "report --reach of a tag the repository lacks" 2 k report v9.9 --reach
+t_is "... says so, as report without --reach" "kmig: tag 'v9.9' does not exist in '$W'" \
+	"$(cat "$TRASH/.stderr")"
+cp "$TRASH/reach.out" "$TRASH/.stdout"
 t_ok "report --reach shows the path and the WARN" grep -qF \
 	"net/rds/message.c:20: rds_sendmsg (net/rds/send.c:1) → rds_message_alloc_sgs (net/rds/message.c:14): WARN_ON(!nents);" \
 	"$TRASH/.stdout"

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "store-internal.h"
@@ -227,12 +228,28 @@ out_rollback:
 	return KMIG_EGENERIC;
 }
 
+/*
+ * not_a_file - an error when @path exists and is no regular file (a
+ * directory, a device): SQLite would say "disk I/O error" and leave a
+ * -journal beside it.
+ */
+static int not_a_file(const char *path)
+{
+	struct stat sb;
+
+	if (stat(path, &sb) < 0 || S_ISREG(sb.st_mode))
+		return 0;
+	return kmig_err("database '%s' is not a regular file", path);
+}
+
 int store_open(struct store **out, const char *path)
 {
 	struct store *st;
 	char *dir, *slash;
 
 	*out = NULL;
+	if (not_a_file(path))
+		return KMIG_EGENERIC;
 	dir = xstrdup(path);
 	slash = strrchr(dir, '/');
 	if (slash && slash != dir) {
@@ -334,6 +351,8 @@ int store_open_readonly(struct store **out, const char *path)
 		return kmig_errcode(KMIG_ENOTFOUND,
 				    "database '%s' does not exist (run 'kmig scan' first)",
 				    path);
+	if (not_a_file(path))
+		return KMIG_EGENERIC;
 	dir = xstrdup(path);
 	slash = strrchr(dir, '/');
 	if (slash)

@@ -60,6 +60,14 @@ KMIG_DB="$TRASH/env.db" "$KMIG" --repo "$R" scan > /dev/null 2>&1
 t_ok "KMIG_DB creates the database there (a writing command)" test -f "$TRASH/env.db"
 "$KMIG" --repo "$R" scan > /dev/null 2>&1
 t_ok "default database under KMIG_HOME" test -f "$KMIG_HOME/kmig.db"
+# a --db that is no file: said so, nothing written beside it
+mkdir -p "$TRASH/dbdir"
+for c in report scan; do
+	t_exit "--db a directory: $c" 2 "$KMIG" --repo "$R" --db "$TRASH/dbdir" $c
+	t_is "--db a directory: $c says so" "kmig: database '$TRASH/dbdir' is not a regular file" \
+		"$(cat "$TRASH/.stderr")"
+done
+t_is "--db a directory: nothing beside it" "dbdir" "$(cd "$TRASH" && ls -d dbdir*)"
 newest=$(sed -n 's/^-- migration: //p' "$TOP/db/schema.sql" | tail -n 1)
 t_is "schema version recorded" "$newest" "$(sqlite3 "$KMIG_HOME/kmig.db" 'PRAGMA user_version')"
 t_is "no schema version table (dropped in migration 3)" "" \

@@ -26,9 +26,12 @@
 #include <git2.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "builtin.h"
 #include "cmd-boot.h"
+#include "datadir.h"
 #include "recipients.h"
 #include "repo.h"
 #include "runner.h"
@@ -211,7 +214,7 @@ static int run_checks(struct kbuild *kb, struct store *st,
 		char *cls;
 		bool same;
 
-		fprintf(stderr, "kmig: verify %u/%u: %.12s\n", i, nverify, c->id);
+		progress_note("kmig: verify %u/%u: %.12s\n", i, nverify, c->id);
 		if (check_boot(kb, st, c->id, a, &r)) {
 			ret = -1;
 			goto out_free;
@@ -251,7 +254,7 @@ static int run_checks(struct kbuild *kb, struct store *st,
 			struct boottest_result r;
 			bool ok;
 
-			fprintf(stderr, "kmig: revert %u/%u: %.12s with %.12s reverted\n",
+			progress_note("kmig: revert %u/%u: %.12s with %.12s reverted\n",
 				i, nverify, bad, c->id);
 			if (check_boot(kb, st, k->revert_id, a, &r)) {
 				ret = -1;
@@ -376,6 +379,32 @@ struct report_args {
 	const struct boot_args *a;
 };
 
+/*
+ * report_writable - can --report @path (NULL: none) be written once the
+ * bisect is done?  Checked before hours of builds and boots: not a
+ * directory, and in a directory this process can write.
+ */
+static int report_writable(const char *path)
+{
+	const char *slash;
+	struct stat sb;
+	char *dir;
+	int ret = 0;
+
+	if (!path)
+		return 0;
+	if (!stat(path, &sb) && S_ISDIR(sb.st_mode))
+		return kmig_err("--report: '%s' is a directory", path);
+	slash = strrchr(path, '/');
+	dir = slash ? xstrndup(path, slash == path ? 1 : (size_t)(slash - path)) :
+		      xstrdup(".");
+	if (access(dir, W_OK) < 0)
+		ret = kmig_err("--report: cannot write in '%s': %s", dir,
+			       strerror(errno));
+	free(dir);
+	return ret;
+}
+
 /* The report mail, in the shape of the kernel test robot's. */
 static int write_report(const struct report_args *ra)
 {
@@ -460,6 +489,7 @@ static int cmd_bisect_fn(struct kmig_ctx *ctx, int argc, char **argv)
 	struct checks k = { 0 };
 	struct recipients rcpt = { 0 };
 	char good[41], bad[41], *tests = NULL, *to = NULL, *author = NULL;
+	char *config = NULL;
 	const char *bisect_status = "error", *report = NULL;
 	long lo, hi, i, first = -1;
 	int64_t bisect_id = 0;
@@ -503,7 +533,13 @@ static int cmd_bisect_fn(struct kmig_ctx *ctx, int argc, char **argv)
 		status = cmd_fail_last(KMIG_EXIT_ERROR);
 		goto out_repo;
 	}
-	if (store_open(&st, ctx->db_path)) {
+	/*
+	 * What every step needs (the kernel configuration fragment and the
+	 * guest of kmig's qemu/ directory, the report's place), before a
+	 * bisect is recorded and started.
+	 */
+	config = datadir_file(DATADIR_QEMU, "kmig.config");
+	if (!config || report_writable(report) || store_open(&st, ctx->db_path)) {
 		status = cmd_fail_last(KMIG_EXIT_ERROR);
 		goto out_repo;
 	}
@@ -512,8 +548,8 @@ static int cmd_bisect_fn(struct kmig_ctx *ctx, int argc, char **argv)
 		status = cmd_fail_last(KMIG_EXIT_ERROR);
 		goto out_store;
 	}
-	fprintf(stderr, "kmig: bisecting %zu commits (%.12s..%.12s)\n", n,
-		good, bad);
+	progress_note("kmig: bisecting %zu commits (%.12s..%.12s)\n", n,
+		      good, bad);
 
 	/* BAD first, then halve (lo, hi): lo last good, hi first bad. */
 	lo = -1;
@@ -521,8 +557,8 @@ static int cmd_bisect_fn(struct kmig_ctx *ctx, int argc, char **argv)
 	for (i = hi; i >= 0; i = next_step(cand, lo, hi)) {
 		struct boottest_result r;
 
-		fprintf(stderr, "kmig: bisect step %d: %.12s %s\n", seq + 1,
-			cand[i].id, cand[i].subject);
+		progress_note("kmig: bisect step %d: %.12s %s\n", seq + 1,
+			      cand[i].id, cand[i].subject);
 		ret = runner_boottest_run(&rn, kb, st, cand[i].id, &a.opts, &r);
 		if (ret == RUNNER_EINFRA && i != (long)n - 1) {
 			/* The lab failed, not the kernel: skip it (125). */
@@ -647,6 +683,7 @@ out_store:
 	free(tests);
 	store_close(st);
 out_repo:
+	free(config);
 	free(to);
 	free(author);
 	recipients_release(&rcpt);

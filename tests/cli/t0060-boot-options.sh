@@ -44,6 +44,27 @@ t_ok "bisect --report '': named" grep -q "^kmig bisect: --report needs a file na
 one_line "bisect --report without a value" "$KMIG" bisect A B --report
 one_line "bisect --bases is not an option" "$KMIG" bisect A B --bases
 
+# what every step needs, checked before a bisect is recorded: no database
+# made, no step started
+W="$TRASH/work"
+git init -q "$W"
+printf 'int a;\n' > "$W/a.c"
+git_commit_all "$W" one && git -C "$W" tag v1.0
+printf 'int b;\n' > "$W/b.c"
+git_commit_all "$W" two
+b() { "$KMIG" --repo "$W" --db "$TRASH/b.db" bisect v1.0 HEAD "$@"; }
+one_line "bisect --report in a missing directory" b --report "$TRASH/nodir/report.txt"
+t_is "... named" "kmig: --report: cannot write in '$TRASH/nodir': No such file or directory" \
+	"$(cat "$TRASH/.stderr")"
+mkdir -p "$TRASH/adir"
+one_line "bisect --report a directory" b --report "$TRASH/adir"
+t_is "... named" "kmig: --report: '$TRASH/adir' is a directory" "$(cat "$TRASH/.stderr")"
+one_line "bisect without kmig's qemu/ data" env KMIG_QEMU_DIR="$TRASH/noqemu" \
+	"$KMIG" --repo "$W" --db "$TRASH/b.db" bisect v1.0 HEAD
+t_is "... named" "kmig: cannot read '$TRASH/noqemu/kmig.config': No such file or directory" \
+	"$(cat "$TRASH/.stderr")"
+t_ok "no database made by any of them" test ! -e "$TRASH/b.db"
+
 t_ok "boot --help names --retries and --bases" sh -c \
 	"'$KMIG' boot --help | grep -q -- '--retries N' && '$KMIG' boot --help | grep -q -- '--bases'"
 t_ok "bisect --help names --verify, --retries and --report" sh -c \

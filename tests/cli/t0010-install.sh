@@ -99,8 +99,8 @@ if [ -e /usr/local/share/kmig/cocci ]; then
 else
 	t_exit "convert without the installed semantic patches" 2 \
 		ki convert strlcpy --base v1.0 --series "$S"
-	t_is "no semantic patch found" \
-		"kmig: no semantic patch for rule 'strlcpy' (have: strlcpy, strcpy, alloc-arith; alloc-obj from the tree)" \
+	t_is "no semantic patches found: where to set them" \
+		"kmig: cannot find kmig's semantic patches (set KMIG_COCCI_DIR)" \
 		"$(cat "$TRASH/.stderr")"
 fi
 

@@ -525,14 +525,8 @@ void store_checkpoint_stop(struct store *st)
 void store_remove(const char *path)
 {
 	static const char *const sfx[] = { "", "-wal", "-shm", "-journal" };
-	size_t i;
 
-	for (i = 0; i < ARRAY_SIZE(sfx); i++) {
-		char *p = xasprintf("%s%s", path, sfx[i]);
-
-		unlink(p);
-		free(p);
-	}
+	unlink_suffixed(path, sfx, ARRAY_SIZE(sfx));
 }
 
 void store_close(struct store *st)

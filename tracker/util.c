@@ -379,6 +379,18 @@ int rm_rf(const char *path)
 	return 0;
 }
 
+void unlink_suffixed(const char *base, const char *const *suffixes, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		char *p = xasprintf("%s%s", base, suffixes[i]);
+
+		unlink(p);
+		free(p);
+	}
+}
+
 void rm_stale(const char *dir, const char *prefix, const char *suffix)
 {
 	size_t plen = strlen(prefix);

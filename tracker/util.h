@@ -129,6 +129,11 @@ int rm_rf(const char *path);			/* like rm -rf */
  * ignored (a leftover costs only space).
  */
 void rm_stale(const char *dir, const char *prefix, const char *suffix);
+/*
+ * unlink_suffixed - unlink "@base<suffix>" for each of the @n @suffixes
+ * (a file and those kept beside it); errors are ignored.
+ */
+void unlink_suffixed(const char *base, const char *const *suffixes, size_t n);
 
 /*
  * parse_ulong - @s as a decimal integer between @min and @max into @out.

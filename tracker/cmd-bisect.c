@@ -395,6 +395,8 @@ static int report_writable(const char *path)
 		return 0;
 	if (!stat(path, &sb) && S_ISDIR(sb.st_mode))
 		return kmig_err("--report: '%s' is a directory", path);
+	if (!stat(path, &sb) && access(path, W_OK) < 0)
+		return kmig_err("--report: cannot write '%s': %s", path, strerror(errno));
 	slash = strrchr(path, '/');
 	dir = slash ? xstrndup(path, slash == path ? 1 : (size_t)(slash - path)) :
 		      xstrdup(".");

@@ -29,7 +29,7 @@ static const char usage[] =
 	"usage: kmig branch apply [--base TAG] [--series DIR] [--name BRANCH] [--stop-on-conflict]\n"
 	"       kmig branch status [--base TAG | --name BRANCH | --matrix] [--format text|csv|json]\n"
 	"       kmig branch rebase --onto TAG [--series DIR] [--name BRANCH] [--stop-on-conflict]\n"
-	"       kmig branch export [--base TAG | --name BRANCH] [--series DIR | --send DIR]\n"
+	"       kmig branch export [--base TAG] [--name BRANCH] [--series DIR | --send DIR]\n"
 	"       kmig branch test [--base TAG | --name BRANCH] [--test NAME]... [--timeout S]\n"
 	"                        [--no-compile-check]\n"
 	"\n"
@@ -153,8 +153,8 @@ static int parse_opts(struct branch_opts *o, const char *sub, int argc,
 	}
 	if (optind < argc)
 		return cmd_usage_error("branch", "unexpected argument '%s'", argv[optind]);
-	/* both name the branch */
-	if (o->base && o->name && strcmp(sub, "apply"))
+	/* both name the branch (export takes --base as the base of --name's) */
+	if (o->base && o->name && !strcmp(sub, "status"))
 		return cmd_usage_error("branch", "--base and --name exclude each other");
 	if (o->series && o->send)
 		return cmd_usage_error("branch", "--series and --send exclude each other");

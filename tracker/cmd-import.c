@@ -588,6 +588,16 @@ static void drop_stale_lock(git_repository *repo, const char *ref)
 	free(lock);
 }
 
+/* journal_pending - has an interrupted import left its journal? */
+static bool journal_pending(git_repository *repo)
+{
+	char *path = journal_path(repo);
+	bool yes = access(path, F_OK) == 0;
+
+	free(path);
+	return yes;
+}
+
 /*
  * Apply the journal, if any: the refs, then the releases' commit ids in
  * the database; then remove it.  *@applied is set when there was one.
@@ -672,7 +682,6 @@ static int commit_chain(struct chain *c, git_repository *repo, struct store *st,
 	return journal_replay(repo, st, applied);
 }
 
-/* Remove the unpack directories of imports that were killed. */
 /* One import at a time per repository: a lock released when kmig dies. */
 static int import_lock(git_repository *repo, int *fd)
 {
@@ -727,7 +736,7 @@ static int cmd_import_fn(struct kmig_ctx *ctx, int argc, char **argv)
 	struct sbuf journal = SBUF_INIT;
 	bool list = false, update = false, replayed = false;
 	/* made by this run: removed again when it fails before committing */
-	bool new_db = false, new_repo = false, committing = false;
+	bool new_repo = false, committing = false;
 	int lockfd = -1;
 	unsigned long n;
 	int jobs = ncpus(), opt, status = KMIG_EXIT_ERROR;
@@ -771,9 +780,6 @@ static int cmd_import_fn(struct kmig_ctx *ctx, int argc, char **argv)
 	if (tarball && access(tarball, R_OK) < 0)
 		return cmd_fail(KMIG_EXIT_ERROR, "cannot read tarball '%s': %s",
 				tarball, strerror(errno));
-	new_db = access(ctx->db_path, F_OK) < 0;
-	if (store_open(&st, ctx->db_path))
-		return cmd_fail_last(KMIG_EXIT_ERROR);
 
 	if (tarball) {
 		ALLOC_GROW(items, nitems + 1, aitems);
@@ -811,20 +817,21 @@ static int cmd_import_fn(struct kmig_ctx *ctx, int argc, char **argv)
 	}
 	qsort(items, nitems, sizeof(items[0]), cmp_items);
 
-	new_repo = access(ctx->repo_path, F_OK) < 0;
-	if (repo_open_or_init(&repo, ctx->repo_path)) {
-		new_repo = false;	/* not made here: not ours to remove */
+	if (repo_open_or_init(&repo, ctx->repo_path, &new_repo)) {
 		cmd_fail_last(KMIG_EXIT_ERROR);
 		goto out;
 	}
-	if (import_lock(repo, &lockfd) || journal_replay(repo, st, &replayed)) {
+	/* the database only when there is something to record in it */
+	if (import_lock(repo, &lockfd) ||
+	    (journal_pending(repo) && store_open(&st, ctx->db_path)) ||
+	    journal_replay(repo, st, &replayed)) {
 		cmd_fail_last(KMIG_EXIT_ERROR);
 		goto out;
 	}
 	if (replayed)
 		printf("completed an interrupted import\n");
 	tmpdir = xasprintf("%s/tmp", ctx->home);
-	rm_stale(tmpdir, "import-", ".log");	/* what killed imports left */
+	rm_stale(tmpdir, "import-", ".log", NULL);	/* what killed imports left */
 	free(tmpdir);
 	if (chain_read(&chain, repo)) {
 		cmd_fail_last(KMIG_EXIT_ERROR);
@@ -860,7 +867,8 @@ static int cmd_import_fn(struct kmig_ctx *ctx, int argc, char **argv)
 		done++;
 	}
 	committing = true;	/* a journal from here on: the next run completes it */
-	if (done && commit_chain(&chain, repo, st, &journal, &replayed)) {
+	if (done && ((!st && store_open(&st, ctx->db_path)) ||
+		     commit_chain(&chain, repo, st, &journal, &replayed))) {
 		cmd_fail(KMIG_EXIT_ERROR, "import failed: %s", kmig_errmsg());
 		goto out;
 	}
@@ -887,17 +895,16 @@ out:
 	free(tmpdir);
 	chain_clear(&chain);
 	sbuf_release(&journal);
-	if (lockfd >= 0)
-		close(lockfd);
 	git_repository_free(repo);
 	store_close(st);
-	/* that run imports nothing: not even an empty repository or database */
-	if (status != KMIG_EXIT_OK && !committing) {
-		if (new_repo)
-			rm_rf(ctx->repo_path);
-		if (new_db)
-			store_remove(ctx->db_path);
-	}
+	/*
+	 * That run imports nothing: not even the empty repository it made.
+	 * Only under the import lock, which every import of it waits for.
+	 */
+	if (status != KMIG_EXIT_OK && !committing && new_repo && lockfd >= 0)
+		rm_rf(ctx->repo_path);
+	if (lockfd >= 0)
+		close(lockfd);
 	return status;
 }
 

@@ -85,8 +85,29 @@ static const char *unknown_placeholder(const char *tmpl)
 }
 
 /*
+ * A directory "kmig web" wrote: its marker is written first, so a run
+ * interrupted before it left the directory empty (removed right here).
+ * Never a symlink.
+ */
+static bool web_leftover(const char *path)
+{
+	struct stat sb;
+	char *marker;
+	bool yes;
+
+	if (lstat(path, &sb) < 0 || !S_ISDIR(sb.st_mode))
+		return false;
+	marker = xasprintf("%s/%s", path, WEB_MARKER);
+	yes = !access(marker, F_OK) || rmdir(path) == 0;
+	free(marker);
+	return yes;
+}
+
+/*
  * drop_stale - remove the DIR.tmp-PID and DIR.old-PID beside the site @dir
- * that an interrupted "kmig web" left (its process is gone).
+ * that an interrupted "kmig web" left (its process is gone, and they hold
+ * a site of kmig web's or nothing).  Called once @dir is this run's site:
+ * a DIR.old-PID is then never the only copy of a site.
  */
 static void drop_stale(const char *dir)
 {
@@ -99,8 +120,8 @@ static void drop_stale(const char *dir)
 		free(parent);
 		parent = xstrdup("/");
 	}
-	rm_stale(parent, tmp, NULL);
-	rm_stale(parent, old, NULL);
+	rm_stale(parent, tmp, NULL, web_leftover);
+	rm_stale(parent, old, NULL, web_leftover);
 	free(old);
 	free(tmp);
 	free(parent);
@@ -164,7 +185,6 @@ static int cmd_web_fn(struct kmig_ctx *ctx, int argc, char **argv)
 		cmd_fail_last(KMIG_EXIT_ERROR);
 		goto out_close;
 	}
-	drop_stale(dir);
 	if (mkdir(tmp, 0777) < 0) {
 		cmd_fail(KMIG_EXIT_ERROR, "cannot create directory '%s': %s", tmp, strerror(errno));
 		goto out_close;
@@ -177,6 +197,7 @@ static int cmd_web_fn(struct kmig_ctx *ctx, int argc, char **argv)
 		cmd_fail_last(KMIG_EXIT_ERROR);
 		goto out_remove_tmp;
 	}
+	drop_stale(dir);
 	printf("%s/index.html\n", dir);
 	status = finish_stdout(KMIG_EXIT_OK);
 	goto out_close;

@@ -178,6 +178,8 @@ static int cmd_help(int argc, char **argv)
 		return finish_stdout(0);
 	}
 	if (!strcmp(argv[1], "help")) {
+		if (argc > 2)
+			return cmd_usage_error("help", "unexpected argument '%s'", argv[2]);
 		fputs(help_usage, stdout);
 		return finish_stdout(0);
 	}

@@ -758,8 +758,14 @@ static int fsync_dir(const char *dir)
 static void remove_base(const char *base)
 {
 	static const char *const ext[] = { ".bitmap", ".rev", ".idx", ".pack" };
+	size_t i;
 
-	unlink_suffixed(base, ext, ARRAY_SIZE(ext));
+	for (i = 0; i < ARRAY_SIZE(ext); i++) {
+		char *p = xasprintf("%s%s", base, ext[i]);
+
+		unlink(p);
+		free(p);
+	}
 }
 
 /* Is every object of the pack index @idx_path in @all (sorted)? */

@@ -198,7 +198,7 @@ int repo_open(git_repository **out, const char *path)
 	return 0;
 }
 
-int repo_open_or_init(git_repository **out, const char *path)
+int repo_open_or_init(git_repository **out, const char *path, bool *created)
 {
 	struct stat st;
 
@@ -208,6 +208,7 @@ int repo_open_or_init(git_repository **out, const char *path)
 	int ret = 0;
 
 	*out = NULL;
+	*created = false;
 	if (stat(path, &st) == 0)
 		return repo_open(out, path);
 	/*
@@ -241,6 +242,7 @@ int repo_open_or_init(git_repository **out, const char *path)
 		goto out_part;
 	}
 	free(part);
+	*created = true;
 	return repo_open(out, path);
 out_part:
 	rm_rf(part);

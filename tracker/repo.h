@@ -26,8 +26,12 @@ int repo_open(git_repository **out, const char *path);
  * guard inflates each loose object once before libgit2 reads it.
  */
 int repo_guard_loose(git_repository *repo);
-/* repo_open_or_init - open, or create a bare repository at @path. */
-int repo_open_or_init(git_repository **out, const char *path);
+/*
+ * repo_open_or_init - open, or create a bare repository at @path;
+ * *@created tells whether this call made it (another process may have
+ * made it at the same time: then it is opened, not created).
+ */
+int repo_open_or_init(git_repository **out, const char *path, bool *created);
 /* repo_resolve_commit - @rev (any revspec) peeled to a commit. */
 int repo_resolve_commit(git_commit **out, git_repository *repo, const char *rev);
 /* repo_tag_exists - true when refs/tags/@tag exists. */

@@ -522,13 +522,6 @@ void store_checkpoint_stop(struct store *st)
 	st->ckpt = NULL;
 }
 
-void store_remove(const char *path)
-{
-	static const char *const sfx[] = { "", "-wal", "-shm", "-journal" };
-
-	unlink_suffixed(path, sfx, ARRAY_SIZE(sfx));
-}
-
 void store_close(struct store *st)
 {
 	size_t i;

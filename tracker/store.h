@@ -52,12 +52,6 @@ int store_open_readonly(struct store **out, const char *path);
  * A transaction still open is rolled back.
  */
 void store_close(struct store *st);
-/*
- * store_remove - delete the closed database @path and SQLite's files
- * beside it (-wal, -shm, -journal): for a command that created it and
- * then failed before writing anything of its own.
- */
-void store_remove(const char *path);
 /* The path @st was opened from (for a second connection to it). */
 const char *store_path(const struct store *st);
 /* Version of the SQLite library in use.  No database access. */

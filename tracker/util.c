@@ -379,37 +379,31 @@ int rm_rf(const char *path)
 	return 0;
 }
 
-void unlink_suffixed(const char *base, const char *const *suffixes, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		char *p = xasprintf("%s%s", base, suffixes[i]);
-
-		unlink(p);
-		free(p);
-	}
-}
-
-void rm_stale(const char *dir, const char *prefix, const char *suffix)
+void rm_stale(const char *dir, const char *prefix, const char *suffix,
+	      bool (*ours)(const char *path))
 {
 	size_t plen = strlen(prefix);
 	DIR *dh = opendir(dir);
 	struct dirent *de;
 
 	while (dh && (de = readdir(dh))) {
-		char *end, *path;
+		const char *digits = de->d_name + plen, *end;
+		char *path;
 		long pid;
 
 		if (strncmp(de->d_name, prefix, plen))
 			continue;
-		pid = strtol(de->d_name + plen, &end, 10);
-		if (pid <= 0 || end == de->d_name + plen ||
-		    (*end && (!suffix || strcmp(end, suffix))) ||
-		    kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+		for (end = digits; *end >= '0' && *end <= '9'; end++)
+			;
+		if (end == digits || end - digits > 9 ||
+		    (*end && (!suffix || strcmp(end, suffix))))
+			continue;
+		pid = strtol(digits, NULL, 10);
+		if (pid <= 0 || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
 			continue;
 		path = xasprintf("%s/%s", dir, de->d_name);
-		rm_rf(path);
+		if (!ours || ours(path))
+			rm_rf(path);
 		free(path);
 	}
 	if (dh)

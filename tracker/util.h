@@ -124,16 +124,13 @@ int mkdir_p(const char *path);			/* like mkdir -p */
 int rm_rf(const char *path);			/* like rm -rf */
 /*
  * rm_stale - remove (rm_rf()) each entry of @dir named @prefix<PID>, or
- * @prefix<PID>@suffix when @suffix is not NULL, whose process is gone:
- * what a killed run left.  An entry of a live process stays; errors are
- * ignored (a leftover costs only space).
+ * @prefix<PID>@suffix when @suffix is not NULL (PID: decimal digits only),
+ * whose process is gone and which @ours (NULL: any) says is such a
+ * leftover: what a killed run left.  An entry of a live process stays;
+ * errors are ignored (a leftover costs only space).
  */
-void rm_stale(const char *dir, const char *prefix, const char *suffix);
-/*
- * unlink_suffixed - unlink "@base<suffix>" for each of the @n @suffixes
- * (a file and those kept beside it); errors are ignored.
- */
-void unlink_suffixed(const char *base, const char *const *suffixes, size_t n);
+void rm_stale(const char *dir, const char *prefix, const char *suffix,
+	      bool (*ours)(const char *path));
 
 /*
  * parse_ulong - @s as a decimal integer between @min and @max into @out.

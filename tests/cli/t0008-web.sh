@@ -179,14 +179,23 @@ t_exit "-o under a file" 2 k web -o "$TRASH/afile/site"
 t_ok "-o under a file: the real failure" \
 	grep -q "^kmig: cannot create directory '.*/afile/site.tmp-[0-9]*': Not a directory$" "$TRASH/.stderr"
 
-# what an interrupted run left beside the site: removed once its process
-# is gone, kept while it lives
-sh -c 'exit 0' & dead=$!
-wait $dead
-mkdir -p "$TRASH/site4.tmp-$dead/x" "$TRASH/site4.old-$dead" "$TRASH/site4.tmp-$$"
+# what an interrupted run left beside the site (a site of kmig web's, or
+# an empty directory): removed once its process is gone and the new site
+# is in place, kept while it lives; anything else of that name is kept
+dead=$(cat /proc/sys/kernel/pid_max)	# never a live process id
+mkdir -p "$TRASH/site4.tmp-$dead/x" "$TRASH/site4.old-$((dead + 1))" \
+	"$TRASH/site4.tmp-$$" "$TRASH/site4.old-$((dead + 2))" "$TRASH/site4.tmp-+$dead"
+touch "$TRASH/site4.tmp-$dead/.kmig-web" "$TRASH/site4.old-$((dead + 2))/notes.txt"
 t_exit "a run after interrupted ones" 0 k web -o "$TRASH/site4"
-t_is "... their leftovers are gone, a live run's stays" "site4 site4.tmp-$$" \
-	"$(cd "$TRASH" && ls -d site4* | tr '\n' ' ' | sed 's/ $//')"
+t_ok "... their leftovers are gone" \
+	test ! -e "$TRASH/site4.tmp-$dead" -a ! -e "$TRASH/site4.old-$((dead + 1))"
+t_ok "... a live run's stays" test -d "$TRASH/site4.tmp-$$"
+t_ok "... so do the user's (no site in it, no plain pid)" \
+	test -f "$TRASH/site4.old-$((dead + 2))/notes.txt" -a -d "$TRASH/site4.tmp-+$dead"
+mkdir -p "$TRASH/docs" "$TRASH/docs.old-$dead"
+echo keep > "$TRASH/docs/x"
+t_exit "a directory it did not write" 2 k web -o "$TRASH/docs"
+t_ok "... nothing beside it removed" test -d "$TRASH/docs.old-$dead"
 t_exit "bad --sites-per-page" 2 k web --sites-per-page 0
 t_exit "-o ." 2 k web -o .
 t_exit "missing database" 2 "$KMIG" --db "$TRASH/empty.db" web -o "$TRASH/site3"

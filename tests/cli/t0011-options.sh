@@ -67,12 +67,15 @@ t_is "branch apply --send: named" \
 	"kmig branch: --send is not an option of 'kmig branch apply' (see 'kmig help branch')" \
 	"$(cat "$TRASH/.stderr")"
 one_line "branch apply --onto" 2 "$KMIG" branch apply --onto v1.0
+t_ok "branch apply --onto: named" grep -q -- "--onto is not an option of 'kmig branch apply'" "$TRASH/.stderr"
 one_line "branch rebase --base" 2 "$KMIG" branch rebase --onto v1.0 --base v1.0
+t_ok "branch rebase --base: named" grep -q -- "--base is not an option of 'kmig branch rebase'" "$TRASH/.stderr"
 one_line "branch status --series" 2 "$KMIG" branch status --series "$TRASH/s"
+t_ok "branch status --series: named" grep -q -- "--series is not an option of 'kmig branch status'" "$TRASH/.stderr"
 one_line "branch export --matrix" 2 "$KMIG" branch export --matrix
+t_ok "branch export --matrix: named" grep -q -- "--matrix is not an option of 'kmig branch export'" "$TRASH/.stderr"
 one_line "branch status --base --name" 2 "$KMIG" branch status --base v1.0 --name kmig/v1.1
 t_ok "branch status --base --name: named" grep -q "base and --name exclude each other" "$TRASH/.stderr"
-one_line "branch export --base --name" 2 "$KMIG" branch export --base v1.0 --name kmig/v1.1
 one_line "branch export --series --send" 2 "$KMIG" branch export --series "$TRASH/s" --send "$TRASH/d"
 t_ok "branch export --series --send: named" grep -q "series and --send exclude each other" "$TRASH/.stderr"
 one_line "scan --tags ''" 2 "$KMIG" scan --tags ''
@@ -82,6 +85,7 @@ t_is "help of an unknown subcommand: named" \
 	"kmig help: 'branch' has no subcommand 'frob' (see 'kmig help help')" "$(cat "$TRASH/.stderr")"
 one_line "help of a command without subcommands" 2 "$KMIG" help scan frob
 t_exit "help of a subcommand" 0 "$KMIG" help branch test
+one_line "help help with an argument" 2 "$KMIG" help help extra
 one_line "global --bogus" 2 "$KMIG" --bogus rules
 t_ok "global --bogus: named" grep -q "^kmig: unknown option or missing value '--bogus'" "$TRASH/.stderr"
 

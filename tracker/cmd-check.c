@@ -592,9 +592,10 @@ static void print_text(const struct check *c, const struct gate_change *ch,
 		last_path = s->path;
 		last_func = s->func;
 		advice = relinfo_advice(&c->base_ri, s->rule);
-		line = xasprintf(">> %s:%u: %s: %s \xe2\x80\x94 %s", s->path,
+		/* ">> " the lead: a long path never leaves ">>" alone on a line */
+		line = xasprintf("%s:%u: %s: %s \xe2\x80\x94 %s", s->path,
 				 s->line, r->id, r->title, advice);
-		print_wrapped("", line);
+		print_wrapped(">> ", line);
 		free(line);
 		free(advice);
 		if (c->series.n > 1 && s->patch >= 0)

@@ -225,6 +225,15 @@ t_exit "a scan fills the blob cache" 0 k scan --tags c3 --tags c4
 t_exit "check with the cache" 1 k check c4
 t_is "cache-filled database: same output" "$(cat "$TRASH/c4.out")" "$(cat "$TRASH/.stdout")"
 
+# a path as long as the kernel's: ">> path:line:" stays on one line
+L=drivers/gpu/drm/amd/display/dc/dml2/dml21/src/dml2_core/dml2_core_dcn4_calcs.c
+mkdir -p "$W/$(dirname "$L")"
+printf 'void f(void)\n{\n\tBUG();\n}\n' > "$W/$L"
+git_commit_all "$W" "a long path"
+t_exit "check of a long path" 1 k check HEAD
+t_ok "... its use on a '>> path:line:' line" grep -q "^>> $L:3:" "$TRASH/.stdout"
+t_ok "... no '>>' alone" sh -c "! grep -qx '>>' '$TRASH/.stdout'"
+
 # errors
 t_exit "bad revision" 2 k check nosuchrev
 t_is "bad revision: one line" "kmig: unknown revision 'nosuchrev'" "$(cat "$TRASH/.stderr")"

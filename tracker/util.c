@@ -614,6 +614,39 @@ void json_date(FILE *f, long long t, bool quoted)
 	fprintf(f, quoted ? "\"%s\"" : "%s", buf);
 }
 
+/*
+ * utf8_valid - the length of the well-formed UTF-8 sequence at @s (of a
+ * byte >= 0x80), or 0: no overlong form, surrogate or code point above
+ * U+10FFFF (RFC 3629).
+ */
+static size_t utf8_valid(const unsigned char *s)
+{
+	size_t n, i;
+	unsigned int cp;
+
+	if (s[0] >= 0xc2 && s[0] <= 0xdf) {
+		n = 2;
+		cp = s[0] & 0x1f;
+	} else if (s[0] >= 0xe0 && s[0] <= 0xef) {
+		n = 3;
+		cp = s[0] & 0x0f;
+	} else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
+		n = 4;
+		cp = s[0] & 0x07;
+	} else {
+		return 0;
+	}
+	for (i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)	/* the NUL ends it here too */
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if ((n == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
+	    (n == 4 && (cp < 0x10000 || cp > 0x10ffff)))
+		return 0;
+	return n;
+}
+
 void json_string(FILE *f, const char *s)
 {
 	if (!s) {
@@ -641,10 +674,21 @@ void json_string(FILE *f, const char *s)
 			fputs("\\r", f);
 			break;
 		default:
-			if (c < 0x20)
+			if (c < 0x20) {
 				fprintf(f, "\\u%04x", c);
-			else
+			} else if (c < 0x80) {
 				fputc(c, f);
+			} else {
+				/* JSON is UTF-8: a byte of another encoding is U+FFFD */
+				size_t n = utf8_valid((const unsigned char *)s);
+
+				if (n) {
+					fwrite(s, 1, n, f);
+					s += n - 1;
+				} else {
+					fputs("\\ufffd", f);
+				}
+			}
 		}
 	}
 	fputc('"', f);

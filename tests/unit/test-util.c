@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * test-util.c - version ordering, globbing, whitespace normalisation,
- * buffers, big buffers, and the store's schema creation and migration checks.
+ * buffers, big buffers, JSON strings, and the store's schema creation and
+ * migration checks.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -200,6 +201,49 @@ static void test_sbuf(void **state)
 	sbuf_release(&sb);
 }
 
+/* json_string() of @s, as a string (caller frees). */
+static char *json_of(const char *s)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	json_string(f, s);
+	fclose(f);
+	return buf;
+}
+
+static void test_json_string(void **state)
+{
+	static const struct {
+		const char *in, *out;
+	} cases[] = {
+		{ "a\"b\\c\n\t\x01", "\"a\\\"b\\\\c\\n\\t\\u0001\"" },
+		/* well-formed UTF-8 as it is: 2, 3 and 4 bytes */
+		{ "J\xc3\xb6rg \xe2\x80\x94 \xf0\x9f\x90\xa7", "\"J\xc3\xb6rg \xe2\x80\x94 \xf0\x9f\x90\xa7\"" },
+		/* latin-1, a lone continuation, overlong, surrogate, > U+10FFFF, cut */
+		{ "M\xfcller", "\"M\\ufffdller\"" },
+		{ "\x80x", "\"\\ufffdx\"" },
+		{ "\xc0\xaf", "\"\\ufffd\\ufffd\"" },
+		{ "\xed\xa0\x80", "\"\\ufffd\\ufffd\\ufffd\"" },
+		{ "\xf4\x90\x80\x80", "\"\\ufffd\\ufffd\\ufffd\\ufffd\"" },
+		{ "\xe2\x80", "\"\\ufffd\\ufffd\"" },
+	};
+	char *got;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		got = json_of(cases[i].in);
+		assert_string_equal(got, cases[i].out);
+		free(got);
+	}
+	got = json_of(NULL);
+	assert_string_equal(got, "null");
+	free(got);
+}
+
 static void test_store_schema(void **state)
 {
 	char *dir = test_tmpdir();
@@ -230,6 +274,7 @@ int main(void)
 		cmocka_unit_test(test_parse_ulong),
 		cmocka_unit_test(test_normalize_ws),
 		cmocka_unit_test(test_sbuf),
+		cmocka_unit_test(test_json_string),
 		cmocka_unit_test(test_store_schema),
 	};
 

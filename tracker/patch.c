@@ -115,13 +115,135 @@ char *patch_trim_dup(const char *s, size_t len)
 	return xstrndup(s, len);
 }
 
+static int hexval(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	c = tolower(c);
+	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+static int b64val(int c)
+{
+	if (c >= 'A' && c <= 'Z')
+		return c - 'A';
+	if (c >= 'a' && c <= 'z')
+		return c - 'a' + 26;
+	if (c >= '0' && c <= '9')
+		return c - '0' + 52;
+	return c == '+' ? 62 : c == '/' ? 63 : -1;
+}
+
+/* One byte of text in @charset (utf-8 or latin-1) appended as UTF-8. */
+static void add_byte(struct sbuf *out, unsigned char c, bool latin1)
+{
+	if (latin1 && c >= 0x80) {
+		sbuf_addch(out, (char)(0xc0 | c >> 6));
+		sbuf_addch(out, (char)(0x80 | (c & 0x3f)));
+	} else {
+		sbuf_addch(out, (char)c);
+	}
+}
+
+/*
+ * encoded_word - decode the RFC 2047 encoded word "=?CHARSET?B|Q?TEXT?="
+ * at @s into @out; its length, or 0 when it is none or in a charset other
+ * than UTF-8, US-ASCII or ISO-8859-1 (then it stays as it is).
+ */
+static size_t encoded_word(struct sbuf *out, const char *s)
+{
+	const char *cs = s + 2, *q1, *q2, *end, *t;
+	size_t csl, start = out->len;
+	bool latin1, b;
+	unsigned int acc = 0;
+	int bits = 0;
+
+	if (strncmp(s, "=?", 2) || !(q1 = strchr(cs, '?')) || !q1[1] ||
+	    q1[2] != '?' || !(end = strstr(q1 + 3, "?=")))
+		return 0;
+	q2 = q1 + 2;
+	csl = (size_t)(q1 - cs);
+	if (memchr(cs, '*', csl))	/* RFC 2231 language: charset first */
+		csl = (size_t)((const char *)memchr(cs, '*', csl) - cs);
+	latin1 = (csl == 10 && !strncasecmp(cs, "iso-8859-1", 10)) ||
+		 (csl == 6 && !strncasecmp(cs, "latin1", 6));
+	if (!latin1 && !(csl == 5 && !strncasecmp(cs, "utf-8", 5)) &&
+	    !(csl == 8 && !strncasecmp(cs, "us-ascii", 8)))
+		return 0;
+	b = tolower((unsigned char)q1[1]) == 'b';
+	if (!b && tolower((unsigned char)q1[1]) != 'q')
+		return 0;
+	for (t = q2 + 1; t < end; t++) {
+		if (b) {
+			int v = b64val((unsigned char)*t);
+
+			if (v < 0)
+				continue;	/* '=' padding */
+			acc = acc << 6 | (unsigned int)v;
+			bits += 6;
+			if (bits >= 8) {
+				bits -= 8;
+				add_byte(out, (unsigned char)(acc >> bits), latin1);
+			}
+		} else if (*t == '_') {
+			sbuf_addch(out, ' ');
+		} else if (*t == '=' && t + 2 < end && hexval(t[1]) >= 0 &&
+			   hexval(t[2]) >= 0) {
+			add_byte(out, (unsigned char)(hexval(t[1]) << 4 | hexval(t[2])),
+				 latin1);
+			t += 2;
+		} else {
+			add_byte(out, (unsigned char)*t, latin1);
+		}
+	}
+	if (memchr(out->buf + start, '\0', out->len - start)) {
+		out->len = start;	/* a NUL inside: not decoded */
+		out->buf[start] = '\0';
+		return 0;
+	}
+	return (size_t)(end + 2 - s);
+}
+
+char *patch_header_decode(const char *v)
+{
+	struct sbuf out = SBUF_INIT;
+	const char *p = v;
+
+	while (*p) {
+		size_t n = encoded_word(&out, p);
+
+		if (!n) {
+			sbuf_addch(&out, *p++);
+			continue;
+		}
+		p += n;
+		/* white space between two encoded words is dropped (6.2) */
+		for (;;) {
+			const char *q = p;
+
+			while (*q == ' ' || *q == '\t')
+				q++;
+			if (q == p || !(n = encoded_word(&out, q)))
+				break;
+			p = q + n;
+		}
+	}
+	return sbuf_detach(&out);
+}
+
 char *patch_header_value(const struct sbuf *hdr, const char *key)
 {
 	size_t n = strlen(key);
+	char *v, *d;
 
 	if (hdr->len <= n || strncasecmp(hdr->buf, key, n) || hdr->buf[n] != ':')
 		return NULL;
-	return patch_trim_dup(hdr->buf + n + 1, hdr->len - n - 1);
+	v = patch_trim_dup(hdr->buf + n + 1, hdr->len - n - 1);
+	if (!strstr(v, "=?"))
+		return v;
+	d = patch_header_decode(v);
+	free(v);
+	return d;
 }
 
 char *patch_subject(const char *raw)

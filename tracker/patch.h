@@ -77,9 +77,20 @@ bool patch_header_next(const char **p, const char *end, struct sbuf *hdr);
 
 /*
  * patch_header_value - when @hdr is a "@key:" header (any case), its
- * value without surrounding white space (malloc'd); else NULL.
+ * value without surrounding white space and with its RFC 2047 encoded
+ * words decoded (patch_header_decode(); malloc'd); else NULL.
  */
 char *patch_header_value(const struct sbuf *hdr, const char *key);
+
+/*
+ * patch_header_decode - @v with its RFC 2047 encoded words
+ * ("=?UTF-8?q?J=C3=B6rg?=", B or Q, as git format-patch writes a name or
+ * subject that is not ASCII) decoded to UTF-8 (malloc'd), the blanks
+ * between two of them dropped.  Only UTF-8, US-ASCII and ISO-8859-1 are
+ * decoded; a word in another charset, or one that would hold a NUL, stays
+ * as it is.
+ */
+char *patch_header_decode(const char *v);
 
 /* patch_subject - @raw as a subject: normalised, tags and "Re:" dropped. */
 char *patch_subject(const char *raw);

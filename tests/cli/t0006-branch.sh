@@ -323,4 +323,22 @@ t_is "the RDS commit keeps author and date" "shamir rabinovitch <shamir.rabinovi
 t_is "its tree is the post-image" "$(grep -c '^+' "$RDS" | tr -d ' ')" \
 	"$(git -C "$R" diff pre rds/pre | grep -c '^+')"
 
+# a patch whose author and subject are not ASCII: git format-patch writes
+# them as RFC 2047 encoded words, the branch commit has them decoded
+N="$TRASH/nonascii"
+git init -q "$N"
+printf 'int a(void)\n{\n\treturn 0;\n}\n' > "$N/a.c"
+git_commit_all "$N" one && git -C "$N" tag v1.0
+git -C "$N" checkout -q -b side
+sed -i 's/return 0;/return 1;/' "$N/a.c"
+GIT_AUTHOR_NAME='Jörg Müller' git -C "$N" commit -q -a -m 'net: Ω café'
+mkdir -p "$TRASH/nser"
+git -C "$N" format-patch -q -1 -o "$TRASH/nser"
+(cd "$TRASH/nser" && ls -- *.patch > series)
+git -C "$N" checkout -q master
+t_ok "format-patch encoded them" grep -q '^Subject: .*=?UTF-8?q?' "$TRASH/nser"/*.patch
+t_exit "apply it" 0 "$KMIG" --repo "$N" --db "$TRASH/n.db" branch apply --base v1.0 --series "$TRASH/nser"
+t_is "the branch commit's author and subject, decoded" "Jörg Müller|net: Ω café" \
+	"$(git -C "$N" log -1 --format='%an|%s' kmig/v1.0)"
+
 t_done

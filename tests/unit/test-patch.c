@@ -341,6 +341,35 @@ static void test_empty_context_line(void **state)
 	patch_files_free(f, n);
 }
 
+/* RFC 2047 encoded words, as git format-patch writes them. */
+static void test_header_decode(void **state)
+{
+	static const struct {
+		const char *in, *out;
+	} cases[] = {
+		{ "plain", "plain" },
+		{ "=?UTF-8?q?J=C3=B6rg=20M=C3=BCller?=", "J\xc3\xb6rg M\xc3\xbcller" },
+		{ "=?utf-8?B?SsO2cmc=?= <j@x.org>", "J\xc3\xb6rg <j@x.org>" },
+		/* a folded subject: the blanks between two words go */
+		{ "[PATCH] =?UTF-8?q?net:=20=CE=A9?= =?UTF-8?q?_caf=C3=A9?=",
+		  "[PATCH] net: \xce\xa9 caf\xc3\xa9" },
+		{ "=?ISO-8859-1?Q?Andr=E9?= Almeida", "Andr\xc3\xa9 Almeida" },
+		{ "=?KOI8-R?Q?=F0?=", "=?KOI8-R?Q?=F0?=" },	/* not decoded */
+		{ "=?UTF-8?q?a=00b?=", "=?UTF-8?q?a=00b?=" },	/* a NUL */
+		{ "x =?UTF-8?q?broken", "x =?UTF-8?q?broken" },
+		{ "a=?b", "a=?b" },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *got = patch_header_decode(cases[i].in);
+
+		assert_string_equal(got, cases[i].out);
+		free(got);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -352,6 +381,7 @@ int main(void)
 		cmocka_unit_test(test_bad_diffs),
 		cmocka_unit_test(test_edge_paths),
 		cmocka_unit_test(test_empty_context_line),
+		cmocka_unit_test(test_header_decode),
 	};
 
 	git_libgit2_init();

@@ -348,10 +348,19 @@ static void print_text(const struct release_info *rel,
 		struct total *pt = prev ? totals_by_key(old, &pn) : NULL;
 		long top = o->top >= 0 ? o->top : 20;
 
+		size_t live;
+
 		for (i = 0; i < n; i++)
 			total += t[i].count;
 		for (i = 0; i < pn; i++)
 			ptotal += pt[i].count;
+		/* a key gone since (a file deleted): a line of count 0, as in CSV */
+		live = n;
+		for (i = 0; i < pn; i++)
+			if (!bsearch(&pt[i], t, live, sizeof(*t), cmp_total_key)) {
+				t = xrealloc(t, (n + 1) * sizeof(*t));
+				t[n++] = (struct total){ .key = pt[i].key };
+			}
 		qsort(t, n, sizeof(*t), cmp_total_count);
 		printf("%9s", "count");
 		if (prev)
@@ -477,13 +486,32 @@ static void print_groups(const struct release_info *rel, const char *keyname,
 			 const struct report_opts *o, const struct count_rows *cur,
 			 const struct count_rows *old, group_row_fn *fn)
 {
-	size_t i, n, on = 0;
+	size_t i = 0, j = 0, n, on = 0;
 	struct total *t = listed_groups(cur, o, &n);
 	struct total *ot = old ? totals_by_key(old, &on) : NULL;
 	bool first = true;
 
-	for (i = 0; i < n; i++)
-		each_group_row(&t[i], cur, old, ot, on, fn, rel, keyname, &first);
+	/*
+	 * All groups, in key order: a key of the release before that is gone
+	 * (a file deleted or renamed, a section with no use left) is listed
+	 * too, its rows of count 0, so the groups' deltas add up to the
+	 * release's.  With --top only the largest groups of this release.
+	 */
+	if (o->top >= 0)
+		on = 0;
+	while (i < n || j < on) {
+		int c = i >= n ? 1 : j >= on ? -1 : cmp_total_key(&t[i], &ot[j]);
+
+		if (c > 0) {
+			const struct total gone = { .key = ot[j++].key };
+
+			each_group_row(&gone, cur, old, ot, on, fn, rel, keyname, &first);
+			continue;
+		}
+		each_group_row(&t[i++], cur, old, ot, on, fn, rel, keyname, &first);
+		if (!c)
+			j++;
+	}
 	free(t);
 	free(ot);
 }

@@ -115,6 +115,12 @@ print(" ".join(seen))')"
 k report --by file --top 100 | awk '$1 ~ /^[0-9]+$/ && NF == 3 && $3 != "total" { print $3 "," $2 + 0 }' | sort > "$TRASH/text-delta"
 k report --by file --format csv | sed 1d | awk -F, '{ d[$2] += $5 } END { for (f in d) print f "," d[f] }' | sort > "$TRASH/csv-delta"
 t_ok "CSV --by file: per-file deltas as the text" cmp "$TRASH/text-delta" "$TRASH/csv-delta"
+t_ok "a file gone since is a row of count 0 (CSV and text)" sh -c \
+	"'$KMIG' --repo '$W' --db '$DB' report --by file --format csv | grep -q '^v2.0,drivers/e.c,[a-z-]*,0,-1$' &&
+	 '$KMIG' --repo '$W' --db '$DB' report --by file | grep -q '^ *0 *-1  drivers/e.c$'"
+t_is "the files' deltas add up to the release's" \
+	"$(k report --format csv | sed 1d | awk -F, '{ s += $5 } END { print s }')" \
+	"$(k report --by file --format csv | sed 1d | awk -F, '{ s += $5 } END { print s }')"
 k report --by subsystem --top 100 | awk '$1 ~ /^[0-9]+$/ && $NF != "total" { d = $2; $1 = $2 = ""; sub(/^ +/, ""); print $0 "," d + 0 }' | sort > "$TRASH/text-delta"
 k report --by subsystem --format json | python3 -c 'import json, sys
 d = {}

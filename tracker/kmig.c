@@ -4,6 +4,7 @@
  */
 #include <getopt.h>
 #include <git2.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -283,6 +284,12 @@ int main(int argc, char **argv)
 	char *repo_default, *db_default;
 	int ret;
 
+	/*
+	 * A reader that closes the pipe (kmig report | head) ends kmig
+	 * quietly, as any filter, also when the caller ignores SIGPIPE
+	 * (systemd's IgnoreSIGPIPE=yes): not "cannot write standard output".
+	 */
+	signal(SIGPIPE, SIG_DFL);
 	ctx.home = kmig_home();
 	repo_default = xasprintf("%s/linux", ctx.home);
 	db_default = xasprintf("%s/kmig.db", ctx.home);

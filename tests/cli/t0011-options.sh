@@ -136,4 +136,21 @@ t_ok "... the statistics line, through the same gate" \
 t_exit "check with KMIG_PROGRESS=1 KMIG_NO_PROGRESS=1" 1 \
 	env KMIG_PROGRESS=1 KMIG_NO_PROGRESS=1 "$KMIG" --repo "$W" --db "$TRASH/kmig.db" check HEAD
 t_is "... none" "" "$(cat "$TRASH/.stderr")"
+# a reader that closes the pipe ends kmig quietly, also when the caller
+# ignores SIGPIPE: 2,000 files' rows are more than a pipe holds
+P="$TRASH/pipe"
+git init -q "$P"
+mkdir -p "$P/d"
+i=0
+while [ $i -lt 2000 ]; do
+	printf 'void f%d(char *a, char *b) { strcpy(a, b); }\n' $i > "$P/d/file-with-a-long-name-$i.c"
+	i=$((i + 1))
+done
+git_commit_all "$P" many && git -C "$P" tag v1.0
+"$KMIG" --repo "$P" --db "$TRASH/pipe.db" scan > /dev/null 2>&1
+sh -c "trap '' PIPE; '$KMIG' --repo '$P' --db '$TRASH/pipe.db' report --by file --format csv | true" \
+	2> "$TRASH/pipe.err"
+t_is "a closed pipe, SIGPIPE ignored: nothing on stderr" "" "$(cat "$TRASH/pipe.err")"
+t_ok "... the output is larger than a pipe" sh -c \
+	"test \$('$KMIG' --repo '$P' --db '$TRASH/pipe.db' report --by file --format csv | wc -c) -gt 65536"
 t_done

@@ -196,7 +196,7 @@ static size_t encoded_word(struct sbuf *out, const char *s)
 			add_byte(out, (unsigned char)*t, latin1);
 		}
 	}
-	if (memchr(out->buf + start, '\0', out->len - start)) {
+	if (out->len > start && memchr(out->buf + start, '\0', out->len - start)) {
 		out->len = start;	/* a NUL inside: not decoded */
 		out->buf[start] = '\0';
 		return 0;

@@ -358,7 +358,7 @@ static void test_header_decode(void **state)
 		{ "=?UTF-8?q?a=00b?=", "=?UTF-8?q?a=00b?=" },	/* a NUL */
 		{ "x =?UTF-8?q?broken", "x =?UTF-8?q?broken" },
 		{ "a=?b", "a=?b" },
-		{ "=?UTF-8?q??=", "" },		/* empty */
+		{ "=?UTF-8?q?" "?=", "" },	/* empty (no trigraph) */
 	};
 	size_t i;
 

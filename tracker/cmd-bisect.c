@@ -386,20 +386,19 @@ struct report_args {
  */
 static int report_writable(const char *path)
 {
-	const char *slash;
 	struct stat sb;
+	bool exists;
 	char *dir;
 	int ret = 0;
 
 	if (!path)
 		return 0;
-	if (!stat(path, &sb) && S_ISDIR(sb.st_mode))
+	exists = !stat(path, &sb);
+	if (exists && S_ISDIR(sb.st_mode))
 		return kmig_err("--report: '%s' is a directory", path);
-	if (!stat(path, &sb) && access(path, W_OK) < 0)
+	if (exists && access(path, W_OK) < 0)
 		return kmig_err("--report: cannot write '%s': %s", path, strerror(errno));
-	slash = strrchr(path, '/');
-	dir = slash ? xstrndup(path, slash == path ? 1 : (size_t)(slash - path)) :
-		      xstrdup(".");
+	dir = path_parent(path);
 	if (access(dir, W_OK) < 0)
 		ret = kmig_err("--report: cannot write in '%s': %s", dir,
 			       strerror(errno));

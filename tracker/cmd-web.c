@@ -86,8 +86,7 @@ static const char *unknown_placeholder(const char *tmpl)
 
 /*
  * A directory "kmig web" wrote: its marker is written first, so a run
- * interrupted before it left the directory empty (removed right here).
- * Never a symlink.
+ * interrupted before it left the directory empty.  Never a symlink.
  */
 static bool web_leftover(const char *path)
 {
@@ -98,7 +97,7 @@ static bool web_leftover(const char *path)
 	if (lstat(path, &sb) < 0 || !S_ISDIR(sb.st_mode))
 		return false;
 	marker = xasprintf("%s/%s", path, WEB_MARKER);
-	yes = !access(marker, F_OK) || rmdir(path) == 0;
+	yes = !access(marker, F_OK) || dir_is_empty(path);
 	free(marker);
 	return yes;
 }
@@ -112,14 +111,10 @@ static bool web_leftover(const char *path)
 static void drop_stale(const char *dir)
 {
 	const char *slash = strrchr(dir, '/');
-	char *parent = slash ? xstrndup(dir, (size_t)(slash - dir)) : xstrdup(".");
+	char *parent = path_parent(dir);
 	const char *base = slash ? slash + 1 : dir;
 	char *tmp = xasprintf("%s.tmp-", base), *old = xasprintf("%s.old-", base);
 
-	if (!*parent) {		/* the site is in / */
-		free(parent);
-		parent = xstrdup("/");
-	}
 	rm_stale(parent, tmp, NULL, web_leftover);
 	rm_stale(parent, old, NULL, web_leftover);
 	free(old);

@@ -342,7 +342,7 @@ static char *uri_path(const char *path)
 int store_open_readonly(struct store **out, const char *path)
 {
 	struct store *st;
-	char *upath, *uri, *dir, *slash;
+	char *upath, *uri, *dir;
 	bool dir_ro, migrated = false;
 	int have;
 
@@ -353,11 +353,8 @@ int store_open_readonly(struct store **out, const char *path)
 				    path);
 	if (not_a_file(path))
 		return KMIG_EGENERIC;
-	dir = xstrdup(path);
-	slash = strrchr(dir, '/');
-	if (slash)
-		slash[slash == dir ? 1 : 0] = '\0';
-	dir_ro = access(slash ? dir : ".", W_OK) < 0;
+	dir = path_parent(path);
+	dir_ro = access(dir, W_OK) < 0;
 	free(dir);
 
 	st = xcalloc(1, sizeof(*st));

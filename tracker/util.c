@@ -379,6 +379,30 @@ int rm_rf(const char *path)
 	return 0;
 }
 
+char *path_parent(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		return xstrdup(".");
+	return xstrndup(path, slash == path ? 1 : (size_t)(slash - path));
+}
+
+bool dir_is_empty(const char *path)
+{
+	DIR *d = opendir(path);
+	struct dirent *e;
+	bool empty = true;
+
+	if (!d)
+		return false;
+	while (empty && (e = readdir(d)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+			empty = false;
+	closedir(d);
+	return empty;
+}
+
 void rm_stale(const char *dir, const char *prefix, const char *suffix,
 	      bool (*ours)(const char *path))
 {

@@ -122,6 +122,10 @@ char *normalize_ws(const char *s, size_t len);
 /* Directory helpers (processes: child.h). */
 int mkdir_p(const char *path);			/* like mkdir -p */
 int rm_rf(const char *path);			/* like rm -rf */
+/* path_parent - the directory @path is in: "." without a '/', "/" at the root (caller frees). */
+char *path_parent(const char *path);
+/* dir_is_empty - is @path a directory with no entry but "." and ".."? */
+bool dir_is_empty(const char *path);
 /*
  * rm_stale - remove (rm_rf()) each entry of @dir named @prefix<PID>, or
  * @prefix<PID>@suffix when @suffix is not NULL (PID: decimal digits only),

@@ -2,8 +2,7 @@
 /*
  * web-replace.c - web_replace(): move a freshly written site over the old
  * one atomically, refusing to replace a directory kmig web did not write.
- * Generic but for the marker check; it stays here until util.c has a
- * directory helper it could become.
+ * Generic but for the marker check.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -17,21 +16,6 @@
 
 #include "kmig.h"
 #include "web.h"
-
-static bool dir_is_empty(const char *path)
-{
-	DIR *d = opendir(path);
-	struct dirent *e;
-	bool empty = true;
-
-	if (!d)
-		return false;
-	while (empty && (e = readdir(d)))
-		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
-			empty = false;
-	closedir(d);
-	return empty;
-}
 
 int web_replace(const char *tmp, const char *dir)
 {

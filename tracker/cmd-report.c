@@ -189,6 +189,26 @@ static struct total *totals_by_key(const struct count_rows *rows, size_t *n)
 	return t;
 }
 
+/*
+ * with_gone - @t (its *@n groups in key order) with a group of no rows
+ * and count 0 added for each key of @ot (@on, key order) that @t lacks:
+ * what had uses in the release before and has none now (a file deleted
+ * or renamed), so the groups' deltas add up to the release's.  The added
+ * groups are at the end; @t is reallocated.
+ */
+static struct total *with_gone(struct total *t, size_t *n,
+			       const struct total *ot, size_t on)
+{
+	size_t i, live = *n;
+
+	for (i = 0; i < on; i++)
+		if (!bsearch(&ot[i], t, live, sizeof(*t), cmp_total_key)) {
+			t = xrealloc(t, (*n + 1) * sizeof(*t));
+			t[(*n)++] = (struct total){ .key = ot[i].key };
+		}
+	return t;
+}
+
 static long long lookup_total(struct total *t, size_t n, const char *key,
 			      bool *found)
 {
@@ -348,19 +368,11 @@ static void print_text(const struct release_info *rel,
 		struct total *pt = prev ? totals_by_key(old, &pn) : NULL;
 		long top = o->top >= 0 ? o->top : 20;
 
-		size_t live;
-
 		for (i = 0; i < n; i++)
 			total += t[i].count;
 		for (i = 0; i < pn; i++)
 			ptotal += pt[i].count;
-		/* a key gone since (a file deleted): a line of count 0, as in CSV */
-		live = n;
-		for (i = 0; i < pn; i++)
-			if (!bsearch(&pt[i], t, live, sizeof(*t), cmp_total_key)) {
-				t = xrealloc(t, (n + 1) * sizeof(*t));
-				t[n++] = (struct total){ .key = pt[i].key };
-			}
+		t = with_gone(t, &n, pt, pn);
 		qsort(t, n, sizeof(*t), cmp_total_count);
 		printf("%9s", "count");
 		if (prev)
@@ -486,32 +498,18 @@ static void print_groups(const struct release_info *rel, const char *keyname,
 			 const struct report_opts *o, const struct count_rows *cur,
 			 const struct count_rows *old, group_row_fn *fn)
 {
-	size_t i = 0, j = 0, n, on = 0;
+	size_t i, n, on = 0;
 	struct total *t = listed_groups(cur, o, &n);
 	struct total *ot = old ? totals_by_key(old, &on) : NULL;
 	bool first = true;
 
-	/*
-	 * All groups, in key order: a key of the release before that is gone
-	 * (a file deleted or renamed, a section with no use left) is listed
-	 * too, its rows of count 0, so the groups' deltas add up to the
-	 * release's.  With --top only the largest groups of this release.
-	 */
-	if (o->top >= 0)
-		on = 0;
-	while (i < n || j < on) {
-		int c = i >= n ? 1 : j >= on ? -1 : cmp_total_key(&t[i], &ot[j]);
-
-		if (c > 0) {
-			const struct total gone = { .key = ot[j++].key };
-
-			each_group_row(&gone, cur, old, ot, on, fn, rel, keyname, &first);
-			continue;
-		}
-		each_group_row(&t[i++], cur, old, ot, on, fn, rel, keyname, &first);
-		if (!c)
-			j++;
+	/* all groups, in key order, those gone since too; --top: this release's */
+	if (o->top < 0 && ot) {
+		t = with_gone(t, &n, ot, on);
+		qsort(t, n, sizeof(*t), cmp_total_key);
 	}
+	for (i = 0; i < n; i++)
+		each_group_row(&t[i], cur, old, ot, on, fn, rel, keyname, &first);
 	free(t);
 	free(ot);
 }

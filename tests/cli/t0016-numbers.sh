@@ -118,6 +118,9 @@ t_ok "CSV --by file: per-file deltas as the text" cmp "$TRASH/text-delta" "$TRAS
 t_ok "a file gone since is a row of count 0 (CSV and text)" sh -c \
 	"'$KMIG' --repo '$W' --db '$DB' report --by file --format csv | grep -q '^v2.0,drivers/e.c,[a-z-]*,0,-1$' &&
 	 '$KMIG' --repo '$W' --db '$DB' report --by file | grep -q '^ *0 *-1  drivers/e.c$'"
+t_is "--top 2: the rows and deltas of those files as without --top" \
+	"$(k report --by file --format csv | grep -E '^v2\.0,lib/[ab]\.c,' | sort)" \
+	"$(k report --by file --top 2 --format csv | sed 1d | sort)"
 t_is "the files' deltas add up to the release's" \
 	"$(k report --format csv | sed 1d | awk -F, '{ s += $5 } END { print s }')" \
 	"$(k report --by file --format csv | sed 1d | awk -F, '{ s += $5 } END { print s }')"

@@ -167,6 +167,31 @@ static char *branch_name(const struct branch_opts *o, const char *base)
 }
 
 /*
+ * open_steps - the database read-only into *@st, NULL when there is none
+ * yet: status, --matrix and export only read steps, and nothing to read
+ * is no reason to create it.
+ */
+static int open_steps(struct store **st, const char *db_path)
+{
+	int ret = store_open_readonly(st, db_path);
+
+	return ret == KMIG_ENOTFOUND ? 0 : ret;
+}
+
+/* The branch @o names, else the newest applied one (@st NULL: none yet). */
+static int chosen_branch(struct store *st, const struct branch_opts *o,
+			 char **name)
+{
+	if (o->name || o->base) {
+		*name = branch_name(o, o->base);
+		return 0;
+	}
+	if (!st)
+		return kmig_err("no branch applied yet (run 'kmig branch apply')");
+	return store_branch_latest(st, name);
+}
+
+/*
  * main_base - the newest imported (scanned) release of the database, the
  * default base; DEFAULT_BASE when none was scanned (or the database
  * cannot be read: the command reports that itself).  malloc'd.
@@ -584,12 +609,11 @@ static int branch_matrix(struct kmig_ctx *ctx, const struct branch_opts *o)
 	struct mrow *rows = NULL;
 	struct store *st = NULL;
 	size_t nrel = 0, nrows = 0, arows = 0, i, k, r;
-	int status = KMIG_EXIT_ERROR, ret;
+	int status = KMIG_EXIT_ERROR;
 
 	if (o->name || o->base)
 		return cmd_usage_error("branch", "--matrix covers the branches kmig/<TAG> of every release; no --base or --name");
-	ret = store_open_readonly(&st, ctx->db_path);
-	if ((ret && ret != KMIG_ENOTFOUND) || (st && store_releases(st, &rel, &nrel))) {
+	if (open_steps(&st, ctx->db_path) || (st && store_releases(st, &rel, &nrel))) {
 		cmd_fail_last(KMIG_EXIT_ERROR);
 		goto out;
 	}
@@ -657,22 +681,8 @@ static int branch_status(struct kmig_ctx *ctx, int argc, char **argv)
 		return ret;
 	if (o.matrix)
 		return branch_matrix(ctx, &o);
-	/* nothing to show is no reason to create the database */
-	ret = store_open_readonly(&st, ctx->db_path);
-	if (ret && ret != KMIG_ENOTFOUND) {
-		cmd_fail_last(KMIG_EXIT_ERROR);
-		goto out;
-	}
-	if (o.name || o.base) {
-		name = branch_name(&o, o.base);
-	} else if (!st) {
-		cmd_fail(KMIG_EXIT_ERROR, "no branch applied yet (run 'kmig branch apply')");
-		goto out;
-	} else if (store_branch_latest(st, &name)) {
-		cmd_fail_last(KMIG_EXIT_ERROR);
-		goto out;
-	}
-	if (st && store_branch_steps(st, name, &steps)) {
+	if (open_steps(&st, ctx->db_path) || chosen_branch(st, &o, &name) ||
+	    (st && store_branch_steps(st, name, &steps))) {
 		cmd_fail_last(KMIG_EXIT_ERROR);
 		goto out;
 	}
@@ -1385,21 +1395,9 @@ static int branch_export(struct kmig_ctx *ctx, int argc, char **argv)
 	if (ret)
 		return ret;
 	dir = o.series ? xstrdup(o.series) : datadir_series();
-	ret = store_open_readonly(&st, ctx->db_path);
-	if ((ret && ret != KMIG_ENOTFOUND) || repo_open(&repo, ctx->repo_path)) {
-		cmd_fail_last(KMIG_EXIT_ERROR);
-		goto out;
-	}
-	if (o.name || o.base) {
-		name = branch_name(&o, o.base);
-	} else if (!st) {
-		cmd_fail(KMIG_EXIT_ERROR, "no branch applied yet (run 'kmig branch apply')");
-		goto out;
-	} else if (store_branch_latest(st, &name)) {
-		cmd_fail_last(KMIG_EXIT_ERROR);
-		goto out;
-	}
-	if ((st && store_branch_steps(st, name, &steps)) || series_read(&series, dir, true) ||
+	if (open_steps(&st, ctx->db_path) || repo_open(&repo, ctx->repo_path) ||
+	    chosen_branch(st, &o, &name) ||
+	    (st && store_branch_steps(st, name, &steps)) || series_read(&series, dir, true) ||
 	    mkdir_p(dir)) {
 		cmd_fail_last(KMIG_EXIT_ERROR);
 		goto out;
@@ -1483,6 +1481,16 @@ static const struct {
 	{ "test", branch_test },
 };
 
+static bool branch_has_subcommand(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(subcommands); i++)
+		if (!strcmp(name, subcommands[i].name))
+			return true;
+	return false;
+}
+
 static int cmd_branch_fn(struct kmig_ctx *ctx, int argc, char **argv)
 {
 	size_t i;
@@ -1500,4 +1508,5 @@ const struct kmig_cmd cmd_branch = {
 	.fn = cmd_branch_fn,
 	.summary = "apply, classify, rebase and export the conversion series",
 	.usage = usage,
+	.has_subcommand = branch_has_subcommand,
 };

@@ -153,22 +153,6 @@ static const char *usage_of(const struct kmig_cmd *c, int argc, char **argv)
 	return c->usage;
 }
 
-/* Is @sub a subcommand of @c ("kmig help branch apply")? */
-static bool is_subcommand(const struct kmig_cmd *c, const char *sub)
-{
-	static const char *const branch_subs[] = {
-		"apply", "rebase", "status", "export", "test",
-	};
-	size_t i;
-
-	if (strcmp(c->name, "branch"))
-		return false;
-	for (i = 0; i < ARRAY_SIZE(branch_subs); i++)
-		if (!strcmp(sub, branch_subs[i]))
-			return true;
-	return false;
-}
-
 /* kmig help [COMMAND [SUBCOMMAND]]: @argv[0] is "help". */
 static int cmd_help(int argc, char **argv)
 {
@@ -190,7 +174,7 @@ static int cmd_help(int argc, char **argv)
 	/* a topic that is no subcommand is a typo, not the command's help */
 	if (argc > 3)
 		return cmd_usage_error("help", "unexpected argument '%s'", argv[3]);
-	if (argc == 3 && !is_subcommand(c, argv[2]))
+	if (argc == 3 && !(c->has_subcommand && c->has_subcommand(argv[2])))
 		return cmd_usage_error("help", "'%s' has no subcommand '%s'",
 				       argv[1], argv[2]);
 	fputs(usage_of(c, argc - 1, argv + 1), stdout);

@@ -27,6 +27,8 @@ struct kmig_cmd {
 	int (*fn)(struct kmig_ctx *ctx, int argc, char **argv);
 	const char *summary;	/* one line for "kmig --help" */
 	const char *usage;	/* full text for "kmig help NAME" / --help */
+	/* is NAME one of its subcommands ("kmig help branch apply")? or NULL */
+	bool (*has_subcommand)(const char *name);
 };
 
 /*

@@ -731,7 +731,7 @@ static int cmd_import_fn(struct kmig_ctx *ctx, int argc, char **argv)
 	const char *tarball = NULL, *tag = NULL;
 	git_repository *repo = NULL;
 	struct store *st = NULL;
-	char *debs = NULL, *tmpdir = NULL;
+	char *debs = NULL, *tmpdir = NULL, *unpack = NULL;
 	struct chain chain = { 0 };
 	struct sbuf journal = SBUF_INIT;
 	bool list = false, update = false, replayed = false;
@@ -832,13 +832,12 @@ static int cmd_import_fn(struct kmig_ctx *ctx, int argc, char **argv)
 		printf("completed an interrupted import\n");
 	tmpdir = xasprintf("%s/tmp", ctx->home);
 	rm_stale(tmpdir, "import-", ".log", NULL);	/* what killed imports left */
-	free(tmpdir);
 	if (chain_read(&chain, repo)) {
 		cmd_fail_last(KMIG_EXIT_ERROR);
 		goto out;
 	}
 	debs = xasprintf("%s/debs", ctx->home);
-	tmpdir = xasprintf("%s/tmp/import-%d", ctx->home, (int)getpid());
+	unpack = xasprintf("%s/import-%d", tmpdir, (int)getpid());
 	for (i = 0; i < nitems; i++) {
 		struct import_item *it = &items[i];
 		git_tree *base = NULL;
@@ -855,7 +854,7 @@ static int cmd_import_fn(struct kmig_ctx *ctx, int argc, char **argv)
 			goto out;
 		}
 		if (chain_base(&base, &chain, repo, it->tag) ||
-		    import_tree(&l, repo, it, base, tmpdir, jobs)) {
+		    import_tree(&l, repo, it, base, unpack, jobs)) {
 			cmd_fail(KMIG_EXIT_ERROR, "import of %s failed: %s", it->tag,
 				 kmig_errmsg());
 			git_tree_free(base);
@@ -893,6 +892,7 @@ out:
 	free(items);
 	free(debs);
 	free(tmpdir);
+	free(unpack);
 	chain_clear(&chain);
 	sbuf_release(&journal);
 	git_repository_free(repo);

@@ -310,3 +310,30 @@ CREATE TABLE relinfo_headers (
 	mask INTEGER NOT NULL,
 	PRIMARY KEY (oid, facts)
 ) WITHOUT ROWID;
+
+-- migration: 13
+-- A point release shares its file list with an earlier release instead of
+-- copying ~58,000 rows of it (most of a point release's write): its
+-- files_base is that release, and its own rows in release_file_rows are
+-- only the paths where it differs from there, a file it lacks a row with
+-- oid '' (a tombstone).  A release with files_base NULL has every file as
+-- its own row, and is the files_base of no release whose files_base is set
+-- (a chain is one deep).  Readers read the view release_files: the same
+-- rows the table of that name held.
+ALTER TABLE release_files RENAME TO release_file_rows;
+ALTER TABLE releases ADD COLUMN files_base INTEGER REFERENCES releases(id);
+-- One join, which SQLite flattens into a reader's query: a lookup of
+-- (release, path) is two primary-key probes, a release's files two ranges.
+CREATE VIEW release_files(release_id, path, oid, subsystem_id) AS
+SELECT r.id, f.path, f.oid, f.subsystem_id
+FROM releases r JOIN release_file_rows f ON f.release_id IN (r.id, r.files_base)
+WHERE f.oid != '' AND (f.release_id = r.id OR NOT EXISTS
+	(SELECT 1 FROM release_file_rows o WHERE o.release_id = r.id AND o.path = f.path));
+-- A release's files in path order (WHERE release_id = ? ORDER BY path): a
+-- merge of its own rows and its base's, without a sort.
+CREATE VIEW release_files_sorted(release_id, path, oid, subsystem_id) AS
+SELECT release_id, path, oid, subsystem_id FROM release_file_rows WHERE oid != ''
+UNION ALL
+SELECT r.id, b.path, b.oid, b.subsystem_id FROM releases r
+JOIN release_file_rows b ON b.release_id = r.files_base
+WHERE NOT EXISTS (SELECT 1 FROM release_file_rows o WHERE o.release_id = r.id AND o.path = b.path);

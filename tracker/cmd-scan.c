@@ -827,17 +827,18 @@ static int base_changes(struct scan_state *s, struct release_plan *p)
 #define FILE_BATCH 256
 
 /*
- * Release @p's file rows, FILE_BATCH at a time: from the base's rows for
- * the files it did not change, when it can (store_release_files_from()),
- * else every file's.
+ * Release @p's file rows, FILE_BATCH at a time: the base's rows shared
+ * for the files it did not change, when it can (store_release_files_from()),
+ * and a tombstone for each file gone; else every file's.
  */
 static int release_files(struct scan_state *s, struct release_plan *p,
 			 long long rel)
 {
 	struct store_file batch[FILE_BATCH];
 	char hex[FILE_BATCH][GIT_OID_HEXSZ + 1];
+	const char **gone = NULL;
 	bool copied = false;
-	size_t i, c = 0, k = 0, written = 0;
+	size_t i, c = 0, k = 0, written = 0, ngone = 0, agone = 0;
 	int ret = 0;
 
 	if (p->from_base) {
@@ -850,10 +851,13 @@ static int release_files(struct scan_state *s, struct release_plan *p,
 		const struct scan_file *f = &p->files.v[i];
 
 		if (copied) {	/* both in path order */
-			while (c < p->nchanged && strcmp(p->changed[c], f->path) < 0)
-				c++;
+			while (c < p->nchanged && strcmp(p->changed[c], f->path) < 0) {
+				ALLOC_GROW(gone, ngone + 1, agone);
+				gone[ngone++] = p->changed[c++];
+			}
 			if (c == p->nchanged || strcmp(p->changed[c], f->path))
 				continue;
+			c++;
 		}
 		git_oid_tostr(hex[k], sizeof(hex[k]), &f->oid);
 		batch[k].path = f->path;
@@ -865,15 +869,23 @@ static int release_files(struct scan_state *s, struct release_plan *p,
 		if (++k == FILE_BATCH) {
 			ret = store_release_files(s->st, rel, batch, k);
 			if (ret)
-				return ret;
+				goto out_free_gone;
 			k = 0;
 		}
 	}
 	if (k)
 		ret = store_release_files(s->st, rel, batch, k);
+	for (; copied && c < p->nchanged; c++) {
+		ALLOC_GROW(gone, ngone + 1, agone);
+		gone[ngone++] = p->changed[c];
+	}
 	if (!ret && copied)
-		progress_note("%s: file rows from %s; %zu files changed, %zu rows written\n",
-			      p->tag, s->base.tag, p->nchanged, written);
+		ret = store_release_files_gone(s->st, rel, s->base.rel, gone, ngone);
+	if (!ret && copied)
+		progress_note("%s: file rows shared with %s; %zu files changed, %zu rows written, %zu gone\n",
+			      p->tag, s->base.tag, p->nchanged, written, ngone);
+out_free_gone:
+	free(gone);
 	return ret;
 }
 

@@ -99,7 +99,7 @@ int store_release_blobs(struct store *st, long long release,
 			store_release_blob_fn *fn, void *data)
 {
 	static const char sql[] =
-		"SELECT rf.path, rf.oid, r.ruleset FROM release_files rf "
+		"SELECT rf.path, rf.oid, r.ruleset FROM release_files_sorted rf "
 		"JOIN releases r ON r.id = rf.release_id "
 		"WHERE rf.release_id = ? ORDER BY rf.path";
 	sqlite3_stmt *s = store_stmt(st, sql);

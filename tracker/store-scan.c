@@ -213,6 +213,41 @@ int store_blob_sites(struct store *st, const char *oid, const char *ruleset,
 	return cached ? 0 : KMIG_ENOTFOUND;
 }
 
+/*
+ * Before release @tag goes: the releases that share its files (their
+ * files_base) get every file as their own row, their tombstones dropped.
+ */
+static int unshare_files(struct store *st, const char *tag)
+{
+	static const char copy_sql[] =
+		"INSERT INTO release_file_rows(release_id, path, oid, subsystem_id) "
+		"SELECT d.id, b.path, b.oid, b.subsystem_id FROM releases x "
+		"JOIN releases d ON d.files_base = x.id "
+		"JOIN release_file_rows b ON b.release_id = x.id "
+		"WHERE x.tag = ?1 AND NOT EXISTS (SELECT 1 FROM release_file_rows o "
+		"  WHERE o.release_id = d.id AND o.path = b.path)";
+	static const char drop_sql[] =
+		"DELETE FROM release_file_rows WHERE oid = '' AND release_id IN "
+		"(SELECT d.id FROM releases x JOIN releases d ON d.files_base = x.id "
+		"  WHERE x.tag = ?1)";
+	static const char clear_sql[] =
+		"UPDATE releases SET files_base = NULL WHERE files_base = "
+		"(SELECT id FROM releases WHERE tag = ?1)";
+	const char *const sql[] = { copy_sql, drop_sql, clear_sql };
+	sqlite3_stmt *s;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(sql); i++) {
+		s = store_stmt(st, sql[i]);
+		if (!s)
+			return KMIG_EGENERIC;
+		sqlite3_bind_text(s, 1, tag, -1, SQLITE_TRANSIENT);
+		if (store_done(st, s, "write"))
+			return KMIG_EGENERIC;
+	}
+	return 0;
+}
+
 int store_release_start(struct store *st, long long *id, const char *tag,
 			const char *commit, long long date, const char *ruleset,
 			const char *maintainers_oid)
@@ -225,7 +260,7 @@ int store_release_start(struct store *st, long long *id, const char *tag,
 	char *key;
 	int ret;
 
-	if (store_need_txn(st, "store_release_start"))
+	if (store_need_txn(st, "store_release_start") || unshare_files(st, tag))
 		return KMIG_EGENERIC;
 	s = store_stmt(st, del_sql);
 	if (!s)
@@ -370,7 +405,7 @@ int store_release_file(struct store *st, long long release, const char *path,
 		       const char *oid, const char *subsystem)
 {
 	static const char sql[] =
-		"INSERT INTO release_files(release_id, path, oid, subsystem_id) VALUES (?, ?, ?, ?)";
+		"INSERT INTO release_file_rows(release_id, path, oid, subsystem_id) VALUES (?, ?, ?, ?)";
 	sqlite3_stmt *s;
 	long long sid;
 
@@ -402,7 +437,7 @@ static void files_sql_init(void)
 	size_t len, r;
 
 	len = (size_t)snprintf(files_sql, sizeof(files_sql),
-		"INSERT INTO release_files(release_id, path, oid, subsystem_id) VALUES ");
+		"INSERT INTO release_file_rows(release_id, path, oid, subsystem_id) VALUES ");
 	for (r = 0; r < FILES_PER_INSERT; r++)
 		len += (size_t)snprintf(files_sql + len, sizeof(files_sql) - len,
 					"%s(?1, ?, ?, ?)", r ? ", " : "");
@@ -565,9 +600,10 @@ struct range_copy {
 #define RANGE_COPY(insert) { insert, insert "AND path < ?4", \
 	insert "AND path > ?3 AND path < ?4", insert "AND path > ?3" }
 
+/* the base's own rows (migration 13), its tombstones too */
 static const struct range_copy copy_files = RANGE_COPY(
-	"INSERT INTO release_files(release_id, path, oid, subsystem_id) "
-	"SELECT ?1, path, oid, subsystem_id FROM release_files WHERE release_id = ?2 ");
+	"INSERT INTO release_file_rows(release_id, path, oid, subsystem_id) "
+	"SELECT ?1, path, oid, subsystem_id FROM release_file_rows WHERE release_id = ?2 ");
 
 static const struct range_copy copy_file_counts = RANGE_COPY(
 	"INSERT INTO file_counts(release_id, path, rule, count) "
@@ -639,10 +675,47 @@ static int redo_paths(struct store *st, char ***out, size_t *n)
 	return 0;
 }
 
+/*
+ * Where a release sharing @base's files takes them from: *@root, @base's
+ * own files_base or @base itself, and *@own, the rows @base has of its own
+ * beyond that (0 when @base is the root); *@files, @base's file count.
+ */
+static int files_root(struct store *st, long long base, long long *root,
+		      long long *own, long long *files)
+{
+	static const char sql[] =
+		"SELECT files_base, files, CASE WHEN files_base IS NULL THEN 0 ELSE "
+		"(SELECT count(*) FROM release_file_rows WHERE release_id = ?1) END "
+		"FROM releases WHERE id = ?1";
+	sqlite3_stmt *s = store_stmt(st, sql);
+	int rc;
+
+	*root = *own = *files = 0;
+	if (!s)
+		return KMIG_EGENERIC;
+	sqlite3_bind_int64(s, 1, base);
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW) {
+		*root = sqlite3_column_type(s, 0) == SQLITE_NULL ? base :
+			sqlite3_column_int64(s, 0);
+		*files = sqlite3_column_int64(s, 1);
+		*own = sqlite3_column_int64(s, 2);
+	}
+	sqlite3_reset(s);
+	if (rc == SQLITE_DONE)
+		return kmig_err("database '%s': release %lld is gone", st->path, base);
+	if (rc != SQLITE_ROW)
+		return store_dberr(st, "read releases");
+	return 0;
+}
+
 int store_release_files_from(struct store *st, long long release,
 			     long long base, const char *const *changed,
 			     size_t nchanged, bool *copied)
 {
+	static const char base_sql[] =
+		"UPDATE releases SET files_base = ?2 WHERE id = ?1";
+	long long root, own, files;
 	int rc;
 
 	*copied = false;
@@ -651,9 +724,48 @@ int store_release_files_from(struct store *st, long long release,
 	rc = rel_pair(st, same_maint_sql, release, base);
 	if (rc <= 0)
 		return rc;
-	if (copy_ranges(st, &copy_files, release, base, changed, nchanged))
+	if (files_root(st, base, &root, &own, &files))
+		return KMIG_EGENERIC;
+	/*
+	 * A release whose own rows would be a quarter of its files or more
+	 * is written whole (and is a root): a lookup in it is then one
+	 * probe, and the rows a release shares stay few.
+	 */
+	if ((long long)nchanged + own > files / 4)
+		return 0;
+	if (root != base &&
+	    copy_ranges(st, &copy_files, release, base, changed, nchanged))
+		return KMIG_EGENERIC;
+	if (run_rel_sql(st, base_sql, release, root))
 		return KMIG_EGENERIC;
 	*copied = true;
+	return 0;
+}
+
+int store_release_files_gone(struct store *st, long long release,
+			     long long base, const char *const *gone,
+			     size_t n)
+{
+	/* a tombstone (migration 13) for each file of @base @release lacks */
+	static const char sql[] =
+		"INSERT INTO release_file_rows(release_id, path, oid, subsystem_id) "
+		"SELECT ?1, path, '', subsystem_id FROM release_files "
+		"WHERE release_id = ?2 AND path = ?3";
+	sqlite3_stmt *s;
+	size_t i;
+
+	if (store_need_txn(st, "store_release_files_gone"))
+		return KMIG_EGENERIC;
+	for (i = 0; i < n; i++) {
+		s = store_stmt(st, sql);
+		if (!s)
+			return KMIG_EGENERIC;
+		sqlite3_bind_int64(s, 1, release);
+		sqlite3_bind_int64(s, 2, base);
+		sqlite3_bind_text(s, 3, gone[i], -1, SQLITE_STATIC);
+		if (store_done(st, s, "write"))
+			return KMIG_EGENERIC;
+	}
 	return 0;
 }
 
@@ -915,6 +1027,11 @@ static const char trend_clear_sql[] = "DELETE FROM temp.trend_changed";
 	"(SELECT a.ruleset IS NOT b.ruleset FROM releases a, releases b " \
 	"  WHERE a.id = ?1 AND b.id = ?2)"
 
+/*
+ * The paths r are few: CROSS JOIN keeps them the outer loop, where the
+ * planner would scan every file of a release that shares its files
+ * (migration 13's view) and look each up among them.
+ */
 #define TREND_CHANGED \
 	"f AS (SELECT path, new_oid, old_oid, sid FROM temp.trend_changed " \
 	"  UNION ALL " \
@@ -922,7 +1039,7 @@ static const char trend_clear_sql[] = "DELETE FROM temp.trend_changed";
 	"    UNION SELECT path FROM release_reach WHERE release_id IN (?1, ?2) AND " TREND_OTHER_RULES \
 	"    UNION SELECT path FROM release_vlaconst WHERE release_id IN (?1, ?2) AND " TREND_OTHER_RULES \
 	"  ) r " \
-	"  JOIN release_files n ON n.release_id = ?2 AND n.path = r.path " \
+	"  CROSS JOIN release_files n ON n.release_id = ?2 AND n.path = r.path " \
 	"  JOIN release_files o ON o.release_id = ?1 AND o.path = r.path AND o.oid = n.oid) "
 
 /*
@@ -932,9 +1049,9 @@ static const char trend_clear_sql[] = "DELETE FROM temp.trend_changed";
  * looking up only the files with uses.
  */
 #define TREND_BEFORE \
-	"b AS (SELECT fc.rule, fc.count, coalesce(n.subsystem_id, o.subsystem_id) AS sid " \
+	"b AS (SELECT fc.rule, fc.count, coalesce((SELECT n.subsystem_id FROM release_files n " \
+	"    WHERE n.release_id = ?2 AND n.path = fc.path), o.subsystem_id) AS sid " \
 	"  FROM file_counts fc JOIN release_files o ON o.release_id = ?1 AND o.path = fc.path " \
-	"  LEFT JOIN release_files n ON n.release_id = ?2 AND n.path = fc.path " \
 	"  WHERE fc.release_id = ?1 AND (?3 IS NULL OR fc.rule = ?3)) "
 
 static int trend_add(struct store *st, const char *path, const char *new_oid,
@@ -954,6 +1071,59 @@ static int trend_add(struct store *st, const char *path, const char *new_oid,
 	return store_done(st, s, "compare releases");
 }
 
+/*
+ * Releases ?1 and ?2 that share one root's files (migration 13: each is
+ * the root or shares the other's) differ only at the paths of their own
+ * rows (?3: ?1 has its own beside the root's, ?4: ?2 has): a few thousand
+ * lookups instead of two walks of 58,000 files.  Either's row of a path
+ * may be a tombstone.
+ */
+#define TREND_OWN_OID(rel, col) \
+	"(SELECT x." col " FROM release_files x WHERE x.release_id = " rel " AND x.path = c.path)"
+
+static const char trend_shared_sql[] =
+	"INSERT INTO temp.trend_changed(path, new_oid, old_oid, sid) "
+	"SELECT path, n_oid, o_oid, sid FROM (SELECT c.path, "
+	TREND_OWN_OID("?2", "oid") " AS n_oid, " TREND_OWN_OID("?1", "oid") " AS o_oid, "
+	"coalesce(" TREND_OWN_OID("?2", "subsystem_id") ", " TREND_OWN_OID("?1", "subsystem_id") ") AS sid "
+	"  FROM (SELECT path FROM release_file_rows WHERE release_id = ?1 AND ?3 "
+	"    UNION SELECT path FROM release_file_rows WHERE release_id = ?2 AND ?4) c) "
+	"WHERE n_oid IS NOT o_oid";
+
+/* 1 when @old and @new_ share a root (trend_shared_sql), 0, or negative. */
+static int trend_shared(struct store *st, long long old, long long new_)
+{
+	static const char sql[] =
+		"SELECT a.files_base IS NOT NULL, b.files_base IS NOT NULL "
+		"FROM releases a, releases b WHERE a.id = ?1 AND b.id = ?2 "
+		"AND coalesce(a.files_base, a.id) = coalesce(b.files_base, b.id)";
+	sqlite3_stmt *s = store_stmt(st, sql), *ins;
+	int rc, own_old, own_new;
+
+	if (!s)
+		return KMIG_EGENERIC;
+	sqlite3_bind_int64(s, 1, old);
+	sqlite3_bind_int64(s, 2, new_);
+	rc = sqlite3_step(s);
+	own_old = sqlite3_column_int(s, 0);
+	own_new = sqlite3_column_int(s, 1);
+	sqlite3_reset(s);
+	if (rc == SQLITE_DONE)
+		return 0;
+	if (rc != SQLITE_ROW)
+		return store_dberr(st, "compare releases");
+	ins = store_stmt(st, trend_shared_sql);
+	if (!ins)
+		return KMIG_EGENERIC;
+	sqlite3_bind_int64(ins, 1, old);
+	sqlite3_bind_int64(ins, 2, new_);
+	sqlite3_bind_int(ins, 3, own_old);
+	sqlite3_bind_int(ins, 4, own_new);
+	if (store_done(st, ins, "compare releases"))
+		return KMIG_EGENERIC;
+	return 1;
+}
+
 static int trend_fill(struct store *st, long long old, long long new_)
 {
 	static const char create_sql[] =
@@ -961,9 +1131,9 @@ static int trend_fill(struct store *st, long long old, long long new_)
 		"new_oid TEXT, old_oid TEXT, sid INTEGER NOT NULL) WITHOUT ROWID";
 	/* two statements, stepped side by side */
 	static const char old_sql[] =
-		"SELECT path, oid, subsystem_id FROM release_files WHERE release_id = ?1 ORDER BY path";
+		"SELECT path, oid, subsystem_id FROM release_files_sorted WHERE release_id = ?1 ORDER BY path";
 	static const char new_sql[] =
-		"SELECT path, oid, subsystem_id FROM release_files WHERE release_id = ?1 ORDER BY path";
+		"SELECT path, oid, subsystem_id FROM release_files_sorted WHERE release_id = ?1 ORDER BY path";
 	sqlite3_stmt *o, *n;
 	int ro, rn, ret = 0;
 
@@ -974,6 +1144,11 @@ static int trend_fill(struct store *st, long long old, long long new_)
 	if (!n || store_exec(st, trend_clear_sql)) {
 		store_exec(st, "ROLLBACK TO trend_fill; RELEASE trend_fill");
 		return KMIG_EGENERIC;
+	}
+	ret = trend_shared(st, old, new_);
+	if (ret) {
+		ret = ret < 0 ? ret : 0;
+		goto out_release;
 	}
 	sqlite3_bind_int64(o, 1, old);
 	sqlite3_bind_int64(n, 1, new_);
@@ -1024,6 +1199,7 @@ static int trend_fill(struct store *st, long long old, long long new_)
 	}
 	sqlite3_reset(o);
 	sqlite3_reset(n);
+out_release:
 	/* one transaction for the rows: not one a row */
 	if (!ret && store_exec(st, "RELEASE trend_fill"))
 		ret = KMIG_EGENERIC;

@@ -194,19 +194,29 @@ struct store_file {
 int store_release_files(struct store *st, long long release,
 			const struct store_file *v, size_t n);
 /*
- * store_release_files_from - the file rows of release @release copied
- * from release @base, for every path but the @nchanged of @changed (the
- * files new, gone or with another blob, in either release; in strcmp()
- * order, each once, or nothing is copied and it fails), when both
- * releases have the same MAINTAINERS blob (so the same sections): then
- * *@copied is true and the caller stores the rows of the changed paths
- * the release has; else nothing is written and *@copied is false.  After
- * store_release_start(), before the release's other file rows.  Caller
- * holds a transaction.
+ * store_release_files_from - release @release shares the file rows of
+ * release @base (its files_base, migration 13) for every path but the
+ * @nchanged of @changed (the files new, gone or with another blob, in
+ * either release; in strcmp() order, each once, or nothing is written and
+ * it fails), when both releases have the same MAINTAINERS blob (so the
+ * same sections) and the rows it holds of its own stay under a quarter of
+ * its files: then *@copied is true and the caller stores the rows of the
+ * changed paths the release has, and store_release_files_gone() of those
+ * it lacks; else nothing is written and *@copied is false (the caller
+ * stores every row).  After store_release_start(), before the release's
+ * other file rows.  Caller holds a transaction.
  */
 int store_release_files_from(struct store *st, long long release,
 			     long long base, const char *const *changed,
 			     size_t nchanged, bool *copied);
+/*
+ * store_release_files_gone - after store_release_files_from() set
+ * *copied: the @n paths of @gone, files of release @base that release
+ * @release does not have.  Caller holds a transaction.
+ */
+int store_release_files_gone(struct store *st, long long release,
+			     long long base, const char *const *gone,
+			     size_t n);
 /*
  * store_release_finish - materialise the release's counts and record its
  * number of @files; after every store_release_file().  Caller holds a

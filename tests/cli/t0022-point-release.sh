@@ -184,10 +184,10 @@ t_ok "v1.1 counted from v1.0: 6 files changed" \
 t_ok "v1.2 counted from v1.1: 2 files changed (MAINTAINERS is not counted)" \
 	grep -q "v1.2: counts from v1.1; changed files counted again: 2" "$TRASH/.stderr"
 t_ok "v1.0 counted from its sites" sh -c "! grep -q 'v1.0: counts from' '$TRASH/.stderr'"
-t_ok "v1.1's file rows from v1.0's (the same MAINTAINERS): 6 changed, 5 written (one is gone)" \
-	grep -q "v1.1: file rows from v1.0; 6 files changed, 5 rows written" "$TRASH/.stderr"
+t_ok "v1.1 shares v1.0's file rows (the same MAINTAINERS): 6 changed, 5 written, one gone" \
+	grep -q "v1.1: file rows shared with v1.0; 6 files changed, 5 rows written, 1 gone" "$TRASH/.stderr"
 t_ok "v1.2's file rows all written: MAINTAINERS changed" \
-	sh -c "! grep -q 'v1.2: file rows from' '$TRASH/.stderr'"
+	sh -c "! grep -q 'v1.2: file rows shared' '$TRASH/.stderr'"
 t_is "v1.0 and v1.1: the graph and its sites from memory, beside the file rows" 2 \
 	"$(grep -c "^v1\.[01]: call graph: .* sites from memory beside the file rows and 0 blobs read" "$TRASH/.stderr")"
 t_ok "v1.2: from memory, and flip.c's v1.0 blob's read from the store" \
@@ -253,8 +253,8 @@ t_ok "v1.1's graph: the sites from it too" \
 	grep -q "^v1.1: call graph: .* sites from memory beside the file rows and 0 blobs read" "$TRASH/.stderr"
 t_ok "the cache saved for the next run" \
 	grep -q "^graph cache: the facts of [0-9]* blobs saved to '$DB-graph'" "$TRASH/.stderr"
-t_ok "v1.1's file rows from the stored v1.0's" \
-	grep -q "v1.1: file rows from v1.0; 6 files changed, 5 rows written" "$TRASH/.stderr"
+t_ok "v1.1 shares the stored v1.0's file rows" \
+	grep -q "v1.1: file rows shared with v1.0; 6 files changed, 5 rows written, 1 gone" "$TRASH/.stderr"
 for tag in v1.1 v1.2; do
 	t_is "later run, $tag: the same counts and file counts" \
 		"$(counts $tag "$TRASH/$tag.db")" "$(counts $tag "$DB")"
@@ -383,8 +383,8 @@ git_commit_all "$W" "v4.1" && git -C "$W" tag v4.1
 DB="$TRASH/edge.db"
 t_exit "v4.0 in a run of its own" 0 k scan --tags v4.0
 KMIG_PROGRESS=1 t_exit "v4.1 in a later run" 0 k scan --tags v4.0 --tags v4.1
-t_ok "v4.1: 11 files changed since v4.0, 6 rows written" \
-	grep -q "^v4.1: file rows from v4.0; 11 files changed, 6 rows written" "$TRASH/.stderr"
+t_ok "v4.1: 11 files changed since v4.0, 6 rows written, 5 gone" \
+	grep -q "^v4.1: file rows shared with v4.0; 11 files changed, 6 rows written, 5 gone" "$TRASH/.stderr"
 t_exit "v4.1 alone" 0 "$KMIG" --repo "$W" --db "$TRASH/v4.1.db" scan --tags v4.1
 t_is "v4.1 in a later run: the same file rows as alone" \
 	"$(files v4.1 "$TRASH/v4.1.db")" "$(files v4.1 "$DB")"

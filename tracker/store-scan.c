@@ -627,6 +627,18 @@ static int copy_between(struct store *st, const struct range_copy *c,
 	return store_done(st, s, "write");
 }
 
+/* Are the @n @paths in strcmp() order, each once?  0, or the error. */
+static int paths_ordered(struct store *st, const char *const *paths, size_t n)
+{
+	size_t i;
+
+	for (i = 1; i < n; i++)
+		if (strcmp(paths[i - 1], paths[i]) >= 0)
+			return kmig_err("database '%s': copying rows: '%s' after '%s'",
+					st->path, paths[i], paths[i - 1]);
+	return 0;
+}
+
 /*
  * The rows of @base copied to @release for every path but the @n of
  * @skip (in strcmp() order, SQLite's BINARY order, each once): the
@@ -641,10 +653,8 @@ static int copy_ranges(struct store *st, const struct range_copy *c,
 	const char *after = NULL;
 	size_t i;
 
-	for (i = 1; i < n; i++)
-		if (strcmp(skip[i - 1], skip[i]) >= 0)
-			return kmig_err("database '%s': copying rows: '%s' after '%s'",
-					st->path, skip[i], skip[i - 1]);
+	if (paths_ordered(st, skip, n))
+		return KMIG_EGENERIC;
 	for (i = 0; i < n; i++) {
 		if (copy_between(st, c, release, base, after, skip[i]))
 			return KMIG_EGENERIC;
@@ -719,7 +729,8 @@ int store_release_files_from(struct store *st, long long release,
 	int rc;
 
 	*copied = false;
-	if (store_need_txn(st, "store_release_files_from"))
+	if (store_need_txn(st, "store_release_files_from") ||
+	    paths_ordered(st, changed, nchanged))
 		return KMIG_EGENERIC;
 	rc = rel_pair(st, same_maint_sql, release, base);
 	if (rc <= 0)

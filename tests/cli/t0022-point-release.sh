@@ -393,4 +393,116 @@ t_is "v4.1 in a later run: the same counts as alone" \
 t_is "v4.1 has drivers/edge/y.c, not drivers/edge/y.c/a.c" "F|drivers/edge/y.c|" \
 	"$(files v4.1 "$DB" | grep '|drivers/edge/y\.c' | cut -d'|' -f1,2 | tr '\n' '|')"
 
+# Shared file rows (migration 13): a point release's own rows are its
+# changed files (a dropped file a row of empty blob id), the rest its
+# base's; the base of a release that shares another's passes that one on,
+# so a chain is one deep.  Every release's file rows, counts and trend
+# must be what writing every row gives.
+W="$TRASH/w5"
+DB="$TRASH/chain.db"
+git init -q "$W"
+mkdir -p "$W/drivers/five"
+printf 'FIVE\nF:\tdrivers/five/\n' > "$W/MAINTAINERS"
+i=1
+while [ $i -le 40 ]; do
+	printf 'void five_%s(char *d, const char *s)\n{\n\tstrcpy(d, s);\n}\n' $i \
+		> "$W/drivers/five/f$i.c"
+	i=$((i + 1))
+done
+git_commit_all "$W" "v5.0" && git -C "$W" tag v5.0
+sed -i 's/^}/\tBUG_ON(!d);\n}/' "$W/drivers/five/f1.c"
+rm "$W/drivers/five/f2.c"
+printf 'void five_n1(char *d) { strcpy(d, "n"); }\n' > "$W/drivers/five/n1.c"
+git_commit_all "$W" "v5.1" && git -C "$W" tag v5.1
+git -C "$W" show v5.0:drivers/five/f2.c > "$W/drivers/five/f2.c"
+sed -i 's/^}/\tBUG_ON(!s);\n}/' "$W/drivers/five/f3.c"
+rm "$W/drivers/five/n1.c"
+git_commit_all "$W" "v5.2" && git -C "$W" tag v5.2
+i=10
+while [ $i -le 18 ]; do
+	sed -i 's/^}/\tBUG();\n}/' "$W/drivers/five/f$i.c"
+	i=$((i + 1))
+done
+git_commit_all "$W" "v5.3" && git -C "$W" tag v5.3
+
+# chain DB - each release's base and its own rows, tombstones apart
+chain() {
+	sqlite3 "$1" "SELECT r.tag, coalesce(b.tag, '-'),
+		(SELECT count(*) FROM release_file_rows f WHERE f.release_id = r.id AND f.oid != ''),
+		(SELECT count(*) FROM release_file_rows f WHERE f.release_id = r.id AND f.oid = '')
+		FROM releases r LEFT JOIN releases b ON b.id = r.files_base ORDER BY r.sort_key"
+}
+
+KMIG_PROGRESS=1 t_exit "chain: one run over v5.0-v5.3" 0 k scan --jobs 2
+t_ok "v5.1 shares v5.0's rows: f1 changed, f2 gone, n1 new" \
+	grep -q "^v5.1: file rows shared with v5.0; 3 files changed, 2 rows written, 1 gone" "$TRASH/.stderr"
+t_ok "v5.2 shares through v5.1: f2 back, f3 changed, n1 gone" \
+	grep -q "^v5.2: file rows shared with v5.1; 3 files changed, 2 rows written, 1 gone" "$TRASH/.stderr"
+t_ok "v5.3 writes every row: its own would be a quarter of its files" \
+	sh -c "! grep -q '^v5.3: file rows shared' '$TRASH/.stderr'"
+t_is "the chain: v5.1 and v5.2 share v5.0's rows (one deep), v5.3 its own" \
+"v5.0|-|40|0
+v5.1|v5.0|2|1
+v5.2|v5.0|3|1
+v5.3|-|40|0" "$(chain "$DB")"
+for tag in v5.0 v5.1 v5.2 v5.3; do
+	t_exit "$tag alone, in a database of its own" 0 \
+		"$KMIG" --repo "$W" --db "$TRASH/$tag.db" scan --tags "$tag"
+	t_is "chain, $tag: the same file rows as alone" \
+		"$(files $tag "$TRASH/$tag.db")" "$(files $tag "$DB")"
+	t_is "chain, $tag: the same counts as alone" \
+		"$(counts $tag "$TRASH/$tag.db")" "$(counts $tag "$DB")"
+done
+
+# The same database with every row of its own: what the view gives.
+cp "$DB" "$TRASH/whole.db"
+sqlite3 "$TRASH/whole.db" "
+	INSERT INTO release_file_rows(release_id, path, oid, subsystem_id)
+		SELECT d.id, b.path, b.oid, b.subsystem_id FROM releases d
+		JOIN release_file_rows b ON b.release_id = d.files_base
+		WHERE NOT EXISTS (SELECT 1 FROM release_file_rows o
+			WHERE o.release_id = d.id AND o.path = b.path);
+	DELETE FROM release_file_rows WHERE oid = '';
+	UPDATE releases SET files_base = NULL;"
+t_is "every row written: no release shares" \
+"v5.0|-|40|0
+v5.1|-|40|0
+v5.2|-|40|0
+v5.3|-|40|0" "$(chain "$TRASH/whole.db")"
+for args in "--trend --format csv" "--trend --by subsystem --format csv" \
+	    "v5.2 --by file --format csv" "v5.1 --format json"; do
+	# shellcheck disable=SC2086
+	t_exit "report $args, rows shared" 0 "$KMIG" --db "$DB" report $args
+	cp "$TRASH/.stdout" "$TRASH/shared.out"
+	# shellcheck disable=SC2086
+	t_exit "report $args, every row written" 0 "$KMIG" --db "$TRASH/whole.db" report $args
+	t_is "report $args: the same either way" "$(cat "$TRASH/.stdout")" \
+		"$(cat "$TRASH/shared.out")"
+done
+t_exit "the trend, rows shared" 0 "$KMIG" --db "$DB" report --trend --format csv
+t_is "... has each release's changes: BUG_ON in f1, then f3; strcpy of f2 and n1 swapped; 9 BUG()s" \
+"release,count,delta,added,removed,moved
+v5.0,40,,,,
+v5.1,41,1,2,1,0
+v5.2,42,1,2,1,0
+v5.3,51,9,9,0,0" "$(cat "$TRASH/.stdout")"
+
+# Re-scanning a release the chain shares (its tag moved to another tree):
+# the releases that share its rows get copies of them first.
+sed -i 's/^}/\tBUG();\n}/' "$W/drivers/five/f40.c"
+git_commit_all "$W" "v5.0 again" && git -C "$W" tag -f v5.0 > /dev/null
+KMIG_PROGRESS=1 t_exit "chain: v5.0 moved, re-scanned" 0 k scan --jobs 2
+t_is "v5.1 and v5.2 have every row of their own now; v5.0 its new ones" \
+"v5.0|-|40|0
+v5.1|-|40|0
+v5.2|-|40|0
+v5.3|-|40|0" "$(chain "$DB")"
+for tag in v5.1 v5.2; do
+	t_is "after the move, $tag: the same file rows as alone" \
+		"$(files $tag "$TRASH/$tag.db")" "$(files $tag "$DB")"
+done
+t_exit "v5.0 moved, alone" 0 "$KMIG" --repo "$W" --db "$TRASH/v5.0-moved.db" scan --tags v5.0
+t_is "after the move, v5.0: the same file rows as alone" \
+	"$(files v5.0 "$TRASH/v5.0-moved.db")" "$(files v5.0 "$DB")"
+
 t_done

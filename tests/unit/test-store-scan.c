@@ -440,46 +440,64 @@ static size_t count_lines(const char *s)
 	return n;
 }
 
-/*
- * Drop from @rows (one "path ..." line each) the lines of the @n paths
- * of @drop: what store_release_files_from() leaves out.
- */
-static char *rows_without(const char *rows, const char *const *drop, size_t n)
+/* The releases' tags, each with its files_base's tag or "-", a line each. */
+static char *file_bases(const char *db)
+{
+	static const char sql[] =
+		"SELECT r.tag || ' ' || coalesce(b.tag, '-') FROM releases r "
+		"LEFT JOIN releases b ON b.id = r.files_base WHERE ?1 IS NULL ORDER BY r.tag";
+
+	return test_sql_rows(db, sql, NULL);
+}
+
+/* @rows with the line of @path's row replaced by @line ("" drops it). */
+static char *rows_with(const char *rows, const char *path, const char *line)
 {
 	struct sbuf out = SBUF_INIT;
 	const char *l = rows, *nl;
-	size_t i;
+	bool done = false;
 
 	for (; *l; l = nl + 1) {
 		nl = strchr(l, '\n');
 		assert_non_null(nl);
-		for (i = 0; i < n; i++)
-			if (!strncmp(l, drop[i], strlen(drop[i])) &&
-			    l[strlen(drop[i])] == ' ')
-				break;
-		if (i == n)
-			sbuf_add(&out, l, (size_t)(nl - l + 1));
+		if (!strncmp(l, path, strlen(path)) && l[strlen(path)] == ' ') {
+			sbuf_addstr(&out, line);
+			done = true;
+			continue;
+		}
+		if (!done && strcmp(l, path) > 0) {
+			sbuf_addstr(&out, line);
+			done = true;
+		}
+		sbuf_add(&out, l, (size_t)(nl - l + 1));
 	}
+	if (!done)
+		sbuf_addstr(&out, line);
 	return sbuf_detach(&out);
 }
 
 /*
- * store_release_files_from() copies the base's rows but the changed
- * paths' (the first path, one in the middle, the last, and one the base
- * lacks: the ranges between them and at both ends), all of them when none
- * changed, none with another MAINTAINERS; changed paths out of order are
- * refused.
+ * store_release_files_from() shares the base's rows but the changed
+ * paths' (the first path, one in the middle, one the base lacks, and one
+ * gone: store_release_files_gone()), all of them when none changed, none
+ * with another MAINTAINERS or when its own rows would be a quarter of its
+ * files; changed paths out of order are refused.  A release sharing one
+ * that shares passes the root on, with its own rows; re-creating the root
+ * gives the releases sharing it every row.
  */
 static void test_release_files_from(void **state)
 {
 	static const char *const changed[] = {
 		"dir0/f000.c", "dir12/f084.c", "dir9/f069.c", "dir99/new.c",
 	};
+	static const char *const changed2[] = { "dir0/f000.c", "dir1/f007.c" };
+	static const char *const gone[] = { "dir12/f084.c" };
 	static const char *const unordered[] = { "dir12/f084.c", "dir0/f000.c" };
+	const char *many[40];
 	struct fixture *f = *state;
-	struct store_file v[133];
-	char *path[133], *base, *rows, *want;
-	long long id[5];
+	struct store_file v[133], w[3];
+	char *path[133], *base, *rows, *want, *t;
+	long long id[7], again;
 	bool copied;
 	size_t i;
 
@@ -489,15 +507,25 @@ static void test_release_files_from(void **state)
 		v[i].oid = i % 3 ? BLOB_A : BLOB_B;
 		v[i].subsystem = i % 2 ? "NET" : "SOUND";
 	}
+	for (i = 0; i < ARRAY_SIZE(many); i++)
+		many[i] = path[i];
+	/* the rows v1.1 writes of its changed paths it has */
+	w[0] = (struct store_file){ "dir0/f000.c", BLOB_C, "SOUND" };
+	w[1] = (struct store_file){ "dir9/f069.c", BLOB_C, "NET" };
+	w[2] = (struct store_file){ "dir99/new.c", BLOB_C, "NET" };
 	assert_int_equal(store_begin(f->st), 0);
 	assert_int_equal(store_release_start(f->st, &id[0], "v1.0", BLOB_X, 0,
 					     rules_hash(), BLOB_D), 0);
 	assert_int_equal(store_release_files(f->st, id[0], v, 133), 0);
+	assert_int_equal(store_release_finish(f->st, id[0], 133), 0);
 	assert_int_equal(store_release_start(f->st, &id[1], "v1.1", BLOB_X, 0,
 					     rules_hash(), BLOB_D), 0);
 	assert_int_equal(store_release_files_from(f->st, id[1], id[0], changed,
 						  ARRAY_SIZE(changed), &copied), 0);
 	assert_true(copied);
+	assert_int_equal(store_release_files(f->st, id[1], w, 3), 0);
+	assert_int_equal(store_release_files_gone(f->st, id[1], id[0], gone, 1), 0);
+	assert_int_equal(store_release_finish(f->st, id[1], 133), 0);
 	assert_int_equal(store_release_start(f->st, &id[2], "v1.2", BLOB_X, 0,
 					     rules_hash(), BLOB_D), 0);
 	assert_int_equal(store_release_files_from(f->st, id[2], id[0], NULL, 0,
@@ -514,13 +542,46 @@ static void test_release_files_from(void **state)
 						  ARRAY_SIZE(unordered), &copied),
 			 KMIG_EGENERIC);
 	assert_false(copied);
+	/* v1.5 shares v1.1's: v1.0's rows and v1.1's own but its changed */
+	assert_int_equal(store_release_start(f->st, &id[5], "v1.5", BLOB_X, 0,
+					     rules_hash(), BLOB_D), 0);
+	assert_int_equal(store_release_files_from(f->st, id[5], id[1], changed2,
+						  ARRAY_SIZE(changed2), &copied), 0);
+	assert_true(copied);
+	assert_int_equal(store_release_files_gone(f->st, id[5], id[1], changed2,
+						  ARRAY_SIZE(changed2)), 0);
+	/* 40 changed of 133: a quarter or more, written whole */
+	assert_int_equal(store_release_start(f->st, &id[6], "v1.6", BLOB_X, 0,
+					     rules_hash(), BLOB_D), 0);
+	assert_int_equal(store_release_files_from(f->st, id[6], id[0], many,
+						  ARRAY_SIZE(many), &copied), 0);
+	assert_false(copied);
 	assert_int_equal(store_commit(f->st), 0);
 
+	t = file_bases(f->path);
+	assert_string_equal(t, "v1.0 -\nv1.1 v1.0\nv1.2 v1.0\nv1.3 -\nv1.4 -\n"
+			       "v1.5 v1.0\nv1.6 -\n");
+	free(t);
 	base = file_rows(f->path, "v1.0");
 	assert_non_null(strstr(base, "dir9/f069.c "));
+	assert_int_equal(count_lines(base), 133);
 	rows = file_rows(f->path, "v1.1");
-	want = rows_without(base, changed, ARRAY_SIZE(changed));
-	assert_int_equal(count_lines(want) + 3, count_lines(base));
+	want = rows_with(base, "dir12/f084.c", "");
+	t = rows_with(want, "dir0/f000.c", "dir0/f000.c " BLOB_C " SOUND\n");
+	free(want);
+	want = rows_with(t, "dir9/f069.c", "dir9/f069.c " BLOB_C " NET\n");
+	free(t);
+	t = rows_with(want, "dir99/new.c", "dir99/new.c " BLOB_C " NET\n");
+	free(want);
+	want = t;
+	assert_int_equal(count_lines(want), 133);
+	assert_string_equal(rows, want);
+	free(rows);
+	rows = file_rows(f->path, "v1.5");
+	t = rows_with(want, "dir0/f000.c", "");
+	free(want);
+	want = rows_with(t, "dir1/f007.c", "");
+	free(t);
 	assert_string_equal(rows, want);
 	free(rows);
 	rows = file_rows(f->path, "v1.2");
@@ -529,7 +590,23 @@ static void test_release_files_from(void **state)
 	rows = file_rows(f->path, "v1.3");
 	assert_string_equal(rows, "");
 	free(rows);
-	rows = file_rows(f->path, "v1.4");
+
+	/* v1.0 again: v1.1, v1.2 and v1.5 keep their rows, every one their own */
+	assert_int_equal(store_begin(f->st), 0);
+	assert_int_equal(store_release_start(f->st, &again, "v1.0", BLOB_X, 0,
+					     rules_hash(), BLOB_D), 0);
+	assert_int_equal(store_commit(f->st), 0);
+	t = file_bases(f->path);
+	assert_string_equal(t, "v1.0 -\nv1.1 -\nv1.2 -\nv1.3 -\nv1.4 -\n"
+			       "v1.5 -\nv1.6 -\n");
+	free(t);
+	rows = file_rows(f->path, "v1.5");
+	assert_string_equal(rows, want);
+	free(rows);
+	rows = file_rows(f->path, "v1.2");
+	assert_string_equal(rows, base);
+	free(rows);
+	rows = file_rows(f->path, "v1.0");
 	assert_string_equal(rows, "");
 	free(rows);
 	free(want);

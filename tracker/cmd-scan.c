@@ -1088,6 +1088,10 @@ static int write_release(struct scan_state *s, struct release_plan *p)
 		ret = base_changes(s, p);
 	if (!ret)
 		ret = release_files(s, p, rel);
+	/* the base's file counts too, while the graph's thread runs */
+	if (!ret && p->from_base)
+		ret = store_release_counts_copy(s->st, rel, s->base.rel,
+						p->changed, p->nchanged);
 	t2 = mono_now();
 	if (threaded) {
 		pthread_join(tid, NULL);

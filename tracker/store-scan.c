@@ -663,28 +663,6 @@ static int copy_ranges(struct store *st, const struct range_copy *c,
 	return copy_between(st, c, release, base, after, NULL);
 }
 
-/* The paths of temp.scan_redo, in order, into *@out (strings the caller frees). */
-static int redo_paths(struct store *st, char ***out, size_t *n)
-{
-	static const char sql[] = "SELECT path FROM temp.scan_redo ORDER BY path";
-	sqlite3_stmt *s = store_stmt(st, sql);
-	size_t alloc = 0;
-	int rc;
-
-	*out = NULL;
-	*n = 0;
-	if (!s)
-		return KMIG_EGENERIC;
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		ALLOC_GROW(*out, *n + 1, alloc);
-		(*out)[(*n)++] = store_col_dup(s, 0);
-	}
-	sqlite3_reset(s);
-	if (rc != SQLITE_DONE)
-		return store_dberr(st, "read the files to count again");
-	return 0;
-}
-
 /*
  * Where a release sharing @base's files takes them from: *@root, @base's
  * own files_base or @base itself, and *@own, the rows @base has of its own
@@ -780,6 +758,26 @@ int store_release_files_gone(struct store *st, long long release,
 	return 0;
 }
 
+/* Were releases ?1 and ?2 scanned under the same rules? */
+static const char same_rules_sql[] =
+	"SELECT 1 FROM releases a JOIN releases b ON b.ruleset = a.ruleset "
+	"WHERE a.id = ?1 AND b.id = ?2";
+
+int store_release_counts_copy(struct store *st, long long release,
+			      long long base, const char *const *changed,
+			      size_t nchanged)
+{
+	int rc;
+
+	if (store_need_txn(st, "store_release_counts_copy"))
+		return KMIG_EGENERIC;
+	rc = rel_pair(st, same_rules_sql, release, base);
+	if (rc <= 0)
+		return rc;
+	return copy_ranges(st, &copy_file_counts, release, base, changed,
+			   nchanged);
+}
+
 int store_release_finish_from(struct store *st, long long release,
 			      long long base, const char *const *changed,
 			      size_t nchanged, long long files)
@@ -793,9 +791,10 @@ int store_release_finish_from(struct store *st, long long release,
 		"INSERT OR IGNORE INTO temp.scan_redo(path) " GRAPH_CHANGED_PATHS;
 	static const char file_sql[] =
 		FILE_COUNTS_SQL("AND rf.path IN (SELECT path FROM temp.scan_redo)");
-	static const char same_sql[] =
-		"SELECT 1 FROM releases a JOIN releases b ON b.ruleset = a.ruleset "
-		"WHERE a.id = ?1 AND b.id = ?2";
+	/* store_release_counts_copy() took them: none of a changed path */
+	static const char drop_sql[] =
+		"DELETE FROM file_counts WHERE release_id = ?1 "
+		"AND path IN (SELECT path FROM temp.scan_redo)";
 	/*
 	 * With the base's MAINTAINERS (same_maint_sql), the counts are the
 	 * base's, less what the files counted again had there, plus what
@@ -814,27 +813,20 @@ int store_release_finish_from(struct store *st, long long release,
 		"  WHERE fc.release_id = ?2 AND fc.path IN (SELECT path FROM temp.scan_redo)) "
 		"GROUP BY sid, rule HAVING sum(n) != 0";
 	static const char upd_sql[] = "UPDATE releases SET files = ?2 WHERE id = ?1";
-	char **redo = NULL;
-	size_t nredo = 0;
 	int rc;
 
 	if (store_need_txn(st, "store_release_finish_from"))
 		return KMIG_EGENERIC;
 	/* the caller's promise, kept here too: no base of other rules */
-	rc = rel_pair(st, same_sql, release, base);
+	rc = rel_pair(st, same_rules_sql, release, base);
 	if (rc < 0)
 		return rc;
 	if (!rc)
 		return store_release_finish(st, release, files);
 	if (redo_fill(st, changed, nchanged) ||
-	    run_rel_sql(st, graph_sql, release, base))
-		return KMIG_EGENERIC;
-	rc = redo_paths(st, &redo, &nredo);
-	if (!rc)
-		rc = copy_ranges(st, &copy_file_counts, release, base,
-				 (const char *const *)redo, nredo);
-	free_strv(redo, nredo);
-	if (rc || run_rel_sql(st, file_sql, release, 0))
+	    run_rel_sql(st, graph_sql, release, base) ||
+	    run_rel_sql(st, drop_sql, release, 0) ||
+	    run_rel_sql(st, file_sql, release, 0))
 		return KMIG_EGENERIC;
 	rc = rel_pair(st, same_maint_sql, release, base);
 	if (rc < 0)

@@ -224,13 +224,26 @@ int store_release_files_gone(struct store *st, long long release,
  */
 int store_release_finish(struct store *st, long long release, long long files);
 /*
+ * store_release_counts_copy - the first half of
+ * store_release_finish_from(), beside the release's call graph (it needs
+ * none): the file counts of release @base copied to @release for every
+ * path but the @nchanged of @changed (in strcmp() order, each once), when
+ * both were scanned under the same rule set; else nothing.  Caller holds
+ * a transaction.
+ */
+int store_release_counts_copy(struct store *st, long long release,
+			      long long base, const char *const *changed,
+			      size_t nchanged);
+/*
  * store_release_finish_from - store_release_finish() for a release most
  * of whose files have the blob they have in release @base, scanned under
  * the same rule set (a point release after the one before it): the
  * @nchanged paths of @changed are the files new, gone or with another blob
- * (in either release).  The file counts of every other file are copied
- * from @base, unless a site of it is reached or a constant vla in either
- * release (its rule may differ); the rest are counted from their sites.
+ * (in either release).  After store_release_counts_copy() with the same
+ * arguments, and the release's call graph: the file counts it copied stay,
+ * unless a site of the file is reached or a constant vla in either release
+ * (its rule may differ); those and the changed files are counted from
+ * their sites.
  * The counts are the same as store_release_finish()'s, which it falls
  * back on when @base was scanned under other rules.  Caller holds a
  * transaction.

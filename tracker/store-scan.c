@@ -219,12 +219,17 @@ int store_blob_sites(struct store *st, const char *oid, const char *ruleset,
  */
 static int unshare_files(struct store *st, const char *tag)
 {
+	/*
+	 * From the releases sharing it: a plan from @tag's rows would scan
+	 * every release for each of them (releases.files_base has no index,
+	 * and nothing shares most releases).
+	 */
 	static const char copy_sql[] =
 		"INSERT INTO release_file_rows(release_id, path, oid, subsystem_id) "
-		"SELECT d.id, b.path, b.oid, b.subsystem_id FROM releases x "
-		"JOIN releases d ON d.files_base = x.id "
-		"JOIN release_file_rows b ON b.release_id = x.id "
-		"WHERE x.tag = ?1 AND NOT EXISTS (SELECT 1 FROM release_file_rows o "
+		"SELECT d.id, b.path, b.oid, b.subsystem_id FROM releases d "
+		"CROSS JOIN release_file_rows b ON b.release_id = d.files_base "
+		"WHERE d.files_base = (SELECT id FROM releases WHERE tag = ?1) "
+		"AND NOT EXISTS (SELECT 1 FROM release_file_rows o "
 		"  WHERE o.release_id = d.id AND o.path = b.path)";
 	static const char drop_sql[] =
 		"DELETE FROM release_file_rows WHERE oid = '' AND release_id IN "

@@ -200,10 +200,10 @@ int store_release_files(struct store *st, long long release,
  * either release; in strcmp() order, each once, or nothing is written and
  * it fails), when both releases have the same MAINTAINERS blob (so the
  * same sections) and the rows it holds of its own stay under a quarter of
- * @base's files (store_release_finish() of @base recorded them): then *@copied is true and the caller stores the rows of the
- * changed paths the release has, and store_release_files_gone() of those
- * it lacks; else nothing is written and *@copied is false (the caller
- * stores every row).  After store_release_start(), before the release's
+ * @base's files (store_release_finish() of @base recorded them): then
+ * *@copied is true and the caller stores the rows of the changed paths the
+ * release has, and store_release_files_gone() of those it lacks; else
+ * nothing is written and *@copied is false (the caller stores every row).  After store_release_start(), before the release's
  * other file rows.  Caller holds a transaction.
  */
 int store_release_files_from(struct store *st, long long release,

@@ -329,11 +329,5 @@ SELECT r.id, f.path, f.oid, f.subsystem_id
 FROM releases r JOIN release_file_rows f ON f.release_id IN (r.id, r.files_base)
 WHERE f.oid != '' AND (f.release_id = r.id OR NOT EXISTS
 	(SELECT 1 FROM release_file_rows o WHERE o.release_id = r.id AND o.path = f.path));
--- A release's files in path order (WHERE release_id = ? ORDER BY path): a
--- merge of its own rows and its base's, without a sort.
-CREATE VIEW release_files_sorted(release_id, path, oid, subsystem_id) AS
-SELECT release_id, path, oid, subsystem_id FROM release_file_rows WHERE oid != ''
-UNION ALL
-SELECT r.id, b.path, b.oid, b.subsystem_id FROM releases r
-JOIN release_file_rows b ON b.release_id = r.files_base
-WHERE NOT EXISTS (SELECT 1 FROM release_file_rows o WHERE o.release_id = r.id AND o.path = b.path);
+-- A walk of a release's files in path order merges its own rows and its
+-- base's in C (store.c, struct file_walk).

@@ -76,6 +76,41 @@ void store_bind_text(sqlite3_stmt *s, int i, const char *v);
 /* store_col_dup - a copy of a text column, or NULL. */
 char *store_col_dup(sqlite3_stmt *s, int i);
 
+/*
+ * RELEASE_FILE_SECTION - the section id (SQL) of file @path of release
+ * @rel (SQL expressions), NULL when the release lacks it: a probe of the
+ * release's own rows and, without one, of its files_base's (migration 13),
+ * where a join with the view release_files takes three probes for a file
+ * of a release that shares them (a tombstone is -1 until nullif()).
+ */
+#define RELEASE_FILE_SECTION(rel, path) \
+	"nullif(coalesce((SELECT CASE WHEN x.oid = '' THEN -1 ELSE x.subsystem_id END " \
+	"  FROM release_file_rows x WHERE x.release_id = " rel " AND x.path = " path "), " \
+	"(SELECT x.subsystem_id FROM release_file_rows x WHERE x.release_id = " \
+	"  (SELECT files_base FROM releases WHERE id = " rel ") AND x.path = " path ")), -1)"
+
+/*
+ * struct file_walk - the files of a release in path order (migration 13):
+ * a merge of its own rows and, when it shares them, its files_base's, each
+ * a walk of the primary key, where the view release_files_sorted costs a
+ * probe more per file.  file_walk_start() begins one on statement pair
+ * @slot (0 or 1: two walks side by side); file_walk_next() makes the next
+ * file current (path, oid, sid, valid until the next call): 1, 0 at the
+ * end, or negative with the error recorded; file_walk_end() resets it.
+ */
+struct file_walk {
+	struct store *st;
+	sqlite3_stmt *own, *base;
+	int ro, rb;		/* the last step of each */
+	int took;		/* 1 own, 2 base, 3 both: to step on */
+	const char *path, *oid;
+	long long sid;
+};
+int file_walk_start(struct store *st, struct file_walk *w, long long release,
+		    unsigned int slot);
+int file_walk_next(struct file_walk *w);
+void file_walk_end(struct file_walk *w);
+
 /* store_subsystems_forget - drop the subsystem ids remembered (store-scan.c). */
 void store_subsystems_forget(struct store *st);
 

@@ -98,26 +98,30 @@ int store_blob_funcs(struct store *st, const char *oid, const char *ruleset,
 int store_release_blobs(struct store *st, long long release,
 			store_release_blob_fn *fn, void *data)
 {
-	static const char sql[] =
-		"SELECT rf.path, rf.oid, r.ruleset FROM release_files_sorted rf "
-		"JOIN releases r ON r.id = rf.release_id "
-		"WHERE rf.release_id = ? ORDER BY rf.path";
-	sqlite3_stmt *s = store_stmt(st, sql);
-	int rc, ret = 0;
+	static const char rules_sql[] = "SELECT ruleset FROM releases WHERE id = ?";
+	sqlite3_stmt *s = store_stmt(st, rules_sql);
+	struct file_walk w;
+	char *ruleset;
+	int rc, ret;
 
 	if (!s)
 		return KMIG_EGENERIC;
 	sqlite3_bind_int64(s, 1, release);
-	while (!ret && (rc = sqlite3_step(s)) == SQLITE_ROW)
-		ret = fn(data, (const char *)sqlite3_column_text(s, 0),
-			 (const char *)sqlite3_column_text(s, 1),
-			 (const char *)sqlite3_column_text(s, 2));
+	rc = sqlite3_step(s);
+	ruleset = rc == SQLITE_ROW ? store_col_dup(s, 0) : NULL;
 	sqlite3_reset(s);
+	if (rc == SQLITE_DONE)
+		return 0;	/* no such release: no files */
+	if (!ruleset)
+		return store_dberr(st, "read release files");
+	ret = file_walk_start(st, &w, release, 0);
+	while (!ret && (rc = file_walk_next(&w)) > 0)
+		ret = fn(data, w.path, w.oid, ruleset);
+	file_walk_end(&w);
+	free(ruleset);
 	if (ret)
 		return ret;
-	if (rc != SQLITE_DONE)
-		return store_dberr(st, "read release files");
-	return 0;
+	return rc < 0 ? rc : 0;
 }
 
 /*

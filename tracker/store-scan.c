@@ -506,10 +506,9 @@ static int release_counts(struct store *st, long long release, long long files)
 {
 	static const char count_sql[] =
 		"INSERT INTO counts(release_id, subsystem_id, rule, count) "
-		"SELECT fc.release_id, rf.subsystem_id, fc.rule, sum(fc.count) "
-		"FROM file_counts fc JOIN release_files rf "
-		"ON rf.release_id = fc.release_id AND rf.path = fc.path "
-		"WHERE fc.release_id = ?1 GROUP BY rf.subsystem_id, fc.rule";
+		"SELECT fc.release_id, sid, fc.rule, sum(fc.count) FROM (SELECT fc.release_id, "
+		RELEASE_FILE_SECTION("?1", "fc.path") " AS sid, fc.rule, fc.count "
+		"FROM file_counts fc WHERE fc.release_id = ?1) fc GROUP BY sid, fc.rule";
 	static const char upd_sql[] = "UPDATE releases SET files = ?2 WHERE id = ?1";
 
 	if (run_rel_sql(st, count_sql, release, 0) ||
@@ -810,11 +809,11 @@ int store_release_finish_from(struct store *st, long long release,
 		"INSERT INTO counts(release_id, subsystem_id, rule, count) "
 		"SELECT ?1, sid, rule, sum(n) FROM ("
 		"  SELECT subsystem_id AS sid, rule, count AS n FROM counts WHERE release_id = ?2 "
-		"  UNION ALL SELECT rf.subsystem_id, fc.rule, fc.count FROM file_counts fc "
-		"  JOIN release_files rf ON rf.release_id = fc.release_id AND rf.path = fc.path "
+		"  UNION ALL SELECT " RELEASE_FILE_SECTION("?1", "fc.path") ", fc.rule, fc.count "
+		"  FROM file_counts fc "
 		"  WHERE fc.release_id = ?1 AND fc.path IN (SELECT path FROM temp.scan_redo) "
-		"  UNION ALL SELECT rf.subsystem_id, fc.rule, -fc.count FROM file_counts fc "
-		"  JOIN release_files rf ON rf.release_id = fc.release_id AND rf.path = fc.path "
+		"  UNION ALL SELECT " RELEASE_FILE_SECTION("?2", "fc.path") ", fc.rule, -fc.count "
+		"  FROM file_counts fc "
 		"  WHERE fc.release_id = ?2 AND fc.path IN (SELECT path FROM temp.scan_redo)) "
 		"GROUP BY sid, rule HAVING sum(n) != 0";
 	static const char upd_sql[] = "UPDATE releases SET files = ?2 WHERE id = ?1";
@@ -892,8 +891,7 @@ int store_counts(struct store *st, long long release, enum count_by by,
 		"ORDER BY s.name, c.rule";
 	static const char file_sql[] =
 		"SELECT fc.path, fc.rule, fc.count FROM file_counts fc "
-		"JOIN release_files rf ON rf.release_id = fc.release_id AND rf.path = fc.path "
-		"JOIN subsystems s ON s.id = rf.subsystem_id "
+		"JOIN subsystems s ON s.id = " RELEASE_FILE_SECTION("?1", "fc.path") " "
 		"WHERE fc.release_id = ?1 AND (?2 IS NULL OR fc.rule = ?2) AND (?3 IS NULL OR s.name = ?3) "
 		"ORDER BY fc.path, fc.rule";
 	sqlite3_stmt *s = store_stmt(st, by == BY_RULE ? rule_sql :
@@ -1057,10 +1055,9 @@ static const char trend_clear_sql[] = "DELETE FROM temp.trend_changed";
  * looking up only the files with uses.
  */
 #define TREND_BEFORE \
-	"b AS (SELECT fc.rule, fc.count, coalesce((SELECT n.subsystem_id FROM release_files n " \
-	"    WHERE n.release_id = ?2 AND n.path = fc.path), o.subsystem_id) AS sid " \
-	"  FROM file_counts fc JOIN release_files o ON o.release_id = ?1 AND o.path = fc.path " \
-	"  WHERE fc.release_id = ?1 AND (?3 IS NULL OR fc.rule = ?3)) "
+	"b AS (SELECT fc.rule, fc.count, coalesce(" RELEASE_FILE_SECTION("?2", "fc.path") ", " \
+	RELEASE_FILE_SECTION("?1", "fc.path") ") AS sid " \
+	"  FROM file_counts fc WHERE fc.release_id = ?1 AND (?3 IS NULL OR fc.rule = ?3)) "
 
 static int trend_add(struct store *st, const char *path, const char *new_oid,
 		     const char *old_oid, long long sid)
@@ -1137,76 +1134,53 @@ static int trend_fill(struct store *st, long long old, long long new_)
 	static const char create_sql[] =
 		"CREATE TEMP TABLE IF NOT EXISTS trend_changed (path TEXT PRIMARY KEY, "
 		"new_oid TEXT, old_oid TEXT, sid INTEGER NOT NULL) WITHOUT ROWID";
-	/* two statements, stepped side by side */
-	static const char old_sql[] =
-		"SELECT path, oid, subsystem_id FROM release_files_sorted WHERE release_id = ?1 ORDER BY path";
-	static const char new_sql[] =
-		"SELECT path, oid, subsystem_id FROM release_files_sorted WHERE release_id = ?1 ORDER BY path";
-	sqlite3_stmt *o, *n;
-	int ro, rn, ret = 0;
+	struct file_walk o, n;	/* stepped side by side */
+	int ro, rn, ret;
 
 	if (store_exec(st, create_sql) || store_exec(st, "SAVEPOINT trend_fill"))
 		return KMIG_EGENERIC;
-	o = store_stmt(st, old_sql);
-	n = o ? store_stmt(st, new_sql) : NULL;
-	if (!n || store_exec(st, trend_clear_sql)) {
-		store_exec(st, "ROLLBACK TO trend_fill; RELEASE trend_fill");
-		return KMIG_EGENERIC;
-	}
-	ret = trend_shared(st, old, new_);
+	ret = store_exec(st, trend_clear_sql);
+	if (!ret)
+		ret = trend_shared(st, old, new_);
 	if (ret) {
 		ret = ret < 0 ? ret : 0;
 		goto out_release;
 	}
-	sqlite3_bind_int64(o, 1, old);
-	sqlite3_bind_int64(n, 1, new_);
-	ro = sqlite3_step(o);
-	rn = sqlite3_step(n);
+	ret = file_walk_start(st, &o, old, 0);
+	if (ret)
+		goto out_release;
+	ret = file_walk_start(st, &n, new_, 1);
+	if (ret)
+		goto out_end_old;
+	ro = file_walk_next(&o);
+	rn = file_walk_next(&n);
 	while (!ret) {
-		const char *po = NULL, *pn = NULL;
 		int c;
 
 		/* an error of either list ends the walk, before another step */
-		if ((ro != SQLITE_ROW && ro != SQLITE_DONE) ||
-		    (rn != SQLITE_ROW && rn != SQLITE_DONE)) {
-			ret = store_dberr(st, "compare releases");
+		if (ro < 0 || rn < 0) {
+			ret = ro < 0 ? ro : rn;
 			break;
 		}
-		if (ro != SQLITE_ROW && rn != SQLITE_ROW)
+		if (!ro && !rn)
 			break;
-		if (ro == SQLITE_ROW)
-			po = (const char *)sqlite3_column_text(o, 0);
-		if (rn == SQLITE_ROW)
-			pn = (const char *)sqlite3_column_text(n, 0);
-		if (!po || !pn) {
-			if ((ro == SQLITE_ROW && !po) || (rn == SQLITE_ROW && !pn)) {
-				ret = store_dberr(st, "compare releases");
-				break;	/* out of memory */
-			}
-			c = po ? -1 : 1;
-		} else {
-			c = strcmp(po, pn);
-		}
+		c = !ro ? 1 : !rn ? -1 : strcmp(o.path, n.path);
 		if (c < 0) {
-			ret = trend_add(st, po, NULL, (const char *)sqlite3_column_text(o, 1),
-					sqlite3_column_int64(o, 2));
-			ro = sqlite3_step(o);
+			ret = trend_add(st, o.path, NULL, o.oid, o.sid);
+			ro = file_walk_next(&o);
 		} else if (c > 0) {
-			ret = trend_add(st, pn, (const char *)sqlite3_column_text(n, 1), NULL,
-					sqlite3_column_int64(n, 2));
-			rn = sqlite3_step(n);
+			ret = trend_add(st, n.path, n.oid, NULL, n.sid);
+			rn = file_walk_next(&n);
 		} else {
-			const char *oo = (const char *)sqlite3_column_text(o, 1);
-			const char *on = (const char *)sqlite3_column_text(n, 1);
-
-			if (!oo || !on || strcmp(oo, on))
-				ret = trend_add(st, pn, on, oo, sqlite3_column_int64(n, 2));
-			ro = sqlite3_step(o);
-			rn = sqlite3_step(n);
+			if (strcmp(o.oid, n.oid))
+				ret = trend_add(st, n.path, n.oid, o.oid, n.sid);
+			ro = file_walk_next(&o);
+			rn = file_walk_next(&n);
 		}
 	}
-	sqlite3_reset(o);
-	sqlite3_reset(n);
+	file_walk_end(&n);
+out_end_old:
+	file_walk_end(&o);
 out_release:
 	/* one transaction for the rows: not one a row */
 	if (!ret && store_exec(st, "RELEASE trend_fill"))

@@ -71,8 +71,7 @@ int store_web_file_counts(struct store *st, long long release,
 {
 	static const char sql[] =
 		"SELECT fc.path, s.name, fc.rule, fc.count FROM file_counts fc "
-		"JOIN release_files rf ON rf.release_id = fc.release_id AND rf.path = fc.path "
-		"JOIN subsystems s ON s.id = rf.subsystem_id "
+		"JOIN subsystems s ON s.id = " RELEASE_FILE_SECTION("?1", "fc.path") " "
 		"WHERE fc.release_id = ?1 AND fc.count != 0 ORDER BY fc.path, fc.rule";
 	sqlite3_stmt *s = store_stmt(st, sql);
 

@@ -114,6 +114,99 @@ const char *store_sqlite_version(void)
 	return sqlite3_libversion();
 }
 
+#define WALK_OWN_SQL \
+	"SELECT path, oid, subsystem_id FROM release_file_rows WHERE release_id = ?1 ORDER BY path"
+#define WALK_BASE_SQL \
+	"SELECT path, oid, subsystem_id FROM release_file_rows " \
+	"WHERE release_id = (SELECT files_base FROM releases WHERE id = ?1) ORDER BY path"
+
+/* one pair of statements per slot: store_stmt() caches by address */
+static const char walk_own_sql[2][sizeof(WALK_OWN_SQL)] = {
+	WALK_OWN_SQL, WALK_OWN_SQL
+};
+static const char walk_base_sql[2][sizeof(WALK_BASE_SQL)] = {
+	WALK_BASE_SQL, WALK_BASE_SQL
+};
+
+int file_walk_start(struct store *st, struct file_walk *w, long long release,
+		    unsigned int slot)
+{
+	memset(w, 0, sizeof(*w));
+	w->st = st;
+	if (slot >= ARRAY_SIZE(walk_own_sql))
+		return kmig_err("file_walk_start: no slot %u", slot);
+	w->own = store_stmt(st, walk_own_sql[slot]);
+	w->base = w->own ? store_stmt(st, walk_base_sql[slot]) : NULL;
+	if (!w->base)
+		return KMIG_EGENERIC;
+	sqlite3_bind_int64(w->own, 1, release);
+	sqlite3_bind_int64(w->base, 1, release);
+	w->ro = sqlite3_step(w->own);
+	w->rb = sqlite3_step(w->base);
+	return 0;
+}
+
+static const char *walk_text(sqlite3_stmt *s, int rc, int col)
+{
+	return rc == SQLITE_ROW ? (const char *)sqlite3_column_text(s, col) : NULL;
+}
+
+int file_walk_next(struct file_walk *w)
+{
+	const char *po, *pb, *oid;
+	int c;
+
+	if (w->took & 1)
+		w->ro = sqlite3_step(w->own);
+	if (w->took & 2)
+		w->rb = sqlite3_step(w->base);
+	w->took = 0;
+	for (;;) {
+		if ((w->ro != SQLITE_ROW && w->ro != SQLITE_DONE) ||
+		    (w->rb != SQLITE_ROW && w->rb != SQLITE_DONE))
+			return store_dberr(w->st, "read release files");
+		po = walk_text(w->own, w->ro, 0);
+		pb = walk_text(w->base, w->rb, 0);
+		if ((w->ro == SQLITE_ROW && !po) || (w->rb == SQLITE_ROW && !pb))
+			return store_dberr(w->st, "read release files");
+		if (!po && !pb)
+			return 0;
+		c = !po ? 1 : !pb ? -1 : strcmp(po, pb);
+		if (c > 0) {	/* the base's, not overridden */
+			w->took = 2;
+			w->path = pb;
+			w->oid = walk_text(w->base, w->rb, 1);
+			w->sid = sqlite3_column_int64(w->base, 2);
+			return w->oid ? 1 : store_dberr(w->st, "read release files");
+		}
+		/* its own row, over the base's of the same path */
+		w->took = c ? 1 : 3;
+		oid = walk_text(w->own, w->ro, 1);
+		if (!oid)
+			return store_dberr(w->st, "read release files");
+		if (*oid) {
+			w->path = po;
+			w->oid = oid;
+			w->sid = sqlite3_column_int64(w->own, 2);
+			return 1;
+		}
+		/* a tombstone: the file is gone */
+		w->ro = sqlite3_step(w->own);
+		if (c == 0)
+			w->rb = sqlite3_step(w->base);
+		w->took = 0;
+	}
+}
+
+void file_walk_end(struct file_walk *w)
+{
+	if (w->own)
+		sqlite3_reset(w->own);
+	if (w->base)
+		sqlite3_reset(w->base);
+	w->own = w->base = NULL;
+}
+
 /* The newest migration number in the embedded schema. */
 int store_schema_version(void)
 {

@@ -46,6 +46,17 @@ files() {
 		WHERE r.tag = '$1' ORDER BY 2;"
 }
 
+# same_as_alone TAG [LABEL] - TAG scanned alone, into a database of its
+# own, has the counts, file counts and file rows it has in $DB
+same_as_alone() {
+	t_exit "$2$1 alone, in a database of its own" 0 \
+		"$KMIG" --repo "$W" --db "$TRASH/$1.db" scan --tags "$1"
+	t_is "$2$1: the same counts and file counts" \
+		"$(counts $1 "$TRASH/$1.db")" "$(counts $1 "$DB")"
+	t_is "$2$1: the same file rows" \
+		"$(files $1 "$TRASH/$1.db")" "$(files $1 "$DB")"
+}
+
 git init -q "$W"
 mkdir -p "$W/net/rds" "$W/drivers/foo" "$W/include/linux"
 cat > "$W/MAINTAINERS" <<'EOM'
@@ -214,12 +225,7 @@ t_is "f1.c in its own section from v1.2" \
 "C|FOO ONE|bug-on|1" "$(counts v1.2 "$DB" | grep '^C|FOO ONE|bug')"
 
 for tag in v1.0 v1.1 v1.2; do
-	t_exit "$tag alone, in a database of its own" 0 \
-		"$KMIG" --repo "$W" --db "$TRASH/$tag.db" scan --tags "$tag"
-	t_is "$tag: the same counts and file counts" \
-		"$(counts $tag "$TRASH/$tag.db")" "$(counts $tag "$DB")"
-	t_is "$tag: the same file rows" \
-		"$(files $tag "$TRASH/$tag.db")" "$(files $tag "$DB")"
+	same_as_alone $tag
 done
 # v1.1's rows: v1.0's of the files it kept with their blob, and its own of
 # the files it changed or added, none of the file it dropped
@@ -446,12 +452,7 @@ v5.1|v5.0|2|1
 v5.2|v5.0|3|1
 v5.3|-|40|0" "$(chain "$DB")"
 for tag in v5.0 v5.1 v5.2 v5.3; do
-	t_exit "$tag alone, in a database of its own" 0 \
-		"$KMIG" --repo "$W" --db "$TRASH/$tag.db" scan --tags "$tag"
-	t_is "chain, $tag: the same file rows as alone" \
-		"$(files $tag "$TRASH/$tag.db")" "$(files $tag "$DB")"
-	t_is "chain, $tag: the same counts as alone" \
-		"$(counts $tag "$TRASH/$tag.db")" "$(counts $tag "$DB")"
+	same_as_alone $tag "chain, "
 done
 
 # The same database with every row of its own: what the view gives.

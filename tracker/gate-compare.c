@@ -18,11 +18,42 @@ struct entry {
 	int rule;
 	int side;			/* +1 after, -1 before */
 	const char *text;
+	char *key;			/* text_key(text): the identity */
 	const struct gate_file *file;
 	const struct site *site;
 	const char *chain;
 	bool on_change;
 };
+
+static bool word_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || c == '_';
+}
+
+/*
+ * What makes two sites' texts the same use (caller frees): the text
+ * without its spaces, but for one between two word characters, so that a
+ * change of spacing alone (strcpy( d,s ) to strcpy(d, s)) adds no use.
+ */
+static char *text_key(const char *text)
+{
+	char *key = xmalloc(strlen(text) + 1), *k = key;
+	const char *p = text;
+
+	while (*p) {
+		if (*p != ' ' && *p != '\t') {
+			*k++ = *p++;
+			continue;
+		}
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (k > key && word_char(k[-1]) && word_char(*p))
+			*k++ = ' ';
+	}
+	*k = '\0';
+	return key;
+}
 
 static int cmp_entry(const void *a, const void *b)
 {
@@ -31,7 +62,7 @@ static int cmp_entry(const void *a, const void *b)
 
 	if (x->rule != y->rule)
 		return x->rule < y->rule ? -1 : 1;
-	c = strcmp(x->text, y->text);
+	c = strcmp(x->key, y->key);
 	if (c)
 		return c;
 	c = strcmp(x->file->path, y->file->path);
@@ -148,6 +179,7 @@ static int add_entries(struct gate *g, const struct gate_files *files,
 			e->chain = chain;
 			e->side = side;
 			e->text = s->text ? s->text : "";
+			e->key = text_key(e->text);
 			e->file = f;
 			e->site = s;
 			e->on_change = f->changed && line_changed(f, s->line);
@@ -176,7 +208,7 @@ static void emit(struct gate_sites *out, const struct entry *e)
 }
 
 /*
- * One group of equal (rule, text) entries, ordered by path, side, changed
+ * One group of equal (rule, text_key()) entries, ordered by path, side, changed
  * first, line: the @net surplus entries of side @side become the result.
  * Candidates are the surplus of each path (a path that has as many copies
  * on both sides is untouched for this line).  A candidate in the same
@@ -264,7 +296,7 @@ int gate_compare(struct gate *g, const struct gate_touched *t,
 		long net = 0;
 
 		while (j < n && v[j].rule == v[i].rule &&
-		       !strcmp(v[j].text, v[i].text)) {
+		       !strcmp(v[j].key, v[i].key)) {
 			net += v[j].side;
 			j++;
 		}
@@ -284,6 +316,8 @@ int gate_compare(struct gate *g, const struct gate_touched *t,
 		      cmp_gate_site);
 out_free:
 	free(cand);
+	for (i = 0; i < n; i++)
+		free(v[i].key);
 	free(v);
 	return ret;
 }

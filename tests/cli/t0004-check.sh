@@ -234,6 +234,21 @@ t_exit "check of a long path" 1 k check HEAD
 t_ok "... its use on a '>> path:line:' line" grep -q "^>> $L:3:" "$TRASH/.stdout"
 t_ok "... no '>>' alone" sh -c "! grep -qx '>>' '$TRASH/.stdout'"
 
+# a change of spacing alone inside a line is no new use (nor a removed one)
+sed -i 's/^\tstrcpy(d, s);$/\tstrcpy( d,s );/' "$W/net/b.c"
+git_commit_all "$W" "net: reformat"
+t_is "the reformat touched both strcpy() lines of net/b.c" 2 \
+	"$(grep -c 'strcpy( d,s );' "$W/net/b.c")"
+t_exit "check of a spacing change" 0 k check HEAD
+t_ok "... nothing new" grep -qx "0 new deprecated uses (0 allowed)" "$TRASH/.stdout"
+t_ok "... nothing removed" sh -c "! grep -q 'removed' '$TRASH/.stdout'"
+sed -i 's/^\tstrcpy( d,s );$/\tstrcpy(d,s);/' "$W/net/b.c"
+printf '\nvoid net_u(int x)\n{\n\tBUG_ON(x>100);\n}\n' >> "$W/net/b.c"
+git_commit_all "$W" "net: reformat again, and a new BUG_ON"
+t_exit "check of a spacing change and a new use" 1 k check HEAD
+t_ok "... the new use" grep -q "^>> net/b.c:[0-9]*: bug-on:" "$TRASH/.stdout"
+t_ok "... only it" grep -qx "1 new deprecated use (0 allowed)" "$TRASH/.stdout"
+
 # errors
 t_exit "bad revision" 2 k check nosuchrev
 t_is "bad revision: one line" "kmig: unknown revision 'nosuchrev'" "$(cat "$TRASH/.stderr")"

@@ -690,7 +690,7 @@ void gate_series_clear(struct gate_series *s)
 static bool same_use(const struct gate_site *a, const struct gate_site *b,
 		     bool path)
 {
-	return a->rule == b->rule && !strcmp(a->text, b->text) &&
+	return a->rule == b->rule && !gate_text_cmp(a->text, b->text) &&
 	       (!path || !strcmp(a->path, b->path));
 }
 

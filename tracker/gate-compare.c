@@ -18,7 +18,6 @@ struct entry {
 	int rule;
 	int side;			/* +1 after, -1 before */
 	const char *text;
-	char *key;			/* text_key(text): the identity */
 	const struct gate_file *file;
 	const struct site *site;
 	const char *chain;
@@ -31,28 +30,60 @@ static bool word_char(char c)
 	       (c >= '0' && c <= '9') || c == '_';
 }
 
-/*
- * What makes two sites' texts the same use (caller frees): the text
- * without its spaces, but for one between two word characters, so that a
- * change of spacing alone (strcpy( d,s ) to strcpy(d, s)) adds no use.
- */
-static char *text_key(const char *text)
-{
-	char *key = xmalloc(strlen(text) + 1), *k = key;
-	const char *p = text;
+/* A walk of a site's text as gate_text_cmp() compares it. */
+struct text_walk {
+	const char *p;
+	char last;		/* the character given before, or 0 */
+	char quote;		/* in a string or character literal: its quote */
+	bool escaped;		/* after a backslash in one */
+};
 
-	while (*p) {
-		if (*p != ' ' && *p != '\t') {
-			*k++ = *p++;
-			continue;
+/*
+ * The next character of @w's text without its spaces but for one between
+ * two word characters, and those inside a literal; 0 at the end.
+ */
+static char text_next(struct text_walk *w)
+{
+	char c;
+
+	if (!w->quote && (*w->p == ' ' || *w->p == '\t')) {
+		while (*w->p == ' ' || *w->p == '\t')
+			w->p++;
+		if (word_char(w->last) && word_char(*w->p)) {
+			w->last = ' ';
+			return ' ';
 		}
-		while (*p == ' ' || *p == '\t')
-			p++;
-		if (k > key && word_char(k[-1]) && word_char(*p))
-			*k++ = ' ';
 	}
-	*k = '\0';
-	return key;
+	c = *w->p;
+	if (!c)
+		return 0;
+	w->p++;
+	if (w->quote) {
+		if (w->escaped)
+			w->escaped = false;
+		else if (c == '\\')
+			w->escaped = true;
+		else if (c == w->quote)
+			w->quote = 0;
+	} else if (c == '"' || c == '\'') {
+		w->quote = c;
+	}
+	w->last = c;
+	return c;
+}
+
+int gate_text_cmp(const char *a, const char *b)
+{
+	struct text_walk x = { .p = a }, y = { .p = b };
+	char ca, cb;
+
+	do {
+		ca = text_next(&x);
+		cb = text_next(&y);
+		if (ca != cb)
+			return (unsigned char)ca < (unsigned char)cb ? -1 : 1;
+	} while (ca);
+	return 0;
 }
 
 static int cmp_entry(const void *a, const void *b)
@@ -62,7 +93,7 @@ static int cmp_entry(const void *a, const void *b)
 
 	if (x->rule != y->rule)
 		return x->rule < y->rule ? -1 : 1;
-	c = strcmp(x->key, y->key);
+	c = gate_text_cmp(x->text, y->text);
 	if (c)
 		return c;
 	c = strcmp(x->file->path, y->file->path);
@@ -179,7 +210,6 @@ static int add_entries(struct gate *g, const struct gate_files *files,
 			e->chain = chain;
 			e->side = side;
 			e->text = s->text ? s->text : "";
-			e->key = text_key(e->text);
 			e->file = f;
 			e->site = s;
 			e->on_change = f->changed && line_changed(f, s->line);
@@ -208,7 +238,7 @@ static void emit(struct gate_sites *out, const struct entry *e)
 }
 
 /*
- * One group of equal (rule, text_key()) entries, ordered by path, side, changed
+ * One group of equal (rule, gate_text_cmp()) entries, ordered by path, side, changed
  * first, line: the @net surplus entries of side @side become the result.
  * Candidates are the surplus of each path (a path that has as many copies
  * on both sides is untouched for this line).  A candidate in the same
@@ -296,7 +326,7 @@ int gate_compare(struct gate *g, const struct gate_touched *t,
 		long net = 0;
 
 		while (j < n && v[j].rule == v[i].rule &&
-		       !strcmp(v[j].key, v[i].key)) {
+		       !gate_text_cmp(v[j].text, v[i].text)) {
 			net += v[j].side;
 			j++;
 		}
@@ -316,8 +346,6 @@ int gate_compare(struct gate *g, const struct gate_touched *t,
 		      cmp_gate_site);
 out_free:
 	free(cand);
-	for (i = 0; i < n; i++)
-		free(v[i].key);
 	free(v);
 	return ret;
 }

@@ -249,6 +249,14 @@ t_exit "check of a spacing change and a new use" 1 k check HEAD
 t_ok "... the new use" grep -q "^>> net/b.c:[0-9]*: bug-on:" "$TRASH/.stdout"
 t_ok "... only it" grep -qx "1 new deprecated use (0 allowed)" "$TRASH/.stdout"
 
+# ... but a change inside a string is one
+sed -i 's/^\tBUG_ON(x>100);$/\tBUG_ON(x>100 \&\& printk("%s %s", "a", "b"));/' "$W/net/b.c"
+git_commit_all "$W" "net: a message"
+sed -i 's/printk("%s %s"/printk("%s%s"/' "$W/net/b.c"
+git_commit_all "$W" "net: the message's spacing"
+t_exit "check of a change of spacing inside a string" 1 k check HEAD
+t_ok "... a new use" grep -qx "1 new deprecated use (0 allowed)" "$TRASH/.stdout"
+
 # errors
 t_exit "bad revision" 2 k check nosuchrev
 t_is "bad revision: one line" "kmig: unknown revision 'nosuchrev'" "$(cat "$TRASH/.stderr")"

@@ -155,6 +155,19 @@ t_exit "a series as three --patch files" 1 k check $(for f in "$TRASH"/s3/*.patc
 t_is "no cover letter: the header names the first patch" "kmig check: $(ls "$TRASH"/s3/*.patch | tr '\n' ',' | sed 's/,$//; s/,/, /g'): series of 3 patches: \"[PATCH 1/3] net: copy the whole name\" … on v1.0" "$(head -n 1 "$TRASH/.stdout")"
 t_ok "three files: BUG_ON from patch 2" sh -c "grep -A2 '^>> drivers/a.c:5: bug-on' '$TRASH/.stdout' | grep -qx '   in \[PATCH 2/3\] drivers: a BUG_ON() in keep()'"
 
+# a use a later patch only re-spaces is still the patch's that added it
+git -C "$W" checkout -q -b respace v1.0
+sed -i 's/^\td\[0\] = s\[0\];$/\tstrcpy( d,s );/' "$W/net/b.c"
+git_commit_all "$W" "net: copy the whole name"
+sed -i 's/^\tstrcpy( d,s );$/\tstrcpy(d, s);/; s/^\ty = y \/ 4;$/\ty = y \/ 5;/' "$W/net/b.c"
+git_commit_all "$W" "net: spacing, and divide by five"
+git -C "$W" checkout -q master
+git -C "$W" format-patch -q --stdout v1.0..respace > "$TRASH/respace.mbox"
+t_exit "a series whose second patch re-spaces the first's use" 1 \
+	k check --patch "$TRASH/respace.mbox" --base v1.0
+t_ok "... the use is patch 1's" sh -c "grep -A2 '^>> net/b.c:21: strcpy' '$TRASH/.stdout' | grep -qx '   in \[PATCH 1/2\] net: copy the whole name'"
+t_ok "... one new use" grep -qx "1 new deprecated use (0 allowed)" "$TRASH/.stdout"
+
 # the text for a review mail
 git -C "$W" diff v1.0 series~2 > "$TRASH/one.diff"
 t_exit "one new use" 1 k check --patch - --base v1.0 < "$TRASH/one.diff"

@@ -17,6 +17,7 @@
 
 #include "child.h"
 #include "gate-internal.h"
+#include "usetext.h"
 #include "patch.h"
 
 /* ---- the files and hunks of a diff, as far as -p and messages need ---- */
@@ -690,7 +691,7 @@ void gate_series_clear(struct gate_series *s)
 static bool same_use(const struct gate_site *a, const struct gate_site *b,
 		     bool path)
 {
-	return a->rule == b->rule && !gate_text_cmp(a->text, b->text) &&
+	return a->rule == b->rule && !use_text_cmp(a->text, b->text) &&
 	       (!path || !strcmp(a->path, b->path));
 }
 

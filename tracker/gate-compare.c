@@ -11,6 +11,7 @@
 #include "reach.h"
 #include "repo.h"
 #include "rules.h"
+#include "usetext.h"
 
 
 /* One site of a touched file, on one side of the change. */
@@ -24,68 +25,6 @@ struct entry {
 	bool on_change;
 };
 
-static bool word_char(char c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-	       (c >= '0' && c <= '9') || c == '_';
-}
-
-/* A walk of a site's text as gate_text_cmp() compares it. */
-struct text_walk {
-	const char *p;
-	char last;		/* the character given before, or 0 */
-	char quote;		/* in a string or character literal: its quote */
-	bool escaped;		/* after a backslash in one */
-};
-
-/*
- * The next character of @w's text without its spaces but for one between
- * two word characters, and those inside a literal; 0 at the end.
- */
-static char text_next(struct text_walk *w)
-{
-	char c;
-
-	if (!w->quote && (*w->p == ' ' || *w->p == '\t')) {
-		while (*w->p == ' ' || *w->p == '\t')
-			w->p++;
-		if (word_char(w->last) && word_char(*w->p)) {
-			w->last = ' ';
-			return ' ';
-		}
-	}
-	c = *w->p;
-	if (!c)
-		return 0;
-	w->p++;
-	if (w->quote) {
-		if (w->escaped)
-			w->escaped = false;
-		else if (c == '\\')
-			w->escaped = true;
-		else if (c == w->quote)
-			w->quote = 0;
-	} else if (c == '"' || c == '\'') {
-		w->quote = c;
-	}
-	w->last = c;
-	return c;
-}
-
-int gate_text_cmp(const char *a, const char *b)
-{
-	struct text_walk x = { .p = a }, y = { .p = b };
-	char ca, cb;
-
-	do {
-		ca = text_next(&x);
-		cb = text_next(&y);
-		if (ca != cb)
-			return (unsigned char)ca < (unsigned char)cb ? -1 : 1;
-	} while (ca);
-	return 0;
-}
-
 static int cmp_entry(const void *a, const void *b)
 {
 	const struct entry *x = a, *y = b;
@@ -93,7 +32,7 @@ static int cmp_entry(const void *a, const void *b)
 
 	if (x->rule != y->rule)
 		return x->rule < y->rule ? -1 : 1;
-	c = gate_text_cmp(x->text, y->text);
+	c = use_text_cmp(x->text, y->text);
 	if (c)
 		return c;
 	c = strcmp(x->file->path, y->file->path);
@@ -238,7 +177,7 @@ static void emit(struct gate_sites *out, const struct entry *e)
 }
 
 /*
- * One group of equal (rule, gate_text_cmp()) entries, ordered by path, side, changed
+ * One group of equal (rule, use_text_cmp()) entries, ordered by path, side, changed
  * first, line: the @net surplus entries of side @side become the result.
  * Candidates are the surplus of each path (a path that has as many copies
  * on both sides is untouched for this line).  A candidate in the same
@@ -326,7 +265,7 @@ int gate_compare(struct gate *g, const struct gate_touched *t,
 		long net = 0;
 
 		while (j < n && v[j].rule == v[i].rule &&
-		       !gate_text_cmp(v[j].text, v[i].text)) {
+		       !use_text_cmp(v[j].text, v[i].text)) {
 			net += v[j].side;
 			j++;
 		}

@@ -31,13 +31,5 @@ struct gate_blob *gate_blobs_find(const struct gate_blobs *b,
 				  const git_oid *oid);
 /* gate_blobs_want - register @oid with @b (once); gate_blobs_load() loads it. */
 void gate_blobs_want(struct gate_blobs *b, const git_oid *oid);
-/*
- * gate_text_cmp - compare two sites' texts as the same use or not (0 when
- * the same; else their order): without their spaces, but for one between
- * two word characters and those inside a string or character literal, so
- * that a change of spacing alone (strcpy( d,s ) to strcpy(d, s)) is the
- * same use (gate-compare.c).
- */
-int gate_text_cmp(const char *a, const char *b);
 
 #endif

@@ -964,7 +964,8 @@ static int same_sections(struct store *st, long long old, long long new_,
 /*
  * The sites of the files of f (or of sel: f in one section) whose blob
  * differs, +1 in the new release and -1 in the old, summed per (section,
- * rule, path, text): a positive sum is added, a negative one removed.
+ * rule, path, use_key(text)): a positive sum is added, a negative one
+ * removed; a change of spacing alone neither (usetext.h).
  */
 #define TREND_DIFF(files) \
 	"changed AS (" \
@@ -975,7 +976,7 @@ static int same_sections(struct store *st, long long old, long long new_,
 	"  SELECT path, sid, old_oid, ?1, -1 FROM " files \
 	"  WHERE old_oid IS NOT NULL AND (old_oid IS NOT new_oid OR " TREND_REACHED ") " \
 	"  AND " TREND_COUNTED("?1", files) "), " \
-	"s AS (SELECT c.sid, c.path, c.sign, bs.text, " SITE_RULE("c.rel", "c.path") " AS rule " \
+	"s AS (SELECT c.sid, c.path, c.sign, use_key(bs.text) AS text, " SITE_RULE("c.rel", "c.path") " AS rule " \
 	"  FROM changed c JOIN releases r ON r.id = c.rel " \
 	"  JOIN blob_sites bs ON bs.oid = c.oid AND bs.ruleset = r.ruleset), " \
 	"d AS (SELECT sid, rule, sum(sign) AS n FROM s " \

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "store-internal.h"
+#include "usetext.h"
 
 extern const char kmig_schema_sql[];
 
@@ -335,6 +336,40 @@ static int not_a_file(const char *path)
 	return kmig_err("database '%s' is not a regular file", path);
 }
 
+/* SQL use_key(text): use_text_key() of a site's text (the trend's identity). */
+static void sql_use_key(sqlite3_context *c, int argc, sqlite3_value **v)
+{
+	const char *text = (const char *)sqlite3_value_text(v[0]);
+	char *key;
+	size_t n;
+
+	(void)argc;
+	if (!text) {
+		if (sqlite3_value_type(v[0]) == SQLITE_NULL)
+			sqlite3_result_null(c);
+		else
+			sqlite3_result_error_nomem(c);
+		return;
+	}
+	key = sqlite3_malloc64(strlen(text) + 1);
+	if (!key) {
+		sqlite3_result_error_nomem(c);
+		return;
+	}
+	n = use_text_key(text, key);
+	sqlite3_result_text64(c, key, n, sqlite3_free, SQLITE_UTF8);
+}
+
+/* The SQL functions kmig's statements call, on @st's connection. */
+static int add_functions(struct store *st)
+{
+	if (sqlite3_create_function_v2(st->db, "use_key", 1,
+				       SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL,
+				       sql_use_key, NULL, NULL, NULL) != SQLITE_OK)
+		return store_dberr(st, "register SQL functions");
+	return 0;
+}
+
 int store_open(struct store **out, const char *path)
 {
 	struct store *st;
@@ -365,7 +400,8 @@ int store_open(struct store **out, const char *path)
 		goto out_close;
 	}
 	sqlite3_busy_timeout(st->db, 30000);
-	if (store_exec(st, "PRAGMA journal_mode = WAL") ||
+	if (add_functions(st) ||
+	    store_exec(st, "PRAGMA journal_mode = WAL") ||
 	    store_exec(st, "PRAGMA foreign_keys = ON") ||
 	    store_exec(st, "PRAGMA synchronous = NORMAL"))
 		goto out_close;
@@ -415,7 +451,7 @@ static int open_ro(struct store *st, const char *uri)
 		return kmig_err("cannot open database '%s': %s", st->path,
 				st->db ? sqlite3_errmsg(st->db) : "out of memory");
 	sqlite3_busy_timeout(st->db, 30000);
-	return 0;
+	return add_functions(st);
 }
 
 /* uri_path - @path %-escaped for a file: URI (caller frees). */

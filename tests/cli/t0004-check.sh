@@ -242,6 +242,12 @@ t_is "the reformat touched both strcpy() lines of net/b.c" 2 \
 t_exit "check of a spacing change" 0 k check HEAD
 t_ok "... nothing new" grep -qx "0 new deprecated uses (0 allowed)" "$TRASH/.stdout"
 t_ok "... nothing removed" sh -c "! grep -q 'removed' '$TRASH/.stdout'"
+# the trend has the same identity of a use
+git -C "$W" tag r1 HEAD~1 && git -C "$W" tag r2 HEAD
+t_exit "scan before and after the reformat" 0 \
+	"$KMIG" --repo "$W" --db "$TRASH/trend.db" scan --tags r1 --tags r2
+t_exit "the trend" 0 "$KMIG" --db "$TRASH/trend.db" report --trend --format csv --rule strcpy
+t_is "... the reformat adds and removes no strcpy" "r2,3,0,0,0,0" "$(grep '^r2,' "$TRASH/.stdout")"
 sed -i 's/^\tstrcpy( d,s );$/\tstrcpy(d,s);/' "$W/net/b.c"
 printf '\nvoid net_u(int x)\n{\n\tBUG_ON(x>100);\n}\n' >> "$W/net/b.c"
 git_commit_all "$W" "net: reformat again, and a new BUG_ON"

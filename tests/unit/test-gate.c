@@ -15,7 +15,7 @@
 #include <git2.h>
 
 #include "gate.h"
-#include "gate-internal.h"
+#include "usetext.h"
 #include "rules.h"
 #include "util.h"
 
@@ -314,7 +314,7 @@ static void test_apply_patch(void **state)
 }
 
 /*
- * gate_text_cmp(): spacing between tokens does not count, a space between
+ * use_text_cmp(): spacing between tokens does not count, a space between
  * two words does, and so does every character of a string or character
  * literal (an escaped quote does not end one); the order is that of the
  * texts without those spaces.
@@ -322,19 +322,19 @@ static void test_apply_patch(void **state)
 static void test_text_cmp(void **state)
 {
 	(void)state;
-	assert_int_equal(gate_text_cmp("strcpy( d,s );", "strcpy(d, s);"), 0);
-	assert_int_equal(gate_text_cmp("\tBUG_ON(x > 100);", "BUG_ON(x>100);"), 0);
-	assert_int_equal(gate_text_cmp("", "  "), 0);
-	assert_int_equal(gate_text_cmp("unsigned int n;", "unsigned  int n;"), 0);
-	assert_int_not_equal(gate_text_cmp("unsigned int n;", "unsignedint n;"), 0);
-	assert_int_not_equal(gate_text_cmp("f(\"%s %s\");", "f(\"%s%s\");"), 0);
-	assert_int_equal(gate_text_cmp("f( \"%s %s\" );", "f(\"%s %s\");"), 0);
-	assert_int_not_equal(gate_text_cmp("f(\"a\\\" b\");", "f(\"a\\\"b\");"), 0);
-	assert_int_equal(gate_text_cmp("f(\"a\\\" b\") ;", "f(\"a\\\" b\");"), 0);
-	assert_int_not_equal(gate_text_cmp("c == ' ';", "c == '';"), 0);
-	assert_int_equal(gate_text_cmp("c == ' ' ;", "c==' ';"), 0);
-	assert_true(gate_text_cmp("a(b)", "a(c)") < 0);
-	assert_true(gate_text_cmp("a (c)", "a(b)") > 0);
+	assert_int_equal(use_text_cmp("strcpy( d,s );", "strcpy(d, s);"), 0);
+	assert_int_equal(use_text_cmp("\tBUG_ON(x > 100);", "BUG_ON(x>100);"), 0);
+	assert_int_equal(use_text_cmp("", "  "), 0);
+	assert_int_equal(use_text_cmp("unsigned int n;", "unsigned  int n;"), 0);
+	assert_int_not_equal(use_text_cmp("unsigned int n;", "unsignedint n;"), 0);
+	assert_int_not_equal(use_text_cmp("f(\"%s %s\");", "f(\"%s%s\");"), 0);
+	assert_int_equal(use_text_cmp("f( \"%s %s\" );", "f(\"%s %s\");"), 0);
+	assert_int_not_equal(use_text_cmp("f(\"a\\\" b\");", "f(\"a\\\"b\");"), 0);
+	assert_int_equal(use_text_cmp("f(\"a\\\" b\") ;", "f(\"a\\\" b\");"), 0);
+	assert_int_not_equal(use_text_cmp("c == ' ';", "c == '';"), 0);
+	assert_int_equal(use_text_cmp("c == ' ' ;", "c==' ';"), 0);
+	assert_true(use_text_cmp("a(b)", "a(c)") < 0);
+	assert_true(use_text_cmp("a (c)", "a(b)") > 0);
 }
 
 int main(void)

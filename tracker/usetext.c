@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * usetext.c - when two use sites' source lines are the same use
+ * (usetext.h).
+ */
+#include <stdbool.h>
+
+#include "usetext.h"
+
+static bool word_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || c == '_';
+}
+
+/* A walk of a site's text as use_text_cmp() compares it. */
+struct text_walk {
+	const char *p;
+	char last;		/* the character given before, or 0 */
+	char quote;		/* in a string or character literal: its quote */
+	bool escaped;		/* after a backslash in one */
+};
+
+/*
+ * The next character of @w's text without its spaces but for one between
+ * two word characters, and those inside a literal; 0 at the end.
+ */
+static char text_next(struct text_walk *w)
+{
+	char c;
+
+	if (!w->quote && (*w->p == ' ' || *w->p == '\t')) {
+		while (*w->p == ' ' || *w->p == '\t')
+			w->p++;
+		if (word_char(w->last) && word_char(*w->p)) {
+			w->last = ' ';
+			return ' ';
+		}
+	}
+	c = *w->p;
+	if (!c)
+		return 0;
+	w->p++;
+	if (w->quote) {
+		if (w->escaped)
+			w->escaped = false;
+		else if (c == '\\')
+			w->escaped = true;
+		else if (c == w->quote)
+			w->quote = 0;
+	} else if (c == '"' || c == '\'') {
+		w->quote = c;
+	}
+	w->last = c;
+	return c;
+}
+
+int use_text_cmp(const char *a, const char *b)
+{
+	struct text_walk x = { .p = a }, y = { .p = b };
+	char ca, cb;
+
+	do {
+		ca = text_next(&x);
+		cb = text_next(&y);
+		if (ca != cb)
+			return (unsigned char)ca < (unsigned char)cb ? -1 : 1;
+	} while (ca);
+	return 0;
+}
+
+size_t use_text_key(const char *text, char *out)
+{
+	struct text_walk w = { .p = text };
+	size_t n = 0;
+
+	while ((out[n] = text_next(&w)))
+		n++;
+	return n;
+}

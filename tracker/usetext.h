@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * usetext.h - when two use sites' source lines are the same use.
+ *
+ * A site's text is its source line, whitespace-normalised by the lexer.
+ * Two sites of one rule are the same use when their texts are equal
+ * without their spaces, but for one between two word characters and those
+ * inside a string or character literal: a change of spacing alone
+ * (strcpy( d,s ) to strcpy(d, s)) neither adds nor removes a use, while
+ * "%s %s" is not "%s%s".  The gate (kmig check, kmig log) and the trend
+ * (kmig report --trend, the web) use the same identity.
+ */
+#ifndef KMIG_USETEXT_H
+#define KMIG_USETEXT_H
+
+#include <stddef.h>
+
+/*
+ * use_text_cmp - 0 when @a and @b are the same use's text; else their
+ * order, that of their use_text_key()s.
+ */
+int use_text_cmp(const char *a, const char *b);
+/*
+ * use_text_key - @text as use_text_cmp() compares it, NUL-terminated into
+ * @out (strlen(@text) + 1 bytes or more); its length.
+ */
+size_t use_text_key(const char *text, char *out);
+
+#endif

@@ -11,6 +11,7 @@
 #include "lexer.h"
 #include "repo.h"
 #include "rules.h"
+#include "usetext.h"
 
 const char *const branch_status_names[BRANCH__COUNT] = {
 	[BRANCH_APPLIED] = "applied",
@@ -303,7 +304,7 @@ static bool site_in(const struct site_list *l, const struct site *s)
 
 	for (i = 0; i < l->n; i++)
 		if (l->v[i].rule == s->rule && l->v[i].text && s->text &&
-		    !strcmp(l->v[i].text, s->text))
+		    !use_text_cmp(l->v[i].text, s->text))
 			return true;
 	return false;
 }

@@ -19,11 +19,15 @@ struct text_walk {
 	char last;		/* the character given before, or 0 */
 	char quote;		/* in a string or character literal: its quote */
 	bool escaped;		/* after a backslash in one */
+	char comment;		/* in a comment: '*' (to its end) or '/' (the line) */
+	bool star;		/* in a block comment, after a '*' that may end it */
+	bool opened;		/* the block comment's opening '*' is next */
 };
 
 /*
  * The next character of @w's text without its spaces but for one between
- * two word characters, and those inside a literal; 0 at the end.
+ * two word characters, and those inside a string or character literal (a
+ * quote in a comment opens none); 0 at the end.
  */
 static char text_next(struct text_walk *w)
 {
@@ -48,6 +52,20 @@ static char text_next(struct text_walk *w)
 			w->escaped = true;
 		else if (c == w->quote)
 			w->quote = 0;
+	} else if (w->comment == '*') {
+		/* a quote in a comment (it's) opens no literal */
+		if (w->opened)
+			w->opened = false;
+		else if (w->star && c == '/')
+			w->comment = 0;
+		else
+			w->star = c == '*';
+	} else if (w->comment) {
+		;	/* a // comment: to the end of the line */
+	} else if (c == '/' && (*w->p == '*' || *w->p == '/')) {
+		w->comment = *w->p;
+		w->opened = *w->p == '*';
+		w->star = false;
 	} else if (c == '"' || c == '\'') {
 		w->quote = c;
 	}

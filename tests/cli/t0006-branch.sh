@@ -341,4 +341,22 @@ t_exit "apply it" 0 "$KMIG" --repo "$N" --db "$TRASH/n.db" branch apply --base v
 t_is "the branch commit's author and subject, decoded" "Jörg Müller|net: Ω café" \
 	"$(git -C "$N" log -1 --format='%an|%s' kmig/v1.0)"
 
+# a use upstream only re-spaced is still present: a conflict, not superseded
+R="$TRASH/respace"
+git init -q "$R"
+printf 'void r(char *d, const char *s)\n{\n\tstrcpy(d, s);\n}\n' > "$R/r.c"
+git_commit_all "$R" "r" && git -C "$R" tag v0.9
+sed -i 's/strcpy(d, s);/strscpy(d, s, 8);/' "$R/r.c"
+git_commit_all "$R" "r: use strscpy"
+mkdir -p "$TRASH/rser"
+git -C "$R" format-patch -q -1 -o "$TRASH/rser"
+(cd "$TRASH/rser" && ls -- *.patch > series)
+git -C "$R" reset -q --hard v0.9
+sed -i 's/strcpy(d, s);/strcpy( d,s );/' "$R/r.c"
+git_commit_all "$R" "r: spacing" && git -C "$R" tag v1.0
+t_exit "a patch whose use upstream re-spaced" 1 \
+	"$KMIG" --repo "$R" --db "$TRASH/r.db" branch apply --base v1.0 --series "$TRASH/rser"
+t_ok "... is a conflict: the use it removes is present" \
+	grep -q 'removes strcpy "strcpy(d, s);" (present)' "$TRASH/.stdout"
+
 t_done

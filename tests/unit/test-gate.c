@@ -333,6 +333,14 @@ static void test_text_cmp(void **state)
 	assert_int_equal(use_text_cmp("f(\"a\\\" b\") ;", "f(\"a\\\" b\");"), 0);
 	assert_int_not_equal(use_text_cmp("c == ' ';", "c == '';"), 0);
 	assert_int_equal(use_text_cmp("c == ' ' ;", "c==' ';"), 0);
+	/* a quote in a comment opens no literal; a comment in one is none */
+	assert_int_equal(use_text_cmp("if (d) /* it's set */ strcpy(d, s);",
+				      "if (d) /* it's set */ strcpy( d,s );"), 0);
+	assert_int_equal(use_text_cmp("x = 1; // don't", "x=1; // don't"), 0);
+	assert_int_equal(use_text_cmp("f(\"/*\"); g( a );", "f(\"/*\");g(a);"), 0);
+	assert_int_not_equal(use_text_cmp("f(\"/* a\");", "f(\"/*a\");"), 0);
+	assert_int_equal(use_text_cmp("a = '/'; b( c );", "a='/';b(c);"), 0);
+	assert_int_equal(use_text_cmp("/*/ ' */ f( \"a b\" );", "/*/ ' */f(\"a b\");"), 0);
 	assert_true(use_text_cmp("a(b)", "a(c)") < 0);
 	assert_true(use_text_cmp("a (c)", "a(b)") > 0);
 }

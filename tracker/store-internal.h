@@ -92,8 +92,8 @@ char *store_col_dup(sqlite3_stmt *s, int i);
 /*
  * struct file_walk - the files of a release in path order (migration 13):
  * a merge of its own rows and, when it shares them, its files_base's, each
- * a walk of the primary key, where the view release_files_sorted costs a
- * probe more per file.  file_walk_start() begins one on statement pair
+ * a walk of the primary key, where a walk of the view release_files costs
+ * a probe more per file and a sort.  file_walk_start() begins one on statement pair
  * @slot (0 or 1: two walks side by side); file_walk_next() makes the next
  * file current (path, oid, sid, valid until the next call): 1, 0 at the
  * end, or negative with the error recorded; file_walk_end() resets it.

@@ -720,8 +720,8 @@ int store_release_files_from(struct store *st, long long release,
 	if (files_root(st, base, &root, &own, &files))
 		return KMIG_EGENERIC;
 	/*
-	 * A release whose own rows would be a quarter of its files or more
-	 * is written whole (and is a root): a lookup in it is then one
+	 * A release whose own rows would be a quarter of the base's files or
+	 * more is written whole (and is a root): a lookup in it is then one
 	 * probe, and the rows a release shares stay few.
 	 */
 	if ((long long)nchanged + own > files / 4)
@@ -1084,14 +1084,15 @@ static int trend_add(struct store *st, const char *path, const char *new_oid,
  * lookups instead of two walks of 58,000 files.  Either's row of a path
  * may be a tombstone.
  */
-#define TREND_OWN_OID(rel, col) \
-	"(SELECT x." col " FROM release_files x WHERE x.release_id = " rel " AND x.path = c.path)"
+#define TREND_OWN_OID(rel) \
+	"(SELECT x.oid FROM release_files x WHERE x.release_id = " rel " AND x.path = c.path)"
 
 static const char trend_shared_sql[] =
 	"INSERT INTO temp.trend_changed(path, new_oid, old_oid, sid) "
 	"SELECT path, n_oid, o_oid, sid FROM (SELECT c.path, "
-	TREND_OWN_OID("?2", "oid") " AS n_oid, " TREND_OWN_OID("?1", "oid") " AS o_oid, "
-	"coalesce(" TREND_OWN_OID("?2", "subsystem_id") ", " TREND_OWN_OID("?1", "subsystem_id") ") AS sid "
+	TREND_OWN_OID("?2") " AS n_oid, " TREND_OWN_OID("?1") " AS o_oid, "
+	"coalesce(" RELEASE_FILE_SECTION("?2", "c.path") ", "
+	RELEASE_FILE_SECTION("?1", "c.path") ") AS sid "
 	"  FROM (SELECT path FROM release_file_rows WHERE release_id = ?1 AND ?3 "
 	"    UNION SELECT path FROM release_file_rows WHERE release_id = ?2 AND ?4) c) "
 	"WHERE n_oid IS NOT o_oid";

@@ -5,7 +5,6 @@
  * Generic but for the marker check.
  */
 #define _GNU_SOURCE
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>

@@ -54,7 +54,10 @@ static void ddiff_clear(struct ddiff *d)
 	memset(d, 0, sizeof(*d));
 }
 
-/* The path of a "--- " / "+++ " line: up to a tab (a date follows). */
+/*
+ * The path of a "--- " / "+++ " line: up to a tab (a date follows), a
+ * C-quoted one decoded.
+ */
 static char *header_path(const char *p, const char *end)
 {
 	const char *s = p + 4, *e = p + patch_line_chomp(p, end), *tab;
@@ -63,14 +66,7 @@ static char *header_path(const char *p, const char *end)
 	tab = memchr(s, '\t', (size_t)(e - s));
 	if (tab)
 		e = tab;
-	path = patch_trim_dup(s, (size_t)(e - s));
-	if (path[0] == '"') {	/* quoted: keep the name between the quotes */
-		size_t n = strlen(path);
-
-		memmove(path, path + 1, n);
-		if (n > 1 && path[n - 2] == '"')
-			path[n - 2] = '\0';
-	}
+	path = patch_path_dup(s, (size_t)(e - s));
 	if (!strcmp(path, "/dev/null")) {
 		free(path);
 		return NULL;

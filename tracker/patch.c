@@ -481,6 +481,42 @@ static size_t quoted_escape(const char *q, const char *eol)
 	return 0;
 }
 
+char *patch_path_dup(const char *s, size_t len)
+{
+	static const char esc_in[] = "\"\\abfnrtv";
+	static const char esc_out[] = "\"\\\a\b\f\n\r\t\v";
+	char *path = patch_trim_dup(s, len), *out;
+	const char *q, *eol = path + strlen(path);
+	size_t n = 0, esc;
+
+	if (path[0] != '"')
+		return path;
+	out = xmalloc(strlen(path));
+	for (q = path + 1; q < eol && *q != '"'; q++) {
+		if (*q != '\\') {
+			out[n++] = *q;
+			continue;
+		}
+		esc = quoted_escape(q, eol);
+		if (!esc)
+			goto as_written;
+		if (esc == 1)
+			out[n++] = esc_out[strchr(esc_in, q[1]) - esc_in];
+		else
+			out[n++] = (char)((q[1] - '0') * 64 + (q[2] - '0') * 8 +
+					  (q[3] - '0'));
+		q += esc;
+	}
+	if (q >= eol || q + 1 != eol || !n)
+		goto as_written;
+	out[n] = '\0';
+	free(path);
+	return out;
+as_written:
+	free(out);
+	return path;
+}
+
 /*
  * Whether a path line of the header (@hlen bytes at @p) opens a C-quoted
  * path it never closes, quotes an empty path, or holds an escape git does

@@ -42,6 +42,16 @@ size_t patch_line_chomp(const char *p, const char *end);
 /* patch_trim_dup - the @len bytes at @s without surrounding white space. */
 char *patch_trim_dup(const char *s, size_t len);
 
+/*
+ * patch_path_dup - the path of @len bytes at @s as a diff header names it:
+ * without surrounding white space, and a C-quoted path (git's quoting of
+ * names with a '"', a '\', control or non-ASCII bytes: "a/caf\303\251.c")
+ * decoded.  A quoted path that is not closed, is empty, has text after
+ * its closing quote or holds an escape git does not write is returned as
+ * written, quotes and all.
+ */
+char *patch_path_dup(const char *s, size_t len);
+
 /* patch_starts - whether the text at @p (up to @end) starts with @prefix. */
 bool patch_starts(const char *p, const char *end, const char *prefix);
 

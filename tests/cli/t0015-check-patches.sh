@@ -199,6 +199,23 @@ t_exit "removed: --removed" 0 k check --removed rm1
 t_ok "removed: listed" grep -qx "removed: net/b.c:26: strcpy: strcpy() call" "$TRASH/.stdout"
 t_ok "removed: with its source line" grep -qx "	strcpy(d, s);" "$TRASH/.stdout"
 
+# git C-quotes a path with a '"', a '\\' or a non-ASCII byte: the patch's
+# path is decoded before it is looked up in the base tree
+git -C "$W" checkout -q -b quoted v1.0
+printf 'int f(void)\n{\n\treturn 0;\n}\n' > "$W/drivers/café.c"
+printf 'int g(void)\n{\n\treturn 0;\n}\n' > "$W/drivers/q\"t.c"
+git_commit_all "$W" "quoted names" && git -C "$W" tag q0
+sed -i 's/^\treturn 0;$/\tstrcpy(d, s);/' "$W/drivers/café.c" "$W/drivers/q\"t.c"
+git_commit_all "$W" "strcpy in quoted names" && git -C "$W" tag q1
+git -C "$W" format-patch -q -1 --stdout q1 > "$TRASH/quoted.patch"
+git -C "$W" checkout -q master
+t_ok "the patch quotes both paths" grep -qF '+++ "b/drivers/caf\303\251.c"' "$TRASH/quoted.patch"
+t_exit "a patch with C-quoted paths" 1 k check --base q0 --patch "$TRASH/quoted.patch"
+t_ok "quoted: the non-ASCII name" grep -qx ">> drivers/café.c:3: strcpy: strcpy() call .*" "$TRASH/.stdout"
+t_ok "quoted: the name with a quote" grep -qx '>> drivers/q"t.c:3: strcpy: strcpy() call .*' "$TRASH/.stdout"
+t_ok "quoted: both" grep -qx "2 new deprecated uses (0 allowed)" "$TRASH/.stdout"
+t_is "quoted: as the commit itself" "$(grep '^>>' "$TRASH/.stdout")" "$(k check q1 | grep '^>>')"
+
 # allowlist entries that match nothing are warned about
 printf 'net strcpy # a directory without its slash\nnosuch/*.c bug-on\nnet/*.c strcpy\ndrivers/ bug-on\n' > "$TRASH/allow"
 t_exit "allowlist with entries matching nothing" 0 k check --allow "$TRASH/allow" c2

@@ -308,6 +308,36 @@ static void test_edge_paths(void **state)
 	patch_files_free(f, n);
 }
 
+/* Paths as a header names them: git's C quoting decoded, or as written. */
+static void test_path_dup(void **state)
+{
+	static const struct {
+		const char *in, *out;
+	} cases[] = {
+		{ "  b/x.c \n", "b/x.c" },
+		{ "\"b/caf\\303\\251.c\"", "b/caf\303\251.c" },
+		{ "\"b/q\\\"t\\\\u\\tv.c\"", "b/q\"t\\u\tv.c" },
+		{ "\"b/\\a\\b\\f\\n\\r\\v\"", "b/\a\b\f\n\r\v" },
+		/* not as git writes them: as written */
+		{ "\"b/open", "\"b/open" },
+		{ "\"\"", "\"\"" },
+		{ "\"b/x\" y", "\"b/x\" y" },
+		{ "\"b/\\q\"", "\"b/\\q\"" },
+		{ "\"b/\\000\"", "\"b/\\000\"" },
+		{ "\"b/\\400\"", "\"b/\\400\"" },
+		{ "\"b/\\\"", "\"b/\\\"" },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		char *p = patch_path_dup(cases[i].in, strlen(cases[i].in));
+
+		assert_string_equal(p, cases[i].out);
+		free(p);
+	}
+}
+
 /*
  * A hunk whose last line is an empty context line (a patch whose blank
  * context lines lost their space in a mailer): the hunk ends at that
@@ -381,6 +411,7 @@ int main(void)
 		cmocka_unit_test(test_hunks),
 		cmocka_unit_test(test_bad_diffs),
 		cmocka_unit_test(test_edge_paths),
+		cmocka_unit_test(test_path_dup),
 		cmocka_unit_test(test_empty_context_line),
 		cmocka_unit_test(test_header_decode),
 	};

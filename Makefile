@@ -58,22 +58,24 @@ $(BUILD)/web-assets.c: web/style.css web/sort.js scripts/embed.sh | $(BUILD)
 $(BUILD)/web-assets.o: $(BUILD)/web-assets.c
 	$(CC) $(CFLAGS) -c -o $@ $<
 
-# The cache key (rules_hash()) covers the matcher's source too, so any change
-# to the lexer invalidates cached lexing results without a manual bump.
-# Every file that decides what a rule matches is a tracker/lex*.c or
-# tracker/lex*.h (tracker/lex-internal.h lists them), or rules.def; and
-# what a release counts is decided by the release step too: reach.c (the
-# call graph and the headers' constants), entry.def, and the counting SQL
-# of store-count.h (SITE_RULE, FILE_COUNTS_SQL), so a change there scans
-# again; the rest of the store's SQL (store-internal.h) is not in it.  The
-# header is recomputed on every make and rewritten only when the hash
-# changes, so adding or removing a lexer file changes it too, and rules.o
-# is rebuilt only then.
-MATCHER_SRC := $(sort $(wildcard tracker/lex*.c tracker/lex*.h)) tracker/rules.def tracker/entry.def \
-	tracker/reach.c tracker/store-count.h
-$(BUILD)/matcher-hash.h: $(MATCHER_SRC) FORCE | $(BUILD)
-	@new="$$(printf '#define KMIG_MATCHER_HASH "%s"' \
-		"$$(cat $(MATCHER_SRC) | sha1sum | cut -c1-16)")" && \
+# Two hashes of the source keep the caches right without a manual bump.
+# The blob cache key (rules_hash()) covers what decides a blob's sites and
+# call-graph facts: every tracker/lex*.c and tracker/lex*.h (lex-internal.h
+# lists them), rules.def and entry.def.  What a release counts from those
+# is decided by the release step too: reach.c (the call graph, the
+# headers' constants and the graphs' cache file) and the counting SQL of
+# store-count.h (SITE_RULE, FILE_COUNTS_SQL).  They are the release hash
+# (release_hash(), which includes rules_hash()): a change there counts
+# every release again from its cached blobs, lexing none; the rest of the
+# store's SQL (store-internal.h) is in neither.  Each header is recomputed
+# on every make and rewritten only when its hash changes, so adding or
+# removing a lexer file changes it too, and rules.o is rebuilt only then.
+MATCHER_SRC := $(sort $(wildcard tracker/lex*.c tracker/lex*.h)) tracker/rules.def tracker/entry.def
+RELEASE_SRC := tracker/reach.c tracker/store-count.h
+$(BUILD)/matcher-hash.h: $(MATCHER_SRC) $(RELEASE_SRC) FORCE | $(BUILD)
+	@new="$$(printf '#define KMIG_MATCHER_HASH "%s"\n#define KMIG_RELEASE_HASH "%s"' \
+		"$$(cat $(MATCHER_SRC) | sha1sum | cut -c1-16)" \
+		"$$(cat $(RELEASE_SRC) | sha1sum | cut -c1-16)")" && \
 	if [ "$$new" != "$$(cat $@ 2>/dev/null)" ]; then \
 		echo "$$new" > $@; echo "matcher hash: $$new"; fi
 

@@ -331,3 +331,12 @@ WHERE f.oid != '' AND (f.release_id = r.id OR NOT EXISTS
 	(SELECT 1 FROM release_file_rows o WHERE o.release_id = r.id AND o.path = f.path));
 -- A walk of a release's files in path order merges its own rows and its
 -- base's in C (store.c, struct file_walk).
+
+-- migration: 14
+-- A release's counts depend on its blobs' sites and facts (releases.ruleset,
+-- the blob cache's key) and on the release step that counts them: the call
+-- graph, the headers' constants and the counting SQL.  counted_by is the
+-- release_hash() that counted it; a release counted under another is
+-- counted again from its cached blobs, with no lexing.  NULL: counted
+-- before this migration (counted again).
+ALTER TABLE releases ADD COLUMN counted_by TEXT;

@@ -207,6 +207,7 @@ struct release_plan {
 	char *recommit;			/* the old commit: only its id changes */
 	long long regraph;		/* release id: only its call graph again */
 	long long regraph_files;
+	bool recount;			/* regraph: kmig counts otherwise now */
 	long long old_id;		/* skipped: the stored release */
 	git_commit *commit;
 	char commit_hex[GIT_OID_HEXSZ + 1];
@@ -282,7 +283,7 @@ static void *graph_cache_restore_run(void *data)
 	struct scan_state *s = data;
 	double t0 = mono_now();
 
-	s->image_ret = reach_cache_restore(s->graphs, s->image, rules_hash(),
+	s->image_ret = reach_cache_restore(s->graphs, s->image, release_hash(),
 					   &s->image_blobs);
 	s->image_secs = mono_now() - t0;
 	return NULL;
@@ -377,7 +378,9 @@ static int plan_release(struct scan_state *s, const char *tag,
 				release_info_clear(&old);
 				return ret;
 			}
-			if (depth != (int)s->reach_depth) {
+			p->recount = !old.counted_by ||
+				     strcmp(old.counted_by, release_hash());
+			if (depth != (int)s->reach_depth || p->recount) {
 				p->regraph = old.id;
 				p->regraph_files = old.files;
 			}
@@ -598,7 +601,7 @@ static void *graph_cache_save_run(void *data)
 	struct scan_state *s = data;
 	double t0 = mono_now();
 
-	s->save_ret = reach_cache_save(s->graphs, s->image, rules_hash());
+	s->save_ret = reach_cache_save(s->graphs, s->image, release_hash());
 	if (s->save_ret)	/* kmig_err()'s message is the thread's own */
 		s->save_err = xstrdup(kmig_errmsg());
 	s->save_secs = mono_now() - t0;
@@ -914,7 +917,11 @@ static int finish_release(struct scan_state *s, struct release_plan *p,
 	return ret;
 }
 
-/* A release scanned at another --reach-depth: its graph and counts again. */
+/*
+ * A release scanned at another --reach-depth, or counted by another
+ * release step (release_hash()): its graph and counts again, from the
+ * blobs' cached sites and facts.
+ */
 static int regraph_release(struct scan_state *s, struct release_plan *p)
 {
 	int ret = store_begin(s->st);
@@ -933,8 +940,12 @@ static int regraph_release(struct scan_state *s, struct release_plan *p)
 	}
 	ret = store_commit(s->st);
 	if (!ret) {
-		printf("%s: call graph again (reach depth %u), counts kept\n",
-		       p->tag, s->reach_depth);
+		if (p->recount)
+			printf("%s: counted again from its cached blobs (kmig's counting changed)\n",
+			       p->tag);
+		else
+			printf("%s: call graph again (reach depth %u), counts kept\n",
+			       p->tag, s->reach_depth);
 		base_set(s, p->regraph, p->tag, NULL, p->commit);
 	}
 	return ret;

@@ -92,7 +92,7 @@ static int base_facts(struct gate *g, const struct base *b)
 		return 0;
 	if (g->graph_image && !strcmp(b->ruleset, rules_hash()))
 		reach_cache_restore(g->reach_cache, g->graph_image,
-				    b->ruleset, &n);
+				    release_hash(), &n);
 	oids = xcalloc(b->n, sizeof(*oids));
 	for (i = 0; i < b->n; i++)
 		oids[i] = &b->oid[i];

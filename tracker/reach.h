@@ -87,8 +87,8 @@ size_t reach_cache_names(const struct reach_cache *c);
  * reach_cache_save - write what @c holds (each blob's parsed facts and
  * its warn-on and vla sites) to the file @path, through a temporary file
  * renamed over it, for a later run's reach_cache_restore(); @c's names
- * are compacted first.  @ruleset: rules_hash(), which the facts and this
- * file's layout depend on.
+ * are compacted first.  @ruleset: release_hash(), which covers the facts
+ * (rules_hash()) and this file's layout (reach.c).
  * reach_cache_restore - fill the empty @c from the file @path, *@nblobs
  * the blobs it held: KMIG_ENOTFOUND when there is none, or it was written
  * under another rule set or is damaged (@c stays empty: the caller reads

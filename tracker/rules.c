@@ -107,6 +107,26 @@ const char *rules_hash(void)
 	return rules_hash_hex;
 }
 
+static char release_hash_hex[17];
+static pthread_once_t release_hash_once = PTHREAD_ONCE_INIT;
+
+static void release_hash_init(void)
+{
+	uint64_t h = FNV64_INIT;
+
+	fnv_str(&h, "kmig-release");
+	fnv_str(&h, rules_hash());
+	fnv_str(&h, KMIG_RELEASE_HASH);	/* the release step's source */
+	snprintf(release_hash_hex, sizeof(release_hash_hex), "%016llx",
+		 (unsigned long long)h);
+}
+
+const char *release_hash(void)
+{
+	pthread_once(&release_hash_once, release_hash_init);
+	return release_hash_hex;
+}
+
 int rule_nrepl(int r)
 {
 	int n = 0;

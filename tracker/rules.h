@@ -60,6 +60,15 @@ int rule_lookup(const char *id);
 const char *rules_hash(void);
 
 /*
+ * release_hash - hex digest of rules_hash() and the source of the release
+ * step that counts a release from its blobs' sites and facts (the call
+ * graph, the headers' constants, the counting SQL): a release counted
+ * under another is counted again from its cached blobs, and the graphs'
+ * cache file is keyed by it.  Static string.
+ */
+const char *release_hash(void);
+
+/*
  * rule_nrepl - the number of replacement identifiers of rule @r (0 when
  * it has none).  Each is at most RULE_MAX_REPL.
  */

@@ -20,6 +20,7 @@ void release_info_clear(struct release_info *r)
 	free(r->tag);
 	free(r->commit);
 	free(r->ruleset);
+	free(r->counted_by);
 	free(r->date_source);
 	memset(r, 0, sizeof(*r));
 }
@@ -43,12 +44,13 @@ static void read_release(sqlite3_stmt *s, struct release_info *r)
 	r->files = sqlite3_column_int64(s, 5);
 	r->date_source = store_col_dup(s, 6);
 	r->line_date = sqlite3_column_int64(s, 7);
+	r->counted_by = store_col_dup(s, 8);
 }
 
 int store_release_get(struct store *st, const char *tag, struct release_info *out)
 {
 	static const char sql[] =
-		"SELECT id, tag, commit_id, ruleset, date, files, date_source, line_date FROM releases WHERE tag = ?";
+		"SELECT id, tag, commit_id, ruleset, date, files, date_source, line_date, counted_by FROM releases WHERE tag = ?";
 	sqlite3_stmt *s = store_stmt(st, sql);
 	int rc;
 
@@ -90,7 +92,7 @@ int store_release_recommit(struct store *st, const char *tag,
 int store_releases(struct store *st, struct release_info **out, size_t *n)
 {
 	static const char sql[] =
-		"SELECT id, tag, commit_id, ruleset, date, files, date_source, line_date FROM releases ORDER BY sort_key";
+		"SELECT id, tag, commit_id, ruleset, date, files, date_source, line_date, counted_by FROM releases ORDER BY sort_key";
 	sqlite3_stmt *s = store_stmt(st, sql);
 	size_t alloc = 0;
 	int rc;
@@ -259,8 +261,8 @@ int store_release_start(struct store *st, long long *id, const char *tag,
 {
 	static const char del_sql[] = "DELETE FROM releases WHERE tag = ?";
 	static const char ins_sql[] =
-		"INSERT INTO releases(tag, commit_id, sort_key, date, ruleset, maintainers_oid, scanned_at) "
-		"VALUES (?, ?, ?, ?, ?, ?, ?)";
+		"INSERT INTO releases(tag, commit_id, sort_key, date, ruleset, maintainers_oid, scanned_at, counted_by) "
+		"VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
 	sqlite3_stmt *s;
 	char *key;
 	int ret;
@@ -284,6 +286,7 @@ int store_release_start(struct store *st, long long *id, const char *tag,
 	sqlite3_bind_text(s, 5, ruleset, -1, SQLITE_TRANSIENT);
 	store_bind_text(s, 6, maintainers_oid);
 	sqlite3_bind_int64(s, 7, (sqlite3_int64)time(NULL));
+	sqlite3_bind_text(s, 8, release_hash(), -1, SQLITE_STATIC);
 	ret = store_done(st, s, "write");
 	free(key);
 	if (ret)
@@ -520,10 +523,20 @@ static int release_counts(struct store *st, long long release, long long files)
 int store_release_finish(struct store *st, long long release, long long files)
 {
 	static const char file_sql[] = FILE_COUNTS_SQL("");
+	static const char by_sql[] =
+		"UPDATE releases SET counted_by = ?2 WHERE id = ?1";
+	sqlite3_stmt *s;
 
 	if (store_need_txn(st, "store_release_finish"))
 		return KMIG_EGENERIC;
 	if (run_rel_sql(st, file_sql, release, 0))
+		return KMIG_EGENERIC;
+	s = store_stmt(st, by_sql);
+	if (!s)
+		return KMIG_EGENERIC;
+	sqlite3_bind_int64(s, 1, release);
+	sqlite3_bind_text(s, 2, release_hash(), -1, SQLITE_STATIC);
+	if (store_done(st, s, "write"))
 		return KMIG_EGENERIC;
 	return release_counts(st, release, files);
 }
@@ -762,10 +775,10 @@ int store_release_files_gone(struct store *st, long long release,
 	return 0;
 }
 
-/* Were releases ?1 and ?2 scanned under the same rules? */
+/* Were releases ?1 and ?2 scanned and counted under the same rules? */
 static const char same_rules_sql[] =
 	"SELECT 1 FROM releases a JOIN releases b ON b.ruleset = a.ruleset "
-	"WHERE a.id = ?1 AND b.id = ?2";
+	"AND b.counted_by = a.counted_by WHERE a.id = ?1 AND b.id = ?2";
 
 int store_release_counts_copy(struct store *st, long long release,
 			      long long base, const char *const *changed,

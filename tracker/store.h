@@ -78,7 +78,8 @@ struct release_info {
 	long long id;
 	char *tag;
 	char *commit;
-	char *ruleset;
+	char *ruleset;		/* rules_hash() of its blobs' sites */
+	char *counted_by;	/* release_hash() of its counts, or NULL */
 	long long date;
 	long long files;
 	char *date_source;	/* "debian-changelog", or NULL: the commit time */
@@ -219,8 +220,8 @@ int store_release_files_gone(struct store *st, long long release,
 			     size_t n);
 /*
  * store_release_finish - materialise the release's counts and record its
- * number of @files; after every store_release_file().  Caller holds a
- * transaction.
+ * number of @files and that release_hash() counted it (counted_by); after
+ * every store_release_file().  Caller holds a transaction.
  */
 int store_release_finish(struct store *st, long long release, long long files);
 /*
@@ -228,7 +229,8 @@ int store_release_finish(struct store *st, long long release, long long files);
  * store_release_finish_from(), beside the release's call graph (it needs
  * none): the file counts of release @base copied to @release for every
  * path but the @nchanged of @changed (in strcmp() order, each once), when
- * both were scanned under the same rule set; else nothing.  Caller holds
+ * both were scanned under the same rule set and counted by the same
+ * release step (counted_by); else nothing.  Caller holds
  * a transaction.
  */
 int store_release_counts_copy(struct store *st, long long release,

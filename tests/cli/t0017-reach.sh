@@ -215,6 +215,24 @@ t_exit "scan --reach-depth 0: the graph again, no lexing" 0 k scan --reach-depth
 t_ok "said so" grep -q "v1.0: call graph again (reach depth 0)" "$TRASH/.stdout"
 t_is "depth 0: only the entry point's own WARN" "drivers/foo/foo.c 9 foo_sendmsg (drivers/foo/foo.c:7)" "$(sites v1.0)"
 t_exit "--reach-depth bad" 2 k scan --reach-depth x
+# A release counted by another release step (a kmig whose call graph or
+# counting SQL differs: releases.counted_by) is counted again from its
+# blobs' cached sites and facts, lexing none, to the same counts.
+t_exit "scan: the default depth again" 0 k scan
+k report --by file --format csv > "$TRASH/counted.csv"
+reached=$(sites v1.0; sites v1.1)
+t_ok "reached sites to compare" test -n "$reached"
+by=$(sqlite3 "$DB" "SELECT DISTINCT counted_by FROM releases")
+t_is "counted_by: one value, the scan's" 1 "$(printf '%s\n' "$by" | grep -c .)"
+sqlite3 "$DB" "UPDATE releases SET counted_by = NULL WHERE tag = 'v1.0'; UPDATE releases SET counted_by = 'another kmig' WHERE tag = 'v1.1'"
+t_exit "scan: releases counted by another kmig" 0 k scan
+t_is "each counted again from its cached blobs" "v1.0: counted again from its cached blobs (kmig's counting changed)
+v1.1: counted again from its cached blobs (kmig's counting changed)" "$(cat "$TRASH/.stdout")"
+t_is "the same counts" "$(cat "$TRASH/counted.csv")" "$(k report --by file --format csv)"
+t_is "counted_by: this kmig's again" "$by" "$(sqlite3 "$DB" "SELECT DISTINCT counted_by FROM releases")"
+t_is "the same reached sites" "$reached" "$(sites v1.0; sites v1.1)"
+t_exit "scan: then up to date" 0 k scan
+t_ok "up to date" sh -c "grep -c 'up to date' '$TRASH/.stdout' | grep -qx 2"
 # A WARN whose file does not change becomes reached through another file's
 # change: the trend compares its file too (warn-on removed, warn-on-user
 # added), as it does every file whose reached lines differ.

@@ -156,15 +156,18 @@ static int list_tags(git_repository *repo, char **globs, size_t nglobs,
 }
 
 /*
- * A tag naming a tree, not a commit: linux.git's v2.6.11 (the history
- * starts at v2.6.12-rc2).  Such a release has no commit to record.
+ * What a tag names when it is not a commit: "tree" (linux.git's v2.6.11,
+ * the history starts at v2.6.12-rc2) or "blob"; NULL for a commit, or when
+ * it cannot be read (resolving it says why).  Such a release has no
+ * commit to record.
  */
-static bool tag_names_tree(git_repository *repo, const char *tag)
+static const char *tag_non_commit(git_repository *repo, const char *tag)
 {
 	git_object *obj = NULL, *peeled = NULL;
 	git_reference *ref = NULL;
 	char *name = xasprintf("refs/tags/%s", tag);
-	bool tree;
+	const char *what = NULL;
+	git_object_t type;
 	int err;
 
 	/* not git_revparse_single(): libgit2 1.5 leaks on a corrupt object */
@@ -177,16 +180,19 @@ static bool tag_names_tree(git_repository *repo, const char *tag)
 		err = -1;
 	git_reference_free(ref);
 	if (err < 0)
-		return false;
+		return NULL;
 	/* peeling ANY goes through tags only (a commit would give its tree) */
-	if (git_object_type(obj) == GIT_OBJECT_TAG)
-		tree = !git_object_peel(&peeled, obj, GIT_OBJECT_ANY) &&
-		       git_object_type(peeled) == GIT_OBJECT_TREE;
-	else
-		tree = git_object_type(obj) == GIT_OBJECT_TREE;
+	type = git_object_type(obj);
+	if (type == GIT_OBJECT_TAG)
+		type = git_object_peel(&peeled, obj, GIT_OBJECT_ANY) ?
+		       GIT_OBJECT_INVALID : git_object_type(peeled);
+	if (type == GIT_OBJECT_TREE)
+		what = "tree";
+	else if (type == GIT_OBJECT_BLOB)
+		what = "blob";
 	git_object_free(peeled);
 	git_object_free(obj);
-	return tree;
+	return what;
 }
 
 /*
@@ -343,7 +349,7 @@ static bool graph_cache_restore_wait(struct scan_state *s)
 static int plan_release(struct scan_state *s, const char *tag,
 			struct release_plan *p)
 {
-	const char *ruleset = rules_hash();
+	const char *ruleset = rules_hash(), *what;
 	struct release_info old;
 	git_tree *tree = NULL;
 	size_t i;
@@ -351,9 +357,10 @@ static int plan_release(struct scan_state *s, const char *tag,
 
 	memset(p, 0, sizeof(*p));
 	p->tag = tag;
-	if (tag_names_tree(s->repo, tag)) {
-		fprintf(stderr, "warning: %s names a tree, not a commit: skipped\n",
-			tag);
+	what = tag_non_commit(s->repo, tag);
+	if (what) {
+		fprintf(stderr, "warning: %s names a %s, not a commit: skipped\n",
+			tag, what);
 		p->skip = true;
 		return 0;
 	}

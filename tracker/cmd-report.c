@@ -1219,11 +1219,17 @@ static int cmd_report_fn(struct kmig_ctx *ctx, int argc, char **argv)
 		status = cmd_fail_last(KMIG_EXIT_ERROR);
 		goto out_free;
 	}
-	status = reach ? do_reach(st, ctx->repo_path, optind < argc ? argv[optind] : NULL,
-				  o.fmt) :
-		 trend && o.by_given ? do_trend_by_section(st, &o) :
-		 trend ? do_trend(st, &o) :
-		 do_report(st, ctx->repo_path, optind < argc ? argv[optind] : NULL, &o);
+	/* the rows are printed as they are read: none on an error part-way */
+	status = stdout_hold();
+	if (!status) {
+		status = reach ? do_reach(st, ctx->repo_path,
+					  optind < argc ? argv[optind] : NULL, o.fmt) :
+			 trend && o.by_given ? do_trend_by_section(st, &o) :
+			 trend ? do_trend(st, &o) :
+			 do_report(st, ctx->repo_path,
+				   optind < argc ? argv[optind] : NULL, &o);
+		status = stdout_release(status);
+	}
 	store_close(st);
 out_free:
 	relinfo_since_clear(&o.since);

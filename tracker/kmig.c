@@ -2,9 +2,12 @@
 /*
  * kmig.c - main(): global options and the dispatch table.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <git2.h>
 #include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -76,6 +79,48 @@ int finish_stdout(int status)
 	if (fflush(stdout) || ferror(stdout))
 		return cmd_fail(KMIG_EXIT_ERROR, "cannot write standard output");
 	return status;
+}
+
+static FILE *real_stdout;	/* while stdout_hold() holds it */
+static char *held_buf;
+static size_t held_len;
+
+int stdout_hold(void)
+{
+	FILE *mem;
+
+	if (fflush(stdout))
+		return cmd_fail(KMIG_EXIT_ERROR, "cannot write standard output");
+	mem = open_memstream(&held_buf, &held_len);
+	if (!mem)
+		return cmd_fail(KMIG_EXIT_ERROR, "cannot hold standard output: %s",
+				strerror(errno));
+	real_stdout = stdout;
+	stdout = mem;	/* glibc's stdout is a variable */
+	return 0;
+}
+
+int stdout_release(int status)
+{
+	FILE *mem = stdout;
+	bool bad;
+
+	if (!real_stdout)
+		return finish_stdout(status);
+	stdout = real_stdout;
+	real_stdout = NULL;
+	bad = ferror(mem) != 0;
+	if (fclose(mem) || bad) {
+		free(held_buf);
+		held_buf = NULL;
+		return cmd_fail(KMIG_EXIT_ERROR, "cannot hold standard output");
+	}
+	if (status != KMIG_EXIT_ERROR && held_len &&
+	    fwrite(held_buf, 1, held_len, stdout) != held_len)
+		status = cmd_fail(KMIG_EXIT_ERROR, "cannot write standard output");
+	free(held_buf);
+	held_buf = NULL;
+	return status == KMIG_EXIT_ERROR ? status : finish_stdout(status);
 }
 
 int parse_choice(const char *arg, const char *const *choices)

@@ -43,6 +43,16 @@ int cmd_usage_error(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* finish_stdout - flush stdout; 0, or 2 with a message on write error. */
 int finish_stdout(int status);
+/*
+ * stdout_hold - keep what the command prints on stdout in memory from
+ * here (a report prints its rows as it reads them from the database).
+ * stdout_release - write the held output to the real stdout unless
+ * @status is an error (2): then drop it, so an error part-way leaves no
+ * partial output; returns finish_stdout(@status).  stdout_hold() returns
+ * 0, or 2 with a message.
+ */
+int stdout_hold(void);
+int stdout_release(int status);
 
 /*
  * Option parsing helpers for commands.  kmig.c sets opterr = 0 before a

@@ -211,4 +211,26 @@ for j in 1 3; do
 	t_ok "the database equals the one from loose objects (--jobs $j)" \
 		cmp -s "$TRASH/loose.canon" "$TRASH/packed.canon"
 done
+
+# A report prints its rows as it reads them: a database damaged under a
+# later release's rows is an error with nothing on stdout, not the rows
+# before it (a JSON array never closed).
+D="$TRASH/damaged.db"
+cp "$TRASH/packed.db" "$D"
+sqlite3 "$D" 'PRAGMA wal_checkpoint(TRUNCATE)' > /dev/null
+pg=$(sqlite3 "$D" "SELECT max(pageno) FROM dbstat WHERE name = 'release_file_rows'")
+ps=$(sqlite3 "$D" 'PRAGMA page_size')
+t_ok "a page of release_file_rows to damage" test -n "$pg"
+head -c "$ps" /dev/zero | tr '\0' '\377' |
+	dd of="$D" bs="$ps" seek=$((pg - 1)) conv=notrunc 2> /dev/null
+for form in "--trend --format text" "--trend --format csv" "--trend --format json" \
+	    "--trend --by subsystem --format csv" "--by file --format csv"; do
+	# shellcheck disable=SC2086
+	t_exit "damaged: report $form" 2 "$KMIG" --repo "$W" --db "$D" report $form
+	t_is "damaged: report $form: nothing on stdout" "" "$(cat "$TRASH/.stdout")"
+	t_ok "damaged: report $form: one line on stderr" \
+		sh -c "grep -c . '$TRASH/.stderr' | grep -qx 1"
+done
+t_exit "undamaged: the same trend" 0 "$KMIG" --repo "$W" --db "$TRASH/packed.db" report --trend --format json
+t_ok "undamaged: the trend is whole JSON" python3 -m json.tool "$TRASH/.stdout"
 t_done

@@ -338,7 +338,8 @@ static void print_text(const struct log_state *s, const char *range)
 			tremoved[r] += removed[r];
 		}
 	}
-	printf("total %s: %zu commits, %zu with changes\n", range, s->n, with);
+	printf("total %s: %zu commit%s, %zu with changes\n", range, s->n,
+	       s->n == 1 ? "" : "s", with);
 	print_rules(tadded, tremoved);
 }
 

@@ -31,6 +31,7 @@ struct dhunk {
 struct dfile {
 	char *old_path, *new_path;	/* as written, NULL for /dev/null */
 	bool created;
+	bool git;			/* after a "diff --git" line */
 	struct dhunk *h;
 	size_t nh, ah;
 };
@@ -138,6 +139,7 @@ static void ddiff_parse(struct ddiff *d, const char *p, const char *end)
 			ALLOC_GROW(d->v, d->n + 1, d->alloc);
 			cur = &d->v[d->n++];
 			memset(cur, 0, sizeof(*cur));
+			cur->git = patch_starts(p, end, "diff --git ");
 			have_paths = false;
 		} else if (patch_starts(p, end, "--- ") && next < end &&
 			   patch_starts(next, end, "+++ ")) {
@@ -205,15 +207,30 @@ static bool dir_exists(git_tree *tree, const char *path, int strip)
 }
 
 /*
+ * Whether file @f of a patch is in @base at -p@strip: its old name, or
+ * for a diff that is not git's ("--- x.c.orig", "+++ x.c") either name,
+ * as patch(1) and git apply take the one that exists.
+ */
+static bool file_in_base(git_tree *base, const struct dfile *f, int strip)
+{
+	return gate_tree_has(base, strip_path(f->old_path, strip), false) ||
+	       (!f->git && f->new_path &&
+		gate_tree_has(base, strip_path(f->new_path, strip), false));
+}
+
+/*
  * The -p of a patch, as patch(1) finds it: -p1, else -p0, whichever makes
  * the files the patch changes exist in @base.  A patch that only creates
- * files is -p0 when that (and not -p1) puts them in existing directories.
+ * files is -p0 when that (and not -p1) puts them in existing directories,
+ * or when no -p1 directory exists and git wrote it without its "b/"
+ * prefix (git diff --no-prefix).
  */
 static int detect_strip(int *strip, const struct ddiff *d, git_tree *base,
 			const char *label)
 {
 	static const int tries[] = { 1, 0 };
 	const char *missing[2] = { NULL, NULL };
+	bool p1_dirs = false, no_prefix = false;
 	size_t i, k, nold = 0;
 
 	for (k = 0; k < 2; k++) {
@@ -224,7 +241,7 @@ static int detect_strip(int *strip, const struct ddiff *d, git_tree *base,
 				continue;
 			if (!k)
 				nold++;
-			if (!gate_tree_has(base, strip_path(f->old_path, tries[k]), false))
+			if (!file_in_base(base, f, tries[k]))
 				missing[k] = f->old_path;
 		}
 		if (nold && !missing[k]) {
@@ -242,11 +259,17 @@ static int detect_strip(int *strip, const struct ddiff *d, git_tree *base,
 	for (i = 0; i < d->n; i++) {
 		const char *path = d->v[i].new_path;
 
-		if (path && !dir_exists(base, path, 1) && dir_exists(base, path, 0)) {
-			*strip = 0;
+		if (!path)
+			continue;
+		if (dir_exists(base, path, 1))
+			p1_dirs = true;
+		else if (dir_exists(base, path, 0))
 			break;
-		}
+		else if (d->v[i].git && strncmp(path, "b/", 2))
+			no_prefix = true;
 	}
+	if (i < d->n || (no_prefix && !p1_dirs))
+		*strip = 0;
 	return 0;
 }
 
@@ -442,6 +465,7 @@ static int split_inputs(struct gate_series *s, struct pending **pend,
 		const char *buf = in[k].buf, *end = buf + in[k].len, *ds, *de;
 		struct patch_span *msgs = NULL;
 		size_t nmsg, before = s->n, ndiff = 0;
+		bool cover = false;
 
 		if (!patch_is_mbox(buf, in[k].len)) {
 			/* a plain diff, maybe with some text before it */
@@ -458,19 +482,25 @@ static int split_inputs(struct gate_series *s, struct pending **pend,
 			char *subject = tagged_subject(m, msgs[i].len);
 
 			if (!patch_find_diff(m, mend, &ds, &de)) {
-				if (!s->cover && subject)
+				if (!s->cover && subject) {
 					s->cover = subject;	/* a cover letter */
-				else
+					cover = true;
+				} else {
 					free(subject);
+				}
 				continue;
 			}
 			add_patch(s, pend, &apend, in[k].name, subject, ds, de,
 				  ++ndiff, nmsg > 1);
 		}
 		free(msgs);
-		if (s->n == before)
+		/* a series' cover letter may be a file of its own */
+		if (s->n == before && !(cover && nin > 1))
 			return kmig_err("patch '%s' contains no diff", in[k].name);
 	}
+	if (!s->n)
+		return kmig_err("patch '%s' is a cover letter, and no patch follows",
+				in[0].name);
 	return 0;
 }
 
@@ -489,8 +519,15 @@ static void read_offsets(struct gate_series *s, size_t patch,
 
 		if (!strncmp(line, "Checking patch ", 15) && n > 18 &&
 		    !strcmp(line + n - 3, "...")) {
+			/* git's display: "old => new" for a rename, C-quoted */
+			const char *name = line + 15, *arrow;
+
+			line[n - 3] = '\0';
+			arrow = strstr(name, " => ");
+			if (arrow)
+				name = arrow + 4;
 			free(path);
-			path = xstrndup(line + 15, n - 18);
+			path = patch_path_dup(name, strlen(name));
 		} else if (sscanf(line, "Hunk #%u succeeded at %ld (offset %ld line",
 				  &hunk, &at, &off) == 3 && path) {
 			struct gate_offset *o;
@@ -560,6 +597,28 @@ static int apply_failure(const struct ddiff *d, int strip, const char *label,
 	return ret;
 }
 
+/*
+ * A patch whose first line ends in CR LF (a mailer's, or an editor's on
+ * another system) without the CRs before its line feeds, as git am (git
+ * mailsplit) and patch(1) read one: NULL when the first line ends in LF.
+ * *@len: the new length.
+ */
+static char *without_crs(const char *p, size_t *len)
+{
+	const char *end = p + *len, *nl = memchr(p, '\n', *len);
+	char *out, *o;
+
+	if (!nl || nl == p || nl[-1] != '\r')
+		return NULL;
+	o = out = xmalloc(*len + 1);
+	for (; p < end; p++)
+		if (*p != '\r' || p + 1 == end || p[1] != '\n')
+			*o++ = *p;
+	*o = '\0';
+	*len = (size_t)(o - out);
+	return out;
+}
+
 static int apply_one(struct gate_series *s, struct gitenv *ge,
 		     git_repository *repo, git_tree *base, size_t i,
 		     const struct pending *pd)
@@ -570,17 +629,19 @@ static int apply_one(struct gate_series *s, struct gitenv *ge,
 	char *file = xasprintf("%s/%zu.patch", ge->dir, i + 1);
 	char popt[8];
 	const char *args[10];
-	size_t n = 0;
+	size_t n = 0, len = pd->len;
+	char *own = without_crs(pd->start, &len);
+	const char *text = own ? own : pd->start;
 	int code = 0, ret;
 	FILE *f;
 
-	ddiff_parse(&d, pd->start, pd->start + pd->len);
+	ddiff_parse(&d, text, text + len);
 	ret = detect_strip(&p->strip, &d, i ? s->v[i - 1].tree : base, p->label);
 	if (ret)
 		goto out_free;
 	p->recount = d.recount;
 	f = fopen(file, "w");
-	if (!f || fwrite(pd->start, 1, pd->len, f) != pd->len) {
+	if (!f || fwrite(text, 1, len, f) != len) {
 		ret = kmig_err("cannot write '%s': %s", file, strerror(errno));
 		if (f)
 			fclose(f);
@@ -612,6 +673,7 @@ static int apply_one(struct gate_series *s, struct gitenv *ge,
 out_free:
 	sbuf_release(&se);
 	ddiff_clear(&d);
+	free(own);
 	free(file);
 	return ret;
 }

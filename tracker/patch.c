@@ -25,16 +25,60 @@ bool patch_starts(const char *p, const char *end, const char *prefix)
 	return (size_t)(end - p) >= n && !memcmp(p, prefix, n);
 }
 
-bool patch_is_from_line(const char *p, const char *end)
+/* git format-patch's "From <40 hex> Mon Sep 17 00:00:00 2001". */
+static bool format_patch_from(const char *p, const char *end)
 {
 	int i;
 
-	if (!patch_starts(p, end, "From ") || end - p < 46)
+	if (end - p < 46)
 		return false;
 	for (i = 5; i < 45; i++)
-		if (!p[i] || !strchr("0123456789abcdef", p[i]))
+		if (!strchr("0123456789abcdef", p[i]) || !p[i])
 			return false;
 	return p[45] == ' ';
+}
+
+static bool digits(const char *p, const char *end, int n)
+{
+	for (; n > 0; n--, p++)
+		if (p >= end || *p < '0' || *p > '9')
+			return false;
+	return true;
+}
+
+/*
+ * An mbox separator of another mailer: "From SENDER DATE", the date as
+ * ctime() writes it ("Thu Jan  1 00:00:00 1970", lore's and b4's),
+ * maybe with a zone after the year: a time (H:MM) in it, a year last.
+ * A line of a commit message that starts "From " has no such tail.
+ */
+static bool mbox_from(const char *p, const char *end)
+{
+	const char *e = p + patch_line_chomp(p, end), *q, *sp;
+
+	while (e > p && (e[-1] == '\r' || e[-1] == ' '))
+		e--;
+	sp = memchr(p + 5, ' ', (size_t)(e - p - 5));
+	if (!sp || sp == p + 5)
+		return false;	/* no sender, or nothing after it */
+	q = e;
+	if (q - sp > 6 && (q[-5] == '+' || q[-5] == '-') && digits(q - 4, e, 4) &&
+	    q[-6] == ' ')
+		q -= 6;		/* a zone after the year: " +0000" */
+	if (q - sp < 6 || q[-5] != ' ' || !digits(q - 4, e, 4) ||
+	    (q[-4] != '1' && q[-4] != '2'))
+		return false;
+	for (q = sp; q + 4 < e; q++)
+		if (*q == ':' && digits(q - 1, e, 1) && digits(q + 1, e, 2))
+			return true;
+	return false;
+}
+
+bool patch_is_from_line(const char *p, const char *end)
+{
+	if (!patch_starts(p, end, "From "))
+		return false;
+	return format_patch_from(p, end) || mbox_from(p, end);
 }
 
 bool patch_is_mbox(const char *buf, size_t len)

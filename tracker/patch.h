@@ -55,7 +55,11 @@ char *patch_path_dup(const char *s, size_t len);
 /* patch_starts - whether the text at @p (up to @end) starts with @prefix. */
 bool patch_starts(const char *p, const char *end, const char *prefix);
 
-/* patch_is_from_line - whether @p starts a "From <40 hex> " line. */
+/*
+ * patch_is_from_line - whether @p starts an mbox message: git
+ * format-patch's "From <40 hex> " line, or another mailer's "From SENDER
+ * DATE" with a ctime() date ("From mboxrd@z Thu Jan  1 00:00:00 1970").
+ */
 bool patch_is_from_line(const char *p, const char *end);
 
 /*

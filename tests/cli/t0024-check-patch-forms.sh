@@ -1,0 +1,134 @@
+#!/bin/sh
+# kmig check --patch on the forms patches arrive in beyond git
+# format-patch: a classic "diff -up file.orig file", a CRLF mail, an mbox
+# from lore or b4 ("From mboxrd@z ..." separators), git diff --no-prefix
+# creating files in a new directory, a cover letter in a file of its own;
+# and the offset notes name the file as the report does (a rename, a
+# C-quoted name).  Each gives what "kmig check" of the same commit gives.
+. "$(dirname "$0")/../lib.sh"
+
+W="$TRASH/work"
+DB="$TRASH/kmig.db"
+k() { "$KMIG" --repo "$W" --db "$DB" "$@"; }
+uses() { grep '^>>' "$TRASH/.stdout"; }
+
+git init -q "$W"
+mkdir -p "$W/drivers" "$W/net"
+cat > "$W/drivers/a.c" <<'EOC'
+#include <linux/string.h>
+
+static int init(int x)
+{
+	BUG_ON(x > 100);
+	return 0;
+}
+EOC
+cat > "$W/net/b.c" <<'EOC'
+int net_init(int y)
+{
+	if (y)
+		return 1;
+	return 0;
+}
+EOC
+git_commit_all "$W" "base" && git -C "$W" tag v1.0
+
+# diff -up: "--- drivers/a.c.orig" "+++ drivers/a.c", -p0 by the new name
+cp "$W/drivers/a.c" "$W/drivers/a.c.orig"
+sed -i 's/^\tBUG_ON(x > 100);$/&\n\tBUG_ON(x < 0);/' "$W/drivers/a.c"
+(cd "$W" && diff -up drivers/a.c.orig drivers/a.c) > "$TRASH/orig.diff"
+rm "$W/drivers/a.c.orig"
+git_commit_all "$W" "drivers: a second BUG_ON" && git -C "$W" tag orig
+t_ok "a diff of a .orig copy" grep -q '^--- drivers/a.c.orig' "$TRASH/orig.diff"
+t_exit "check of the commit" 1 k check orig
+uses > "$TRASH/orig.want"
+t_exit "diff -up file.orig file: -p0 by the new name" 1 \
+	k check --base v1.0 --patch "$TRASH/orig.diff"
+t_is "diff -up: the same use" "$(cat "$TRASH/orig.want")" "$(uses)"
+
+# a mail with CR LF line ends: git am reads it without the CRs
+git -C "$W" checkout -q -b b-crlf v1.0
+sed -i 's/^\tif (y)$/\tstrcpy(buf, "x");\n&/' "$W/net/b.c"
+git_commit_all "$W" "net: a strcpy" && git -C "$W" tag crlf
+git -C "$W" format-patch -q -1 --stdout crlf | sed 's/$/\r/' > "$TRASH/crlf.patch"
+t_ok "every line ends in CR LF" sh -c "! grep -qv \"\$(printf '\\r')\$\" '$TRASH/crlf.patch'"
+t_exit "check of the CR LF commit" 1 k check crlf
+uses > "$TRASH/crlf.want"
+t_exit "a CR LF mail" 1 k check --base v1.0 --patch "$TRASH/crlf.patch"
+t_is "CR LF: the same use" "$(cat "$TRASH/crlf.want")" "$(uses)"
+t_is "CR LF: the subject without its CR" \
+	"kmig check: $TRASH/crlf.patch (\"net: a strcpy\") on v1.0" "$(head -n 1 "$TRASH/.stdout")"
+
+# an mbox from lore or b4: other "From " separators, a series of two
+git -C "$W" checkout -q -b b-lore v1.0
+printf 'void h(char *d)\n{\n}\n' > "$W/drivers/h.c"
+git_commit_all "$W" "drivers: add h.c"
+sed -i 's/^{$/{\n\tstrcpy(d, "x");/' "$W/drivers/h.c"
+git_commit_all "$W" "drivers: h: copy" && git -C "$W" tag lore
+git -C "$W" format-patch -q --stdout v1.0..lore |
+	sed -E 's/^From [0-9a-f]{40} Mon Sep 17 00:00:00 2001$/From mboxrd@z Thu Jan  1 00:00:00 1970/' \
+	> "$TRASH/lore.mbox"
+t_is "two lore separators" 2 "$(grep -c '^From mboxrd@z ' "$TRASH/lore.mbox")"
+t_exit "a lore mbox" 1 k check --base v1.0 --patch "$TRASH/lore.mbox"
+t_ok "lore: a series of 2" grep -q "series of 2 patches" "$TRASH/.stdout"
+t_ok "lore: the use, in the second patch" grep -q "in \[PATCH 2/2\] drivers: h: copy" "$TRASH/.stdout"
+sed -i 's/^From mboxrd@z Thu Jan  1 00:00:00 1970$/From git@z Thu Jan 1 00:00:00 1970 +0000/' "$TRASH/lore.mbox"
+t_exit "separators with a zone" 1 k check --base v1.0 --patch "$TRASH/lore.mbox"
+t_ok "with a zone: a series of 2" grep -q "series of 2 patches" "$TRASH/.stdout"
+
+# git diff --no-prefix that only creates files in a new directory
+git -C "$W" checkout -q -b b-noprefix v1.0
+mkdir -p "$W/drivers/newdrv"
+printf 'void g(char *d)\n{\n\tstrcpy(d, "a");\n}\n' > "$W/drivers/newdrv/n.c"
+git -C "$W" add -A
+git -C "$W" diff --cached --no-prefix > "$TRASH/np.diff"
+git -C "$W" commit -q -m "drivers: newdrv" && git -C "$W" tag noprefix
+t_exit "check of the --no-prefix commit" 1 k check noprefix
+uses > "$TRASH/np.want"
+t_exit "--no-prefix creating a new directory" 1 k check --base v1.0 --patch "$TRASH/np.diff"
+t_is "--no-prefix: the file's whole path" "$(cat "$TRASH/np.want")" "$(uses)"
+printf 'drivers/newdrv/ strcpy  # a new driver\n' > "$TRASH/allow"
+t_exit "--no-prefix: a directory entry allows it" 0 \
+	k check --allow "$TRASH/allow" --base v1.0 --patch "$TRASH/np.diff"
+
+# a cover letter in a file of its own, before the patches
+rm -rf "$TRASH/series"
+git -C "$W" format-patch -q --cover-letter -o "$TRASH/series" v1.0..lore
+t_exit "a cover letter file, then the patches" 1 k check --base v1.0 \
+	--patch "$TRASH/series/0000-cover-letter.patch" \
+	--patch "$TRASH/series/0001-drivers-add-h.c.patch" \
+	--patch "$TRASH/series/0002-drivers-h-copy.patch"
+t_ok "cover file: its subject names the series" grep -q '\*\*\* SUBJECT HERE \*\*\*' "$TRASH/.stdout"
+t_ok "cover file: the use" grep -q "drivers/h.c:3: strcpy" "$TRASH/.stdout"
+t_exit "a cover letter alone" 2 k check --base v1.0 --patch "$TRASH/series/0000-cover-letter.patch"
+t_is "cover alone: said" "kmig: patch '$TRASH/series/0000-cover-letter.patch' contains no diff" \
+	"$(cat "$TRASH/.stderr")"
+
+# offset notes name the file as the report does: a rename, a quoted name
+git -C "$W" checkout -q -b b-offs v1.0
+f="drivers/café.c"
+printf '/* 1 */\nvoid q(char *d)\n{\n\tstrcpy(d, "x");\n}\n' > "$W/$f"
+git_commit_all "$W" "drivers: café" && git -C "$W" tag offs0
+git -C "$W" mv drivers/a.c drivers/a_new.c
+sed -i 's/^\tBUG_ON(x > 100);$/&\n\tBUG_ON(x < 0);/' "$W/drivers/a_new.c"
+sed -i 's/^\tstrcpy(d, "x");$/&\n\tstrcpy(d, "y");/' "$W/$f"
+git_commit_all "$W" "rename and edit" && git -C "$W" tag offs1
+git -C "$W" format-patch -q -M -1 --stdout offs1 > "$TRASH/offs.patch"
+git -C "$W" checkout -q offs0
+sed -i '1i /* one */\n/* two */\n/* three */' "$W/drivers/a.c" "$W/$f"
+git_commit_all "$W" "shift" && git -C "$W" tag offs2
+t_exit "offsets: a rename and a quoted name" 1 k check --base offs2 --patch "$TRASH/offs.patch"
+t_ok "offsets: the renamed file's new name" \
+	grep -qx "note: drivers/a_new.c: hunk #1 applied at line 6 (offset +3 lines)" "$TRASH/.stdout"
+t_ok "offsets: the quoted name decoded" \
+	grep -qx "note: drivers/café.c: hunk #1 applied at line 5 (offset +3 lines)" "$TRASH/.stdout"
+t_exit "offsets: json" 1 k check --format json --base offs2 --patch "$TRASH/offs.patch"
+t_ok "json: the offsets' paths are the uses' paths" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+offs = sorted(o["path"] for o in d["change"]["offsets"])
+new = sorted(set(n["path"] for n in d["new"]))
+assert offs == new == ["drivers/a_new.c", "drivers/café.c"], (offs, new)
+' "$TRASH/.stdout"
+
+t_done

@@ -308,6 +308,35 @@ static void test_edge_paths(void **state)
 	patch_files_free(f, n);
 }
 
+/* The lines that start an mbox message, and lines of a message that do not. */
+static void test_from_lines(void **state)
+{
+	static const char *const yes[] = {
+		"From 0123456789abcdef0123456789abcdef01234567 Mon Sep 17 00:00:00 2001\n",
+		"From mboxrd@z Thu Jan  1 00:00:00 1970\n",
+		"From git@z Thu Jan 1 00:00:00 1970 +0000\n",
+		"From someone@example.org Fri Dec  4 09:30:00 2026\r\n",
+		"From someone@example.org Fri Dec  4 9:30 2026",
+	};
+	static const char *const no[] = {
+		"From: A Person <a@example.org>\n",
+		"From the start of the series, the driver\n",
+		"From 2019 on, this returns -EINVAL\n",
+		"From mboxrd@z\n",
+		"From mboxrd@z Thu Jan  1 1970\n",
+		"From x Thu Jan  1 00:00:00 197\n",
+		"From  Thu Jan  1 00:00:00 1970\n",
+		">From mboxrd@z Thu Jan  1 00:00:00 1970\n",
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(yes); i++)
+		assert_true(patch_is_from_line(yes[i], yes[i] + strlen(yes[i])));
+	for (i = 0; i < ARRAY_SIZE(no); i++)
+		assert_false(patch_is_from_line(no[i], no[i] + strlen(no[i])));
+}
+
 /* Paths as a header names them: git's C quoting decoded, or as written. */
 static void test_path_dup(void **state)
 {
@@ -405,6 +434,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_mbox_split),
+		cmocka_unit_test(test_from_lines),
 		cmocka_unit_test(test_headers),
 		cmocka_unit_test(test_subjects),
 		cmocka_unit_test(test_trailers),

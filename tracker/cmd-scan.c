@@ -116,14 +116,20 @@ static int cmp_tags(const void *a, const void *b)
 	return version_cmp(*(char *const *)a, *(char *const *)b);
 }
 
+/*
+ * The tags matching @globs (default v[0-9]*), each once, in version
+ * order; without @include_rc none with "-rc", *@nrc counting those left
+ * out.
+ */
 static int list_tags(git_repository *repo, char **globs, size_t nglobs,
-		     bool include_rc, char ***out, size_t *n)
+		     bool include_rc, char ***out, size_t *n, size_t *nrc)
 {
 	static char *dflt = "v[0-9]*";
 	size_t i, j, alloc = 0;
 
 	*out = NULL;
 	*n = 0;
+	*nrc = 0;
 	if (!nglobs) {
 		globs = &dflt;
 		nglobs = 1;
@@ -138,8 +144,10 @@ static int list_tags(git_repository *repo, char **globs, size_t nglobs,
 			size_t k;
 			bool dup = false;
 
-			if (!include_rc && strstr(t, "-rc"))
+			if (!include_rc && strstr(t, "-rc")) {
+				(*nrc)++;
 				continue;
+			}
 			for (k = 0; k < *n; k++)
 				if (!strcmp((*out)[k], t))
 					dup = true;
@@ -1254,7 +1262,7 @@ static int cmd_scan_fn(struct kmig_ctx *ctx, int argc, char **argv)
 	struct release_plan plan[PLAN_AHEAD + 1] = { 0 };
 	struct release_info *old = NULL;
 	char **globs = NULL, **tags = NULL;
-	size_t nglobs = 0, aglobs = 0, ntags = 0, planned = 0, nold = 0, i;
+	size_t nglobs = 0, aglobs = 0, ntags = 0, nrc = 0, planned = 0, nold = 0, i;
 	bool include_rc = false;
 	unsigned long n;
 	int opt, status = KMIG_EXIT_ERROR;
@@ -1305,8 +1313,13 @@ static int cmd_scan_fn(struct kmig_ctx *ctx, int argc, char **argv)
 		goto out;
 	}
 	/* no tags: an error before the database is created */
-	if (list_tags(s.repo, globs, nglobs, include_rc, &tags, &ntags)) {
+	if (list_tags(s.repo, globs, nglobs, include_rc, &tags, &ntags, &nrc)) {
 		cmd_fail_last(KMIG_EXIT_ERROR);
+		goto out;
+	}
+	if (!ntags && nrc) {
+		cmd_fail(KMIG_EXIT_ERROR, "no release tags to scan in '%s' (%zu -rc tag%s left out: --include-rc scans them)",
+			 ctx->repo_path, nrc, nrc == 1 ? "" : "s");
 		goto out;
 	}
 	if (!ntags) {

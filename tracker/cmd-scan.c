@@ -125,11 +125,11 @@ static int list_tags(git_repository *repo, char **globs, size_t nglobs,
 		     bool include_rc, char ***out, size_t *n, size_t *nrc)
 {
 	static char *dflt = "v[0-9]*";
-	size_t i, j, alloc = 0;
+	char **rcs = NULL;	/* the -rc tags left out */
+	size_t i, j, alloc = 0, nrcs = 0, arcs = 0;
 
 	*out = NULL;
 	*n = 0;
-	*nrc = 0;
 	if (!nglobs) {
 		globs = &dflt;
 		nglobs = 1;
@@ -137,27 +137,35 @@ static int list_tags(git_repository *repo, char **globs, size_t nglobs,
 	for (i = 0; i < nglobs; i++) {
 		git_strarray tags = { 0 };
 
-		if (git_tag_list_match(&tags, globs[i], repo) < 0)
+		if (git_tag_list_match(&tags, globs[i], repo) < 0) {
+			free_strv(rcs, nrcs);
 			return kmig_err_git("cannot list tags");
+		}
 		for (j = 0; j < tags.count; j++) {
 			const char *t = tags.strings[j];
 			size_t k;
 			bool dup = false;
 
-			if (!include_rc && strstr(t, "-rc")) {
-				(*nrc)++;
-				continue;
-			}
 			for (k = 0; k < *n; k++)
 				if (!strcmp((*out)[k], t))
 					dup = true;
+			for (k = 0; k < nrcs; k++)
+				if (!strcmp(rcs[k], t))
+					dup = true;
 			if (dup)
 				continue;
+			if (!include_rc && strstr(t, "-rc")) {
+				ALLOC_GROW(rcs, nrcs + 1, arcs);
+				rcs[nrcs++] = xstrdup(t);
+				continue;
+			}
 			ALLOC_GROW(*out, *n + 1, alloc);
 			(*out)[(*n)++] = xstrdup(t);
 		}
 		git_strarray_dispose(&tags);
 	}
+	*nrc = nrcs;
+	free_strv(rcs, nrcs);
 	if (*n)
 		qsort(*out, *n, sizeof(**out), cmp_tags);
 	return 0;

@@ -206,6 +206,24 @@ static bool dir_exists(git_tree *tree, const char *path, int strip)
 	return ok;
 }
 
+/* How many leading directories of @path, stripped by @strip, @base has. */
+static int dirs_in_base(git_tree *base, const char *path, int strip)
+{
+	const char *s = strip_path(path, strip), *slash;
+	int n = 0;
+
+	for (slash = s ? strchr(s, '/') : NULL; slash; slash = strchr(slash + 1, '/')) {
+		char *dir = xstrndup(s, (size_t)(slash - s));
+		bool has = gate_tree_has(base, dir, true);
+
+		free(dir);
+		if (!has)
+			break;
+		n++;
+	}
+	return n;
+}
+
 /*
  * Whether file @f of a patch is in @base at -p@strip: its old name, or
  * for a diff that is not git's ("--- x.c.orig", "+++ x.c") either name,
@@ -221,16 +239,15 @@ static bool file_in_base(git_tree *base, const struct dfile *f, int strip)
 /*
  * The -p of a patch, as patch(1) finds it: -p1, else -p0, whichever makes
  * the files the patch changes exist in @base.  A patch that only creates
- * files is -p0 when that (and not -p1) puts them in existing directories,
- * or when no -p1 directory exists and git wrote it without its "b/"
- * prefix (git diff --no-prefix).
+ * files is -p0 when that (and not -p1) puts them in an existing directory,
+ * or deeper among existing directories (git diff --no-prefix creating
+ * drivers/new/x.c: "drivers" exists, "new" does not).
  */
 static int detect_strip(int *strip, const struct ddiff *d, git_tree *base,
 			const char *label)
 {
 	static const int tries[] = { 1, 0 };
 	const char *missing[2] = { NULL, NULL };
-	bool p1_dirs = false, no_prefix = false;
 	size_t i, k, nold = 0;
 
 	for (k = 0; k < 2; k++) {
@@ -259,17 +276,13 @@ static int detect_strip(int *strip, const struct ddiff *d, git_tree *base,
 	for (i = 0; i < d->n; i++) {
 		const char *path = d->v[i].new_path;
 
-		if (!path)
-			continue;
-		if (dir_exists(base, path, 1))
-			p1_dirs = true;
-		else if (dir_exists(base, path, 0))
+		if (path && !dir_exists(base, path, 1) &&
+		    (dir_exists(base, path, 0) ||
+		     dirs_in_base(base, path, 0) > dirs_in_base(base, path, 1))) {
+			*strip = 0;
 			break;
-		else if (d->v[i].git && strncmp(path, "b/", 2))
-			no_prefix = true;
+		}
 	}
-	if (i < d->n || (no_prefix && !p1_dirs))
-		*strip = 0;
 	return 0;
 }
 
@@ -504,8 +517,38 @@ static int split_inputs(struct gate_series *s, struct pending **pend,
 	return 0;
 }
 
+/*
+ * The path of git apply's "Checking patch NAME...": C-quoted when git
+ * quotes it, and "OLD => NEW" for a file of @d the patch renames (at
+ * -p@strip), whose NEW it is; a name that only holds " => " is itself.
+ */
+static char *checked_path(const char *name, const struct ddiff *d, int strip)
+{
+	const char *arrow;
+	size_t i;
+
+	for (arrow = strstr(name, " => "); arrow; arrow = strstr(arrow + 1, " => ")) {
+		char *old = patch_path_dup(name, (size_t)(arrow - name));
+		char *new = patch_path_dup(arrow + 4, strlen(arrow + 4));
+
+		for (i = 0; i < d->n; i++) {
+			const char *op = strip_path(d->v[i].old_path, strip);
+			const char *np = strip_path(d->v[i].new_path, strip);
+
+			if (op && np && !strcmp(op, old) && !strcmp(np, new)) {
+				free(old);
+				return new;
+			}
+		}
+		free(old);
+		free(new);
+	}
+	return patch_path_dup(name, strlen(name));
+}
+
 /* Offsets from git apply -v: "Checking patch P..." then "Hunk #N succeeded at L (offset K lines)." */
 static void read_offsets(struct gate_series *s, size_t patch,
+			 const struct ddiff *d, int strip,
 			 const struct sbuf *err)
 {
 	const char *p = err->buf ? err->buf : "", *end = p + err->len;
@@ -519,15 +562,9 @@ static void read_offsets(struct gate_series *s, size_t patch,
 
 		if (!strncmp(line, "Checking patch ", 15) && n > 18 &&
 		    !strcmp(line + n - 3, "...")) {
-			/* git's display: "old => new" for a rename, C-quoted */
-			const char *name = line + 15, *arrow;
-
 			line[n - 3] = '\0';
-			arrow = strstr(name, " => ");
-			if (arrow)
-				name = arrow + 4;
 			free(path);
-			path = patch_path_dup(name, strlen(name));
+			path = checked_path(line + 15, d, strip);
 		} else if (sscanf(line, "Hunk #%u succeeded at %ld (offset %ld line",
 				  &hunk, &at, &off) == 3 && path) {
 			struct gate_offset *o;
@@ -668,7 +705,7 @@ static int apply_one(struct gate_series *s, struct gitenv *ge,
 		ret = apply_failure(&d, p->strip, p->label, &se);
 		goto out_free;
 	}
-	read_offsets(s, i, &se);
+	read_offsets(s, i, &d, p->strip, &se);
 	ret = write_tree(ge, repo, &p->tree);
 out_free:
 	sbuf_release(&se);

@@ -48,30 +48,33 @@ static bool digits(const char *p, const char *end, int n)
 
 /*
  * An mbox separator of another mailer: "From SENDER DATE", the date as
- * ctime() writes it ("Thu Jan  1 00:00:00 1970", lore's and b4's),
- * maybe with a zone after the year: a time (H:MM) in it, a year last.
- * A line of a commit message that starts "From " has no such tail.
+ * ctime() writes it ("Thu Jan  1 00:00:00 1970", lore's and b4's), maybe
+ * with a zone after the year ("... 1970 +0000"): a sender, and the line
+ * ending in "H:MM:SS YEAR".  A line of a commit message that starts
+ * "From " has no such tail.
  */
 static bool mbox_from(const char *p, const char *end)
 {
-	const char *e = p + patch_line_chomp(p, end), *q, *sp;
+	const char *e = p + patch_line_chomp(p, end), *t;
 
-	while (e > p && (e[-1] == '\r' || e[-1] == ' '))
+	while (e > p + 5 && (e[-1] == '\r' || e[-1] == ' '))
 		e--;
-	sp = memchr(p + 5, ' ', (size_t)(e - p - 5));
-	if (!sp || sp == p + 5)
-		return false;	/* no sender, or nothing after it */
-	q = e;
-	if (q - sp > 6 && (q[-5] == '+' || q[-5] == '-') && digits(q - 4, e, 4) &&
-	    q[-6] == ' ')
-		q -= 6;		/* a zone after the year: " +0000" */
-	if (q - sp < 6 || q[-5] != ' ' || !digits(q - 4, e, 4) ||
-	    (q[-4] != '1' && q[-4] != '2'))
+	if (e - p < 5 + 2 + 13 || p[5] == ' ')
+		return false;	/* no sender, or no room for a time and year */
+	if ((e[-5] == '+' || e[-5] == '-') && e[-6] == ' ' && digits(e - 4, e, 4))
+		e -= 6;		/* a zone after the year */
+	if (e - p < 5 + 2 + 13)
 		return false;
-	for (q = sp; q + 4 < e; q++)
-		if (*q == ':' && digits(q - 1, e, 1) && digits(q + 1, e, 2))
-			return true;
-	return false;
+	/* " H:MM:SS YYYY" or " HH:MM:SS YYYY" at the end */
+	t = e - 13;
+	if (!digits(e - 4, e, 4) || (e[-4] != '1' && e[-4] != '2') ||
+	    e[-5] != ' ' || !digits(t + 6, e, 2) || t[5] != ':' ||
+	    !digits(t + 3, e, 2) || t[2] != ':' || !digits(t + 1, e, 1))
+		return false;
+	if (t[0] != ' ' && !(digits(t, e, 1) && t[-1] == ' '))
+		return false;
+	/* a sender: a word between "From " and the date */
+	return memchr(p + 5, ' ', (size_t)(t - (p + 5))) != NULL;
 }
 
 bool patch_is_from_line(const char *p, const char *end)

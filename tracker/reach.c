@@ -1708,8 +1708,8 @@ void reach_prep_free(struct reach_prep *prep)
  * order (each NUL-terminated), then per blob its id, whether it has a
  * fragment and known sites, the fragment's arrays as they are in memory,
  * and its sites.  Native byte order and layout: it is a cache of this
- * build (the rule set it was written under is rules_hash(), which covers
- * this file), never an exchange format.
+ * build (written under release_hash(), which covers this file and the
+ * facts' rule set), never an exchange format.
  */
 #define IMAGE_MAGIC "kmig graph 1\n"
 

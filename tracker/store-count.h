@@ -5,10 +5,11 @@
  * counts built from them.  Shared by the store-*.c files (through
  * store-internal.h).
  *
- * This header is in the matcher's hash (the Makefile's MATCHER_SRC): a
- * change here changes what every release counts, so every blob is lexed
- * and every release counted again.  Keep only that SQL here; queries that
- * read the counts (the trend, the web) belong in their own files.
+ * This header is in the release hash (the Makefile's RELEASE_SRC,
+ * release_hash()): a change here changes what every release counts, so
+ * every release is counted again from its cached blobs.  Keep only that
+ * SQL here; queries that read the counts (the trend, the web) belong in
+ * their own files.
  */
 #ifndef KMIG_STORE_COUNT_H
 #define KMIG_STORE_COUNT_H
@@ -40,7 +41,7 @@
  * a row for each file and rule with at least one counted site, none for
  * a file without one.  The web's sites and the trend's comparisons rely
  * on that (TREND_COUNTED, store_web_sites()): it is here, in the
- * matcher's hash, so a change to it re-counts every release.
+ * release hash, so a change to it re-counts every release.
  */
 #define FILE_COUNTS_SQL(where) \
 	"INSERT INTO file_counts(release_id, path, rule, count) " \

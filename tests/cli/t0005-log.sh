@@ -144,6 +144,15 @@ fi
 k log c1..c6 > "$TRASH/first"
 t_exit "second run" 0 k log c1..c6
 t_ok "second run: same output" cmp "$TRASH/first" "$TRASH/.stdout"
+# the commits are recorded under the release hash, which covers reach.c
+# (log classifies WARNs with it) as well as the lexer: the hash a scan
+# records as its releases' counted_by
+git -C "$W" tag v9.0 c6
+t_exit "a scan, for its release hash" 0 "$KMIG" --repo "$W" --db "$TRASH/hash.db" scan --tags v9.0
+t_is "commits recorded under the release hash" \
+	"$(sqlite3 "$TRASH/hash.db" 'SELECT DISTINCT counted_by FROM releases')" \
+	"$(sqlite3 "$DB" 'SELECT DISTINCT ruleset FROM commits')"
+git -C "$W" tag -d v9.0 > /dev/null
 
 t_exit "bad revision" 2 k log c1..nosuch
 t_is "bad revision: one line" "kmig: unknown revision 'c1..nosuch'" "$(cat "$TRASH/.stderr")"

@@ -91,6 +91,18 @@ printf 'drivers/newdrv/ strcpy  # a new driver\n' > "$TRASH/allow"
 t_exit "--no-prefix: a directory entry allows it" 0 \
 	k check --allow "$TRASH/allow" --base v1.0 --patch "$TRASH/np.diff"
 
+# git diff with other prefixes (diff.mnemonicPrefix: "i/", "w/") creating
+# files in a new directory stays -p1
+git -C "$W" checkout -q -b b-mnemonic v1.0
+mkdir -p "$W/net/newdir"
+printf 'static int f(int x)\n{\n\tBUG_ON(x);\n\treturn 0;\n}\n' > "$W/net/newdir/m.c"
+git -C "$W" add -A
+git -C "$W" -c diff.mnemonicPrefix=true diff --cached > "$TRASH/mnem.diff"
+git -C "$W" commit -q -m "net: newdir" && git -C "$W" tag mnemonic
+t_ok "a diff with the i/ prefix" grep -q '^+++ i/net/newdir/m.c' "$TRASH/mnem.diff"
+t_exit "the i/ prefix creating a new directory" 1 k check --base v1.0 --patch "$TRASH/mnem.diff"
+t_ok "i/ prefix: -p1" grep -q '^>> net/newdir/m.c:3: bug-on' "$TRASH/.stdout"
+
 # a cover letter in a file of its own, before the patches
 rm -rf "$TRASH/series"
 git -C "$W" format-patch -q --cover-letter -o "$TRASH/series" v1.0..lore
@@ -122,6 +134,19 @@ t_ok "offsets: the renamed file's new name" \
 	grep -qx "note: drivers/a_new.c: hunk #1 applied at line 6 (offset +3 lines)" "$TRASH/.stdout"
 t_ok "offsets: the quoted name decoded" \
 	grep -qx "note: drivers/café.c: hunk #1 applied at line 5 (offset +3 lines)" "$TRASH/.stdout"
+# a file whose name holds " => ", not renamed, keeps its whole name
+git -C "$W" checkout -q offs0
+printf '/* 1 */\nvoid r(char *d)\n{\n\tstrcpy(d, "x");\n}\n' > "$W/drivers/x => y.c"
+git_commit_all "$W" "an arrow" && git -C "$W" tag arrow0
+sed -i 's/^\tstrcpy(d, "x");$/&\n\tstrcpy(d, "z");/' "$W/drivers/x => y.c"
+git_commit_all "$W" "another strcpy" && git -C "$W" tag arrow1
+git -C "$W" format-patch -q -1 --stdout arrow1 > "$TRASH/arrow.patch"
+git -C "$W" checkout -q arrow0
+sed -i '1i /* one */\n/* two */' "$W/drivers/x => y.c"
+git_commit_all "$W" "shift" && git -C "$W" tag arrow2
+t_exit "offsets: a name with an arrow" 1 k check --base arrow2 --patch "$TRASH/arrow.patch"
+t_ok "offsets: the arrow's whole name" \
+	grep -qx "note: drivers/x => y.c: hunk #1 applied at line 4 (offset +2 lines)" "$TRASH/.stdout"
 t_exit "offsets: json" 1 k check --format json --base offs2 --patch "$TRASH/offs.patch"
 t_ok "json: the offsets' paths are the uses' paths" python3 -c '
 import json, sys

@@ -316,7 +316,7 @@ static void test_from_lines(void **state)
 		"From mboxrd@z Thu Jan  1 00:00:00 1970\n",
 		"From git@z Thu Jan 1 00:00:00 1970 +0000\n",
 		"From someone@example.org Fri Dec  4 09:30:00 2026\r\n",
-		"From someone@example.org Fri Dec  4 9:30 2026",
+		"From someone@example.org Fri Dec  4 9:30:00 2026",
 	};
 	static const char *const no[] = {
 		"From: A Person <a@example.org>\n",
@@ -327,6 +327,12 @@ static void test_from_lines(void **state)
 		"From x Thu Jan  1 00:00:00 197\n",
 		"From  Thu Jan  1 00:00:00 1970\n",
 		">From mboxrd@z Thu Jan  1 00:00:00 1970\n",
+		"From the boot log of 12 May at 10:30 on a board made in 2024\n",
+		"From someone@example.org Fri Dec  4 9:30 2026\n",
+		"From \n",
+		"From ",
+		"From x 0:00:00 1970",
+		"From                   \r\n",
 	};
 	size_t i;
 

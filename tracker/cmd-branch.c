@@ -231,15 +231,20 @@ static void print_evidence(const char *ev)
 
 static int current_branch_guard(git_repository *repo, const char *ref)
 {
-	git_reference *head = NULL;
+	git_reference *head = NULL, *branch = NULL;
 	int ret = 0;
 
-	if (git_repository_head_unborn(repo) == 1 || git_repository_is_bare(repo))
-		return 0;
-	if (!git_reference_lookup(&head, repo, "HEAD") &&
+	if (git_repository_head_unborn(repo) != 1 && !git_repository_is_bare(repo) &&
+	    !git_reference_lookup(&head, repo, "HEAD") &&
 	    git_reference_type(head) == GIT_REFERENCE_SYMBOLIC &&
 	    !strcmp(git_reference_symbolic_target(head), ref))
 		ret = kmig_err("'%s' is the current branch; kmig never rewrites it", ref);
+	/* or the branch of another worktree (git worktree add) */
+	else if (!git_reference_lookup(&branch, repo, ref) &&
+		 git_branch_is_checked_out(branch) == 1)
+		ret = kmig_err("'%s' is checked out in a worktree; kmig never rewrites it",
+			       ref);
+	git_reference_free(branch);
 	git_reference_free(head);
 	return ret;
 }
@@ -370,12 +375,15 @@ static int do_apply(struct kmig_ctx *ctx, const struct branch_opts *o,
 	char *dir = o->series ? xstrdup(o->series) : datadir_series();
 	char *reflog = NULL;
 	int status = KMIG_EXIT_ERROR, valid = 0;
+	bool in_txn = false;
 	size_t i;
 
 	r.name = name;
 	r.base_tag = base;
 	kmig_identity(&r.cname, &r.cemail);
-	if (git_reference_name_is_valid(&valid, refname) < 0 || !valid) {
+	/* a name git branch takes: not HEAD, not an option */
+	if (git_branch_name_is_valid(&valid, name) < 0 || !valid ||
+	    git_reference_name_is_valid(&valid, refname) < 0 || !valid) {
 		cmd_fail(KMIG_EXIT_ERROR, "invalid branch name '%s'", name);
 		goto out;
 	}
@@ -384,7 +392,21 @@ static int do_apply(struct kmig_ctx *ctx, const struct branch_opts *o,
 	    current_branch_guard(r.repo, refname) ||
 	    repo_resolve_commit(&r.base, r.repo, base) ||
 	    store_open(&r.st, ctx->db_path) ||
-	    store_branch_steps(r.st, name, &r.old) || store_branch_reset(r.st, name)) {
+	    store_branch_steps(r.st, name, &r.old)) {
+		cmd_fail_last(KMIG_EXIT_ERROR);
+		goto out;
+	}
+	/*
+	 * The steps are written in one transaction, committed once the
+	 * branch points at the new tip: an error on the way leaves the
+	 * branch and the steps of the apply before as they were.
+	 */
+	if (store_begin(r.st)) {
+		cmd_fail_last(KMIG_EXIT_ERROR);
+		goto out;
+	}
+	in_txn = true;
+	if (store_branch_reset(r.st, name)) {
 		cmd_fail_last(KMIG_EXIT_ERROR);
 		goto out;
 	}
@@ -398,10 +420,6 @@ static int do_apply(struct kmig_ctx *ctx, const struct branch_opts *o,
 
 		progress_update(prog, i, series.names[i]);
 		if (apply_step(&r, &patches[i], series.names[i], i + 1, &st)) {
-			/* a patch git cannot apply: the branch stays at the last good step */
-			git_reference_create(&ref, r.repo, refname,
-					     git_commit_id(r.tip), 1,
-					     "kmig branch apply: stopped at a bad patch");
 			cmd_fail_last(KMIG_EXIT_ERROR);
 			goto out;
 		}
@@ -418,11 +436,18 @@ static int do_apply(struct kmig_ctx *ctx, const struct branch_opts *o,
 			 git_error_last() ? git_error_last()->message : "?");
 		goto out;
 	}
+	in_txn = false;
+	if (store_commit(r.st)) {
+		cmd_fail_last(KMIG_EXIT_ERROR);
+		goto out;
+	}
 	printf("%s at %.12s on %s: %zu applied, %zu upstream, %zu superseded, %zu conflict\n",
 	       name, git_oid_tostr_s(git_commit_id(r.tip)), base, r.c.n[BRANCH_APPLIED],
 	       r.c.n[BRANCH_UPSTREAM], r.c.n[BRANCH_SUPERSEDED], r.c.n[BRANCH_CONFLICT]);
 	status = finish_stdout(r.c.n[BRANCH_CONFLICT] ? KMIG_EXIT_VERDICT : KMIG_EXIT_OK);
 out:
+	if (in_txn)
+		store_rollback(r.st);
 	progress_stop(prog);
 	git_reference_free(ref);
 	git_commit_free(r.tip);

@@ -278,6 +278,27 @@ t_ok "exported patch applies with git am too" sh -c "
 	test \"\$(git log -1 --format=%s)\" = 'drivers: six: return -EINVAL instead of BUG_ON'"
 t_exit "kmig never rewrites the checked-out branch" 2 k branch apply --base v1.0 --series "$S" --name master
 t_is "one clear line" "kmig: 'refs/heads/master' is the current branch; kmig never rewrites it" "$(cat "$TRASH/.stderr")"
+# nor the branch of another worktree
+git -C "$W" worktree add -q "$TRASH/wt" test/exported
+wt_tip=$(git -C "$W" rev-parse test/exported)
+t_exit "kmig never rewrites a branch checked out in a worktree" 2 \
+	k branch apply --base v1.0 --series "$TRASH/series2" --name test/exported --stop-on-conflict
+t_is "worktree: one clear line" "kmig: 'refs/heads/test/exported' is checked out in a worktree; kmig never rewrites it" \
+	"$(cat "$TRASH/.stderr")"
+t_is "worktree: the branch as it was" "$wt_tip" "$(git -C "$W" rev-parse test/exported)"
+t_is "worktree: clean" "" "$(git -C "$TRASH/wt" status --short)"
+git -C "$W" worktree remove "$TRASH/wt"
+# names git branch refuses
+t_exit "--name HEAD" 2 k branch apply --base v1.0 --series "$S" --name HEAD
+t_is "--name HEAD: said" "kmig: invalid branch name 'HEAD'" "$(cat "$TRASH/.stderr")"
+t_exit "--name -x" 2 k branch apply --base v1.0 --series "$S" --name=-x
+t_is "no such branches" "" "$(git -C "$W" for-each-ref refs/heads/HEAD refs/heads/-x)"
+# a branch that cannot be written (refs/heads/test/... exist): an error,
+# and no step recorded
+t_exit "a branch git cannot create" 2 k branch apply --base v1.0 --series "$S" --name test
+t_ok "the error names the ref" grep -q "^kmig: cannot update 'refs/heads/test'" "$TRASH/.stderr"
+t_is "no steps recorded for it" 0 "$(sqlite3 "$DB" "SELECT count(*) FROM branch_steps WHERE branch = 'test'")"
+t_exit "so never applied" 2 k branch status --name test
 
 # errors: exit 2 and one line
 t_exit "no subcommand" 2 k branch

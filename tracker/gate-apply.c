@@ -634,28 +634,6 @@ static int apply_failure(const struct ddiff *d, int strip, const char *label,
 	return ret;
 }
 
-/*
- * A patch whose first line ends in CR LF (a mailer's, or an editor's on
- * another system) without the CRs before its line feeds, as git am (git
- * mailsplit) and patch(1) read one: NULL when the first line ends in LF.
- * *@len: the new length.
- */
-static char *without_crs(const char *p, size_t *len)
-{
-	const char *end = p + *len, *nl = memchr(p, '\n', *len);
-	char *out, *o;
-
-	if (!nl || nl == p || nl[-1] != '\r')
-		return NULL;
-	o = out = xmalloc(*len + 1);
-	for (; p < end; p++)
-		if (*p != '\r' || p + 1 == end || p[1] != '\n')
-			*o++ = *p;
-	*o = '\0';
-	*len = (size_t)(o - out);
-	return out;
-}
-
 static int apply_one(struct gate_series *s, struct gitenv *ge,
 		     git_repository *repo, git_tree *base, size_t i,
 		     const struct pending *pd)
@@ -667,7 +645,7 @@ static int apply_one(struct gate_series *s, struct gitenv *ge,
 	char popt[8];
 	const char *args[10];
 	size_t n = 0, len = pd->len;
-	char *own = without_crs(pd->start, &len);
+	char *own = patch_without_crs(pd->start, &len);
 	const char *text = own ? own : pd->start;
 	int code = 0, ret;
 	FILE *f;

@@ -528,6 +528,22 @@ static size_t quoted_escape(const char *q, const char *eol)
 	return 0;
 }
 
+char *patch_without_crs(const char *p, size_t *len)
+{
+	const char *end = p + *len, *nl = memchr(p, '\n', *len);
+	char *out, *o;
+
+	if (!nl || nl == p || nl[-1] != '\r')
+		return NULL;
+	o = out = xmalloc(*len + 1);
+	for (; p < end; p++)
+		if (*p != '\r' || p + 1 == end || p[1] != '\n')
+			*o++ = *p;
+	*o = '\0';
+	*len = (size_t)(o - out);
+	return out;
+}
+
 char *patch_path_dup(const char *s, size_t len)
 {
 	static const char esc_in[] = "\"\\abfnrtv";

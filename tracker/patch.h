@@ -43,6 +43,15 @@ size_t patch_line_chomp(const char *p, const char *end);
 char *patch_trim_dup(const char *s, size_t len);
 
 /*
+ * patch_without_crs - a copy of the @*len bytes at @p without the CR of
+ * each CR LF, when its first line ends in CR LF (a mailer's, or an
+ * editor's on another system), as git am (git mailsplit) and patch(1)
+ * read it; *@len becomes its length.  NULL (nothing to do) when the first
+ * line ends in LF alone.  Caller frees.
+ */
+char *patch_without_crs(const char *p, size_t *len);
+
+/*
  * patch_path_dup - the path of @len bytes at @s as a diff header names it:
  * without surrounding white space, and a C-quoted path (git's quoting of
  * names with a '"', a '\', control or non-ASCII bytes: "a/caf\303\251.c")

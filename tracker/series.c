@@ -4,6 +4,7 @@
  */
 #define _GNU_SOURCE
 #include <ctype.h>
+#include <stdbool.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,8 +42,11 @@ int rfc2822_parse(const char *s, long long *time, int *offset)
 
 	if (comma)
 		s = comma + 1;
+	/* the seconds are optional (RFC 2822) */
 	if (sscanf(s, " %d %3s %d %d:%d:%d %7s", &day, mon, &year, &h, &m,
-		   &sec, zone) != 7)
+		   &sec, zone) != 7 &&
+	    (sec = 0, sscanf(s, " %d %3s %d %d:%d %7s", &day, mon, &year, &h,
+			     &m, zone) != 6))
 		return KMIG_EGENERIC;
 	for (i = 0; i < 12; i++)
 		if (!strcasecmp(mon, months[i]))
@@ -87,8 +91,10 @@ static void parse_author(struct mbox_patch *p, const char *v)
 	free(p->author_name);	/* a repeated From: header: the last wins */
 	free(p->author_email);
 	if (!lt || !gt) {
-		p->author_name = xstrdup(v);
-		p->author_email = xstrdup("");
+		/* an address alone is the name too, as git am takes it */
+		name = patch_trim_dup(v, strlen(v));
+		p->author_email = xstrdup(strchr(name, '@') ? name : "");
+		p->author_name = name;
 		return;
 	}
 	name = patch_trim_dup(v, (size_t)(lt - v));
@@ -129,12 +135,21 @@ static const char *unsafe_path(const char *p)
 int mbox_parse(struct mbox_patch *out, const char *buf, size_t len,
 	       const char *name)
 {
-	const char *p = buf, *e = buf + len, *body, *diff = NULL;
+	char *own = patch_without_crs(buf, &len);
+	const char *p = own ? own : buf, *e = p + len, *body, *diff = NULL;
+	struct patch_span *msgs = NULL;
 	struct sbuf hdr = SBUF_INIT;
 	size_t n, end;
 	int ret = 0;
 
 	memset(out, 0, sizeof(*out));
+	n = patch_mbox_split(&msgs, p, len);
+	free(msgs);
+	if (n > 1) {
+		ret = kmig_err("patch '%s' holds %zu messages: list each in the series as a file of its own",
+			       name, n);
+		goto out;
+	}
 	n = patch_line_chomp(p, e);
 	if (patch_starts(p, e, "From ")) {
 		const char *sp = memchr(p + 5, ' ', n - 5);
@@ -164,6 +179,19 @@ int mbox_parse(struct mbox_patch *out, const char *buf, size_t len,
 		ret = kmig_err("patch '%s': not a git format-patch message (From:, Date: and Subject: needed)",
 			       name);
 		goto out;
+	}
+	/*
+	 * An in-body "From:" (git format-patch --from, a patch sent by
+	 * another than its author) names the author, as git am takes it.
+	 */
+	while (p < e && patch_line_chomp(p, e) == 0)
+		p += patch_line_len(p, e);
+	if (patch_starts(p, e, "From: ")) {
+		char *v = xstrndup(p + 6, patch_line_chomp(p, e) - 6);
+
+		parse_author(out, v);
+		free(v);
+		p += patch_line_len(p, e);
 	}
 	/* body: up to "---" or the first "diff --git" */
 	body = p;
@@ -216,6 +244,7 @@ int mbox_parse(struct mbox_patch *out, const char *buf, size_t len,
 	out->diff[end] = '\0';
 out:
 	sbuf_release(&hdr);
+	free(own);
 	return ret;
 }
 
@@ -352,14 +381,18 @@ out:
 int series_append(const char *dir, const char *name)
 {
 	char *path = xasprintf("%s/series", dir);
-	FILE *f = fopen(path, "a");
+	FILE *f = fopen(path, "a+");
+	bool nl = true;	/* the file ends its last line */
 	int ret = 0;
 
 	if (!f) {
 		ret = kmig_err("cannot open '%s': %s", path, strerror(errno));
 		goto out;
 	}
-	fprintf(f, "%s\n", name);
+	if (!fseek(f, -1, SEEK_END))
+		nl = fgetc(f) == '\n';
+	fseek(f, 0, SEEK_END);	/* between a read and a write */
+	fprintf(f, "%s%s\n", nl ? "" : "\n", name);
 	if (fclose(f))
 		ret = kmig_err("cannot write '%s': %s", path, strerror(errno));
 out:

@@ -15,6 +15,7 @@
 
 #include "branch.h"
 #include "series.h"
+#include "unit-util.h"
 #include "util.h"
 
 static const char patch[] =
@@ -125,6 +126,32 @@ static void test_dates(void **state)
 	assert_int_equal(rfc2822_parse("3 Jan 2020 04:05:06 +0000", &t, &off), 0);
 	assert_int_equal(t, 1578024306);
 	assert_int_not_equal(rfc2822_parse("2020-01-03", &t, &off), 0);
+	/* the seconds are optional */
+	assert_int_equal(rfc2822_parse("Fri, 3 Jan 2020 04:05 +0000", &t, &off), 0);
+	assert_int_equal(t, 1578024300);
+}
+
+/* An entry appended to a series file whose last line has no newline. */
+static void test_append(void **state)
+{
+	char *dir = test_tmpdir(), *path;
+	struct sbuf sb = SBUF_INIT;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(dir);
+	assert_int_equal(series_append(dir, "0001-a.patch"), 0);
+	path = xasprintf("%s/series", dir);
+	f = fopen(path, "a");
+	assert_non_null(f);
+	fputs("# mine\n0002-b.patch", f);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(series_append(dir, "0003-c.patch"), 0);
+	assert_int_equal(sbuf_read_file(&sb, path), 0);
+	assert_string_equal(sb.buf, "0001-a.patch\n# mine\n0002-b.patch\n0003-c.patch\n");
+	sbuf_release(&sb);
+	free(path);
+	assert_int_equal(test_tmpdir_remove(dir), 0);
 }
 
 static void test_file_names(void **state)
@@ -230,6 +257,7 @@ int main(void)
 		cmocka_unit_test(test_parse),
 		cmocka_unit_test(test_not_a_patch),
 		cmocka_unit_test(test_dates),
+		cmocka_unit_test(test_append),
 		cmocka_unit_test(test_file_names),
 		cmocka_unit_test(test_format_roundtrip),
 		cmocka_unit_test(test_reverse),

@@ -617,11 +617,6 @@ static int convert_open(struct convert *c, struct kmig_ctx *ctx)
 		ret = repo_resolve_commit(&base, c->repo, c->base);
 	if (!ret)
 		ret = store_release_get(c->st, c->base, &rel);
-	for (i = 0; !ret && i < c->o.nsubsystems; i++) {
-		ret = store_subsystem_exists(c->st, c->o.subsystems[i]);
-		ret = ret < 0 ? ret : !ret ?
-		      kmig_err("unknown subsystem '%s'", c->o.subsystems[i]) : 0;
-	}
 	if (!ret)
 		ret = series_read(&c->series, c->dir, true);
 	if (ret)
@@ -641,6 +636,13 @@ static int convert_open(struct convert *c, struct kmig_ctx *ctx)
 	else if (ret == KMIG_ENOTFOUND)
 		ret = 0;
 	sbuf_release(&m);
+	/* a section of the base's own MAINTAINERS, not of another release */
+	for (i = 0; !ret && i < c->o.nsubsystems; i++)
+		if (!maintainers_has(c->maint, c->o.subsystems[i]))
+			ret = kmig_err("unknown subsystem '%s': no section of %s's MAINTAINERS",
+				       c->o.subsystems[i], c->base);
+	if (ret)
+		goto out;
 	c->reason = series_deprecated_reason(c->repo, c->tree, rules[c->rule].source);
 	c->objs = has_text(c, "include/linux/slab.h", "#define kmalloc_objs(");
 out:
@@ -817,12 +819,14 @@ out:
 }
 
 /*
- * convert_section - write the patch of section @s as number @number;
- * 0 written (or would be, with --dry-run: printed), 1 skipped (already
- * in the series), negative on error.  Prints what it did.
+ * convert_section - write the patch of section @s as number *@number,
+ * or the next whose file does not exist yet (a file the series no longer
+ * lists, maybe edited by hand, is never overwritten; *@number becomes the
+ * number used); 0 written (or would be, with --dry-run: printed), 1
+ * skipped (already in the series), negative on error.  Prints what it did.
  */
 static int convert_section(struct convert *c, const struct csection *s,
-			   int number)
+			   int *number)
 {
 	struct sbuf diff = SBUF_INIT, stat = SBUF_INIT, msg = SBUF_INIT;
 	struct sbuf mbox = SBUF_INIT;
@@ -861,8 +865,15 @@ static int convert_section(struct convert *c, const struct csection *s,
 		  c->idname, c->idemail);
 	mbox_format(&mbox, NULL, c->idname, c->idemail, c->when, 0, msg.buf,
 		    stat.buf, diff.buf);
-	name = patch_file_name(number, subject);
-	path = xasprintf("%s/%s", c->dir, name);
+	for (;;) {
+		name = patch_file_name(*number, subject);
+		path = xasprintf("%s/%s", c->dir, name);
+		if (access(path, F_OK))
+			break;
+		free(name);
+		free(path);
+		(*number)++;
+	}
 	if (!c->o.dry_run) {
 		FILE *f = fopen(path, "w");
 
@@ -991,7 +1002,7 @@ static int cmd_convert_fn(struct kmig_ctx *ctx, int argc, char **argv)
 			break;
 		ret = convert_run(&c, &c.sections[i], &done);
 		if (!ret && done.n)
-			ret = convert_section(&c, &done, number);
+			ret = convert_section(&c, &done, &number);
 		else if (!ret)
 			ret = 1;
 		if (ret == 0) {

@@ -701,6 +701,18 @@ size_t maintainers_count(const struct maintainers *m)
 	return m ? m->nsects : 0;
 }
 
+bool maintainers_has(const struct maintainers *m, const char *title)
+{
+	size_t i;
+
+	if (!strcmp(title, MAINTAINERS_NONE))
+		return true;
+	for (i = 0; m && i < m->nsects; i++)
+		if (!strcmp(m->sects[i].title, title))
+			return true;
+	return false;
+}
+
 size_t maintainers_ignored(const struct maintainers *m)
 {
 	return m ? m->ignored : 0;

@@ -14,6 +14,7 @@
 #ifndef KMIG_MAINTAINERS_H
 #define KMIG_MAINTAINERS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #define MAINTAINERS_NONE "(none)"
@@ -30,6 +31,11 @@ int maintainers_parse(struct maintainers **out, const char *buf, size_t len);
 const char *maintainers_match(const struct maintainers *m, const char *path);
 /* Number of sections parsed. */
 size_t maintainers_count(const struct maintainers *m);
+/*
+ * maintainers_has - whether @title is a section of @m (NULL: none), or
+ * MAINTAINERS_NONE, the group of the files no section matches.
+ */
+bool maintainers_has(const struct maintainers *m, const char *title);
 /*
  * Number of malformed lines ignored: F:/X: patterns that are empty, "/"
  * or hold a NUL byte, empty or uncompilable N: expressions, fields before

@@ -244,6 +244,21 @@ t_exit "numbering continues after the existing series" 0 \
 	k convert strlcpy --base v1.0 --series "$TRASH/s2" --subsystem "FOO DRIVER"
 t_is "appended as 0002" "0001-net-bar-Replace-strlcpy-with-strscpy.patch
 0002-foo-a-Replace-strlcpy-with-strscpy.patch" "$(cat "$TRASH/s2/series")"
+# a patch file the series no longer lists (commented out, edited by
+# hand) is never overwritten: the next free number; and a series file
+# without a final newline gets one before the new entry
+echo "# edited by hand" >> "$TRASH/s2/0002-foo-a-Replace-strlcpy-with-strscpy.patch"
+printf '0001-net-bar-Replace-strlcpy-with-strscpy.patch\n# 0002-foo-a-Replace-strlcpy-with-strscpy.patch' > "$TRASH/s2/series"
+t_exit "again, the file of 0002 kept" 0 \
+	k convert strlcpy --base v1.0 --series "$TRASH/s2" --subsystem "FOO DRIVER"
+t_ok "the edited file kept" grep -q "^# edited by hand$" "$TRASH/s2/0002-foo-a-Replace-strlcpy-with-strscpy.patch"
+t_is "written as 0003, on a line of its own" "0001-net-bar-Replace-strlcpy-with-strscpy.patch
+# 0002-foo-a-Replace-strlcpy-with-strscpy.patch
+0003-foo-a-Replace-strlcpy-with-strscpy.patch" "$(cat "$TRASH/s2/series")"
+# a section of another release only is no section of the base
+t_exit "--subsystem not in the base's MAINTAINERS" 2 \
+	k convert strlcpy --base v1.0 --series "$TRASH/s2" --subsystem "NO SUCH SECTION"
+t_is "said" "kmig: unknown subsystem 'NO SUCH SECTION': no section of v1.0's MAINTAINERS" "$(cat "$TRASH/.stderr")"
 
 mkdir "$TRASH/alloc"
 t_exit "convert alloc-arith with a configured identity" 0 \

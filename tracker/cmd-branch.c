@@ -894,24 +894,54 @@ static int branch_commits(git_commit ***out, size_t *n, git_repository *repo,
 }
 
 /*
+ * A series entry a Kmig-Patch trailer may name: a relative path below the
+ * series directory ("sub/0002-x.patch", as apply records an entry in a
+ * subdirectory), no component empty, "." or "..", and not "series".
+ */
+static bool entry_name_ok(const char *name)
+{
+	const char *c = name;
+
+	if (!name || !*name || !strcmp(name, "series"))
+		return false;
+	while (*c) {
+		size_t n = strcspn(c, "/");
+
+		if (!n || (n == 1 && c[0] == '.') || (n == 2 && !strncmp(c, "..", 2)))
+			return false;
+		c += n;
+		if (*c && !*++c)
+			return false;	/* a trailing '/' */
+	}
+	return true;
+}
+
+/*
  * export_commit - write commit @c to @dir as format-patch, named by its
- * Kmig-Patch trailer or "NNNN-<subject>.patch" from *@next; *@file gets
- * the name.
+ * Kmig-Patch trailer or "NNNN-<subject>.patch" from *@next (also when
+ * an earlier commit of the export, @names[0..@n), took the trailer's name:
+ * one commit made into two keeps it on both); *@file gets the name.
  */
 static int export_commit(char **file, git_repository *repo, git_commit *c,
-			 const char *dir, int *next)
+			 const char *dir, int *next, char *const *names, size_t n)
 {
 	struct sbuf mbox = SBUF_INIT;
-	char *msg = NULL, *path;
+	char *msg = NULL, *path, *slash;
 	int ret;
 
 	*file = branch_message_trailer(git_commit_message(c), "Kmig-Patch", &msg);
-	if (!*file || !**file || strchr(*file, '/') || **file == '.') {
+	if (!entry_name_ok(*file) || in_list(names, n, *file)) {
 		free(*file);
 		*file = patch_file_name((*next)++, git_commit_summary(c));
 	}
 	ret = commit_mbox(&mbox, repo, c, msg);
 	path = xasprintf("%s/%s", dir, *file);
+	slash = strrchr(path, '/');
+	if (!ret && slash > path + strlen(dir)) {	/* an entry in a subdirectory */
+		*slash = '\0';
+		ret = mkdir_p(path);
+		*slash = '/';
+	}
 	if (!ret)
 		ret = write_file(path, &mbox);
 	free(path);
@@ -1457,7 +1487,7 @@ static int branch_export(struct kmig_ctx *ctx, int argc, char **argv)
 	names = xcalloc(ncommits + 1, sizeof(*names));
 	next = series_next_number(&series);
 	for (i = 0; i < ncommits; i++) {
-		if (export_commit(&names[i], repo, commits[i], dir, &next)) {
+		if (export_commit(&names[i], repo, commits[i], dir, &next, names, i)) {
 			cmd_fail_last(KMIG_EXIT_ERROR);
 			goto out;
 		}

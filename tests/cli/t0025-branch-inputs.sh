@@ -63,4 +63,33 @@ t_is "said, one line" "kmig: patch 'two.mbox' holds 2 messages: list each in the
 	"$(cat "$TRASH/.stderr")"
 t_is "the branch as it was" "$tip" "$(git -C "$W" rev-parse t/crlf)"
 
+# export: an entry in a subdirectory keeps its place and name
+S2="$TRASH/s2"
+mkdir -p "$S2/sub"
+cp "$TRASH/plain/0001-c-twenty.patch" "$S2/0001-c-twenty.patch"
+git -C "$W" checkout -q -b side2 v1.0
+sed -i 's/return 1;/return 11;/' "$W/b/b.c"
+git -C "$W" commit -q -a -m "b: eleven"
+git -C "$W" format-patch -q -1 --stdout > "$S2/sub/0002-b-eleven.patch"
+git -C "$W" checkout -q master
+printf '0001-c-twenty.patch\nsub/0002-b-eleven.patch\n' > "$S2/series"
+t_exit "a series with an entry in a subdirectory" 0 k branch apply --base v1.0 --series "$S2" --name t/sub
+t_exit "export it" 0 k branch export --name t/sub --series "$S2"
+t_ok "nothing dropped" sh -c "! grep -q dropped '$TRASH/.stdout'"
+t_is "the series as it was" "0001-c-twenty.patch
+sub/0002-b-eleven.patch" "$(cat "$S2/series")"
+t_ok "no new file" test ! -e "$S2/0003-b-eleven.patch"
+
+# export: a commit split in two, both with the trailer (git commit -C)
+git -C "$W" worktree add -q "$TRASH/wt2" t/sub
+printf 'int d(void)\n{\n\treturn 4;\n}\n' > "$TRASH/wt2/b/d.c"
+git -C "$TRASH/wt2" add b/d.c
+git -C "$TRASH/wt2" commit -q -C HEAD
+git -C "$W" worktree remove "$TRASH/wt2"
+t_exit "export a branch with two commits of one trailer" 0 k branch export --name t/sub --series "$S2"
+t_is "three files written, each once" 3 "$(grep -c '^wrote ' "$TRASH/.stdout")"
+t_is "three distinct" 3 "$(grep '^wrote ' "$TRASH/.stdout" | sort -u | wc -l)"
+t_exit "the export applies again" 0 k branch apply --base v1.0 --series "$S2" --name t/again
+t_is "to the same tree" "$(git -C "$W" rev-parse t/sub^{tree})" "$(git -C "$W" rev-parse t/again^{tree})"
+
 t_done

@@ -796,6 +796,7 @@ static int commit_mbox(struct sbuf *out, git_repository *repo, git_commit *c,
 
 	git_diff_options_init(&dopts, GIT_DIFF_OPTIONS_VERSION);
 	dopts.id_abbrev = 12;
+	dopts.flags |= GIT_DIFF_SHOW_BINARY;	/* as format-patch: applicable */
 	if (git_commit_parent(&parent, c, 0) < 0 || git_commit_tree(&t, c) < 0 ||
 	    git_commit_tree(&pt, parent) < 0 ||
 	    git_diff_tree_to_tree(&diff, repo, pt, t, &dopts) < 0 ||

@@ -778,6 +778,33 @@ static char *file_path(const char *path, bool absolute)
  * The file at @chunk (@clen bytes, up to the next file) into @f; *@used
  * receives the length of its header and hunks.
  */
+/*
+ * The end of a binary file's patch whose header (@hlen bytes at @chunk,
+ * up to @end) ends with git's "GIT binary patch" line: its two blocks,
+ * each "literal N" or "delta N", base85 lines and an empty line.  The
+ * header's end for any other file.
+ */
+static size_t binary_end(const char *chunk, size_t hlen, const char *end)
+{
+	static const char mark[] = "\nGIT binary patch\n";
+	const char *p = chunk + hlen;
+	int blocks;
+
+	if ((size_t)(p - chunk) < sizeof(mark) - 1 ||
+	    memcmp(p - (sizeof(mark) - 1), mark, sizeof(mark) - 1))
+		return hlen;
+	for (blocks = 0; blocks < 2 && p < end; blocks++) {
+		if (!patch_starts(p, end, "literal ") && !patch_starts(p, end, "delta "))
+			break;
+		do
+			p += patch_line_len(p, end);
+		while (p < end && patch_line_chomp(p, end));
+		if (p < end)	/* the empty line */
+			p += patch_line_len(p, end);
+	}
+	return (size_t)(p - chunk);
+}
+
 static int read_file(struct patch_file *f, const char *chunk, size_t clen,
 		     size_t *used)
 {
@@ -815,7 +842,10 @@ static int read_file(struct patch_file *f, const char *chunk, size_t clen,
 		f->new_mode = xasprintf("%06o", (unsigned int)d->new_file.mode);
 	if (d->status == GIT_DELTA_DELETED)
 		f->old_mode = xasprintf("%06o", (unsigned int)d->old_file.mode);
-	*used = f->header_len;
+	/* a binary file's data (libgit2 does not flag one read from text) */
+	*used = binary_end(chunk, f->header_len, chunk + clen);
+	if (*used > f->header_len)
+		f->special = true;
 	n = git_patch_num_hunks(patch);
 	for (h = 0; h < n && !ret; h++) {
 		ALLOC_GROW(f->hunks, f->nhunks + 1, f->ahunks);

@@ -92,4 +92,22 @@ t_is "three distinct" 3 "$(grep '^wrote ' "$TRASH/.stdout" | sort -u | wc -l)"
 t_exit "the export applies again" 0 k branch apply --base v1.0 --series "$S2" --name t/again
 t_is "to the same tree" "$(git -C "$W" rev-parse t/sub^{tree})" "$(git -C "$W" rev-parse t/again^{tree})"
 
+# a binary file (git format-patch --binary, its default), with a text file
+S3="$TRASH/s3"
+mkdir -p "$S3"
+git -C "$W" checkout -q -b bin v1.0
+printf '\000\001\002\377 not text\000\n' > "$W/b/blob.bin"
+printf 'int e(void)\n{\n\treturn 5;\n}\n' > "$W/b/e.c"
+git_commit_all "$W" "b: a binary and a text file"
+git -C "$W" format-patch -q -1 -o "$S3"
+git -C "$W" checkout -q master
+(cd "$S3" && ls ./*.patch | sed 's|^\./||' > series)
+t_ok "a GIT binary patch" grep -q '^GIT binary patch$' "$S3"/0001-*.patch
+t_exit "a patch with a binary file" 0 k branch apply --base v1.0 --series "$S3" --name t/bin
+t_ok "applied" grep -q '^applied ' "$TRASH/.stdout"
+t_is "the commit's tree" "$(git -C "$W" rev-parse bin^{tree})" "$(git -C "$W" rev-parse t/bin^{tree})"
+t_exit "exported" 0 k branch export --name t/bin --series "$TRASH/s3x"
+t_exit "and applied again" 0 k branch apply --base v1.0 --series "$TRASH/s3x" --name t/bin2
+t_is "the same tree" "$(git -C "$W" rev-parse bin^{tree})" "$(git -C "$W" rev-parse t/bin2^{tree})"
+
 t_done

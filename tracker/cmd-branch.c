@@ -290,10 +290,18 @@ static int read_patches(struct mbox_patch **out, const struct series *series)
 	size_t i;
 	int ret = 0;
 
+	if (!series->n)
+		ret = kmig_err("the series in '%s' lists no patch", series->dir);
 	for (i = 0; !ret && i < series->n; i++) {
 		char *path = series_path(series, series->names[i]);
+		size_t k;
 
-		ret = mbox_read(&v[i], path);
+		for (k = 0; k < i; k++)
+			if (!strcmp(series->names[k], series->names[i]))
+				ret = kmig_err("patch '%s' is listed twice in the series",
+					       series->names[i]);
+		if (!ret)
+			ret = mbox_read(&v[i], path);
 		free(path);
 	}
 	*out = v;

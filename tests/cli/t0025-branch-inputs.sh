@@ -110,4 +110,15 @@ t_exit "exported" 0 k branch export --name t/bin --series "$TRASH/s3x"
 t_exit "and applied again" 0 k branch apply --base v1.0 --series "$TRASH/s3x" --name t/bin2
 t_is "the same tree" "$(git -C "$W" rev-parse bin^{tree})" "$(git -C "$W" rev-parse t/bin2^{tree})"
 
+# a patch listed twice, an empty series: errors, the branch as it was
+tip=$(git -C "$W" rev-parse t/bin)
+cp "$S3/series" "$S3/series.one"
+cat "$S3/series.one" "$S3/series.one" > "$S3/series"
+t_exit "a patch listed twice" 2 k branch apply --base v1.0 --series "$S3" --name t/bin
+t_is "said" "kmig: patch '$(cat "$S3/series.one")' is listed twice in the series" "$(cat "$TRASH/.stderr")"
+printf '# nothing yet\n' > "$S3/series"
+t_exit "an empty series" 2 k branch apply --base v1.0 --series "$S3" --name t/bin
+t_is "said" "kmig: the series in '$S3' lists no patch" "$(cat "$TRASH/.stderr")"
+t_is "the branch as it was" "$tip" "$(git -C "$W" rev-parse t/bin)"
+
 t_done

@@ -619,6 +619,9 @@ static int convert_open(struct convert *c, struct kmig_ctx *ctx)
 		ret = store_release_get(c->st, c->base, &rel);
 	if (!ret)
 		ret = series_read(&c->series, c->dir, true);
+	/* the directory to write to, before spatch runs (export makes it too) */
+	if (!ret && !c->o.dry_run)
+		ret = mkdir_p(c->dir);
 	if (ret)
 		goto out;
 	if (git_commit_tree(&c->tree, base) < 0) {

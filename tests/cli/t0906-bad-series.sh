@@ -3,8 +3,8 @@
 # with '../', absolute or .git paths, a truncated patch: exit 2 with one
 # line naming the patch, before anything changes: the branch of the apply
 # before, its recorded steps and their test results are left as they were
-# (and nothing is written outside the repository); a binary patch kmig
-# cannot apply is a conflict naming the file, and the series goes on.
+# (and nothing is written outside the repository); a binary patch applies,
+# one that does not is a conflict naming the file, and the series goes on.
 . "$(dirname "$0")/../lib.sh"
 
 W="$TRASH/work"
@@ -27,6 +27,9 @@ git -C "$W" format-patch -q -1 --stdout > "$S/0003-b.patch"
 printf '\000\001\002binary' > "$W/lib/blob.bin"
 git_commit_all "$W" "lib: a binary file"
 git -C "$W" format-patch -q --binary -1 --stdout > "$S/0002-bin.patch"
+printf '\000\001\002binary, changed' > "$W/lib/blob.bin"
+git_commit_all "$W" "lib: the binary file changed"
+git -C "$W" format-patch -q --binary -1 --stdout > "$S/0004-bin-changed.patch"
 git -C "$W" checkout -q master && git -C "$W" branch -q -D tmp
 
 # The apply before: 0001 and 0003, its first step tested (as "kmig branch
@@ -101,9 +104,17 @@ t_ok "nothing written outside the repository" test ! -e "$TRASH/evil.c" -a ! -e 
 t_is "no stray paths in any branch" "" \
 	"$(git -C "$W" log --all --format= --name-only | grep -e '\.\.' -e '^/' -e '^\.git' -e evil)"
 
+# a binary patch applies as git am applies it; one whose file is not
+# there (its patch before it left out) is a conflict naming the file, and
+# the series goes on
 printf '0001-a.patch\n0002-bin.patch\n0003-b.patch\n' > "$S/series"
-t_exit "a binary patch kmig cannot apply" 1 k branch apply --base v1.0 --series "$S"
-t_ok "a conflict naming the patch" grep -q '^conflict  *-  *0002-bin.patch$' "$TRASH/.stdout"
+t_exit "a binary patch" 0 k branch apply --base v1.0 --series "$S"
+t_ok "applied" grep -q '^applied  *[0-9a-f]*  *0002-bin.patch$' "$TRASH/.stdout"
+t_is "its content" "$(printf '\000\001\002binary' | git hash-object --stdin)" \
+	"$(git -C "$W" rev-parse kmig/v1.0:lib/blob.bin)"
+printf '0001-a.patch\n0004-bin-changed.patch\n0003-b.patch\n' > "$S/series"
+t_exit "a binary patch that does not apply" 1 k branch apply --base v1.0 --series "$S"
+t_ok "a conflict naming the patch" grep -q '^conflict  *-  *0004-bin-changed.patch$' "$TRASH/.stdout"
 t_ok "evidence names the file" grep -q 'lib/blob.bin: rename, copy or binary change' "$TRASH/.stdout"
 t_is "the series goes on" "lib: b: two
 lib: a: strscpy" "$(git -C "$W" log --format=%s v1.0..kmig/v1.0)"

@@ -4,6 +4,7 @@
  * (usetext.h).
  */
 #include <stdbool.h>
+#include <string.h>
 
 #include "usetext.h"
 
@@ -19,27 +20,45 @@ struct text_walk {
 	char last;		/* the character given before, or 0 */
 	char quote;		/* in a string or character literal: its quote */
 	bool escaped;		/* after a backslash in one */
-	char comment;		/* in a comment: '*' (to its end) or '/' (the line) */
-	bool star;		/* in a block comment, after a '*' that may end it */
-	bool opened;		/* the block comment's opening '*' is next */
 };
 
 /*
- * The next character of @w's text without its spaces but for one between
- * two word characters, and those inside a string or character literal (a
- * quote in a comment opens none); 0 at the end.
+ * Past the spaces and comments at w->p (outside a literal): a comment is
+ * a space between tokens, a block comment the line does not close runs
+ * to its end.  Whether there were any.
+ */
+static bool skip_gap(struct text_walk *w)
+{
+	bool gap = false;
+
+	for (;;) {
+		if (*w->p == ' ' || *w->p == '\t') {
+			w->p++;
+		} else if (w->p[0] == '/' && w->p[1] == '*') {
+			const char *e = strstr(w->p + 2, "*/");
+
+			w->p = e ? e + 2 : w->p + strlen(w->p);
+		} else if (w->p[0] == '/' && w->p[1] == '/') {
+			w->p += strlen(w->p);
+		} else {
+			return gap;
+		}
+		gap = true;
+	}
+}
+
+/*
+ * The next character of @w's text without its spaces and comments but for
+ * one space between two word characters, and the spaces inside a string
+ * or character literal; 0 at the end.
  */
 static char text_next(struct text_walk *w)
 {
 	char c;
 
-	if (!w->quote && (*w->p == ' ' || *w->p == '\t')) {
-		while (*w->p == ' ' || *w->p == '\t')
-			w->p++;
-		if (word_char(w->last) && word_char(*w->p)) {
-			w->last = ' ';
-			return ' ';
-		}
+	if (!w->quote && skip_gap(w) && word_char(w->last) && word_char(*w->p)) {
+		w->last = ' ';
+		return ' ';
 	}
 	c = *w->p;
 	if (!c)
@@ -52,20 +71,6 @@ static char text_next(struct text_walk *w)
 			w->escaped = true;
 		else if (c == w->quote)
 			w->quote = 0;
-	} else if (w->comment == '*') {
-		/* a quote in a comment (it's) opens no literal */
-		if (w->opened)
-			w->opened = false;
-		else if (w->star && c == '/')
-			w->comment = 0;
-		else
-			w->star = c == '*';
-	} else if (w->comment) {
-		;	/* a // comment: to the end of the line */
-	} else if (c == '/' && (*w->p == '*' || *w->p == '/')) {
-		w->comment = *w->p;
-		w->opened = *w->p == '*';
-		w->star = false;
 	} else if (c == '"' || c == '\'') {
 		w->quote = c;
 	}

@@ -4,11 +4,13 @@
  *
  * A site's text is its source line, whitespace-normalised by the lexer.
  * Two sites of one rule are the same use when their texts are equal
- * without their spaces, but for one between two word characters and those
- * inside a string or character literal: a change of spacing alone
- * (strcpy( d,s ) to strcpy(d, s)) neither adds nor removes a use, while
- * "%s %s" is not "%s%s".  The gate (kmig check, kmig log) and the trend
- * (kmig report --trend, the web) use the same identity.
+ * without their spaces and comments (a comment is a space between
+ * tokens), but for one space between two word characters and those inside
+ * a string or character literal: a change of spacing or of a comment
+ * alone (strcpy( d,s ) to strcpy(d, s), a comment after it) neither adds
+ * nor removes a use, while "%s %s" is not "%s%s".  The gate (kmig check,
+ * kmig log), kmig branch's superseded and the trend (kmig report --trend,
+ * the web) use the same identity.
  */
 #ifndef KMIG_USETEXT_H
 #define KMIG_USETEXT_H

@@ -255,6 +255,13 @@ t_exit "check of a spacing change and a new use" 1 k check HEAD
 t_ok "... the new use" grep -q "^>> net/b.c:[0-9]*: bug-on:" "$TRASH/.stdout"
 t_ok "... only it" grep -qx "1 new deprecated use (0 allowed)" "$TRASH/.stdout"
 
+# ... nor is a comment on a use's line
+sed -i 's|^\tstrcpy(d,s);$|\tstrcpy(d,s); /* bounded by the caller */|' "$W/net/b.c"
+git_commit_all "$W" "net: a comment"
+t_exit "check of a comment added on a use's line" 0 k check --removed HEAD
+t_ok "... nothing new" grep -qx "0 new deprecated uses (0 allowed)" "$TRASH/.stdout"
+t_ok "... nothing removed" sh -c "! grep -q 'removed' '$TRASH/.stdout'"
+
 # ... but a change inside a string is one
 sed -i 's/^\tBUG_ON(x>100);$/\tBUG_ON(x>100 \&\& printk("%s %s", "a", "b"));/' "$W/net/b.c"
 git_commit_all "$W" "net: a message"

@@ -341,6 +341,14 @@ static void test_text_cmp(void **state)
 	assert_int_not_equal(use_text_cmp("f(\"/* a\");", "f(\"/*a\");"), 0);
 	assert_int_equal(use_text_cmp("a = '/'; b( c );", "a='/';b(c);"), 0);
 	assert_int_equal(use_text_cmp("/*/ ' */ f( \"a b\" );", "/*/ ' */f(\"a b\");"), 0);
+	/* a comment is no part of the use, but a space between tokens */
+	assert_int_equal(use_text_cmp("strcpy(d, s); /* x */", "strcpy(d, s);"), 0);
+	assert_int_equal(use_text_cmp("strcpy(d, s); // why", "strcpy(d,s);"), 0);
+	assert_int_equal(use_text_cmp("strcpy(/* to */ d, s);", "strcpy(d, s);"), 0);
+	assert_int_equal(use_text_cmp("BUG_ON(x); /* no end", "BUG_ON(x);"), 0);
+	assert_int_equal(use_text_cmp("int/**/x;", "int x;"), 0);
+	assert_int_not_equal(use_text_cmp("int/**/x;", "intx;"), 0);
+	assert_int_not_equal(use_text_cmp("f(\"/* a */\");", "f(\"\");"), 0);
 	assert_true(use_text_cmp("a(b)", "a(c)") < 0);
 	assert_true(use_text_cmp("a (c)", "a(b)") > 0);
 }

@@ -905,7 +905,8 @@ static int branch_commits(git_commit ***out, size_t *n, git_repository *repo,
 /*
  * A series entry a Kmig-Patch trailer may name: a relative path below the
  * series directory ("sub/0002-x.patch", as apply records an entry in a
- * subdirectory), no component empty, "." or "..", and not "series".
+ * subdirectory), no component empty or starting with '.' (".", "..",
+ * ".git", a hidden file), and not "series".
  */
 static bool entry_name_ok(const char *name)
 {
@@ -916,7 +917,7 @@ static bool entry_name_ok(const char *name)
 	while (*c) {
 		size_t n = strcspn(c, "/");
 
-		if (!n || (n == 1 && c[0] == '.') || (n == 2 && !strncmp(c, "..", 2)))
+		if (!n || c[0] == '.')
 			return false;
 		c += n;
 		if (*c && !*++c)
@@ -962,7 +963,8 @@ static int export_commit(char **file, git_repository *repo, git_commit *c,
 /*
  * export_series - rewrite the series: the old order, without the patches
  * that were applied on the branch but whose commit is gone (printed),
- * then the new commits.  *@n receives the length.
+ * each new commit's patch after that of the commit before it (else at the
+ * end).  *@n receives the length.
  */
 static int export_series(const char *dir, const struct series *series,
 			 const struct branch_steps *steps, char *const *names,
@@ -989,11 +991,24 @@ static int export_series(const char *dir, const struct series *series,
 		ALLOC_GROW(out, *n + 1, alloc);
 		out[(*n)++] = (char *)name;
 	}
-	for (i = 0; i < nnames; i++)
-		if (!in_list(series->names, series->n, names[i])) {
-			ALLOC_GROW(out, *n + 1, alloc);
-			out[(*n)++] = names[i];
-		}
+	/*
+	 * A new commit's patch goes right after the patch of the commit
+	 * before it on the branch (the second half of a split commit after
+	 * the first), else at the end.
+	 */
+	for (i = 0; i < nnames; i++) {
+		size_t at = *n;
+
+		if (in_list(series->names, series->n, names[i]))
+			continue;
+		for (k = 0; i && k < *n; k++)
+			if (!strcmp(out[k], names[i - 1]))
+				at = k + 1;
+		ALLOC_GROW(out, *n + 1, alloc);
+		memmove(out + at + 1, out + at, (*n - at) * sizeof(*out));
+		out[at] = names[i];
+		(*n)++;
+	}
 	ret = series_write(dir, out, *n);
 	free(out);
 	return ret;

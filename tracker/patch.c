@@ -842,10 +842,15 @@ static int read_file(struct patch_file *f, const char *chunk, size_t clen,
 		f->new_mode = xasprintf("%06o", (unsigned int)d->new_file.mode);
 	if (d->status == GIT_DELTA_DELETED)
 		f->old_mode = xasprintf("%06o", (unsigned int)d->old_file.mode);
-	/* a binary file's data (libgit2 does not flag one read from text) */
+	/*
+	 * A binary file's data (libgit2 does not flag one read from text)
+	 * belongs to its header: patch_file_text() writes it whole.
+	 */
 	*used = binary_end(chunk, f->header_len, chunk + clen);
-	if (*used > f->header_len)
+	if (*used > f->header_len) {
+		f->header_len = *used;
 		f->special = true;
+	}
 	n = git_patch_num_hunks(patch);
 	for (h = 0; h < n && !ret; h++) {
 		ALLOC_GROW(f->hunks, f->nhunks + 1, f->ahunks);

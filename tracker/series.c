@@ -91,11 +91,18 @@ static void parse_author(struct mbox_patch *p, const char *v)
 	free(p->author_name);	/* a repeated From: header: the last wins */
 	free(p->author_email);
 	if (!lt || !gt) {
-		/* an address alone is the name too, as git am takes it */
-		name = patch_trim_dup(v, strlen(v));
-		p->author_email = xstrdup(strchr(name, '@') ? name : "");
-		p->author_name = name;
-		return;
+		const char *lp = strchr(v, '('), *rp = lp ? strrchr(lp, ')') : NULL;
+
+		if (lp && rp) {	/* "addr (Name)", RFC 822's comment */
+			p->author_email = patch_trim_dup(v, (size_t)(lp - v));
+			p->author_name = patch_trim_dup(lp + 1, (size_t)(rp - lp - 1));
+		} else {
+			p->author_email = patch_trim_dup(v, strlen(v));
+			p->author_name = xstrdup(p->author_email);
+		}
+		if (!strchr(p->author_email, '@'))
+			p->author_email[0] = '\0';
+		goto out_name;
 	}
 	name = patch_trim_dup(v, (size_t)(lt - v));
 	n = strlen(name);
@@ -105,6 +112,12 @@ static void parse_author(struct mbox_patch *p, const char *v)
 	}
 	p->author_name = name;
 	p->author_email = xstrndup(lt + 1, (size_t)(gt - lt - 1));
+out_name:
+	/* an address alone ("<a@b>") is the name too, as git am takes it */
+	if (!*p->author_name && *p->author_email) {
+		free(p->author_name);
+		p->author_name = xstrdup(p->author_email);
+	}
 }
 
 /*
@@ -186,7 +199,8 @@ int mbox_parse(struct mbox_patch *out, const char *buf, size_t len,
 	 */
 	while (p < e && patch_line_chomp(p, e) == 0)
 		p += patch_line_len(p, e);
-	if (patch_starts(p, e, "From: ")) {
+	if (patch_starts(p, e, "From: ") &&
+	    memchr(p, '@', patch_line_chomp(p, e))) {	/* an address, not prose */
 		char *v = xstrndup(p + 6, patch_line_chomp(p, e) - 6);
 
 		parse_author(out, v);

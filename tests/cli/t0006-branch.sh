@@ -379,5 +379,12 @@ t_exit "a patch whose use upstream re-spaced" 1 \
 	"$KMIG" --repo "$R" --db "$TRASH/r.db" branch apply --base v1.0 --series "$TRASH/rser"
 t_ok "... is a conflict: the use it removes is present" \
 	grep -q 'removes strcpy "strcpy(d, s);" (present)' "$TRASH/.stdout"
+# ... as is one whose use upstream only gave a comment
+sed -i 's|strcpy( d,s );|strcpy(d, s); /* FIXME: bounded? */|' "$R/r.c"
+git_commit_all "$R" "r: a comment" && git -C "$R" tag v1.1
+t_exit "a patch whose use upstream commented" 1 \
+	"$KMIG" --repo "$R" --db "$TRASH/r.db" branch apply --base v1.1 --series "$TRASH/rser"
+t_ok "... is a conflict: the use it removes is present" \
+	grep -q 'removes strcpy "strcpy(d, s);" (present)' "$TRASH/.stdout"
 
 t_done

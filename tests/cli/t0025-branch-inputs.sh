@@ -89,6 +89,9 @@ git -C "$W" worktree remove "$TRASH/wt2"
 t_exit "export a branch with two commits of one trailer" 0 k branch export --name t/sub --series "$S2"
 t_is "three files written, each once" 3 "$(grep -c '^wrote ' "$TRASH/.stdout")"
 t_is "three distinct" 3 "$(grep '^wrote ' "$TRASH/.stdout" | sort -u | wc -l)"
+t_is "the split commit's second half right after its first" "0001-c-twenty.patch
+sub/0002-b-eleven.patch
+0002-b-eleven.patch" "$(cat "$S2/series")"
 t_exit "the export applies again" 0 k branch apply --base v1.0 --series "$S2" --name t/again
 t_is "to the same tree" "$(git -C "$W" rev-parse t/sub^{tree})" "$(git -C "$W" rev-parse t/again^{tree})"
 
@@ -120,5 +123,57 @@ printf '# nothing yet\n' > "$S3/series"
 t_exit "an empty series" 2 k branch apply --base v1.0 --series "$S3" --name t/bin
 t_is "said" "kmig: the series in '$S3' lists no patch" "$(cat "$TRASH/.stderr")"
 t_is "the branch as it was" "$tip" "$(git -C "$W" rev-parse t/bin)"
+
+# From: forms git am takes: "<addr>", "addr (Name)"; a message whose body
+# starts with prose "From: ..." keeps it
+S4="$TRASH/s4"
+mkdir -p "$S4"
+git -C "$W" checkout -q -b forms v1.0
+sed -i 's/return 1;/return 12;/' "$W/b/b.c"
+git -C "$W" commit -q -a -m "b: twelve" -m "From: the datasheet, rev 2: the value is 12."
+git -C "$W" format-patch -q -1 -o "$S4"
+git -C "$W" checkout -q master
+(cd "$S4" && ls ./*.patch | sed 's|^\./||' > series)
+t_exit "a body starting with a prose From:" 0 k branch apply --base v1.0 --series "$S4" --name t/prose
+t_ok "the line stays in the message" sh -c "git -C '$W' log -1 --format=%B t/prose | grep -qx 'From: the datasheet, rev 2: the value is 12.'"
+sed -i 's/^From: .* <.*>$/From: <s@example.org>/' "$S4"/0001-*.patch
+t_exit "From: <addr>" 0 k branch apply --base v1.0 --series "$S4" --name t/angle
+t_is "the address is the name" "s@example.org <s@example.org>" "$(author t/angle)"
+sed -i 's/^From: <s@example.org>$/From: s@example.org (Sam Sender)/' "$S4"/0001-*.patch
+t_exit "From: addr (Name)" 0 k branch apply --base v1.0 --series "$S4" --name t/comment
+t_is "the comment is the name" "Sam Sender <s@example.org>" "$(author t/comment)"
+
+# a Kmig-Patch trailer naming a hidden path (.git/config) is no file name:
+# export writes the patch under a name of its own
+git -C "$W" worktree add -q "$TRASH/wt3" t/prose
+git -C "$TRASH/wt3" commit -q --amend -m "b: twelve
+
+Kmig-Patch: .git/config"
+git -C "$W" worktree remove "$TRASH/wt3"
+git init -q "$S4"
+t_exit "export a trailer naming .git/config" 0 k branch export --name t/prose --series "$S4"
+t_ok "not written there" sh -c "! grep -q '^From ' '$S4/.git/config'"
+t_ok "written under a name of its own" grep -q "^wrote $S4/0002-b-twelve.patch$" "$TRASH/.stdout"
+
+# a binary file and a text hunk that needs an offset (a rebase onto a
+# newer release): the binary data goes with the relocated patch
+S5="$TRASH/s5"
+mkdir -p "$S5"
+git -C "$W" checkout -q -b binoff v1.0
+seq 1 30 > "$W/b/t.txt"
+git_commit_all "$W" "b: a text file" && git -C "$W" tag v1.1
+sed -i 's/^20$/twenty/' "$W/b/t.txt"
+printf '\000binary\000' > "$W/b/o.bin"
+git_commit_all "$W" "b: twenty, and a binary file"
+git -C "$W" format-patch -q -1 -o "$S5"
+git -C "$W" checkout -q v1.1
+sed -i '1i a\nb\nc' "$W/b/t.txt"
+git_commit_all "$W" "b: three lines first" && git -C "$W" tag v1.2
+git -C "$W" checkout -q master
+(cd "$S5" && ls ./*.patch | sed 's|^\./||' > series)
+t_exit "binary and an offset hunk" 0 k branch apply --base v1.2 --series "$S5" --name t/binoff
+t_ok "applied" grep -q '^applied ' "$TRASH/.stdout"
+t_is "the binary file's content" "$(printf '\000binary\000' | git hash-object --stdin)" \
+	"$(git -C "$W" rev-parse t/binoff:b/o.bin)"
 
 t_done

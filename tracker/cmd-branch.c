@@ -994,16 +994,21 @@ static int export_series(const char *dir, const struct series *series,
 	/*
 	 * A new commit's patch goes right after the patch of the commit
 	 * before it on the branch (the second half of a split commit after
-	 * the first), else at the end.
+	 * the first); a new first commit's before the patch of the next
+	 * commit that has one; else at the end.
 	 */
 	for (i = 0; i < nnames; i++) {
-		size_t at = *n;
+		size_t at = *n, j;
 
 		if (in_list(series->names, series->n, names[i]))
 			continue;
 		for (k = 0; i && k < *n; k++)
 			if (!strcmp(out[k], names[i - 1]))
 				at = k + 1;
+		for (j = i + 1; !i && at == *n && j < nnames; j++)
+			for (k = 0; k < *n; k++)
+				if (!strcmp(out[k], names[j]) && k < at)
+					at = k;
 		ALLOC_GROW(out, *n + 1, alloc);
 		memmove(out + at + 1, out + at, (*n - at) * sizeof(*out));
 		out[at] = names[i];

@@ -93,8 +93,15 @@ static void parse_author(struct mbox_patch *p, const char *v)
 	if (!lt || !gt) {
 		const char *lp = strchr(v, '('), *rp = lp ? strrchr(lp, ')') : NULL;
 
-		if (lp && rp) {	/* "addr (Name)", RFC 822's comment */
-			p->author_email = patch_trim_dup(v, (size_t)(lp - v));
+		if (lp && rp) {	/* "addr (Name)" or "(Name) addr", RFC 822's comment */
+			char *before = patch_trim_dup(v, (size_t)(lp - v));
+
+			if (*before) {
+				p->author_email = before;
+			} else {
+				free(before);
+				p->author_email = patch_trim_dup(rp + 1, strlen(rp + 1));
+			}
 			p->author_name = patch_trim_dup(lp + 1, (size_t)(rp - lp - 1));
 		} else {
 			p->author_email = patch_trim_dup(v, strlen(v));

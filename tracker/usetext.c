@@ -25,7 +25,9 @@ struct text_walk {
 /*
  * Past the spaces and comments at w->p (outside a literal): a comment is
  * a space between tokens, a block comment the line does not close runs
- * to its end.  Whether there were any.
+ * to its end.  A "//" with the end of a block comment after it is no
+ * comment: the line began inside a block comment that holds a URL.
+ * Whether there were any.
  */
 static bool skip_gap(struct text_walk *w)
 {
@@ -38,7 +40,8 @@ static bool skip_gap(struct text_walk *w)
 			const char *e = strstr(w->p + 2, "*/");
 
 			w->p = e ? e + 2 : w->p + strlen(w->p);
-		} else if (w->p[0] == '/' && w->p[1] == '/') {
+		} else if (w->p[0] == '/' && w->p[1] == '/' && !strstr(w->p + 2, "*/")) {
+			/* not in a block comment the line began inside (a URL) */
 			w->p += strlen(w->p);
 		} else {
 			return gap;

@@ -95,6 +95,19 @@ sub/0002-b-eleven.patch
 t_exit "the export applies again" 0 k branch apply --base v1.0 --series "$S2" --name t/again
 t_is "to the same tree" "$(git -C "$W" rev-parse t/sub^{tree})" "$(git -C "$W" rev-parse t/again^{tree})"
 
+# export: a new first commit's patch goes first
+git -C "$W" worktree add -q -b rebuild "$TRASH/wt4" v1.0
+printf 'int p(void)\n{\n\treturn 0;\n}\n' > "$TRASH/wt4/b/p.c"
+git -C "$TRASH/wt4" add b/p.c
+git -C "$TRASH/wt4" commit -q -m "b: a prep file"
+git -C "$TRASH/wt4" cherry-pick v1.0..t/again > /dev/null
+git -C "$W" worktree remove "$TRASH/wt4"
+git -C "$W" branch -q -f t/again rebuild
+t_exit "export a branch with a new first commit" 0 k branch export --name t/again --series "$S2"
+t_is "its patch first" "0003-b-a-prep-file.patch" "$(head -n 1 "$S2/series")"
+t_exit "that export applies again" 0 k branch apply --base v1.0 --series "$S2" --name t/again2
+t_is "to the same tree" "$(git -C "$W" rev-parse t/again^{tree})" "$(git -C "$W" rev-parse t/again2^{tree})"
+
 # a binary file (git format-patch --binary, its default), with a text file
 S3="$TRASH/s3"
 mkdir -p "$S3"
@@ -142,6 +155,9 @@ t_is "the address is the name" "s@example.org <s@example.org>" "$(author t/angle
 sed -i 's/^From: <s@example.org>$/From: s@example.org (Sam Sender)/' "$S4"/0001-*.patch
 t_exit "From: addr (Name)" 0 k branch apply --base v1.0 --series "$S4" --name t/comment
 t_is "the comment is the name" "Sam Sender <s@example.org>" "$(author t/comment)"
+sed -i 's/^From: s@example.org (Sam Sender)$/From: (Sam Sender) s@example.org/' "$S4"/0001-*.patch
+t_exit "From: (Name) addr" 0 k branch apply --base v1.0 --series "$S4" --name t/comment2
+t_is "the comment first" "Sam Sender <s@example.org>" "$(author t/comment2)"
 
 # a Kmig-Patch trailer naming a hidden path (.git/config) is no file name:
 # export writes the patch under a name of its own

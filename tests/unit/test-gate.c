@@ -349,6 +349,9 @@ static void test_text_cmp(void **state)
 	assert_int_equal(use_text_cmp("int/**/x;", "int x;"), 0);
 	assert_int_not_equal(use_text_cmp("int/**/x;", "intx;"), 0);
 	assert_int_not_equal(use_text_cmp("f(\"/* a */\");", "f(\"\");"), 0);
+	/* a line that began inside a block comment holding a URL */
+	assert_int_not_equal(use_text_cmp("* see http://x */ strcpy(d, s);",
+					  "* see http://x */ strcpy(e, t);"), 0);
 	assert_true(use_text_cmp("a(b)", "a(c)") < 0);
 	assert_true(use_text_cmp("a (c)", "a(b)") > 0);
 }

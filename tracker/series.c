@@ -84,7 +84,8 @@ void mbox_patch_clear(struct mbox_patch *p)
 
 static void parse_author(struct mbox_patch *p, const char *v)
 {
-	const char *lt = strchr(v, '<'), *gt = lt ? strchr(lt, '>') : NULL;
+	/* the innermost <...> is the address ("A <b <c@d>>": c@d) */
+	const char *lt = strrchr(v, '<'), *gt = lt ? strchr(lt, '>') : NULL;
 	char *name;
 	size_t n;
 
@@ -111,7 +112,7 @@ static void parse_author(struct mbox_patch *p, const char *v)
 			p->author_email[0] = '\0';
 		goto out_name;
 	}
-	name = patch_trim_dup(v, (size_t)(lt - v));
+	name = patch_trim_dup(v, strcspn(v, "<"));
 	n = strlen(name);
 	if (n >= 2 && name[0] == '"' && name[n - 1] == '"') {
 		memmove(name, name + 1, n - 2);
@@ -209,8 +210,10 @@ int mbox_parse(struct mbox_patch *out, const char *buf, size_t len,
 	if (patch_starts(p, e, "From: ") &&
 	    memchr(p, '@', patch_line_chomp(p, e))) {	/* an address, not prose */
 		char *v = xstrndup(p + 6, patch_line_chomp(p, e) - 6);
+		char *d = patch_header_decode(v);	/* RFC 2047, as git am */
 
-		parse_author(out, v);
+		parse_author(out, d ? d : v);
+		free(d);
 		free(v);
 		p += patch_line_len(p, e);
 	}

@@ -158,6 +158,14 @@ t_is "the comment is the name" "Sam Sender <s@example.org>" "$(author t/comment)
 sed -i 's/^From: s@example.org (Sam Sender)$/From: (Sam Sender) s@example.org/' "$S4"/0001-*.patch
 t_exit "From: (Name) addr" 0 k branch apply --base v1.0 --series "$S4" --name t/comment2
 t_is "the comment first" "Sam Sender <s@example.org>" "$(author t/comment2)"
+sed -i 's/^From: (Sam Sender) s@example.org$/From: Sam <Sender <s@example.org>>/' "$S4"/0001-*.patch
+t_exit "From: nested angle brackets" 0 k branch apply --base v1.0 --series "$S4" --name t/nested
+t_is "the innermost is the address" "Sam <s@example.org>" "$(author t/nested)"
+# an RFC 2047 in-body From:, decoded as git am decodes it
+sed -i 's/^From: Sam <Sender <s@example.org>>$/From: A <a@x>/; /^Subject: /{n;s/^$/\nFrom: =?UTF-8?q?J=C3=B6rg?= <j@example.org>/}' "$S4"/0001-*.patch
+t_ok "an encoded in-body From:" grep -q '^From: =?UTF-8?q?J=C3=B6rg?= <j@example.org>$' "$S4"/0001-*.patch
+t_exit "an encoded in-body From:" 0 k branch apply --base v1.0 --series "$S4" --name t/encoded
+t_is "decoded" "Jörg <j@example.org>" "$(author t/encoded)"
 
 # a Kmig-Patch trailer naming a hidden path (.git/config) is no file name:
 # export writes the patch under a name of its own

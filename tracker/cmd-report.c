@@ -33,7 +33,7 @@ static const char usage[] =
 	"keeps the N largest groups, largest first (text default: 20).\n"
 	"--trend: every scanned release in version order with its count and,\n"
 	"since the previous release, the uses added and removed (a use is a rule,\n"
-	"path and whitespace-normalised line, spacing between tokens not counted;\n"
+	"path and whitespace-normalised line, spacing and comments not counted;\n"
 	"each file's uses are compared as multisets, so a use moved to another\n"
 	"file is removed and added), the delta = added - removed over the files\n"
 	"of the section now, and the uses moved in (or out) with files a\n"

@@ -277,8 +277,7 @@ static int detect_strip(int *strip, const struct ddiff *d, git_tree *base,
 		const char *path = d->v[i].new_path;
 
 		if (path && !dir_exists(base, path, 1) &&
-		    (dir_exists(base, path, 0) ||
-		     dirs_in_base(base, path, 0) > dirs_in_base(base, path, 1))) {
+		    dirs_in_base(base, path, 0) > dirs_in_base(base, path, 1)) {
 			*strip = 0;
 			break;
 		}
@@ -511,9 +510,6 @@ static int split_inputs(struct gate_series *s, struct pending **pend,
 		if (s->n == before && !(cover && nin > 1))
 			return kmig_err("patch '%s' contains no diff", in[k].name);
 	}
-	if (!s->n)
-		return kmig_err("patch '%s' is a cover letter, and no patch follows",
-				in[0].name);
 	return 0;
 }
 

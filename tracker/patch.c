@@ -33,7 +33,7 @@ static bool format_patch_from(const char *p, const char *end)
 	if (end - p < 46)
 		return false;
 	for (i = 5; i < 45; i++)
-		if (!strchr("0123456789abcdef", p[i]) || !p[i])
+		if (!p[i] || !strchr("0123456789abcdef", p[i]))
 			return false;
 	return p[45] == ' ';
 }
@@ -775,10 +775,6 @@ static char *file_path(const char *path, bool absolute)
 }
 
 /*
- * The file at @chunk (@clen bytes, up to the next file) into @f; *@used
- * receives the length of its header and hunks.
- */
-/*
  * The end of a binary file's patch whose header (@hlen bytes at @chunk,
  * up to @end) ends with git's "GIT binary patch" line: its two blocks,
  * each "literal N" or "delta N", base85 lines and an empty line.  The
@@ -805,6 +801,10 @@ static size_t binary_end(const char *chunk, size_t hlen, const char *end)
 	return (size_t)(p - chunk);
 }
 
+/*
+ * The file at @chunk (@clen bytes, up to the next file) into @f; *@used
+ * receives the length of its header and hunks.
+ */
 static int read_file(struct patch_file *f, const char *chunk, size_t clen,
 		     size_t *used)
 {

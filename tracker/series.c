@@ -4,8 +4,8 @@
  */
 #define _GNU_SOURCE
 #include <ctype.h>
-#include <stdbool.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>

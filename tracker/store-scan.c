@@ -978,7 +978,7 @@ static int same_sections(struct store *st, long long old, long long new_,
  * The sites of the files of f (or of sel: f in one section) whose blob
  * differs, +1 in the new release and -1 in the old, summed per (section,
  * rule, path, use_key(text)): a positive sum is added, a negative one
- * removed; a change of spacing alone neither (usetext.h).
+ * removed; a change of spacing or of a comment alone neither (usetext.h).
  */
 #define TREND_DIFF(files) \
 	"changed AS (" \

@@ -298,15 +298,32 @@ static void removed_sites(const struct hunk_image *img, struct site_list *out)
 	sbuf_release(&sb);
 }
 
+/*
+ * Is the use @s of a hunk in @l, the tree's uses of its file?  A hunk
+ * may hold only the first lines of a wrapped call (its ')' beyond the
+ * hunk, lexer.h): a tree use whose text starts with the hunk's counts.
+ */
 static bool site_in(const struct site_list *l, const struct site *s)
 {
-	size_t i;
+	char *want, *key = NULL;
+	size_t i, n, akey = 0;
+	bool found = false;
 
-	for (i = 0; i < l->n; i++)
-		if (l->v[i].rule == s->rule && l->v[i].text && s->text &&
-		    !use_text_cmp(l->v[i].text, s->text))
-			return true;
-	return false;
+	if (!s->text)
+		return false;
+	want = xmalloc(strlen(s->text) + 1);
+	n = use_text_key(s->text, want);
+	for (i = 0; i < l->n && !found; i++) {
+		const char *t = l->v[i].text;
+
+		if (l->v[i].rule != s->rule || !t)
+			continue;
+		ALLOC_GROW(key, strlen(t) + 1, akey);
+		found = use_text_key(t, key) >= n && !memcmp(key, want, n);
+	}
+	free(key);
+	free(want);
+	return found;
 }
 
 /* read_path - the blob at @path in @tree into @out; *@exists false if none. */

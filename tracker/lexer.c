@@ -20,6 +20,7 @@
  * Every table is either constant or built once under pthread_once(), so
  * lex_buffer() can run in several threads at once.
  */
+#define _GNU_SOURCE	/* memmem() */
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -40,6 +41,99 @@ static int tsite_cmp(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
+/* The longest use whose lines are joined into its text (emit_sites()). */
+#define USE_MAX_LINES 16
+
+/* Index of the token at byte @off, or lx->nt when none starts there. */
+static size_t tok_at(const struct lexer *lx, size_t off)
+{
+	size_t lo = 0, hi = lx->nt;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (lx->t[mid].off == off)
+			return mid;
+		if (lx->t[mid].off < off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lx->nt;
+}
+
+/*
+ * The last line of the use at @s: a site at a name whose parenthesised
+ * arguments close on a later line (a call wrapped onto several lines)
+ * ends at its ')', at most USE_MAX_LINES lines on; every other site is
+ * its own line.
+ */
+static unsigned int use_last_line(const struct lexer *lx,
+				  const struct tsite *s)
+{
+	size_t i = tok_at(lx, s->off), j;
+	unsigned int last;
+
+	if (i + 1 >= lx->nt || lx->t[i].type != T_IDENT ||
+	    !is_punct(&lx->t[i + 1], P_LPAREN))
+		return s->line;
+	j = lex_skip_group(lx, i + 1, lx->nt);
+	if (j <= i + 1 || !is_punct(&lx->t[j - 1], P_RPAREN))
+		return s->line;	/* unbalanced, or cut by a #define's end */
+	last = lx->t[j - 1].line;
+	if (last <= s->line)
+		return s->line;
+	if (last - s->line >= USE_MAX_LINES)
+		last = s->line + USE_MAX_LINES - 1;
+	return last;
+}
+
+/*
+ * The whitespace-normalised text of @len bytes at @s that span lines:
+ * without comments or backslash-newlines, so that the lines read as one
+ * (a "//" comment joined to the next line would hide it).
+ */
+static char *joined_text(const char *s, size_t len)
+{
+	struct sbuf sb = SBUF_INIT;
+	const char *p = s, *e = s + len;
+	char *text;
+	char quote = 0;
+
+	while (p < e) {
+		if (quote) {
+			if (*p == '\\' && p + 1 < e) {
+				sbuf_add(&sb, p, 2);
+				p += 2;
+				continue;
+			}
+			if (*p == quote || *p == '\n')
+				quote = 0;
+		} else if (*p == '"' || *p == '\'') {
+			quote = *p;
+		} else if (*p == '/' && p + 1 < e && p[1] == '*') {
+			const char *q = memmem(p + 2, (size_t)(e - p - 2), "*/", 2);
+
+			p = q ? q + 2 : e;
+			sbuf_add(&sb, " ", 1);
+			continue;
+		} else if (*p == '/' && p + 1 < e && p[1] == '/') {
+			while (p < e && *p != '\n')
+				p++;
+			continue;
+		} else if (*p == '\\' && p + 1 < e &&
+			   (p[1] == '\n' || p[1] == '\r')) {
+			p++;	/* the backslash of a continued line */
+			continue;
+		}
+		sbuf_add(&sb, p, 1);
+		p++;
+	}
+	text = normalize_ws(sb.buf ? sb.buf : "", sb.len);
+	sbuf_release(&sb);
+	return text;
+}
+
 static void emit_sites(struct lexer *lx, struct site_list *out)
 {
 	size_t i;
@@ -58,17 +152,27 @@ static void emit_sites(struct lexer *lx, struct site_list *out)
 		const char *b = lx->buf, *ls, *le;
 		size_t off = s->off < lx->len ? s->off : lx->len;
 
+		unsigned int last = use_last_line(lx, s), l;
+
 		ls = b + off;
 		while (ls > b && ls[-1] != '\n')
 			ls--;
-		le = memchr(b + off, '\n', lx->len - off);
+		/* the end of the use's last line */
+		le = b + off;
+		for (l = s->line; ; l++) {
+			le = memchr(le, '\n', lx->len - (size_t)(le - b));
+			if (!le || l == last)
+				break;
+			le++;
+		}
 		if (!le)
 			le = b + lx->len;
 		o->rule = s->rule;
 		o->line = s->line;
 		o->func = s->func_len ? xstrndup(b + s->func_off, s->func_len)
 				      : NULL;
-		o->text = normalize_ws(ls, (size_t)(le - ls));
+		o->text = last > s->line ? joined_text(ls, (size_t)(le - ls))
+					 : normalize_ws(ls, (size_t)(le - ls));
 		o->deps = s->dep_len ? xstrndup(lx->deps.buf + s->dep_off,
 						s->dep_len) : NULL;
 	}

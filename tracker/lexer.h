@@ -24,7 +24,12 @@ struct site {
 	int rule;		/* enum rule_id */
 	unsigned int line;	/* 1-based physical line of the match */
 	char *func;		/* enclosing function or macro name, or NULL */
-	char *text;		/* that source line, whitespace-normalised */
+	/*
+	 * That source line, whitespace-normalised; for a call whose
+	 * arguments close on a later line, every line up to its ')' (at
+	 * most 16), joined without comments or backslash-newlines.
+	 */
+	char *text;
 	/*
 	 * vla only: the plain names its size depends on that the buffer
 	 * does not define, blank-separated, or NULL.  The site is a VLA

@@ -2,7 +2,9 @@
 /*
  * usetext.h - when two use sites' source lines are the same use.
  *
- * A site's text is its source line, whitespace-normalised by the lexer.
+ * A site's text is its source line, whitespace-normalised by the lexer (a
+ * call wrapped onto several lines: those lines joined, lexer.h), so a call
+ * re-wrapped is the same use.
  * Two sites of one rule are the same use when their texts are equal
  * without their spaces and comments (a comment is a space between
  * tokens), but for one space between two word characters and those inside

@@ -270,6 +270,26 @@ git_commit_all "$W" "net: the message's spacing"
 t_exit "check of a change of spacing inside a string" 1 k check HEAD
 t_ok "... a new use" grep -qx "1 new deprecated use (0 allowed)" "$TRASH/.stdout"
 
+# a call re-wrapped onto two lines is the same use, in check and the trend
+sed -i 's|^\tstrcpy(d,s); /\* bounded by the caller \*/$|\tstrcpy(d,\n\t       s);|' "$W/net/b.c"
+git_commit_all "$W" "net: re-wrap a strcpy()"
+t_is "the re-wrap split both strcpy() lines" 2 "$(grep -c '^	strcpy(d,$' "$W/net/b.c")"
+t_exit "check of a call re-wrapped" 0 k check --removed HEAD
+t_ok "... nothing new" grep -qx "0 new deprecated uses (0 allowed)" "$TRASH/.stdout"
+t_ok "... nothing removed" sh -c "! grep -q 'removed' '$TRASH/.stdout'"
+git -C "$W" tag r3 HEAD~1 && git -C "$W" tag r4 HEAD
+t_exit "scan before and after the re-wrap" 0 \
+	"$KMIG" --repo "$W" --db "$TRASH/trend.db" scan --tags r3 --tags r4
+t_exit "the trend over the re-wrap" 0 "$KMIG" --db "$TRASH/trend.db" report --trend --format csv --rule strcpy
+t_is "... the re-wrap adds and removes no strcpy" "r4,3,0,0,0,0" "$(grep '^r4,' "$TRASH/.stdout")"
+# ... but a change of the argument on its second line is a new use, shown whole
+sed -i '0,/^\t       s);$/s//\t       s + 1);/' "$W/net/b.c"
+git_commit_all "$W" "net: copy from the second byte"
+t_exit "check of a change on a wrapped call's second line" 1 k check --removed HEAD
+t_ok "... a new use" grep -qx "1 new deprecated use (0 allowed)" "$TRASH/.stdout"
+t_ok "... its text joined" grep -qF "strcpy(d, s + 1);" "$TRASH/.stdout"
+t_ok "... the old one removed" grep -qF "strcpy(d, s);" "$TRASH/.stdout"
+
 # errors
 t_exit "bad revision" 2 k check nosuchrev
 t_is "bad revision: one line" "kmig: unknown revision 'nosuchrev'" "$(cat "$TRASH/.stderr")"

@@ -56,6 +56,9 @@ static const char make_repo[] =
 	"printf 'void c(char *d, const char *s)\\n{\\n\\tint x = 0;\\n"
 	"\\tstrlcpy(d, s, 8);\\n}\\n' > lib/c.c;"
 	"printf 'int v(void)\\n{\\n\\tint v = 1;\\n\\treturn v;\\n}\\n' > lib/v.c;"
+	"printf 'void w(char *d, const char *s)\\n{\\n\\tint n = 0;\\n"
+	"\\tstrlcpy(d,\\n\\t\\ts,\\n\\t\\t1 +\\n\\t\\t2 +\\n\\t\\t3);\\n}\\n'"
+	" > lib/w.c;"
 	"c initial; git tag v0.9;"
 	"git checkout -q -b old;"
 	"sed -i 's/strlcpy(name, src, 16);/strscpy(name, src, 16);/' lib/s.c;"
@@ -63,6 +66,7 @@ static const char make_repo[] =
 	"sed -i 's/strlcpy(d, s, 8);/strscpy(d, s, 8);/' lib/c.c;"
 	"c 'lib: c: use strscpy'; fp conflict;"
 	"sed -i 's/int v = 1;/int v = 2;/' lib/v.c; c 'lib: v: two'; fp plain;"
+	"sed -i 's/strlcpy(d,$/strscpy(d,/' lib/w.c; c 'lib: w: strscpy'; fp wrapped;"
 	"git checkout -q master;"
 	"sed -i 's/x = 1;/x = 2;/' net/up.c; c 'net: up: two'; fp reverse;"
 	"sed -i 's/a = 1;/a = 10;/' net/pid.c; c 'net: pid: ten'; fp patchid;"
@@ -72,6 +76,7 @@ static const char make_repo[] =
 	"\\tret = strscpy(name, src, 16);\\n}\\n' > lib/s.c;"
 	"sed -i 's/int x = 0;/int unrelated = 1;/' lib/c.c;"
 	"sed -i 's/int v = 1;/int v = 3;/' lib/v.c;"
+	"sed -i 's/int n = 0;/int n = 1;/' lib/w.c;"
 	"c 'lib: upstream rework'; git tag v1.0;"
 	"git checkout -q -b new;"
 	"sed -i 's/strcpy(d, s);/strscpy(d, s, 16);/' drivers/one.c;"
@@ -335,6 +340,19 @@ static void test_conflict_use_present(void **state)
 	       "\n1 of the 1 tracked uses the patch removes are still present\n");
 }
 
+/*
+ * A wrapped call whose ')' is beyond the hunk: its first line is all the
+ * hunk has of it, and the tree's joined text still counts as that use.
+ */
+static void test_conflict_wrapped_use_present(void **state)
+{
+	(void)state;
+	expect("wrapped", "v1.0", "v1.0", BRANCH_CONFLICT,
+	       "  lib/w.c hunk 1/1 @@ -1,7 +1,7 @@: pre-image not found; "
+	       "removes strlcpy \"strlcpy(d,\" (present)\n",
+	       "\n1 of the 1 tracked uses the patch removes are still present\n");
+}
+
 static void test_conflict_no_tracked_use(void **state)
 {
 	(void)state;
@@ -429,6 +447,7 @@ int main(void)
 		cmocka_unit_test(test_upstream_patch_id),
 		cmocka_unit_test(test_superseded),
 		cmocka_unit_test(test_conflict_use_present),
+		cmocka_unit_test(test_conflict_wrapped_use_present),
 		cmocka_unit_test(test_conflict_no_tracked_use),
 		cmocka_unit_test(test_trailers),
 		cmocka_unit_test(test_identity),

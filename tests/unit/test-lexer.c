@@ -267,6 +267,53 @@ static void test_conditionals(void **state)
 			       "#if X\n", "bug"), 1);
 }
 
+/*
+ * A call wrapped onto several lines is one text, its lines joined without
+ * comments; re-wrapping it gives the same text.
+ */
+static void test_wrapped_calls(void **state)
+{
+	struct sbuf sb = SBUF_INIT;
+	char *got;
+	int i;
+
+	(void)state;
+	assert_dump("void f(char *d, const char *s)\n{\n"
+		    "\tstrcpy(d, // the destination\n"
+		    "\t       s);\n"
+		    "\tif (WARN_ON(d && /* why */\n"
+		    "\t\t    \"x\\\"//y\" && '\"')) {\n"
+		    "\t\treturn;\n"
+		    "\t}\n"
+		    "\tBUG_ON(d\n"
+		    "\t       == s); BUG_ON(1);\n"
+		    "}\n",
+		    "strcpy:3:f:strcpy(d, s);\n"
+		    "warn-on:5:f:if (WARN_ON(d && \"x\\\"//y\" && '\"')) {\n"
+		    "bug-on:9:f:BUG_ON(d == s); BUG_ON(1);\n"
+		    "bug-on:10:f:== s); BUG_ON(1);\n");
+	/* the same call on one line: the same text */
+	assert_dump("void f(char *d, const char *s)\n{\n"
+		    "\tstrcpy(d, s);\n}\n",
+		    "strcpy:3:f:strcpy(d, s);\n");
+	/* unbalanced: the line alone */
+	assert_dump("void f(void)\n{\n\tBUG_ON(a,\n\tb;\n",
+		    "bug-on:3:f:BUG_ON(a,\n");
+	/* a macro body cut by its end: the line alone */
+	assert_dump("#define M(a) BUG_ON(a, \\\n b\n",
+		    "bug-on:1:M:#define M(a) BUG_ON(a, \\\n");
+	/* at most 16 lines */
+	sbuf_addstr(&sb, "void f(void)\n{\n\tBUG_ON(a");
+	for (i = 0; i < 20; i++)
+		sbuf_addf(&sb, " +\n\t\t%c", 'b' + i);
+	sbuf_addstr(&sb, ");\n}\n");
+	got = dump(sb.buf);
+	assert_string_equal(got, "bug-on:3:f:BUG_ON(a + b + c + d + e + f + g + h + "
+			    "i + j + k + l + m + n + o + p +\n");
+	free(got);
+	sbuf_release(&sb);
+}
+
 static void test_sites_detail(void **state)
 {
 	(void)state;
@@ -293,7 +340,7 @@ static void test_sites_detail(void **state)
 		    "static BUG_ON(x);\n",
 		    "strcpy:7:foo_probe:strcpy(buf, \"x\");\n"
 		    "warn-on:9:foo_probe:WARN_ON(1);\n"
-		    "strlcpy:15:CP:strlcpy(d, s, \\\n"
+		    "strlcpy:15:CP:strlcpy(d, s, sizeof(d))\n"
 		    "bug:19:bar_ioctl:BUG();\n");
 	/* __attribute__ before the name; a struct returned by value */
 	assert_dump("__printf(1, 2) __attribute__((cold)) int f(const char *f, ...)\n"
@@ -383,7 +430,7 @@ static void test_alloc_arith(void **state)
 	assert_dump(BODY("x = 1; p = kzalloc(sizeof(*p) +\n"
 			 "\t\t    count * sizeof(p->item[0]),\n"
 			 "\t\t    GFP_KERNEL);"),
-		    "alloc-arith:3:f:x = 1; p = kzalloc(sizeof(*p) +\n");
+		    "alloc-arith:3:f:x = 1; p = kzalloc(sizeof(*p) + count * sizeof(p->item[0]), GFP_KERNEL);\n");
 	/* inside a #define */
 	assert_int_equal(count("#define ALLOC(n) kmalloc((n) * 8, GFP_KERNEL)\n",
 			       "alloc-arith"), 1);
@@ -869,7 +916,7 @@ static void test_crlf(void **state)
 	(void)state;
 	assert_dump("void f(void)\r\n{\r\n\tstrcpy(a, \\\r\n b);\r\n"
 		    "\tBUG();\r\n}\r\n",
-		    "strcpy:3:f:strcpy(a, \\\n"
+		    "strcpy:3:f:strcpy(a, b);\n"
 		    "bug:5:f:BUG();\n");
 	assert_int_equal(count("void f(int x)\r\n{\r\n\tswitch (x) {\r\n"
 			       "\tcase 1:\r\n\t\tx++;\r\n"
@@ -1023,6 +1070,7 @@ int main(void)
 		cmocka_unit_test(test_scope),
 		cmocka_unit_test(test_conditionals),
 		cmocka_unit_test(test_sites_detail),
+		cmocka_unit_test(test_wrapped_calls),
 		cmocka_unit_test(test_alloc_arith),
 		cmocka_unit_test(test_alloc_obj),
 		cmocka_unit_test(test_printk_p),

@@ -298,30 +298,40 @@ static void removed_sites(const struct hunk_image *img, struct site_list *out)
 	sbuf_release(&sb);
 }
 
-/*
- * Is the use @s of a hunk in @l, the tree's uses of its file?  A hunk
- * may hold only the first lines of a wrapped call (its ')' beyond the
- * hunk, lexer.h): a tree use whose text starts with the hunk's counts.
- */
-static bool site_in(const struct site_list *l, const struct site *s)
+/* The use_text_key() of the @len bytes of line @s (a new string). */
+static char *line_key(const char *s, size_t len)
 {
-	char *want, *key = NULL;
-	size_t i, n, akey = 0;
+	char *line = normalize_ws(s, len), *key = xmalloc(len + 1);
+
+	use_text_key(line, key);
+	free(line);
+	return key;
+}
+
+/*
+ * Is the use of rule @rule whose first line is @line (@len bytes) among
+ * @l, the uses of the tree's file @file?  Uses are compared by their first
+ * lines: a hunk may hold a wrapped call only in part (its ')' beyond the
+ * hunk), or all of it where upstream changed a later line since.  Either
+ * way the call is still there, and the patch is no less needed.
+ */
+static bool site_in(const struct site_list *l, const struct lines *file,
+		    int rule, const char *line, size_t len)
+{
+	char *want = line_key(line, len);
 	bool found = false;
+	size_t i;
 
-	if (!s->text)
-		return false;
-	want = xmalloc(strlen(s->text) + 1);
-	n = use_text_key(s->text, want);
 	for (i = 0; i < l->n && !found; i++) {
-		const char *t = l->v[i].text;
+		unsigned int n = l->v[i].line;
+		char *key;
 
-		if (l->v[i].rule != s->rule || !t)
+		if (l->v[i].rule != rule || !n || n > file->n)
 			continue;
-		ALLOC_GROW(key, strlen(t) + 1, akey);
-		found = use_text_key(t, key) >= n && !memcmp(key, want, n);
+		key = line_key(file->v[n - 1], file->len[n - 1]);
+		found = !strcmp(key, want);
+		free(key);
 	}
-	free(key);
 	free(want);
 	return found;
 }
@@ -411,7 +421,10 @@ static int analyse(struct analysis *a, struct sbuf *ev, git_repository *repo,
 			if (!rm.n)
 				sbuf_addstr(ev, "; removes no tracked use");
 			for (k = 0; k < rm.n; k++) {
-				bool present = exists && site_in(&tree_sites, &rm.v[k]);
+				size_t at = rm.v[k].line - 1;	/* in img.pre */
+				bool present = exists &&
+					site_in(&tree_sites, &file, rm.v[k].rule,
+						img.pre.v[at], img.pre.len[at]);
 
 				a->removed++;
 				if (present)

@@ -6,7 +6,8 @@
  * A change is a pair of trees.  Only the in-scope files it touches are
  * looked at: the sites of their blobs before and after (from the blob
  * cache when a database is given, else lexed, and then cached) are
- * compared as multisets of (rule, whitespace-normalised source line) over
+ * compared as multisets of (rule, whitespace-normalised source text: the
+ * line, or a wrapped call's lines joined, lexer.h) over
  * all touched files together, so code moved within a file, between files
  * or with a rename is neither new nor removed, while a second copy of an
  * existing line is new.  Which of several identical lines is "the new
@@ -44,7 +45,7 @@ struct gate_site {
 	unsigned int line;
 	const char *path;	/* belongs to the struct gate_change */
 	const char *func;	/* enclosing function, NULL at file scope */
-	const char *text;	/* whitespace-normalised source line */
+	const char *text;	/* whitespace-normalised source text (lexer.h) */
 	const char *chain;	/* warn-on-user: the call path (reach.h), or NULL */
 	const char *deps;	/* vla: names a header may define (struct site) */
 	bool on_change;		/* on a line the diff adds (or deletes) */

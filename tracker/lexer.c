@@ -20,7 +20,6 @@
  * Every table is either constant or built once under pthread_once(), so
  * lex_buffer() can run in several threads at once.
  */
-#define _GNU_SOURCE	/* memmem() */
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -63,71 +62,87 @@ static size_t tok_at(const struct lexer *lx, size_t off)
 }
 
 /*
- * The last line of the use at @s: a site at a name whose parenthesised
- * arguments close on a later line (a call wrapped onto several lines)
- * ends at its ')', at most USE_MAX_LINES lines on; every other site is
- * its own line.
+ * The token of the ')' that closes the group open at token @i (a '('
+ * then, or the group @i is in when @inside), if it is on one of the
+ * USE_MAX_LINES lines from @line on; else lx->nt.  A #define's end
+ * closes nothing.
  */
-static unsigned int use_last_line(const struct lexer *lx,
-				  const struct tsite *s)
+static size_t close_paren(const struct lexer *lx, size_t i, bool inside,
+			  unsigned int line)
 {
-	size_t i = tok_at(lx, s->off), j;
-	unsigned int last;
+	int depth = inside ? 1 : 0;
 
-	if (i + 1 >= lx->nt || lx->t[i].type != T_IDENT ||
-	    !is_punct(&lx->t[i + 1], P_LPAREN))
-		return s->line;
-	j = lex_skip_group(lx, i + 1, lx->nt);
-	if (j <= i + 1 || !is_punct(&lx->t[j - 1], P_RPAREN))
-		return s->line;	/* unbalanced, or cut by a #define's end */
-	last = lx->t[j - 1].line;
-	if (last <= s->line)
-		return s->line;
-	if (last - s->line >= USE_MAX_LINES)
-		last = s->line + USE_MAX_LINES - 1;
-	return last;
+	for (; i < lx->nt; i++) {
+		const struct tok *t = &lx->t[i];
+
+		if (t->line - line >= USE_MAX_LINES || t->type == T_EOD ||
+		    t->type == T_DEFINE)
+			break;
+		if (t->type != T_PUNCT)
+			continue;
+		if (t->sub == P_LPAREN || t->sub == P_LBRACK ||
+		    t->sub == P_LBRACE) {
+			depth++;
+		} else if (t->sub == P_RPAREN || t->sub == P_RBRACK ||
+			   t->sub == P_RBRACE) {
+			if (--depth == 0)
+				return t->sub == P_RPAREN ? i : lx->nt;
+			if (depth < 0)
+				break;
+		} else if (t->sub == P_SEMI && depth <= 1) {
+			break;	/* a statement ended: the group never closes */
+		}
+	}
+	return lx->nt;
 }
 
 /*
- * The whitespace-normalised text of @len bytes at @s that span lines:
- * without comments or backslash-newlines, so that the lines read as one
- * (a "//" comment joined to the next line would hide it).
+ * The token of the last line of the use at @s, or lx->nt when it is its
+ * own line: the ')' of a call wrapped onto later lines, when the site is
+ * at the call's name, or at a string literal among its arguments
+ * (printk-p: the format's arguments); at most USE_MAX_LINES lines.
  */
-static char *joined_text(const char *s, size_t len)
+static size_t use_end(const struct lexer *lx, const struct tsite *s)
+{
+	size_t i = tok_at(lx, s->off), n, c;
+
+	if (i >= lx->nt)
+		return lx->nt;
+	if (lx->t[i].type == T_IDENT) {
+		n = next_sig(lx, i);
+		if (n >= lx->nt || !is_punct(&lx->t[n], P_LPAREN))
+			return lx->nt;
+		c = close_paren(lx, n, false, s->line);
+	} else if (lx->t[i].type == T_STRING) {
+		c = close_paren(lx, i + 1, true, s->line);
+	} else {
+		return lx->nt;
+	}
+	return c < lx->nt && lx->t[c].line > s->line ? c : lx->nt;
+}
+
+/*
+ * The whitespace-normalised text of the tokens from @first to @last, a
+ * use that spans lines: its code without the comments, directives or
+ * backslash-newlines between, so that the lines read as one; a blank
+ * where the source has anything between two tokens.
+ */
+static char *joined_text(const struct lexer *lx, size_t first, size_t last)
 {
 	struct sbuf sb = SBUF_INIT;
-	const char *p = s, *e = s + len;
+	uint32_t end = lx->t[first].off;
+	size_t i;
 	char *text;
-	char quote = 0;
 
-	while (p < e) {
-		if (quote) {
-			if (*p == '\\' && p + 1 < e) {
-				sbuf_add(&sb, p, 2);
-				p += 2;
-				continue;
-			}
-			if (*p == quote || *p == '\n')
-				quote = 0;
-		} else if (*p == '"' || *p == '\'') {
-			quote = *p;
-		} else if (*p == '/' && p + 1 < e && p[1] == '*') {
-			const char *q = memmem(p + 2, (size_t)(e - p - 2), "*/", 2);
+	for (i = first; i <= last; i++) {
+		const struct tok *t = &lx->t[i];
 
-			p = q ? q + 2 : e;
-			sbuf_add(&sb, " ", 1);
+		if (t->type == T_FT || t->type == T_EOD || t->type == T_COND)
 			continue;
-		} else if (*p == '/' && p + 1 < e && p[1] == '/') {
-			while (p < e && *p != '\n')
-				p++;
-			continue;
-		} else if (*p == '\\' && p + 1 < e &&
-			   (p[1] == '\n' || p[1] == '\r')) {
-			p++;	/* the backslash of a continued line */
-			continue;
-		}
-		sbuf_add(&sb, p, 1);
-		p++;
+		if (sb.len && t->off > end)
+			sbuf_addch(&sb, ' ');
+		sbuf_add(&sb, lx->buf + t->off, t->len);
+		end = t->off + t->len;
 	}
 	text = normalize_ws(sb.buf ? sb.buf : "", sb.len);
 	sbuf_release(&sb);
@@ -151,28 +166,32 @@ static void emit_sites(struct lexer *lx, struct site_list *out)
 		struct site *o = &out->v[out->n++];
 		const char *b = lx->buf, *ls, *le;
 		size_t off = s->off < lx->len ? s->off : lx->len;
-
-		unsigned int last = use_last_line(lx, s), l;
+		size_t last = use_end(lx, s), first;
 
 		ls = b + off;
 		while (ls > b && ls[-1] != '\n')
 			ls--;
-		/* the end of the use's last line */
-		le = b + off;
-		for (l = s->line; ; l++) {
-			le = memchr(le, '\n', lx->len - (size_t)(le - b));
-			if (!le || l == last)
-				break;
-			le++;
-		}
+		le = memchr(b + off, '\n', lx->len - off);
 		if (!le)
 			le = b + lx->len;
 		o->rule = s->rule;
 		o->line = s->line;
 		o->func = s->func_len ? xstrndup(b + s->func_off, s->func_len)
 				      : NULL;
-		o->text = last > s->line ? joined_text(ls, (size_t)(le - ls))
-					 : normalize_ws(ls, (size_t)(le - ls));
+		if (last < lx->nt) {
+			/* from the first token of the site's line */
+			first = tok_at(lx, s->off);
+			while (first > 0 && lx->t[first - 1].off >= (size_t)(ls - b))
+				first--;
+			/* to the last token of the ')' line */
+			while (last + 1 < lx->nt &&
+			       lx->t[last + 1].line == lx->t[last].line &&
+			       lx->t[last + 1].type != T_EOD)
+				last++;
+			o->text = joined_text(lx, first, last);
+		} else {
+			o->text = normalize_ws(ls, (size_t)(le - ls));
+		}
 		o->deps = s->dep_len ? xstrndup(lx->deps.buf + s->dep_off,
 						s->dep_len) : NULL;
 	}

@@ -25,9 +25,11 @@ struct site {
 	unsigned int line;	/* 1-based physical line of the match */
 	char *func;		/* enclosing function or macro name, or NULL */
 	/*
-	 * That source line, whitespace-normalised; for a call whose
-	 * arguments close on a later line, every line up to its ')' (at
-	 * most 16), joined without comments or backslash-newlines.
+	 * That source line, whitespace-normalised.  For a site at a call's
+	 * name, or at a printk-p format among a call's arguments, whose
+	 * call closes on a later line (16 lines at most), the code of every
+	 * line from the site's to the ')' one, joined: its tokens without
+	 * the comments, directives or backslash-newlines between them.
 	 */
 	char *text;
 	/*

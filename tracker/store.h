@@ -275,7 +275,7 @@ int store_counts(struct store *st, long long release, enum count_by by,
 		 const char *rule, const char *subsystem, struct count_rows *out);
 /*
  * store_site_changes - uses added and removed from release @old to @new
- * per rule.  A use is (rule, path, normalised line); each path's uses are
+ * per rule.  A use is (rule, path, normalised text); each path's uses are
  * compared as multisets (only files whose blob differs), so a use is
  * neither added nor removed when its file moves to another section.  A
  * path belongs to its section in @new (in @old when @new lacks it); with

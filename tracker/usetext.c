@@ -64,6 +64,8 @@ static char text_next(struct text_walk *w)
 		return ' ';
 	}
 	c = *w->p;
+	if (!w->quote && c == '\\' && !w->p[1 + strspn(w->p + 1, " \t")])
+		c = 0;	/* a #define body's line continued: not the use's */
 	if (!c)
 		return 0;
 	w->p++;

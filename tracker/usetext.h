@@ -4,14 +4,15 @@
  *
  * A site's text is its source line, whitespace-normalised by the lexer (a
  * call wrapped onto several lines: those lines joined, lexer.h), so a call
- * re-wrapped is the same use.
+ * whose arguments are re-wrapped is the same use.  A backslash that ends
+ * a text (a #define body's line continued) is no part of it.
  * Two sites of one rule are the same use when their texts are equal
  * without their spaces and comments (a comment is a space between
  * tokens), but for one space between two word characters and those inside
  * a string or character literal: a change of spacing or of a comment
  * alone (strcpy( d,s ) to strcpy(d, s), a comment after it) neither adds
  * nor removes a use, while "%s %s" is not "%s%s".  The gate (kmig check,
- * kmig log), kmig branch's superseded and the trend (kmig report --trend,
+ * kmig log), kmig branch's superseded (on first lines, branch.h) and the trend (kmig report --trend,
  * the web) use the same identity.
  */
 #ifndef KMIG_USETEXT_H

@@ -131,7 +131,7 @@ static void file_section_begin(struct web *w, size_t rel, size_t i)
 	else
 		html_escape(sb, f->path);
 	sbuf_addstr(sb, "</h3>\n<table class=\"sites\">\n<thead><tr><th>Site</th><th>Rule</th>"
-		    "<th>Function</th><th>Source line</th></tr></thead>\n<tbody>\n");
+		    "<th>Function</th><th>Source</th></tr></thead>\n<tbody>\n");
 	free(url);
 }
 

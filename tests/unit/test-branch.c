@@ -59,6 +59,10 @@ static const char make_repo[] =
 	"printf 'void w(char *d, const char *s)\\n{\\n\\tint n = 0;\\n"
 	"\\tstrlcpy(d,\\n\\t\\ts,\\n\\t\\t1 +\\n\\t\\t2 +\\n\\t\\t3);\\n}\\n'"
 	" > lib/w.c;"
+	"printf 'void m(void);\\n#define CP(d, s) strlcpy(d, \\\\\\n\\t\\ts, \\\\\\n"
+	"\\t\\t1 + \\\\\\n\\t\\t2 + \\\\\\n\\t\\t3)\\n' > lib/m.c;"
+	"printf 'void u(char *d, const char *s)\\n{\\n\\tstrlcpy(d,\\n\\t\\ts, 8);\\n}\\n'"
+	" > lib/u.c;"
 	"c initial; git tag v0.9;"
 	"git checkout -q -b old;"
 	"sed -i 's/strlcpy(name, src, 16);/strscpy(name, src, 16);/' lib/s.c;"
@@ -67,6 +71,8 @@ static const char make_repo[] =
 	"c 'lib: c: use strscpy'; fp conflict;"
 	"sed -i 's/int v = 1;/int v = 2;/' lib/v.c; c 'lib: v: two'; fp plain;"
 	"sed -i 's/strlcpy(d,$/strscpy(d,/' lib/w.c; c 'lib: w: strscpy'; fp wrapped;"
+	"sed -i 's/strlcpy(d, /strscpy(d, /' lib/m.c; c 'lib: m: strscpy'; fp macro;"
+	"sed -i 's/strlcpy(d,$/strscpy(d,/' lib/u.c; c 'lib: u: strscpy'; fp later;"
 	"git checkout -q master;"
 	"sed -i 's/x = 1;/x = 2;/' net/up.c; c 'net: up: two'; fp reverse;"
 	"sed -i 's/a = 1;/a = 10;/' net/pid.c; c 'net: pid: ten'; fp patchid;"
@@ -77,6 +83,8 @@ static const char make_repo[] =
 	"sed -i 's/int x = 0;/int unrelated = 1;/' lib/c.c;"
 	"sed -i 's/int v = 1;/int v = 3;/' lib/v.c;"
 	"sed -i 's/int n = 0;/int n = 1;/' lib/w.c;"
+	"sed -i 's/void m(void);/void m(int);/' lib/m.c;"
+	"sed -i 's/s, 8);/s, 16);/' lib/u.c;"
 	"c 'lib: upstream rework'; git tag v1.0;"
 	"git checkout -q -b new;"
 	"sed -i 's/strcpy(d, s);/strscpy(d, s, 16);/' drivers/one.c;"
@@ -353,6 +361,24 @@ static void test_conflict_wrapped_use_present(void **state)
 	       "\n1 of the 1 tracked uses the patch removes are still present\n");
 }
 
+/*
+ * The same in a #define body (the hunk's line ends in a backslash), and a
+ * wrapped call upstream changed on a later line: its first line is still
+ * in the tree, and so is the use.
+ */
+static void test_conflict_wrapped_use_changed(void **state)
+{
+	(void)state;
+	expect("macro", "v1.0", "v1.0", BRANCH_CONFLICT,
+	       "  lib/m.c hunk 1/1 @@ -1,5 +1,5 @@: pre-image not found; "
+	       "removes strlcpy \"#define CP(d, s) strlcpy(d, \\\" (present)\n",
+	       "\n1 of the 1 tracked uses the patch removes are still present\n");
+	expect("later", "v1.0", "v1.0", BRANCH_CONFLICT,
+	       "  lib/u.c hunk 1/1 @@ -1,5 +1,5 @@: pre-image not found; "
+	       "removes strlcpy \"strlcpy(d, s, 8);\" (present)\n",
+	       "\n1 of the 1 tracked uses the patch removes are still present\n");
+}
+
 static void test_conflict_no_tracked_use(void **state)
 {
 	(void)state;
@@ -448,6 +474,7 @@ int main(void)
 		cmocka_unit_test(test_superseded),
 		cmocka_unit_test(test_conflict_use_present),
 		cmocka_unit_test(test_conflict_wrapped_use_present),
+		cmocka_unit_test(test_conflict_wrapped_use_changed),
 		cmocka_unit_test(test_conflict_no_tracked_use),
 		cmocka_unit_test(test_trailers),
 		cmocka_unit_test(test_identity),

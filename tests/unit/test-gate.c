@@ -352,6 +352,11 @@ static void test_text_cmp(void **state)
 	/* a line that began inside a block comment holding a URL */
 	assert_int_not_equal(use_text_cmp("* see http://x */ strcpy(d, s);",
 					  "* see http://x */ strcpy(e, t);"), 0);
+	/* a #define body's line continued is the same use as its last line */
+	assert_int_equal(use_text_cmp("\tstrcpy(d, s); \\", "strcpy(d, s);"), 0);
+	assert_int_equal(use_text_cmp("strcpy(d, s);\\ ", "strcpy(d, s);"), 0);
+	assert_int_not_equal(use_text_cmp("f(\"\\\\\");", "f(\"\");"), 0);
+	assert_int_not_equal(use_text_cmp("a \\ b", "a b"), 0);
 	assert_true(use_text_cmp("a(b)", "a(c)") < 0);
 	assert_true(use_text_cmp("a (c)", "a(b)") > 0);
 }

@@ -302,15 +302,39 @@ static void test_wrapped_calls(void **state)
 	/* a macro body cut by its end: the line alone */
 	assert_dump("#define M(a) BUG_ON(a, \\\n b\n",
 		    "bug-on:1:M:#define M(a) BUG_ON(a, \\\n");
-	/* at most 16 lines */
+	/* a call of more than 16 lines: its line alone */
 	sbuf_addstr(&sb, "void f(void)\n{\n\tBUG_ON(a");
 	for (i = 0; i < 20; i++)
 		sbuf_addf(&sb, " +\n\t\t%c", 'b' + i);
 	sbuf_addstr(&sb, ");\n}\n");
 	got = dump(sb.buf);
-	assert_string_equal(got, "bug-on:3:f:BUG_ON(a + b + c + d + e + f + g + h + "
-			    "i + j + k + l + m + n + o + p +\n");
+	assert_string_equal(got, "bug-on:3:f:BUG_ON(a +\n");
 	free(got);
+	/* 16 lines are joined */
+	sbuf_reset(&sb);
+	sbuf_addstr(&sb, "void f(void)\n{\n\tBUG_ON(a");
+	for (i = 0; i < 15; i++)
+		sbuf_addf(&sb, " +\n\t\t%c", 'b' + i);
+	sbuf_addstr(&sb, ");\n}\n");
+	got = dump(sb.buf);
+	assert_string_equal(got, "bug-on:3:f:BUG_ON(a + b + c + d + e + f + g + h + "
+			    "i + j + k + l + m + n + o + p);\n");
+	free(got);
+	/* a printk format: to the ')' of the call it is in */
+	assert_dump("void f(void *p)\n{\n\tpr_info(\"at %p\\n\",\n\t\tp);\n"
+		    "\tchar *s = \"%p\";\n\tx = y;\n}\n",
+		    "printk-p:3:f:pr_info(\"at %p\\n\", p);\n"
+		    "printk-p:5:f:char *s = \"%p\";\n");
+	/* a line that begins inside a comment; directives, comments and
+	 * continued lines between the arguments are no part of the text */
+	assert_dump("void f(void)\n{\n\t/*\n\t * see https://x/y */ strcpy(d,\n"
+		    "#ifdef X\n\t\ts // a \\\n still comment\n#endif\n"
+		    "\t\t); x = \"a // b\";\n}\n",
+		    "strcpy:4:f:strcpy(d, s ); x = \"a // b\";\n");
+	/* a fall-through comment between the name and its '(' */
+	assert_dump("void f(void)\n{\n\tBUG_ON /* fall through */ (a\n\t\t);\n}\n",
+		    "bug-on:3:f:BUG_ON (a );\n"
+		    "fallthrough-comment:3:f:BUG_ON /* fall through */ (a\n");
 	sbuf_release(&sb);
 }
 

@@ -69,6 +69,7 @@ struct fx_func {
 
 struct fx_name {
 	uint32_t off, len, hash;	/* in lex_fx.pool; hash_mem32() */
+	uint32_t mark;			/* called in fn[mark - 1]; 0 none */
 };
 
 struct fx_ref {
@@ -134,8 +135,13 @@ static uint32_t name_id(struct lex_fx *fx, const char *s, size_t len)
 	nm->off = (uint32_t)fx->pool.len;
 	nm->len = (uint32_t)len;
 	nm->hash = h;
-	sbuf_add(&fx->pool, s, len);
-	sbuf_addch(&fx->pool, '\0');
+	nm->mark = 0;
+	/* the name and its NUL, the pool NUL-terminated as an sbuf */
+	sbuf_grow(&fx->pool, len + 1);
+	memcpy(fx->pool.buf + fx->pool.len, s, len);
+	fx->pool.len += len + 1;
+	fx->pool.buf[fx->pool.len - 1] = '\0';
+	fx->pool.buf[fx->pool.len] = '\0';
 	fx->slot[j] = (uint32_t)++fx->nn;
 	return (uint32_t)fx->nn - 1;
 }
@@ -168,21 +174,41 @@ static void add_ref(struct lexer *lx, uint32_t kind, uint32_t name,
 	fx->nr++;
 }
 
-/* Close the open function at line @end: its calls sorted, each once. */
-static int cmp_u32(const void *a, const void *b)
+/* Move v[i] down the max-heap v[0..n) to its place. */
+static void sift_u32(uint32_t *v, size_t i, size_t n)
 {
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	uint32_t x = v[i];
+	size_t c;
 
-	return x < y ? -1 : x > y;
+	while ((c = 2 * i + 1) < n) {
+		if (c + 1 < n && v[c + 1] > v[c])
+			c++;
+		if (v[c] <= x)
+			break;
+		v[i] = v[c];
+		i = c;
+	}
+	v[i] = x;
 }
 
-/* Sort @n ids: most functions call a handful of names, qsort() above that. */
+/*
+ * Sort @n ids: most functions call a handful of names, a heap sort above
+ * that (in place, no comparison calls, nothing allocated).
+ */
 static void sort_u32(uint32_t *v, size_t n)
 {
 	size_t i, j;
 
 	if (n > 16) {
-		qsort(v, n, sizeof(*v), cmp_u32);
+		for (i = n / 2; i-- > 0;)
+			sift_u32(v, i, n);
+		for (i = n - 1; i > 0; i--) {
+			uint32_t x = v[0];
+
+			v[0] = v[i];
+			v[i] = x;
+			sift_u32(v, 0, i);
+		}
 		return;
 	}
 	for (i = 1; i < n; i++) {
@@ -194,26 +220,21 @@ static void sort_u32(uint32_t *v, size_t n)
 	}
 }
 
+/*
+ * Close the open function at line @end: its calls sorted (each is there
+ * once, lex_funcs_call() keeps no name twice).
+ */
 static void fx_close(struct lex_fx *fx, unsigned int end)
 {
 	struct fx_func *f;
-	uint32_t *c;
-	size_t i, m;
 
 	if (!fx->open)
 		return;
 	fx->open = false;
 	f = &fx->fn[fx->nf - 1];
 	f->end = end > f->line ? end : f->line;
-	if (f->ncalls > 1) {
-		c = fx->calls + f->calls;
-		sort_u32(c, f->ncalls);
-		for (i = m = 1; i < f->ncalls; i++)
-			if (c[i] != c[m - 1])
-				c[m++] = c[i];
-		f->ncalls = (uint32_t)m;
-		fx->nc = f->calls + m;
-	}
+	if (f->ncalls > 1)
+		sort_u32(fx->calls + f->calls, f->ncalls);
 }
 
 /* Is the declaration that ends at token @i (exclusive) "static"? */
@@ -317,6 +338,7 @@ void lex_funcs_call(struct lexer *lx, size_t i, size_t lp)
 	const struct tok *t = &lx->t[i];
 	const struct tok *pv = lex_prev(lx);
 	struct lex_fx *fx;
+	uint32_t id;
 
 	if (lx->in_define)
 		return;
@@ -333,8 +355,12 @@ void lex_funcs_call(struct lexer *lx, size_t i, size_t lp)
 		return;
 	if (lex_all_upper(lx->buf + t->off, t->len))
 		return;
+	id = name_id(fx, lx->buf + t->off, t->len);
+	if (fx->names[id].mark == fx->nf)
+		return;			/* called before in this function */
+	fx->names[id].mark = (uint32_t)fx->nf;
 	ALLOC_GROW(fx->calls, fx->nc + 1, fx->ac);
-	fx->calls[fx->nc++] = tok_name(lx, i);
+	fx->calls[fx->nc++] = id;
 	fx->fn[fx->nf - 1].ncalls++;
 }
 
@@ -376,17 +402,27 @@ void lex_funcs_member(struct lexer *lx, size_t i, size_t eq)
 	}
 }
 
-/* " N": a blank and @v in decimal, without the printf machinery. */
-static void add_num(struct sbuf *sb, uint32_t v)
-{
-	char buf[12], *p = buf + sizeof(buf);
+/* The most bytes put_num() writes: a blank and 10 digits. */
+#define NUM_MAX 11
 
+/*
+ * " N": a blank and @v in decimal at @p, without the printf machinery;
+ * returns the end (the caller made room for NUM_MAX bytes).
+ */
+static char *put_num(char *p, uint32_t v)
+{
+	char *end = p + 2;
+	uint32_t x;
+
+	*p = ' ';
+	for (x = v / 10; x; x /= 10)
+		end++;
+	p = end;
 	do {
 		*--p = (char)('0' + v % 10);
 		v /= 10;
 	} while (v);
-	*--p = ' ';
-	sbuf_add(sb, p, (size_t)(buf + sizeof(buf) - p));
+	return end;
 }
 
 /*
@@ -446,6 +482,7 @@ char *lex_funcs_emit(struct lexer *lx)
 	struct lex_fx *fx = lx->fx;
 	struct sbuf sb = SBUF_INIT;
 	size_t i, j;
+	char *p;
 
 	if (fx)
 		fx_close(fx, lx->nt ? lx->t[lx->nt - 1].line : 1);
@@ -456,32 +493,48 @@ char *lex_funcs_emit(struct lexer *lx)
 		sbuf_release(&sb);
 		return NULL;
 	}
-	sbuf_addstr(&sb, "n");
-	for (i = 0; i < fx->nn; i++) {
-		sbuf_addch(&sb, ' ');
-		sbuf_add(&sb, fx->pool.buf + fx->names[i].off,
-			 fx->names[i].len);
+	/*
+	 * "n" and the names in id order: the pool is just those, each
+	 * with a NUL where the record has the blank before the next one.
+	 */
+	sbuf_grow(&sb, fx->pool.len + 2);
+	p = sb.buf;
+	*p++ = 'n';
+	if (fx->nn) {
+		*p++ = ' ';
+		memcpy(p, fx->pool.buf, fx->pool.len - 1);
+		for (i = 0; i + 1 < fx->nn; i++)
+			p[fx->names[i].off + fx->names[i].len] = ' ';
+		p += fx->pool.len - 1;
 	}
-	sbuf_addch(&sb, '\n');
+	*p++ = '\n';
+	sb.len = (size_t)(p - sb.buf);
 	for (i = 0; i < fx->nf; i++) {
 		const struct fx_func *f = &fx->fn[i];
 
-		sbuf_addch(&sb, 'f');
-		add_num(&sb, f->name);
-		add_num(&sb, f->line);
-		add_num(&sb, f->end);
-		add_num(&sb, f->is_static ? 1 : 0);
+		sbuf_grow(&sb, 2 + NUM_MAX * (4 + (size_t)f->ncalls));
+		p = sb.buf + sb.len;
+		*p++ = 'f';
+		p = put_num(p, f->name);
+		p = put_num(p, f->line);
+		p = put_num(p, f->end);
+		p = put_num(p, f->is_static ? 1 : 0);
 		for (j = 0; j < f->ncalls; j++)
-			add_num(&sb, fx->calls[f->calls + j]);
-		sbuf_addch(&sb, '\n');
+			p = put_num(p, fx->calls[f->calls + j]);
+		*p++ = '\n';
+		sb.len = (size_t)(p - sb.buf);
 	}
 	for (i = 0; i < fx->nr; i++) {
-		sbuf_addch(&sb, 'e');
-		add_num(&sb, fx->ref[i].kind);
-		add_num(&sb, fx->ref[i].name);
-		add_num(&sb, fx->ref[i].line);
-		sbuf_addch(&sb, '\n');
+		sbuf_grow(&sb, 2 + NUM_MAX * 3);
+		p = sb.buf + sb.len;
+		*p++ = 'e';
+		p = put_num(p, fx->ref[i].kind);
+		p = put_num(p, fx->ref[i].name);
+		p = put_num(p, fx->ref[i].line);
+		*p++ = '\n';
+		sb.len = (size_t)(p - sb.buf);
 	}
+	sb.buf[sb.len] = '\0';
 	emit_consts(lx, &sb);
 	return sbuf_detach(&sb);
 }

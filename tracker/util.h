@@ -192,17 +192,35 @@ static inline uint32_t hash_mem32(const void *data, size_t len)
 {
 	const unsigned char *s = data;
 	uint64_t h = 0x9e3779b97f4a7c15ULL ^ len, w;
+	uint32_t a, b;
+	size_t n = len;
 
-	while (len >= 8) {
+	while (n > 8) {
 		memcpy(&w, s, 8);
 		h = (h ^ w) * 0xff51afd7ed558ccdULL;
 		h ^= h >> 32;
 		s += 8;
-		len -= 8;
+		n -= 8;
 	}
-	if (len) {
-		w = 0;
-		memcpy(&w, s, len);
+	/*
+	 * The last 1 to 8 bytes in loads of a fixed size that stay inside
+	 * (overlapping the bytes already hashed, or each other): a copy of
+	 * a variable length into w would be byte stores that the load of w
+	 * waits for.
+	 */
+	if (len >= 8) {
+		memcpy(&w, s + n - 8, 8);
+	} else if (n >= 4) {
+		memcpy(&a, s, 4);
+		memcpy(&b, s + n - 4, 4);
+		w = (uint64_t)a << 32 | b;
+	} else if (n) {
+		w = (uint64_t)s[0] | (uint64_t)s[n / 2] << 8 |
+		    (uint64_t)s[n - 1] << 16;
+	} else {
+		w = 0;			/* len 0: nothing to mix in */
+	}
+	if (n) {
 		h = (h ^ w) * 0xff51afd7ed558ccdULL;
 		h ^= h >> 32;
 	}

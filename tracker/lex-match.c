@@ -770,7 +770,8 @@ void lex_match_vla(struct lexer *lx, size_t i)
 			deps_keep(lx, &deps, &lx->s[lx->ns - 1].dep_off,
 				  &lx->s[lx->ns - 1].dep_len);
 	}
-	sbuf_release(&deps);
+	if (deps.buf)		/* most statements are no declarator[...] */
+		sbuf_release(&deps);
 }
 
 /* ---- alloc-obj (v7.3's deprecated.rst, scripts/coccinelle/api/kmalloc_objs.cocci) ---- */

@@ -363,41 +363,43 @@ static inline void scan_word(struct lexer *lx, size_t i)
 static inline void scan_ident(struct lexer *lx, struct frame *f, size_t i)
 {
 	const struct tok *t = &lx->t[i];
-	bool name = t->word < 0 || t->sub == W_NAME;
 	size_t n;
+	int sub;
 
 	if (t->word >= 0)
 		scan_word(lx, i);
-	n = next_sig(lx, i);
 	if (f && f->kind == F_ENUM && f->want_enumerator &&
 	    lx->st.paren == f->paren) {
 		lex_idset_add(lx, &lx->enums, t->off, t->len);
 		f->want_enumerator = false;
 	}
-	if (lx->st.stmt_const && !lx->st.stmt_rhs && n < lx->nt && name &&
-	    at_stmt_level(lx, f) && lx->t[n].type == T_PUNCT &&
-	    (lx->t[n].sub == P_ASSIGN || lx->t[n].sub == P_SEMI ||
-	     lx->t[n].sub == P_COMMA || lx->t[n].sub == P_LBRACK))
+	/* the rest is about a name (no keyword) followed by a punctuator */
+	if (t->word >= 0 && t->sub != W_NAME)
+		return;
+	n = next_sig(lx, i);
+	if (n >= lx->nt || lx->t[n].type != T_PUNCT)
+		return;
+	sub = lx->t[n].sub;
+	if (sub == P_LPAREN) {
+		lex_funcs_call(lx, i, n);
+		/* the last name( at file scope before the body */
+		if (!f && !lx->in_define && lx->st.paren == 0)
+			lx->st.cand = (long)i;
+		return;
+	}
+	if (sub != P_ASSIGN && sub != P_SEMI && sub != P_COMMA &&
+	    sub != P_LBRACK)
+		return;
+	if (lx->st.stmt_const && !lx->st.stmt_rhs && at_stmt_level(lx, f))
 		lex_idset_add(lx, &lx->consts, t->off, t->len);
 	/* a variable declared at file scope: "extern unsigned int nr_cpu_ids;" */
-	if (!f && !lx->in_define && !lx->st.stmt_rhs && name && lx->st.paren == 0 &&
-	    n < lx->nt && lx->t[n].type == T_PUNCT &&
-	    (lx->t[n].sub == P_ASSIGN || lx->t[n].sub == P_SEMI ||
-	     lx->t[n].sub == P_COMMA || lx->t[n].sub == P_LBRACK) &&
+	if (!f && !lx->in_define && !lx->st.stmt_rhs && lx->st.paren == 0 &&
 	    lx->st.prev >= 0 && (lx->t[lx->st.prev].type == T_IDENT ||
 				 is_punct(&lx->t[lx->st.prev], P_STAR)))
 		lex_idset_add(lx, &lx->vars, t->off, t->len);
-	if (name && n < lx->nt && lx->t[n].type == T_PUNCT) {
-		if (lx->t[n].sub == P_LPAREN)
-			lex_funcs_call(lx, i, n);
-		else if (lx->t[n].sub == P_ASSIGN && lx->st.prev >= 0 &&
-			 is_punct(&lx->t[lx->st.prev], P_DOT))
-			lex_funcs_member(lx, i, n);
-	}
-	/* the last name( at file scope before the body */
-	if (!f && !lx->in_define && lx->st.paren == 0 && n < lx->nt &&
-	    is_punct(&lx->t[n], P_LPAREN) && name)
-		lx->st.cand = (long)i;
+	if (sub == P_ASSIGN && lx->st.prev >= 0 &&
+	    is_punct(&lx->t[lx->st.prev], P_DOT))
+		lex_funcs_member(lx, i, n);
 }
 
 /* The punctuator @t in frame @f: parentheses, braces, statement ends. */
@@ -470,10 +472,18 @@ void lex_scan(struct lexer *lx)
 			if (f->kind == F_STRUCT &&
 			    (!lx->in_define || lx->nfr > lx->save_nfr))
 				lex_struct_token(lx, f, i);
-			/* at_stmt_level() and in_block_scope() */
-			if (start && lx->st.paren == f->paren &&
-			    !lx->in_define &&
-			    (f->kind == F_FUNC || f->kind == F_BLOCK))
+			/*
+			 * at_stmt_level() and in_block_scope(); a statement
+			 * that starts with no identifier, or with a keyword
+			 * no declaration starts with, is no vla (the test
+			 * vla_check() starts with, without the call)
+			 */
+			if (start && type == T_IDENT &&
+			    lx->st.paren == f->paren && !lx->in_define &&
+			    (f->kind == F_FUNC || f->kind == F_BLOCK) &&
+			    (t->word < 0 || (t->sub != W_STMT &&
+					     t->sub != W_SIZEOF &&
+					     t->sub != W_ATTR)))
 				lex_match_vla(lx, i);
 		}
 

@@ -37,6 +37,27 @@ struct sub *find_sub(struct web *w, const char *name)
 	return bsearch(name, w->sub.v, w->sub.n, sizeof(*w->sub.v), cmp_sub_name);
 }
 
+/* A subsystem @name with no use yet, at the end of w->sub.v. */
+static struct sub *sub_add(struct web *w, const char *name)
+{
+	struct sub *s;
+
+	ALLOC_GROW(w->sub.v, w->sub.n + 1, w->sub.alloc);
+	s = &w->sub.v[w->sub.n++];
+	memset(s, 0, sizeof(*s));
+	s->name = xstrdup(name);
+	s->cnt = xcalloc(RULE__COUNT * w->rel.n, sizeof(*s->cnt));
+	s->tot = xcalloc(w->rel.n, sizeof(*s->tot));
+	s->delta = xcalloc(w->rel.n, sizeof(*s->delta));
+	s->moved_tot = xcalloc(w->rel.n, sizeof(*s->moved_tot));
+	return s;
+}
+
+static int cmp_sub(const void *a, const void *b)
+{
+	return strcmp(((const struct sub *)a)->name, ((const struct sub *)b)->name);
+}
+
 static int load_count(void *data, const struct web_count *c)
 {
 	struct web *w = data;
@@ -46,16 +67,8 @@ static int load_count(void *data, const struct web_count *c)
 
 	if (ri < 0 || r < 0 || !c->subsystem)
 		return 0;
-	if (!w->sub.n || strcmp(w->sub.v[w->sub.n - 1].name, c->subsystem)) {
-		ALLOC_GROW(w->sub.v, w->sub.n + 1, w->sub.alloc);
-		s = &w->sub.v[w->sub.n++];
-		memset(s, 0, sizeof(*s));
-		s->name = xstrdup(c->subsystem);
-		s->cnt = xcalloc(RULE__COUNT * w->rel.n, sizeof(*s->cnt));
-		s->tot = xcalloc(w->rel.n, sizeof(*s->tot));
-		s->delta = xcalloc(w->rel.n, sizeof(*s->delta));
-		s->moved_tot = xcalloc(w->rel.n, sizeof(*s->moved_tot));
-	}
+	if (!w->sub.n || strcmp(w->sub.v[w->sub.n - 1].name, c->subsystem))
+		sub_add(w, c->subsystem);
 	s = &w->sub.v[w->sub.n - 1];
 	s->cnt[r * w->rel.n + ri] += c->count;
 	s->tot[ri] += c->count;
@@ -161,6 +174,30 @@ static int pair_share(struct web_share *sh)
 	return ret;
 }
 
+/*
+ * The sections of @rows that had no use in any release (a section whose
+ * only news is removals, or uses moved out), so that their changes are
+ * shown and the sections' add up to the release's; w->sub.v sorted again.
+ */
+static void add_changed_subs(struct web *w, const struct count_rows *rows)
+{
+	size_t j, n0 = w->sub.n;
+
+	for (j = 0; j < rows->n; j++) {
+		const char *key = rows->v[j].key;
+		size_t k;
+
+		if (!key || find_sub(w, key))
+			continue;
+		for (k = n0; k < w->sub.n && strcmp(w->sub.v[k].name, key); k++)
+			;
+		if (k == w->sub.n)
+			sub_add(w, key);
+	}
+	if (w->sub.n > n0)
+		qsort(w->sub.v, w->sub.n, sizeof(*w->sub.v), cmp_sub);
+}
+
 static int load_section_changes(struct web *w)
 {
 	size_t n = w->rel.n, i;
@@ -176,6 +213,10 @@ static int load_section_changes(struct web *w)
 	ret = web_split(pair_share, &job, w->st, two ? st : NULL);
 	if (two)
 		store_close(st);
+	for (i = 1; !ret && i < n; i++) {
+		add_changed_subs(w, &rows[i].add);
+		add_changed_subs(w, &rows[i].before);
+	}
 	for (i = 1; !ret && i < n; i++)
 		add_section_changes(w, i, &rows[i]);
 	for (i = 0; i < n; i++)
@@ -239,11 +280,12 @@ int web_load(struct web *w)
 	ret = store_web_counts(w->st, load_count, w);
 	if (ret)
 		return ret;
-	name_sub_pages(w);
 	ret = relinfo_since_load(w->st, &w->rule.since);
-	if (ret)
-		return ret;
-	return load_section_changes(w);
+	if (!ret)
+		ret = load_section_changes(w);
+	if (!ret)
+		name_sub_pages(w);
+	return ret;
 }
 
 void web_files_free(struct web *w)
@@ -349,16 +391,32 @@ bool has_uses(const long long *v, size_t n)
 	return i < n;
 }
 
-static bool rank_picks(const long long *c, size_t n, size_t at,
+/*
+ * Did subsystem @s change at release @at (> 0) in rule @rule (RULE__COUNT:
+ * any)?  Per rule, only the newest release's changes are kept.
+ */
+static bool sub_changed(const struct web *w, const struct sub *s,
+			size_t rule, size_t at)
+{
+	if (!at)
+		return false;
+	if (rule >= RULE__COUNT)
+		return s->delta[at] || s->moved_tot[at];
+	return at == w->rel.n - 1 &&
+	       (s->added[rule] || s->removed[rule] || s->moved[rule]);
+}
+
+static bool rank_picks(const struct web *w, const struct sub *s,
+		       const long long *c, size_t rule, size_t at,
 		       enum rank_filter filter)
 {
 	switch (filter) {
 	case RANK_ALL:
 		return true;
 	case RANK_EVER:
-		return has_uses(c, n);
+		return has_uses(c, w->rel.n) || sub_changed(w, s, rule, at);
 	case RANK_AT:
-		return c[at] != 0;
+		return c[at] != 0 || sub_changed(w, s, rule, at);
 	}
 	return false;
 }
@@ -373,7 +431,7 @@ struct ranked *rank_subs(struct web *w, size_t rule, size_t at,
 		const struct sub *s = &w->sub.v[i];
 		const long long *c = rule < RULE__COUNT ? &s->cnt[rule * w->rel.n] : s->tot;
 
-		if (!rank_picks(c, w->rel.n, at, filter))
+		if (!rank_picks(w, s, c, rule, at, filter))
 			continue;
 		rank[nr].index = i;
 		rank[nr].key = c[at];

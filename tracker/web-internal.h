@@ -233,8 +233,14 @@ struct ranked {
 /* Which subsystems rank_subs() ranks. */
 enum rank_filter {
 	RANK_ALL,		/* every subsystem */
-	RANK_EVER,		/* those with a use in some release */
-	RANK_AT,		/* those with a use at the release ranked by */
+	/*
+	 * Those with a use in some release, or with a change at the release
+	 * ranked by (one with no use left, or whose only news is removals,
+	 * counts in the sums of the release's changes).
+	 */
+	RANK_EVER,
+	/* those with a use at the release ranked by, or a change there */
+	RANK_AT,
 };
 
 /*

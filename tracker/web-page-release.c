@@ -321,14 +321,14 @@ static void release_dirs(struct web *w, struct sbuf *sb, bool drill)
 	sbuf_addstr(sb, "</tbody>\n</table></div>\n");
 }
 
-/* The subsystems with uses at release @i, most first. */
+/* The subsystems with uses at release @i, or changes there, most first. */
 static void release_subs(struct web *w, struct sbuf *sb, size_t i)
 {
 	size_t k, nsubs;
 	struct ranked *rank = rank_subs(w, RULE__COUNT, i, RANK_AT, &nsubs);
 
-	sbuf_addf(sb, "<h2>Subsystems</h2>\n<p>%zu subsystem%s with uses.</p>\n", nsubs,
-		  nsubs == 1 ? "" : "s");
+	sbuf_addf(sb, "<h2>Subsystems</h2>\n<p>%zu subsystem%s with uses%s.</p>\n", nsubs,
+		  nsubs == 1 ? "" : "s", i ? " or changes since the release before" : "");
 	if (nsubs) {
 		sbuf_addstr(sb, "<div class=\"scroll\"><table class=\"sortable\" id=\"subsystems\">\n"
 			    "<thead><tr><th>Subsystem</th><th class=\"num\">Uses</th>"

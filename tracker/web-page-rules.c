@@ -149,8 +149,8 @@ static void rule_subs(struct web *w, struct sbuf *sb, size_t r)
 	size_t n = w->rel.n, last = n - 1, i, nr;
 	struct ranked *rank = rank_subs(w, r, last, RANK_EVER, &nr);
 
-	sbuf_addf(sb, "<h2>Subsystems</h2>\n<p>%zu subsystem%s with uses in a scanned release, most uses in ",
-		  nr, nr == 1 ? "" : "s");
+	sbuf_addf(sb, "<h2>Subsystems</h2>\n<p>%zu subsystem%s with uses in a scanned release "
+		  "or changes in the newest, most uses in ", nr, nr == 1 ? "" : "s");
 	html_escape(sb, w->rel.tags[last]);
 	sbuf_addstr(sb, " first; added and removed since the previous release.</p>\n");
 	if (!nr) {

@@ -17,7 +17,8 @@ int page_subsystems(struct web *w)
 	struct ranked *rank;
 
 	page_begin(w, "Subsystems");
-	sbuf_addf(sb, "<p>%zu MAINTAINERS section%s with uses in a scanned release (a file belongs to "
+	sbuf_addf(sb, "<p>%zu MAINTAINERS section%s with uses in a scanned release or changes "
+		  "since the release before (a file belongs to "
 		  "the section of its own release&rsquo;s MAINTAINERS file), most uses in ",
 		  w->sub.n, w->sub.n == 1 ? "" : "s");
 	html_escape(sb, w->rel.tags[last]);

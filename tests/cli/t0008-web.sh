@@ -208,6 +208,39 @@ t_ok "missing database: one line, not created" sh -c "test \$(wc -l < '$TRASH/.s
 t_exit "empty database" 2 "$KMIG" --db "$TRASH/empty.db" web -o "$TRASH/site3"
 t_ok "no release scanned: one line" sh -c "test \$(wc -l < '$TRASH/.stderr') = 1 && grep -q 'no release is scanned' '$TRASH/.stderr'"
 t_ok "and no site left behind" test ! -e "$TRASH/site3"
+# a section renamed while its uses went away: the new name never had a use,
+# but its removals and moves show, so the sections add up to the release
+S="$TRASH/secw"
+git init -q "$S"
+mkdir -p "$S/net" "$S/drv"
+printf 'NET\nF:\tnet/\n\nOLD\nF:\tdrv/\n\nTHE REST\nF:\t*\nF:\t*/\n' > "$S/MAINTAINERS"
+printf 'void f(void)\n{\n\tstrcpy(a, b);\n}\n' > "$S/net/a.c"
+printf 'void g(void)\n{\n\tstrcpy(a, b);\n\tBUG_ON(1);\n}\n' > "$S/drv/b.c"
+git_commit_all "$S" "one" && git -C "$S" tag v1.0
+sed -i 's/^OLD$/NEW/' "$S/MAINTAINERS"
+printf 'void g(void)\n{\n}\n' > "$S/drv/b.c"
+git_commit_all "$S" "two" && git -C "$S" tag v1.1
+t_exit "scan of a section renamed as its uses went" 0 "$KMIG" --repo "$S" --db "$TRASH/sec.db" scan
+t_exit "its web" 0 "$KMIG" --db "$TRASH/sec.db" web -o "$TRASH/secsite"
+sec_rows() {	# the Subsystem table's rows of page $1: "name|cells..."
+	python3 - "$1" <<'PY'
+import re, sys
+t = open(sys.argv[1]).read()
+i = t.index('id="subsystems"')
+for row in re.findall(r'<tr>(.*?)</tr>', t[i:t.index('</table>', i)], re.S)[1:]:
+	cells = [re.sub(r'<[^>]+>', '', c).strip() for c in re.findall(r'<t[dh][^>]*>(.*?)</t[dh]>', row, re.S)]
+	print('|'.join(c for c in cells if c))
+PY
+}
+sec_rows "$(ls "$TRASH"/secsite/release-v1-1-*.html)" > "$TRASH/secrel"
+t_ok "... the release page lists the section with no use left" grep -q '^NEW|0|' "$TRASH/secrel"
+t_is "... and its sections' deltas add up to the release's -2" "-2" \
+	"$(sed 's/([^)]*)//g' "$TRASH/secrel" | awk -F'|' '{ s += $3 } END { print s }')"
+sec_rows "$TRASH/secsite/subsystems.html" > "$TRASH/secsubs"
+t_ok "... subsystems.html has the section that never had a use" grep -q '^NEW|' "$TRASH/secsubs"
+sec_rows "$(ls "$TRASH"/secsite/rule-strcpy-*.html)" > "$TRASH/secrule"
+t_ok "... so has the rule page" grep -q '^NEW|0|0|-1' "$TRASH/secrule"
+t_ok "... and its page exists" sh -c "ls '$TRASH'/secsite/sub-new-*.html"
 t_exit "web --help" 0 k web --help
 t_ok "help shows usage" grep -q '^usage: kmig web' "$TRASH/.stdout"
 t_done

@@ -30,7 +30,8 @@ static const char usage[] =
 	"  --by file        release,path,rule,count,delta       (non-zero rows)\n"
 	"  --by rule        release,rule,count            (every rule, zeros too)\n"
 	"(delta: against the previous release, empty for the first).  --top N\n"
-	"keeps the N largest groups, largest first (text default: 20).\n"
+	"keeps the N largest groups, largest first (text default: 20); with\n"
+	"--by rule, the N rules with the most uses (default: every rule).\n"
 	"--trend: every scanned release in version order with its count and,\n"
 	"since the previous release, the uses added and removed (a use is a rule,\n"
 	"path and whitespace-normalised text, a wrapped call's lines joined,\n"
@@ -232,6 +233,32 @@ static long long rule_count(const struct count_rows *rows, const char *rule)
 }
 
 /*
+ * The rules --by rule lists into @idx (RULE__COUNT entries), in order:
+ * every rule --rule keeps, in rule order, or with --top the N of them
+ * with the most uses in @cur, most first (ties in rule order).  How many.
+ */
+static size_t listed_rules(const struct report_opts *o,
+			   const struct count_rows *cur, int *idx)
+{
+	long long c[RULE__COUNT];
+	size_t n = 0, i, k;
+
+	for (i = 0; i < RULE__COUNT; i++) {
+		if (!rule_ok(o, (int)i))
+			continue;
+		c[i] = rule_count(cur, rules[i].id);
+		/* insertion in count order: the list is a score long */
+		for (k = n; o->top >= 0 && k > 0 && c[idx[k - 1]] < c[i]; k--)
+			idx[k] = idx[k - 1];
+		idx[k] = (int)i;
+		n++;
+	}
+	if (o->top >= 0 && (size_t)o->top < n)
+		n = (size_t)o->top;
+	return n;
+}
+
+/*
  * The forecasts of every rule ([rule]) and of their total ([RULE__COUNT])
  * over the releases @rels[0..@n), with the filters of @o.
  */
@@ -279,16 +306,16 @@ static void print_forecast_line(const char *name, const struct forecast *f)
 
 /* The forecast block of the text report: a line per rule shown, and the total. */
 static void print_forecasts_text(const struct report_opts *o,
-				 const struct forecast *fc)
+				 const struct forecast *fc, const int *idx,
+				 size_t n)
 {
 	size_t i;
 
 	printf("forecast (%s, over %zu release%s):\n", FORECAST_METHOD,
 	       fc[RULE__COUNT].points, fc[RULE__COUNT].points == 1 ? "" : "s");
 	if (o->by == BY_RULE)
-		for (i = 0; i < RULE__COUNT; i++)
-			if (rule_ok(o, (int)i))
-				print_forecast_line(rules[i].id, &fc[i]);
+		for (i = 0; i < n; i++)
+			print_forecast_line(rules[idx[i]].id, &fc[idx[i]]);
 	if (o->by != BY_RULE || !o->rule)
 		print_forecast_line(o->rule ? o->rule : "total", &fc[RULE__COUNT]);
 }
@@ -327,7 +354,8 @@ static void print_text(const struct release_info *rel,
 	const char *keyname = o->by == BY_RULE ? "rule" :
 			      o->by == BY_SUBSYSTEM ? "subsystem" : "file";
 	long long total = 0, ptotal = 0;
-	size_t i;
+	int idx[RULE__COUNT];
+	size_t i, k, shown = 0;
 
 	printf("release %s", rel->tag);
 	if (prev)
@@ -347,25 +375,33 @@ static void print_text(const struct release_info *rel,
 	}
 	printf("\n");
 	if (o->by == BY_RULE) {
+		size_t nok = 0;
+
+		shown = listed_rules(o, cur, idx);
 		printf("%-22s %9s", keyname, "count");
 		if (prev)
 			printf(" %9s", "delta");
 		printf("\n");
 		for (i = 0; i < RULE__COUNT; i++) {
-			long long c = rule_count(cur, rules[i].id);
-			long long p = prev ? rule_count(old, rules[i].id) : 0;
-
 			if (!rule_ok(o, (int)i))
 				continue;
-			total += c;
-			ptotal += p;
-			printf("%-22s %9lld", rules[i].id, c);
+			nok++;
+			total += rule_count(cur, rules[i].id);
+			ptotal += prev ? rule_count(old, rules[i].id) : 0;
+		}
+		for (i = 0; i < shown; i++) {
+			const char *id = rules[idx[i]].id;
+			long long c = rule_count(cur, id);
+
+			printf("%-22s %9lld", id, c);
 			if (prev)
-				printf(" %+9lld", c - p);
+				printf(" %+9lld", c - rule_count(old, id));
 			printf("\n");
 		}
+		if (shown < nok)
+			printf("... %zu more (use --top)\n", nok - shown);
 	} else {
-		size_t n, pn = 0, shown;
+		size_t n, pn = 0;
 		struct total *t = totals_by_key(cur, &n);
 		struct total *pt = prev ? totals_by_key(old, &pn) : NULL;
 		long top = o->top >= 0 ? o->top : 20;
@@ -404,17 +440,18 @@ static void print_text(const struct release_info *rel,
 	if (o->by != BY_RULE)
 		printf("  total");
 	printf("\n");
-	print_forecasts_text(o, fc);
+	print_forecasts_text(o, fc, idx, shown);
 	if (o->by == BY_RULE && o->since.nknown) {
 		printf("since (the first scanned release whose own deprecated.rst has the section / whose include/ defines a replacement):\n");
-		for (i = 0; i < RULE__COUNT; i++)
-			if (rule_ok(o, (int)i))
-				printf("  %-20s documented %-12s replacement %s\n",
-				       rules[i].id,
-				       !rules[i].sections ? "-" :
-				       o->since.doc[i] ? o->since.doc[i] : "none",
-				       !rules[i].repl ? "-" :
-				       o->since.repl[i] ? o->since.repl[i] : "none");
+		for (k = 0; k < shown; k++) {
+			i = (size_t)idx[k];
+			printf("  %-20s documented %-12s replacement %s\n",
+			       rules[i].id,
+			       !rules[i].sections ? "-" :
+			       o->since.doc[i] ? o->since.doc[i] : "none",
+			       !rules[i].repl ? "-" :
+			       o->since.repl[i] ? o->since.repl[i] : "none");
+		}
 	}
 	if (rule_ok(o, RULE_WARN_ON_USER))
 		printf("note: warn-on-user is a WARN user space reaches through direct calls from an entry point, counted instead of warn-on ('kmig report --reach' shows the call paths)\n");
@@ -540,12 +577,14 @@ static void print_csv(const struct release_info *rel, bool has_prev,
 	size_t i;
 
 	if (o->by == BY_RULE) {
+		int idx[RULE__COUNT];
+		size_t n = listed_rules(o, cur, idx);
+
 		printf("release,rule,count\n");
-		for (i = 0; i < RULE__COUNT; i++) {
-			if (!rule_ok(o, (int)i))
-				continue;
+		for (i = 0; i < n; i++) {
 			csv_field(stdout, rel->tag);
-			printf(",%s,%lld\n", rules[i].id, rule_count(cur, rules[i].id));
+			printf(",%s,%lld\n", rules[idx[i]].id,
+			       rule_count(cur, rules[idx[i]].id));
 		}
 		return;
 	}
@@ -561,7 +600,8 @@ static void print_json(const struct release_info *rel,
 {
 	const char *keyname = o->by == BY_SUBSYSTEM ? "subsystem" : "path";
 	long long total = 0;
-	size_t i;
+	int idx[RULE__COUNT];
+	size_t i, k, nlisted;
 	bool first = true;
 
 	printf("{\"release\": ");
@@ -579,12 +619,23 @@ static void print_json(const struct release_info *rel,
 	printf(", \"subsystem\": ");
 	json_string(stdout, o->subsystem);
 	printf(", \"by\": \"%s\",\n \"rules\": {", o->by == BY_RULE ? "rule" : keyname);
-	for (i = 0; i < RULE__COUNT; i++) {
-		long long c = rule_count(rule_rows, rules[i].id);
+	for (i = 0; i < RULE__COUNT; i++)
+		if (rule_ok(o, (int)i))
+			total += rule_count(rule_rows, rules[i].id);
+	/* --top applies to the rules of --by rule, to the groups otherwise */
+	if (o->by == BY_RULE) {
+		nlisted = listed_rules(o, rule_rows, idx);
+	} else {
+		struct report_opts all = *o;
 
-		if (!rule_ok(o, (int)i))
-			continue;
-		total += c;
+		all.top = -1;
+		nlisted = listed_rules(&all, rule_rows, idx);
+	}
+	for (k = 0; k < nlisted; k++) {
+		long long c;
+
+		i = (size_t)idx[k];
+		c = rule_count(rule_rows, rules[i].id);
 		printf("%s\"%s\": {\"count\": %lld, \"delta\": ", first ? "" : ", ",
 		       rules[i].id, c);
 		if (prev)

@@ -182,6 +182,18 @@ t_exit "text report by subsystem" 0 k report --by subsystem --top 1
 t_ok "top subsystem first" grep -q '^ *8  *+4  RDS - RELIABLE DATAGRAM SOCKETS$' "$TRASH/.stdout"
 t_ok "the rest summarised" grep -q '3 more' "$TRASH/.stdout"
 
+t_exit "text report of the top 2 rules" 0 k report --top 2
+t_is "... the rules with most uses, most first" "strcpy bug-on" \
+	"$(sed -n '/^rule /,/^total /p' "$TRASH/.stdout" | awk 'NR > 1 && $1 != "total" && $1 != "..." { printf "%s%s", s, $1; s = " " }')"
+t_ok "... the rest summarised" grep -q '^\.\.\. 16 more (use --top)$' "$TRASH/.stdout"
+t_ok "... the total is the release's" grep -q '^total  *15  *+4$' "$TRASH/.stdout"
+t_exit "CSV report of the top rule" 0 k report --by rule --top 1 --format csv v1.10
+t_is "... one row" "release,rule,count
+v1.10,strcpy,4" "$(cat "$TRASH/.stdout")"
+t_exit "JSON report of the top rule" 0 k report --top 1 --format json v1.10
+t_is "... one rule, the total all" "['strcpy'] 15" \
+	"$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(list(d["rules"]), d["total"])' "$TRASH/.stdout")"
+
 t_exit "JSON report" 0 k report v1.10 --format json
 t_is "JSON parses; total, previous and a delta" "15 v1.9 2" \
 	"$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["total"], d["previous"], d["rules"]["strcpy"]["delta"])' "$TRASH/.stdout")"

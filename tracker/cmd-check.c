@@ -1023,6 +1023,9 @@ static int cmd_check_fn(struct kmig_ctx *ctx, int argc, char **argv)
 		else
 			nfail++;
 	}
+	status = stdout_hold(fmt == FMT_TEXT);
+	if (status)
+		goto out;
 	if (fmt == FMT_JSON)
 		print_json(&c, &ch, nallowed);
 	else
@@ -1031,7 +1034,7 @@ static int cmd_check_fn(struct kmig_ctx *ctx, int argc, char **argv)
 		fprintf(stderr, "kmig check: %zu files touched, %zu blobs lexed, %zu cached\n",
 			touched.before.n > touched.after.n ? touched.before.n :
 			touched.after.n, g.lexed, g.cached);
-	status = finish_stdout(nfail ? KMIG_EXIT_VERDICT : KMIG_EXIT_OK);
+	status = stdout_release(nfail ? KMIG_EXIT_VERDICT : KMIG_EXIT_OK);
 	goto out;
 
 out_fail:

@@ -552,13 +552,16 @@ static int cmd_log_fn(struct kmig_ctx *ctx, int argc, char **argv)
 			goto out;
 		}
 	}
+	status = stdout_hold(s.fmt == FMT_TEXT);
+	if (status)
+		goto out;
 	if (s.fmt == FMT_CSV)
 		print_csv(&s);
 	else if (s.fmt == FMT_JSON)
 		print_json(&s, range, &from, &to);
 	else
 		print_text(&s, range);
-	status = finish_stdout(KMIG_EXIT_OK);
+	status = stdout_release(KMIG_EXIT_OK);
 	goto out;
 
 out_fail:

@@ -1272,7 +1272,7 @@ static int cmd_report_fn(struct kmig_ctx *ctx, int argc, char **argv)
 		goto out_free;
 	}
 	/* the rows are printed as they are read: none on an error part-way */
-	status = stdout_hold();
+	status = stdout_hold(o.fmt == FMT_TEXT);
 	if (!status) {
 		status = reach ? do_reach(st, ctx->repo_path,
 					  optind < argc ? argv[optind] : NULL, o.fmt) :

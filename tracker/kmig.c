@@ -84,8 +84,9 @@ int finish_stdout(int status)
 static FILE *real_stdout;	/* while stdout_hold() holds it */
 static char *held_buf;
 static size_t held_len;
+static bool held_text;
 
-int stdout_hold(void)
+int stdout_hold(bool text)
 {
 	FILE *mem;
 
@@ -97,7 +98,26 @@ int stdout_hold(void)
 				strerror(errno));
 	real_stdout = stdout;
 	stdout = mem;	/* glibc's stdout is a variable */
+	held_text = text;
 	return 0;
+}
+
+/* @buf (@len bytes) on stdout, its control bytes but tab and newline as \xNN. */
+static bool write_text(const char *buf, size_t len)
+{
+	size_t i, run = 0;
+
+	for (i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)buf[i];
+
+		if ((c >= 0x20 && c != 0x7f) || c == '\n' || c == '\t')
+			continue;
+		if (fwrite(buf + run, 1, i - run, stdout) != i - run ||
+		    printf("\\x%02x", c) < 0)
+			return false;
+		run = i + 1;
+	}
+	return fwrite(buf + run, 1, len - run, stdout) == len - run;
 }
 
 int stdout_release(int status)
@@ -116,7 +136,8 @@ int stdout_release(int status)
 		return cmd_fail(KMIG_EXIT_ERROR, "cannot hold standard output");
 	}
 	if (status != KMIG_EXIT_ERROR && held_len &&
-	    fwrite(held_buf, 1, held_len, stdout) != held_len)
+	    !(held_text ? write_text(held_buf, held_len) :
+	      fwrite(held_buf, 1, held_len, stdout) == held_len))
 		status = cmd_fail(KMIG_EXIT_ERROR, "cannot write standard output");
 	free(held_buf);
 	held_buf = NULL;

@@ -46,12 +46,16 @@ int finish_stdout(int status);
 /*
  * stdout_hold - keep what the command prints on stdout in memory from
  * here (a report prints its rows as it reads them from the database).
+ * @text: the output is text for a terminal, whose paths, function names,
+ * source lines and subjects come from repositories and patches: their
+ * control bytes (but tab and newline) are written as \xNN, so none can
+ * drive the terminal (an escape sequence in a file name).
  * stdout_release - write the held output to the real stdout unless
  * @status is an error (2): then drop it, so an error part-way leaves no
  * partial output; returns finish_stdout(@status).  stdout_hold() returns
  * 0, or 2 with a message.
  */
-int stdout_hold(void);
+int stdout_hold(bool text);
 int stdout_release(int status);
 
 /*

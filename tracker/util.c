@@ -638,12 +638,7 @@ void json_date(FILE *f, long long t, bool quoted)
 	fprintf(f, quoted ? "\"%s\"" : "%s", buf);
 }
 
-/*
- * utf8_valid - the length of the well-formed UTF-8 sequence at @s (of a
- * byte >= 0x80), or 0: no overlong form, surrogate or code point above
- * U+10FFFF (RFC 3629).
- */
-static size_t utf8_valid(const unsigned char *s)
+size_t utf8_valid(const unsigned char *s)
 {
 	size_t n, i;
 	unsigned int cp;

@@ -270,6 +270,12 @@ void progress_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void csv_field(FILE *f, const char *s);		/* RFC 4180 quoting */
 void json_string(FILE *f, const char *s);	/* quoted JSON string */
 /*
+ * utf8_valid - the length of the well-formed UTF-8 sequence at @s (of a
+ * byte >= 0x80), or 0: no overlong form, surrogate or code point above
+ * U+10FFFF (RFC 3629).
+ */
+size_t utf8_valid(const unsigned char *s);
+/*
  * json_date - @t (seconds since the epoch) as a quoted ISO 8601 string in
  * UTC with its offset ("2024-01-31T12:00:00+00:00"), the one form of a
  * date in every JSON and CSV output.  @quoted: with the JSON quotes.

@@ -35,8 +35,24 @@ void html_escape(struct sbuf *sb, const char *s)
 		case '\'':
 			rep = "&#39;";
 			break;
-		default:
-			continue;
+		default: {
+			unsigned char c = (unsigned char)*s;
+			size_t n;
+
+			if (c >= 0x20 && c != 0x7f && c < 0x80)
+				continue;
+			if (c == '\t' || c == '\n')
+				continue;
+			/* well-formed UTF-8 as it is; a control byte or
+			 * another encoding's (latin-1) is U+FFFD, as in JSON */
+			n = c >= 0x80 ? utf8_valid((const unsigned char *)s) : 0;
+			if (n) {
+				s += n - 1;
+				continue;
+			}
+			rep = "&#xFFFD;";
+			break;
+		}
 		}
 		sbuf_add(sb, start, (size_t)(s - start));
 		sbuf_addstr(sb, rep);

@@ -24,13 +24,16 @@ static const char usage[] =
 	"rule, per subsystem and per release (down to files and use sites), the\n"
 	"conversion branch with builds, boots and bisections, and kmig log.\n"
 	"The site is written aside and then moved over DIR, which must be a\n"
-	"site written by kmig web, an empty directory, or not exist.\n"
+	"site written by kmig web, an empty directory, or not exist (a symbolic\n"
+	"link: the directory it names).\n"
 	"\n"
 	"  -o, --output DIR         where to write the site\n"
 	"  --source-url TEMPLATE    link use sites to a source browser: {tag},\n"
 	"                           {path} and {line} are replaced, URL-escaped,\n"
 	"                           e.g. https://host/linux/{tag}/source/{path}#L{line}\n"
-	"  --sites-per-page N       use sites per file drill-down page (default 4000)\n";
+	"  --sites-per-page N       use sites per file drill-down page (default 4000;\n"
+	"                           a file's sites stay on one page, so a file with\n"
+	"                           more has a page of its own)\n";
 
 /* Drop trailing slashes; NULL for paths that cannot be renamed over. */
 static char *site_dir(const char *arg)
@@ -49,17 +52,46 @@ static char *site_dir(const char *arg)
 	return dir;
 }
 
-static int make_parent(const char *dir)
+/*
+ * make_parent - make the directories above @dir that are missing; *@made
+ * the topmost of them (NULL: none), for unmake_parent().
+ */
+static int make_parent(const char *dir, char **made)
 {
-	char *parent = xstrdup(dir), *slash = strrchr(parent, '/');
+	char *parent = xstrdup(dir), *slash = strrchr(parent, '/'), *p;
+	struct stat sb;
 	int ret = 0;
 
+	*made = NULL;
 	if (slash && slash != parent) {
 		*slash = '\0';
+		for (p = strchr(parent + 1, '/'); ; p = strchr(p + 1, '/')) {
+			if (p)
+				*p = '\0';
+			if (stat(parent, &sb) < 0 && errno == ENOENT)
+				*made = xstrdup(parent);
+			if (p)
+				*p = '/';
+			if (*made || !p)
+				break;
+		}
 		ret = mkdir_p(parent);
 	}
 	free(parent);
 	return ret;
+}
+
+/* Remove the directories make_parent() made for @dir, down to @made. */
+static void unmake_parent(const char *dir, const char *made)
+{
+	char *p = xstrdup(dir), *slash;
+
+	while (made && (slash = strrchr(p, '/')) && slash != p) {
+		*slash = '\0';
+		if (rmdir(p) < 0 || !strcmp(p, made))
+			break;
+	}
+	free(p);
 }
 
 static void show_progress(void *data, size_t pages)
@@ -133,7 +165,8 @@ static int cmd_web_fn(struct kmig_ctx *ctx, int argc, char **argv)
 	struct web_opts o = { 0 };
 	struct store *st = NULL;
 	const char *out = NULL;
-	char *dir, *tmp, *dflt = NULL;
+	char *dir, *tmp, *dflt = NULL, *made = NULL;
+	struct stat sb;
 	unsigned long n;
 	int opt, ret, status = KMIG_EXIT_ERROR;
 
@@ -149,6 +182,9 @@ static int cmd_web_fn(struct kmig_ctx *ctx, int argc, char **argv)
 				return cmd_usage_error("web", "--source-url: unknown placeholder '%.*s' (known: {tag}, {path}, {line})",
 						       (int)strcspn(bad, "}") + (bad[strcspn(bad, "}")] == '}'),
 						       bad);
+			if (!strstr(optarg, "{path}"))
+				return cmd_usage_error("web", "--source-url needs {path}: every link would be '%s'",
+						       optarg);
 			o.source_url = optarg;
 			break;
 		}
@@ -166,6 +202,21 @@ static int cmd_web_fn(struct kmig_ctx *ctx, int argc, char **argv)
 	if (!out)
 		out = dflt = xasprintf("%s/web", ctx->home);
 	dir = site_dir(out);
+	if (dir && !lstat(dir, &sb) && S_ISLNK(sb.st_mode)) {
+		/* a link to the site: the site it names is replaced, the link kept */
+		char *real = realpath(dir, NULL);
+
+		if (!real) {
+			status = cmd_fail(KMIG_EXIT_ERROR, "cannot follow the link '%s': %s",
+					  dir, strerror(errno));
+			free(dir);
+			free(dflt);
+			return status;
+		}
+		free(dir);
+		dir = site_dir(real);
+		free(real);
+	}
 	if (!dir) {
 		free(dflt);
 		return cmd_usage_error("web", "-o needs a directory that can be replaced, not '%s'", out);
@@ -176,13 +227,13 @@ static int cmd_web_fn(struct kmig_ctx *ctx, int argc, char **argv)
 		cmd_fail_last(KMIG_EXIT_ERROR);
 		goto out_free;
 	}
-	if (make_parent(dir) || rm_rf(tmp)) {
+	if (make_parent(dir, &made) || rm_rf(tmp)) {
 		cmd_fail_last(KMIG_EXIT_ERROR);
-		goto out_close;
+		goto out_unmake_parent;
 	}
 	if (mkdir(tmp, 0777) < 0) {
 		cmd_fail(KMIG_EXIT_ERROR, "cannot create directory '%s': %s", tmp, strerror(errno));
-		goto out_close;
+		goto out_unmake_parent;
 	}
 	o.page_written = show_progress;
 	o.data = progress_start("web: pages written", 0);
@@ -198,9 +249,12 @@ static int cmd_web_fn(struct kmig_ctx *ctx, int argc, char **argv)
 	goto out_close;
 out_remove_tmp:
 	rm_rf(tmp);
+out_unmake_parent:
+	unmake_parent(dir, made);
 out_close:
 	store_close(st);
 out_free:
+	free(made);
 	free(tmp);
 	free(dir);
 	free(dflt);

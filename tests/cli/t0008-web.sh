@@ -241,6 +241,25 @@ t_ok "... subsystems.html has the section that never had a use" grep -q '^NEW|' 
 sec_rows "$(ls "$TRASH"/secsite/rule-strcpy-*.html)" > "$TRASH/secrule"
 t_ok "... so has the rule page" grep -q '^NEW|0|0|-1' "$TRASH/secrule"
 t_ok "... and its page exists" sh -c "ls '$TRASH'/secsite/sub-new-*.html"
+t_exit "--source-url without {path}" 2 k web --source-url 'https://host/{tag}' -o "$TRASH/nosite"
+t_ok "... one line naming it" sh -c "test \$(wc -l < '$TRASH/.stderr') = 1 && grep -q 'needs {path}' '$TRASH/.stderr'"
+t_exit "--source-url ''" 2 k web --source-url '' -o "$TRASH/nosite"
+# -o through a symbolic link: the site it names is replaced, the link kept
+mkdir "$TRASH/linked"
+ln -s linked "$TRASH/sitelink"
+t_exit "web -o a link to an empty directory" 0 k web -o "$TRASH/sitelink"
+t_ok "... the site is in the directory the link names" test -f "$TRASH/linked/index.html"
+t_ok "... the link is still a link" test -L "$TRASH/sitelink"
+t_exit "... and again, over the site" 0 k web -o "$TRASH/sitelink"
+t_ok "... still a link to the site" sh -c "test -L '$TRASH/sitelink' && test -f '$TRASH/sitelink/index.html'"
+ln -s nowhere "$TRASH/deadlink"
+t_exit "web -o a dangling link" 2 k web -o "$TRASH/deadlink"
+# a failing run leaves no directory it made
+t_exit "web of an empty database into new directories" 2 "$KMIG" --db "$TRASH/empty.db" web -o "$TRASH/made/a/b/site"
+t_ok "... none of them left" test ! -e "$TRASH/made"
+mkdir -p "$TRASH/kept"
+t_exit "... nor under one that was there" 2 "$KMIG" --db "$TRASH/empty.db" web -o "$TRASH/kept/a/site"
+t_ok "... which stays" sh -c "test -d '$TRASH/kept' && test ! -e '$TRASH/kept/a'"
 t_exit "web --help" 0 k web --help
 t_ok "help shows usage" grep -q '^usage: kmig web' "$TRASH/.stdout"
 t_done

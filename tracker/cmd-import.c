@@ -45,7 +45,8 @@ static const char usage[] =
 	"  --update          refresh the package lists first (else: when older\n"
 	"                    than 24 hours or the suites data changed)\n"
 	"  --tarball FILE    import a local kernel tarball instead (needs --tag)\n"
-	"  --tag TAG         the tag for --tarball\n"
+	"  --tag TAG         the tag for --tarball: a kernel release tag, vX.Y,\n"
+	"                    vX.Y.Z or vX.Y-rcN (numbers without leading zeros)\n"
 	"  --jobs N          threads writing blobs (default: CPUs)\n";
 
 struct import_item {
@@ -479,6 +480,45 @@ out:
 	return ret;
 }
 
+/* The longest ref name a journal line holds (journal_replay()'s %255s). */
+#define JOURNAL_REF_MAX 255
+
+/*
+ * journal_bad_ref - is @name no ref journal_replay() can apply?  Then the
+ * error is recorded.
+ */
+static bool journal_bad_ref(const char *name)
+{
+	int valid = 0;
+
+	if (strlen(name) <= JOURNAL_REF_MAX &&
+	    git_reference_name_is_valid(&valid, name) == 0 && valid)
+		return false;
+	kmig_err("'%s' is not a valid ref name", name);
+	return true;
+}
+
+/* Journal "ref NAME OID": only a ref journal_replay() can apply. */
+static int journal_ref(struct sbuf *journal, const char *name,
+		       const git_oid *oid)
+{
+	if (journal_bad_ref(name))
+		return KMIG_EUSAGE;
+	sbuf_addf(journal, "ref %s %s\n", name, repo_oid_str(oid));
+	return 0;
+}
+
+/* journal_ref() of refs/tags/@tag. */
+static int journal_tag(struct sbuf *journal, const char *tag,
+		       const git_oid *oid)
+{
+	char *name = xasprintf("refs/tags/%s", tag);
+	int ret = journal_ref(journal, name, oid);
+
+	free(name);
+	return ret;
+}
+
 /*
  * Write every commit from the first new link on, and the tags; the
  * journal text (ref and release lines) into @journal.
@@ -515,8 +555,9 @@ static int chain_write(struct chain *c, git_repository *repo,
 				ret = kmig_err_git("cannot create tag");
 				break;
 			}
-			sbuf_addf(journal, "ref refs/tags/%s %s\n", l->it->tag,
-				  repo_oid_str(&tag));
+			ret = journal_tag(journal, l->it->tag, &tag);
+			if (ret)
+				break;
 			continue;
 		}
 		for (j = 0; j < c->tags.count; j++) {
@@ -527,8 +568,9 @@ static int chain_write(struct chain *c, git_repository *repo,
 			ret = moved_tag(&tag, repo, c->tags.strings[j], &l->new);
 			if (ret)
 				break;
-			sbuf_addf(journal, "ref refs/tags/%s %s\n",
-				  c->tags.strings[j], repo_oid_str(&tag));
+			ret = journal_tag(journal, c->tags.strings[j], &tag);
+			if (ret)
+				break;
 			sbuf_addf(journal, "release %s %s", c->tags.strings[j],
 				  repo_oid_str(&l->old));
 			sbuf_addf(journal, " %s\n", repo_oid_str(&l->new));
@@ -538,8 +580,7 @@ static int chain_write(struct chain *c, git_repository *repo,
 	}
 	git_commit_free(parent);
 	if (!ret)
-		sbuf_addf(journal, "ref %s %s\n", c->branch,
-			  repo_oid_str(&c->v[c->n - 1].new));
+		ret = journal_ref(journal, c->branch, &c->v[c->n - 1].new);
 	return ret;
 }
 
@@ -622,6 +663,26 @@ static int journal_replay(git_repository *repo, struct store *st, bool *applied)
 		ALLOC_GROW(lines, n + 1, alloc);
 		lines[n++] = line;
 	}
+	/*
+	 * Every line is checked before any is applied: a journal that cannot
+	 * be applied (an older kmig journalled any --tag) would fail every
+	 * import; removing it gives that one import up (its objects stay
+	 * unreachable) and changes nothing else.
+	 */
+	for (i = 0; i < n; i++) {
+		char a[256], b[64], c[64], extra;
+		git_oid oid;
+
+		if (sscanf(lines[i], "release %255s %63s %63s %c", a, b, c,
+			   &extra) == 3)
+			continue;
+		if (sscanf(lines[i], "ref %255s %63s %c", a, b, &extra) != 2 ||
+		    git_oid_fromstr(&oid, b) < 0 || journal_bad_ref(a)) {
+			ret = kmig_err("'%s' cannot be applied (line '%.80s'): remove that file to give up the interrupted import",
+				       path, lines[i]);
+			goto out;
+		}
+	}
 	/* the refs first: a run killed before the database finishes here */
 	for (i = 0; !ret && i < n; i++) {
 		char a[256], b[64], c[64];
@@ -630,11 +691,8 @@ static int journal_replay(git_repository *repo, struct store *st, bool *applied)
 
 		if (sscanf(lines[i], "release %255s %63s %63s", a, b, c) == 3)
 			continue;
-		if (sscanf(lines[i], "ref %255s %63s", a, b) != 2 ||
-		    git_oid_fromstr(&oid, b) < 0) {
-			ret = kmig_err("'%s' is corrupt: %s", path, lines[i]);
-			break;
-		}
+		sscanf(lines[i], "ref %255s %63s", a, b);
+		git_oid_fromstr(&oid, b);
 		drop_stale_lock(repo, a);
 		if (git_reference_create(&ref, repo, a, &oid, 1, "kmig import") < 0)
 			ret = kmig_err_git("cannot update ref");
@@ -774,8 +832,10 @@ static int cmd_import_fn(struct kmig_ctx *ctx, int argc, char **argv)
 		return cmd_usage_error("import", "--tarball and --tag go together");
 	if (tarball && optind < argc)
 		return cmd_usage_error("import", "--tarball takes no VERSION");
-	if (tag && strncmp(tag, "v", 1))
-		return cmd_usage_error("import", "tag '%s' must start with 'v'", tag);
+	if (tag && !is_release_tag(tag))
+		return cmd_usage_error("import",
+				       "tag '%s' is not a kernel release tag (vX.Y, vX.Y.Z, vX.Y-rcN)",
+				       tag);
 
 	if (tarball && access(tarball, R_OK) < 0)
 		return cmd_fail(KMIG_EXIT_ERROR, "cannot read tarball '%s': %s",
@@ -814,6 +874,12 @@ static int cmd_import_fn(struct kmig_ctx *ctx, int argc, char **argv)
 		it->tag = xasprintf("v%s", it->v.upstream);
 		it->message = xasprintf("Debian package %s version %s",
 					it->v.package, it->v.debian);
+		if (!is_release_tag(it->tag)) {
+			cmd_fail(KMIG_EXIT_ERROR,
+				 "%s version %s gives no kernel release tag ('%s')",
+				 it->v.package, it->v.debian, it->tag);
+			goto out;
+		}
 	}
 	qsort(items, nitems, sizeof(items[0]), cmp_items);
 

@@ -1,0 +1,60 @@
+#!/bin/sh
+# kmig import refuses what it cannot do before it changes anything: a tag
+# that is no kernel release tag (and a journal an older kmig left with
+# one).
+. "$(dirname "$0")/../lib.sh"
+
+REPO="$TRASH/linux.git"
+DB="$TRASH/kmig.db"
+k() { "$KMIG" --repo "$REPO" --db "$DB" "$@"; }
+
+# one_line "desc" STATUS command... - exits STATUS with exactly one line on
+# stderr and nothing on stdout
+one_line() {
+	_ol_desc=$1; shift
+	t_exit "$_ol_desc" "$@"
+	t_is "$_ol_desc: one line on stderr" 1 "$(wc -l < "$TRASH/.stderr")"
+	t_is "$_ol_desc: nothing on stdout" "" "$(cat "$TRASH/.stdout")"
+}
+
+# mk_tarball NAME VERSION - $TRASH/NAME, a tree whose Makefile says VERSION
+mk_tarball() {
+	mkdir -p "$TRASH/src-$2/linux"
+	printf 'VERSION = %s\n' "$2" > "$TRASH/src-$2/linux/Makefile"
+	printf 'int f(void) { return %s; }\n' "${2%%.*}" > "$TRASH/src-$2/linux/a.c"
+	tar -C "$TRASH/src-$2" -czf "$TRASH/$1" linux
+}
+mk_tarball t1.tgz 1.0
+mk_tarball t2.tgz 2.0
+
+# --tag: a kernel release tag, checked before anything is written
+for tag in 'v2..0' 'v1 2' v1.lock 'v1~' v1:2 v vx v-1 v1/2 v1 v1. v.1 \
+	v1.02 v1.0-rc v1.0-rc0 v1.0-1 1.0 "v$(printf '1.%.0s' $(seq 150))0"; do
+	one_line "--tag '$(printf %.20s "$tag")' is refused" 2 \
+		k import --tarball "$TRASH/t1.tgz" --tag "$tag"
+	t_ok "... the line names the tag" grep -qF "tag '$(printf %.20s "$tag")" "$TRASH/.stderr"
+done
+t_ok "no repository made by a refused --tag" test ! -e "$REPO"
+t_exit "a good import" 0 k import --tarball "$TRASH/t1.tgz" --tag v1.0
+one_line "a bad --tag into the repository" 2 \
+	k import --tarball "$TRASH/t2.tgz" --tag 'v2..0'
+t_is "... leaves no journal" "" "$(ls "$REPO"/kmig-import.journal* 2> /dev/null)"
+t_exit "... nor blocks the next import" 0 k import --tarball "$TRASH/t2.tgz" --tag v2.0-rc1
+t_is "the -rc tag is made" "v1.0 v2.0-rc1" "$(git -C "$REPO" tag | tr '\n' ' ' | sed 's/ $//')"
+
+# A journal that cannot be applied (an older kmig journalled any --tag):
+# one line naming it and how to recover; nothing of it applied.
+head=$(git -C "$REPO" rev-parse HEAD)
+printf 'ref refs/tags/v2..0 %s\nref refs/heads/master %s\n' \
+	"$(git -C "$REPO" rev-parse v1.0)" "$(git -C "$REPO" rev-parse 'v1.0^{commit}')" \
+	> "$REPO/kmig-import.journal"
+one_line "an old journal with an invalid ref" 2 \
+	k import --tarball "$TRASH/t2.tgz" --tag v2.0
+t_ok "... names the journal and says to remove it" \
+	grep -q "^kmig: '$REPO/*kmig-import.journal' cannot be applied (line 'ref refs/tags/v2\.\.0 .*'): remove that file" \
+	"$TRASH/.stderr"
+t_is "... applies none of it" "$head" "$(git -C "$REPO" rev-parse HEAD)"
+rm "$REPO/kmig-import.journal"
+t_exit "removed, the next import works" 0 k import --tarball "$TRASH/t2.tgz" --tag v2.0
+t_ok "git fsck is clean" git -C "$REPO" fsck --no-progress
+t_done

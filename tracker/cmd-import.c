@@ -43,7 +43,8 @@ static const char usage[] =
 	"  --list            print every version the Debian suites offer: line,\n"
 	"                    version, Debian version, suite, newest first\n"
 	"  --update          refresh the package lists first (else: when older\n"
-	"                    than 24 hours or the suites data changed)\n"
+	"                    than 24 hours or the suites data changed); not\n"
+	"                    with --tarball, which reads no package list\n"
 	"  --tarball FILE    import a local kernel tarball instead (needs --tag)\n"
 	"  --tag TAG         the tag for --tarball: a kernel release tag, vX.Y,\n"
 	"                    vX.Y.Z or vX.Y-rcN (numbers without leading zeros)\n"
@@ -822,20 +823,23 @@ static int cmd_import_fn(struct kmig_ctx *ctx, int argc, char **argv)
 			return cmd_bad_option("import", argv);
 		}
 	}
+	/* every usage check before anything is read, fetched or written */
 	if (list && (tarball || tag || optind < argc))
 		return cmd_usage_error("import", "--list takes no VERSION, --tarball nor --tag");
-	if (update && deb_setup(true))
-		return cmd_fail_last(KMIG_EXIT_ERROR);
-	if (list)
-		return print_list(ctx);
 	if (!tarball != !tag)
 		return cmd_usage_error("import", "--tarball and --tag go together");
 	if (tarball && optind < argc)
 		return cmd_usage_error("import", "--tarball takes no VERSION");
+	if (tarball && update)
+		return cmd_usage_error("import", "--update does not go with --tarball (no package list is read)");
 	if (tag && !is_release_tag(tag))
 		return cmd_usage_error("import",
 				       "tag '%s' is not a kernel release tag (vX.Y, vX.Y.Z, vX.Y-rcN)",
 				       tag);
+	if (update && deb_setup(true))
+		return cmd_fail_last(KMIG_EXIT_ERROR);
+	if (list)
+		return print_list(ctx);
 
 	if (tarball && access(tarball, R_OK) < 0)
 		return cmd_fail(KMIG_EXIT_ERROR, "cannot read tarball '%s': %s",

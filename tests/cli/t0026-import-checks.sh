@@ -57,4 +57,27 @@ t_is "... applies none of it" "$head" "$(git -C "$REPO" rev-parse HEAD)"
 rm "$REPO/kmig-import.journal"
 t_exit "removed, the next import works" 0 k import --tarball "$TRASH/t2.tgz" --tag v2.0
 t_ok "git fsck is clean" git -C "$REPO" fsck --no-progress
+
+# Usage is checked before apt runs: no suites data read, no apt-get, and
+# --update does not go with --tarball (which reads no package list).
+export KMIG_DEBIAN_DIR="$TRASH/nonexistent"
+# no_apt - one_line, keeping every stderr in usage.err
+no_apt() {
+	one_line "$@"
+	cat "$TRASH/.stderr" >> "$TRASH/usage.err"
+}
+no_apt "--update with --tarball" 2 k import --update --tarball "$TRASH/t2.tgz" --tag v3.0
+t_is "... is a usage error" \
+	"kmig import: --update does not go with --tarball (no package list is read) (see 'kmig help import')" \
+	"$(cat "$TRASH/.stderr")"
+no_apt "--update, --tarball without --tag" 2 k import --update --tarball "$TRASH/t2.tgz"
+t_ok "... says they go together" grep -q -- "--tarball and --tag go together" "$TRASH/.stderr"
+no_apt "--update, --tag without --tarball" 2 k import --update --tag v3.0
+t_ok "... says they go together" grep -q -- "--tarball and --tag go together" "$TRASH/.stderr"
+no_apt "--update --tarball with a VERSION" 2 k import --update --tarball "$TRASH/t2.tgz" --tag v3.0 6.1.1
+no_apt "--update --list with a VERSION" 2 k import --update --list 6.1.1
+t_is "none of them read the suites data" "" "$(grep nonexistent "$TRASH/usage.err")"
+t_ok "... nor made kmig's apt directory" test ! -e "$KMIG_HOME/apt"
+t_exit "a tarball import needs no apt" 0 k import --tarball "$TRASH/t2.tgz" --tag v3.0
+unset KMIG_DEBIAN_DIR
 t_done

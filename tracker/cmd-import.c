@@ -41,7 +41,9 @@ static const char usage[] =
 	"$KMIG_HOME/apt; the machine's is not changed.\n"
 	"\n"
 	"  --list            print every version the Debian suites offer: line,\n"
-	"                    version, Debian version, suite, newest first\n"
+	"                    version, Debian version, suite, newest first, and\n"
+	"                    'imported' for the tags --repo has (a --repo that\n"
+	"                    is no repository is an error)\n"
 	"  --update          refresh the package lists first (else: when older\n"
 	"                    than 24 hours or the suites data changed); not\n"
 	"                    with --tarball, which reads no package list\n"
@@ -94,22 +96,31 @@ static void list_widths(const struct deb_list *l, int w[3])
 	}
 }
 
-static int print_list(struct kmig_ctx *ctx)
+/*
+ * The table of every version the suites offer; "imported" marks the tags
+ * of the repository, when there is one (a path that is no repository is
+ * an error, found before apt runs); the package lists refreshed first
+ * when @update.
+ */
+static int print_list(struct kmig_ctx *ctx, bool update)
 {
 	struct deb_list l = { 0 };
 	git_repository *repo = NULL;
 	size_t i;
 	int w[3];
 
-	if (deb_available(&l, NULL))
+	if (access(ctx->repo_path, F_OK) == 0 && repo_open(&repo, ctx->repo_path))
 		return cmd_fail_last(KMIG_EXIT_ERROR);
+	if ((update && deb_setup(true)) || deb_available(&l, NULL)) {
+		git_repository_free(repo);
+		return cmd_fail_last(KMIG_EXIT_ERROR);
+	}
 	if (!l.n) {
+		git_repository_free(repo);
 		deb_list_clear(&l);
 		return cmd_fail(KMIG_EXIT_ERROR,
 				"the Debian suites offer no linux-source-X.Y package");
 	}
-	if (access(ctx->repo_path, F_OK) == 0)
-		repo_open(&repo, ctx->repo_path);
 	list_widths(&l, w);
 	printf("%-*s  %-*s  %-*s  %s\n", w[0], "line", w[1], "version", w[2],
 	       "debian", "suite");
@@ -793,7 +804,7 @@ static int cmd_import_fn(struct kmig_ctx *ctx, int argc, char **argv)
 	char *debs = NULL, *tmpdir = NULL, *unpack = NULL;
 	struct chain chain = { 0 };
 	struct sbuf journal = SBUF_INIT;
-	bool list = false, update = false, replayed = false;
+	bool list = false, update = false, replayed = false, jobs_set = false;
 	/* made by this run: removed again when it fails before committing */
 	bool new_repo = false, committing = false;
 	int lockfd = -1;
@@ -818,14 +829,15 @@ static int cmd_import_fn(struct kmig_ctx *ctx, int argc, char **argv)
 			if (opt_uint("import", "--jobs", optarg, 1, KMIG_MAX_JOBS, &n))
 				return KMIG_EXIT_ERROR;
 			jobs = (int)n;
+			jobs_set = true;
 			break;
 		default:
 			return cmd_bad_option("import", argv);
 		}
 	}
 	/* every usage check before anything is read, fetched or written */
-	if (list && (tarball || tag || optind < argc))
-		return cmd_usage_error("import", "--list takes no VERSION, --tarball nor --tag");
+	if (list && (tarball || tag || jobs_set || optind < argc))
+		return cmd_usage_error("import", "--list takes no VERSION, --tarball, --tag nor --jobs");
 	if (!tarball != !tag)
 		return cmd_usage_error("import", "--tarball and --tag go together");
 	if (tarball && optind < argc)
@@ -836,10 +848,10 @@ static int cmd_import_fn(struct kmig_ctx *ctx, int argc, char **argv)
 		return cmd_usage_error("import",
 				       "tag '%s' is not a kernel release tag (vX.Y, vX.Y.Z, vX.Y-rcN)",
 				       tag);
+	if (list)
+		return print_list(ctx, update);
 	if (update && deb_setup(true))
 		return cmd_fail_last(KMIG_EXIT_ERROR);
-	if (list)
-		return print_list(ctx);
 
 	if (tarball && access(tarball, R_OK) < 0)
 		return cmd_fail(KMIG_EXIT_ERROR, "cannot read tarball '%s': %s",

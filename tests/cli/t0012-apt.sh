@@ -129,7 +129,7 @@ t_is "it names the lines" \
 	"$(cat "$TRASH/.stderr")"
 t_exit "--list with a VERSION" 2 k import --list 9.1.3
 t_is "is a usage error" \
-	"kmig import: --list takes no VERSION, --tarball nor --tag (see 'kmig help import')" \
+	"kmig import: --list takes no VERSION, --tarball, --tag nor --jobs (see 'kmig help import')" \
 	"$(cat "$TRASH/.stderr")"
 t_ok "no repository made by a refused import" test ! -e "$REPO"
 

@@ -76,6 +76,17 @@ no_apt "--update, --tag without --tarball" 2 k import --update --tag v3.0
 t_ok "... says they go together" grep -q -- "--tarball and --tag go together" "$TRASH/.stderr"
 no_apt "--update --tarball with a VERSION" 2 k import --update --tarball "$TRASH/t2.tgz" --tag v3.0 6.1.1
 no_apt "--update --list with a VERSION" 2 k import --update --list 6.1.1
+# --list: options it does not use are refused, and so is a --repo that is
+# no repository (before apt runs; the path's absence is no error: nothing
+# is imported there yet)
+no_apt "--list --jobs 2" 2 k import --list --jobs 2
+t_is "... is a usage error" \
+	"kmig import: --list takes no VERSION, --tarball, --tag nor --jobs (see 'kmig help import')" \
+	"$(cat "$TRASH/.stderr")"
+no_apt "--list --repo FILE" 2 "$KMIG" --repo /etc/passwd import --list
+t_is "... names it" "kmig: '/etc/passwd' is not a git repository" "$(cat "$TRASH/.stderr")"
+no_apt "--update --list --repo DIR" 2 "$KMIG" --repo "$TRASH/src-1.0" import --update --list
+t_is "... names it" "kmig: '$TRASH/src-1.0' is not a git repository" "$(cat "$TRASH/.stderr")"
 t_is "none of them read the suites data" "" "$(grep nonexistent "$TRASH/usage.err")"
 t_ok "... nor made kmig's apt directory" test ! -e "$KMIG_HOME/apt"
 t_exit "a tarball import needs no apt" 0 k import --tarball "$TRASH/t2.tgz" --tag v3.0

@@ -29,16 +29,16 @@ static const char usage[] =
 	"\n"
 	"Build or extend the kernel repository (--repo, a bare repository) from\n"
 	"Debian's linux-source-X.Y packages: each VERSION (6.1.192, or a Debian\n"
-	"version like 6.1.192-3) is downloaded with 'apt-get download' into\n"
-	"$KMIG_HOME/debs (reused when present), unpacked, and committed as one\n"
-	"commit with an annotated tag vX.Y.Z, in version order, on a linear\n"
-	"history; an older version is inserted in order, the commits after it\n"
-	"re-created on their trees and their tags moved.  A package's commit\n"
-	"and tag carry the date of its Debian changelog entry.  Existing tags\n"
-	"are skipped.  Without VERSION: the newest version of each default line\n"
-	"of the Debian suites data (5.10, 6.1, 6.12, 7.2, 7.3).  Objects are\n"
-	"packed at the end.  kmig keeps its own apt configuration in\n"
-	"$KMIG_HOME/apt; the machine's is not changed.\n"
+	"version like 6.1.192-3; two of one X.Y.Z are an error) is downloaded\n"
+	"with 'apt-get download' into $KMIG_HOME/debs (reused when present),\n"
+	"unpacked, and committed as one commit with an annotated tag vX.Y.Z, in\n"
+	"version order, on a linear history; an older version is inserted in\n"
+	"order, the commits after it re-created on their trees and their tags\n"
+	"moved.  A package's commit and tag carry the date of its Debian\n"
+	"changelog entry.  Existing tags are skipped.  Without VERSION: the\n"
+	"newest version of each default line of the Debian suites data (5.10,\n"
+	"6.1, 6.12, 7.2, 7.3).  Objects are packed at the end.  kmig keeps its\n"
+	"own apt configuration in $KMIG_HOME/apt; the machine's is not changed.\n"
 	"\n"
 	"  --list            print every version the Debian suites offer: line,\n"
 	"                    version, Debian version, suite, newest first, and\n"
@@ -69,11 +69,42 @@ static void item_clear(struct import_item *it)
 	deb_version_clear(&it->v);
 }
 
+/* Version order; items of one tag (a default line twice) by Debian version. */
 static int cmp_items(const void *a, const void *b)
 {
 	const struct import_item *x = a, *y = b;
+	int c = version_cmp(x->tag, y->tag);
 
-	return version_cmp(x->tag, y->tag);
+	if (c || !x->v.debian || !y->v.debian)
+		return c;
+	return strcmp(x->v.debian, y->v.debian);
+}
+
+/*
+ * Check each VERSION (@argv, @argc of them) without apt: a kernel version
+ * (deb_version_tag()), and no two of them importing the same tag ("6.1.192
+ * 6.1.192-2": which one would be meant?).  0, or 2 with the error printed.
+ */
+static int check_versions(int argc, char **argv)
+{
+	char **tags = xcalloc((size_t)argc + 1, sizeof(*tags));
+	int i, j, status = 0;
+
+	for (i = 0; i < argc && !status; i++) {
+		if (deb_version_tag(&tags[i], argv[i])) {
+			status = cmd_fail_last(KMIG_EXIT_ERROR);
+			break;
+		}
+		for (j = 0; j < i; j++)
+			if (!strcmp(tags[j], tags[i])) {
+				status = cmd_usage_error("import",
+							 "'%s' and '%s' both import %s: give one of them",
+							 argv[j], argv[i], tags[i]);
+				break;
+			}
+	}
+	free_strv(tags, (size_t)argc);
+	return status;
 }
 
 /* Column widths of the --list table (header included). */
@@ -848,6 +879,8 @@ static int cmd_import_fn(struct kmig_ctx *ctx, int argc, char **argv)
 		return cmd_usage_error("import",
 				       "tag '%s' is not a kernel release tag (vX.Y, vX.Y.Z, vX.Y-rcN)",
 				       tag);
+	if (!list && !tarball && check_versions(argc - optind, argv + optind))
+		return KMIG_EXIT_ERROR;
 	if (list)
 		return print_list(ctx, update);
 	if (update && deb_setup(true))

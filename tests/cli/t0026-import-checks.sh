@@ -87,6 +87,24 @@ no_apt "--list --repo FILE" 2 "$KMIG" --repo /etc/passwd import --list
 t_is "... names it" "kmig: '/etc/passwd' is not a git repository" "$(cat "$TRASH/.stderr")"
 no_apt "--update --list --repo DIR" 2 "$KMIG" --repo "$TRASH/src-1.0" import --update --list
 t_is "... names it" "kmig: '$TRASH/src-1.0' is not a git repository" "$(cat "$TRASH/.stderr")"
+# VERSION: "v"?X.Y[.Z...] then nothing or a Debian revision, checked before
+# apt; two that import the same tag are an error naming both
+for v in 6. .1 6..1 6.1. 6 v 06.1 6.01 6.1.192- 6.1.x 6.1.192-1@ '6.1 2' 6.1:2; do
+	no_apt "VERSION '$v'" 2 k import --update "$v"
+	t_is "... is not a kernel version" \
+		"kmig: '$v' is not a kernel version (like 6.1.192 or 6.1.192-3)" \
+		"$(cat "$TRASH/.stderr")"
+done
+no_apt "a bad VERSION after good ones" 2 k import 6.1.1 6.2.1-1 6..1
+t_ok "... is named" grep -q "^kmig: '6\.\.1' is not a kernel version" "$TRASH/.stderr"
+no_apt "two VERSIONs of one tag" 2 k import 6.1.192 6.2.1 6.1.192-2
+t_is "... names both" \
+	"kmig import: '6.1.192' and '6.1.192-2' both import v6.1.192: give one of them (see 'kmig help import')" \
+	"$(cat "$TRASH/.stderr")"
+no_apt "two Debian revisions of one version" 2 k import --update 6.1.192-1 6.1.192-2
+t_ok "... names both" grep -q "'6.1.192-1' and '6.1.192-2' both import v6.1.192" "$TRASH/.stderr"
+no_apt "a version twice" 2 k import v6.1.192 6.1.192
+t_ok "... names both" grep -q "'v6.1.192' and '6.1.192' both import v6.1.192" "$TRASH/.stderr"
 t_is "none of them read the suites data" "" "$(grep nonexistent "$TRASH/usage.err")"
 t_ok "... nor made kmig's apt directory" test ! -e "$KMIG_HOME/apt"
 t_exit "a tarball import needs no apt" 0 k import --tarball "$TRASH/t2.tgz" --tag v3.0

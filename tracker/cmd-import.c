@@ -35,9 +35,12 @@ static const char usage[] =
 	"version order, on a linear history; an older version is inserted in\n"
 	"order, the commits after it re-created on their trees and their tags\n"
 	"moved.  A package's commit and tag carry the date of its Debian\n"
-	"changelog entry.  Existing tags are skipped.  Without VERSION: the\n"
-	"newest version of each default line of the Debian suites data (5.10,\n"
-	"6.1, 6.12, 7.2, 7.3).  Objects are packed at the end.  kmig keeps its\n"
+	"changelog entry.  Only commits and tags kmig import made are\n"
+	"re-created (a version that would go before anyone else's is refused;\n"
+	"a newer one is appended), and a repository that is not bare is\n"
+	"refused.  Existing tags are skipped.  Without VERSION: the newest\n"
+	"version of each default line of the Debian suites data (5.10, 6.1,\n"
+	"6.12, 7.2, 7.3).  Objects are packed at the end.  kmig keeps its\n"
 	"own apt configuration in $KMIG_HOME/apt; the machine's is not changed.\n"
 	"\n"
 	"  --list            print every version the Debian suites offer: line,\n"
@@ -51,6 +54,14 @@ static const char usage[] =
 	"  --tag TAG         the tag for --tarball: a kernel release tag, vX.Y,\n"
 	"                    vX.Y.Z or vX.Y-rcN (numbers without leading zeros)\n"
 	"  --jobs N          threads writing blobs (default: CPUs)\n";
+
+/*
+ * The author, committer and tagger of everything kmig import writes: how
+ * it knows its own commits and tags (import_owned()), the only ones it
+ * re-creates.
+ */
+#define IMPORT_NAME "kmig import"
+#define IMPORT_EMAIL "kmig@localhost"
 
 struct import_item {
 	char *tag;
@@ -344,6 +355,75 @@ static void chain_insert(struct chain *c, const struct link *l, const char *tag)
 	c->n++;
 }
 
+/* Was @sig kmig import's (IMPORT_NAME, IMPORT_EMAIL)? */
+static bool import_owned(const git_signature *sig)
+{
+	return sig && !strcmp(sig->name, IMPORT_NAME) &&
+	       !strcmp(sig->email, IMPORT_EMAIL);
+}
+
+/*
+ * chain_check_rewrite - may @tag, about to be inserted first, re-create
+ * the commits after its place?  Only when kmig import wrote each of them
+ * (its committer) and made each annotated v* tag on them (its tagger): a
+ * commit or a tag of anyone else's history is never rewritten (a signed
+ * tag would lose its signature).  Appending after the tip rewrites
+ * nothing.  0, or KMIG_ECONFLICT with the message naming the first such
+ * commit or tag.
+ */
+static int chain_check_rewrite(const struct chain *c, git_repository *repo,
+			       const char *tag)
+{
+	size_t i, j;
+	int ret = 0;
+
+	for (i = 0; i < c->n; i++)
+		if (c->v[i].tag && version_cmp(c->v[i].tag, tag) > 0)
+			break;
+	for (; !ret && i < c->n; i++) {
+		const struct link *l = &c->v[i];
+		git_commit *cm = NULL;
+
+		if (l->it)
+			continue;
+		if (git_commit_lookup(&cm, repo, &l->old) < 0)
+			return kmig_err_git("cannot read the history");
+		if (!import_owned(git_commit_committer(cm))) {
+			const char *subject = git_commit_summary(cm);
+
+			ret = kmig_errcode(KMIG_ECONFLICT,
+					   "%s would go before commit %.12s (\"%.60s\", committed by <%s>), which kmig import did not write: it re-creates only its own commits (import into a repository of its own)",
+					   tag, repo_oid_str(&l->old),
+					   subject ? subject : "",
+					   git_commit_committer(cm)->email);
+		}
+		git_commit_free(cm);
+		for (j = 0; !ret && j < c->tags.count; j++) {
+			char *ref = xasprintf("refs/tags/%s", c->tags.strings[j]);
+			git_reference *r = NULL;
+			git_tag *t = NULL;
+
+			if (!git_oid_equal(&c->tag_commit[j], &l->old))
+				goto next;
+			if (git_reference_lookup(&r, repo, ref) < 0) {
+				ret = kmig_err_git("cannot read tag");
+				goto next;
+			}
+			/* a lightweight tag just moves; an annotated one is re-made */
+			if (git_tag_lookup(&t, repo, git_reference_target(r)) == 0 &&
+			    !import_owned(git_tag_tagger(t)))
+				ret = kmig_errcode(KMIG_ECONFLICT,
+						   "%s would go before tag %s, which kmig import did not make: it re-makes only its own tags (import into a repository of its own)",
+						   tag, c->tags.strings[j]);
+next:
+			git_tag_free(t);
+			git_reference_free(r);
+			free(ref);
+		}
+	}
+	return ret;
+}
+
 /* Commit time: the mtime of the tree's top Makefile (else now). */
 static git_time_t tree_time(const char *root)
 {
@@ -413,7 +493,7 @@ static int import_tree(struct link *l, git_repository *repo,
 	if (ret)
 		goto out;
 	/* a package's own date (its changelog); a tarball's Makefile mtime */
-	if (git_signature_new(&l->sig, "kmig import", "kmig@localhost",
+	if (git_signature_new(&l->sig, IMPORT_NAME, IMPORT_EMAIL,
 			      u.dated ? (git_time_t)u.date : tree_time(u.root),
 			      u.dated ? u.tz : 0) < 0) {
 		ret = kmig_err_git("cannot make signature");
@@ -783,6 +863,35 @@ static int commit_chain(struct chain *c, git_repository *repo, struct store *st,
 	return journal_replay(repo, st, applied);
 }
 
+/*
+ * kmig import writes into a bare repository: refs move and history is
+ * re-created without a work tree or index to follow.  0, or KMIG_EUSAGE
+ * with the message recorded.
+ */
+static int check_bare(git_repository *repo, const char *path)
+{
+	if (git_repository_is_bare(repo))
+		return 0;
+	return kmig_errcode(KMIG_EUSAGE,
+			    "'%s' is not a bare repository: kmig import writes only into a bare repository (--repo; a new path is made bare)",
+			    path);
+}
+
+/* An existing --repo is a bare repository: 0, or 2 with the error printed. */
+static int check_repo_path(const char *path)
+{
+	git_repository *repo = NULL;
+	int ret;
+
+	if (access(path, F_OK) < 0)
+		return 0;		/* made, bare, by this import */
+	ret = repo_open(&repo, path);
+	if (!ret)
+		ret = check_bare(repo, path);
+	git_repository_free(repo);
+	return ret ? cmd_fail_last(KMIG_EXIT_ERROR) : 0;
+}
+
 /* One import at a time per repository: a lock released when kmig dies. */
 static int import_lock(git_repository *repo, int *fd)
 {
@@ -889,6 +998,9 @@ static int cmd_import_fn(struct kmig_ctx *ctx, int argc, char **argv)
 	if (tarball && access(tarball, R_OK) < 0)
 		return cmd_fail(KMIG_EXIT_ERROR, "cannot read tarball '%s': %s",
 				tarball, strerror(errno));
+	/* before apt: a repository kmig will not write is refused first */
+	if (check_repo_path(ctx->repo_path))
+		return KMIG_EXIT_ERROR;
 
 	if (tarball) {
 		ALLOC_GROW(items, nitems + 1, aitems);
@@ -932,7 +1044,8 @@ static int cmd_import_fn(struct kmig_ctx *ctx, int argc, char **argv)
 	}
 	qsort(items, nitems, sizeof(items[0]), cmp_items);
 
-	if (repo_open_or_init(&repo, ctx->repo_path, &new_repo)) {
+	if (repo_open_or_init(&repo, ctx->repo_path, &new_repo) ||
+	    check_bare(repo, ctx->repo_path)) {
 		cmd_fail_last(KMIG_EXIT_ERROR);
 		goto out;
 	}
@@ -947,7 +1060,11 @@ static int cmd_import_fn(struct kmig_ctx *ctx, int argc, char **argv)
 		printf("completed an interrupted import\n");
 	tmpdir = xasprintf("%s/tmp", ctx->home);
 	rm_stale(tmpdir, "import-", ".log", NULL);	/* what killed imports left */
-	if (chain_read(&chain, repo)) {
+	/* the oldest version to import decides what is re-created */
+	for (i = 0; i < nitems && repo_tag_exists(repo, items[i].tag); i++)
+		;
+	if (chain_read(&chain, repo) ||
+	    (i < nitems && chain_check_rewrite(&chain, repo, items[i].tag))) {
 		cmd_fail_last(KMIG_EXIT_ERROR);
 		goto out;
 	}

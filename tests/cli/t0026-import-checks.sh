@@ -1,7 +1,8 @@
 #!/bin/sh
 # kmig import refuses what it cannot do before it changes anything: a tag
 # that is no kernel release tag (and a journal an older kmig left with
-# one).
+# one), usage errors before apt runs, a VERSION that is none, a --repo
+# that is not bare, and a rewrite of history kmig import did not write.
 . "$(dirname "$0")/../lib.sh"
 
 REPO="$TRASH/linux.git"
@@ -109,4 +110,84 @@ t_is "none of them read the suites data" "" "$(grep nonexistent "$TRASH/usage.er
 t_ok "... nor made kmig's apt directory" test ! -e "$KMIG_HOME/apt"
 t_exit "a tarball import needs no apt" 0 k import --tarball "$TRASH/t2.tgz" --tag v3.0
 unset KMIG_DEBIAN_DIR
+
+# A repository that is not bare: refused before any change, with or
+# without history, by its top or its .git.
+U="$TRASH/user"
+u_git() { GIT_COMMITTER_NAME=User GIT_COMMITTER_EMAIL=user@kmig.invalid git "$@"; }
+git init -q "$U"
+printf 'one\n' > "$U/Makefile"
+u_git -C "$U" add Makefile
+u_git -C "$U" commit -q -m 'Linux 1.0'
+u_git -C "$U" tag -a v1.0 -m 'Linux 1.0'
+printf 'two\n' > "$U/Makefile"
+u_git -C "$U" commit -q -a -m 'Linux 1.1'
+u_git -C "$U" tag -a v1.1 -m 'Linux 1.1'
+refs() { git -C "$1" for-each-ref --format='%(objectname) %(refname)'; git -C "$1" symbolic-ref HEAD; }
+refs "$U" > "$TRASH/user.refs"
+for r in "$U" "$U/.git"; do
+	one_line "a non-bare repository ($(basename "$r"))" 2 \
+		"$KMIG" --repo "$r" --db "$TRASH/u.db" import --tarball "$TRASH/t1.tgz" --tag v0.9
+	t_is "... is named" \
+		"kmig: '$r' is not a bare repository: kmig import writes only into a bare repository (--repo; a new path is made bare)" \
+		"$(cat "$TRASH/.stderr")"
+done
+one_line "a non-bare repository, newer version" 2 \
+	"$KMIG" --repo "$U" --db "$TRASH/u.db" import --tarball "$TRASH/t1.tgz" --tag v2.0
+one_line "a non-bare repository, Debian VERSION (before apt)" 2 \
+	env KMIG_DEBIAN_DIR="$TRASH/nonexistent" "$KMIG" --repo "$U" --db "$TRASH/u.db" import 6.1.1
+t_ok "... is named" grep -q "is not a bare repository" "$TRASH/.stderr"
+git init -q "$TRASH/empty"
+one_line "an empty non-bare repository" 2 \
+	"$KMIG" --repo "$TRASH/empty" --db "$TRASH/u.db" import --tarball "$TRASH/t1.tgz" --tag v1.0
+refs "$U" > "$TRASH/user.refs2"
+t_ok "the refs are unchanged" cmp "$TRASH/user.refs" "$TRASH/user.refs2"
+t_is "no kmig file in it" "" "$(ls "$U/.git" | grep kmig)"
+t_is "no database made" "" "$(ls "$TRASH"/u.db* 2> /dev/null)"
+
+# History kmig import did not write is never rewritten: not its commits,
+# nor annotated tags on kmig's commits.  A version newer than all is
+# appended: nothing rewritten.
+B="$TRASH/user.git"
+git clone -q --bare "$U" "$B"
+refs "$B" > "$TRASH/bare.refs"
+one_line "an older version into foreign history" 2 \
+	"$KMIG" --repo "$B" --db "$TRASH/u.db" import --tarball "$TRASH/t1.tgz" --tag v0.9
+t_is "... names the first commit it would re-create" \
+	"kmig: v0.9 would go before commit $(git -C "$B" rev-parse --short=12 'v1.0^{commit}') (\"Linux 1.0\", committed by <user@kmig.invalid>), which kmig import did not write: it re-creates only its own commits (import into a repository of its own)" \
+	"$(cat "$TRASH/.stderr")"
+refs "$B" > "$TRASH/bare.refs2"
+t_ok "... the refs are unchanged" cmp "$TRASH/bare.refs" "$TRASH/bare.refs2"
+t_is "... no journal" "" "$(ls "$B"/kmig-import.journal* 2> /dev/null)"
+t_exit "a newer version on foreign history" 0 \
+	"$KMIG" --repo "$B" --db "$TRASH/u.db" import --tarball "$TRASH/t2.tgz" --tag v2.0
+t_is "... is appended to it" "$(git -C "$B" rev-parse 'v1.1^{commit}')" \
+	"$(git -C "$B" rev-parse 'v2.0^{commit}^')"
+t_is "... and rewrites nothing" "$(grep -v ' refs/heads/master$' "$TRASH/bare.refs")" \
+	"$(refs "$B" | grep -v ' refs/tags/v2.0$' | grep -v ' refs/heads/master$')"
+
+K2="$TRASH/kmig2.git"
+k2() { "$KMIG" --repo "$K2" --db "$TRASH/k2.db" "$@"; }
+t_exit "kmig's own history" 0 k2 import --tarball "$TRASH/t2.tgz" --tag v2.0
+u_git -C "$K2" tag -a v2.0.1 -m 'my tag' 'v2.0^{commit}'
+one_line "an older version before a user's annotated tag" 2 \
+	k2 import --tarball "$TRASH/t1.tgz" --tag v1.0
+t_is "... names the tag" \
+	"kmig: v1.0 would go before tag v2.0.1, which kmig import did not make: it re-makes only its own tags (import into a repository of its own)" \
+	"$(cat "$TRASH/.stderr")"
+git -C "$K2" tag -d v2.0.1 > /dev/null
+u_git -C "$K2" tag v2.0.1 'v2.0^{commit}'
+t_exit "a user's lightweight tag moves with the commit" 0 \
+	k2 import --tarball "$TRASH/t1.tgz" --tag v1.0
+t_is "... to the re-created commit" "$(git -C "$K2" rev-parse 'v2.0^{commit}')" \
+	"$(git -C "$K2" rev-parse v2.0.1)"
+fix=$(u_git -C "$K2" commit-tree -p HEAD -m 'a fix of mine' 'HEAD^{tree}')
+git -C "$K2" update-ref "$(git -C "$K2" symbolic-ref HEAD)" "$fix"
+refs "$K2" > "$TRASH/k2.refs"
+one_line "an older version before a user's commit on kmig's history" 2 \
+	k2 import --tarball "$TRASH/t1.tgz" --tag v0.9
+t_ok "... names the commit" grep -q "before commit $(printf %.12s "$fix") (\"a fix of mine\"" "$TRASH/.stderr"
+refs "$K2" > "$TRASH/k2.refs2"
+t_ok "... the refs are unchanged" cmp "$TRASH/k2.refs" "$TRASH/k2.refs2"
+t_ok "git fsck is clean" git -C "$K2" fsck --no-progress
 t_done

@@ -29,24 +29,39 @@ static const char usage[] =
 	"\n"
 	"Build or extend the kernel repository (--repo, a bare repository) from\n"
 	"Debian's linux-source-X.Y packages: each VERSION (6.1.192, or a Debian\n"
-	"version like 6.1.192-3) is downloaded with 'apt-get download' into\n"
-	"$KMIG_HOME/debs (reused when present), unpacked, and committed as one\n"
-	"commit with an annotated tag vX.Y.Z, in version order, on a linear\n"
-	"history; an older version is inserted in order, the commits after it\n"
-	"re-created on their trees and their tags moved.  A package's commit\n"
-	"and tag carry the date of its Debian changelog entry.  Existing tags\n"
-	"are skipped.  Without VERSION: the newest version of each default line\n"
-	"of the Debian suites data (5.10, 6.1, 6.12, 7.2, 7.3).  Objects are\n"
-	"packed at the end.  kmig keeps its own apt configuration in\n"
-	"$KMIG_HOME/apt; the machine's is not changed.\n"
+	"version like 6.1.192-3; two of one X.Y.Z are an error) is downloaded\n"
+	"with 'apt-get download' into $KMIG_HOME/debs (reused when present),\n"
+	"unpacked, and committed as one commit with an annotated tag vX.Y.Z, in\n"
+	"version order, on a linear history; an older version is inserted in\n"
+	"order, the commits after it re-created on their trees and their tags\n"
+	"moved.  A package's commit and tag carry the date of its Debian\n"
+	"changelog entry.  Only commits and tags kmig import made are\n"
+	"re-created (a version that would go before anyone else's is refused;\n"
+	"a newer one is appended), and a repository that is not bare is\n"
+	"refused.  Existing tags are skipped.  Without VERSION: the newest\n"
+	"version of each default line of the Debian suites data (5.10, 6.1,\n"
+	"6.12, 7.2, 7.3).  Objects are packed at the end.  kmig keeps its\n"
+	"own apt configuration in $KMIG_HOME/apt; the machine's is not changed.\n"
 	"\n"
 	"  --list            print every version the Debian suites offer: line,\n"
-	"                    version, Debian version, suite, newest first\n"
+	"                    version, Debian version, suite, newest first, and\n"
+	"                    'imported' for the tags --repo has (a --repo that\n"
+	"                    is no repository is an error)\n"
 	"  --update          refresh the package lists first (else: when older\n"
-	"                    than 24 hours or the suites data changed)\n"
+	"                    than 24 hours or the suites data changed); not\n"
+	"                    with --tarball, which reads no package list\n"
 	"  --tarball FILE    import a local kernel tarball instead (needs --tag)\n"
-	"  --tag TAG         the tag for --tarball\n"
+	"  --tag TAG         the tag for --tarball: a kernel release tag, vX.Y,\n"
+	"                    vX.Y.Z or vX.Y-rcN (numbers without leading zeros)\n"
 	"  --jobs N          threads writing blobs (default: CPUs)\n";
+
+/*
+ * The author, committer and tagger of everything kmig import writes: how
+ * it knows its own commits and tags (import_owned()), the only ones it
+ * re-creates.
+ */
+#define IMPORT_NAME "kmig import"
+#define IMPORT_EMAIL "kmig@localhost"
 
 struct import_item {
 	char *tag;
@@ -65,11 +80,42 @@ static void item_clear(struct import_item *it)
 	deb_version_clear(&it->v);
 }
 
+/* Version order; items of one tag (a default line twice) by Debian version. */
 static int cmp_items(const void *a, const void *b)
 {
 	const struct import_item *x = a, *y = b;
+	int c = version_cmp(x->tag, y->tag);
 
-	return version_cmp(x->tag, y->tag);
+	if (c || !x->v.debian || !y->v.debian)
+		return c;
+	return strcmp(x->v.debian, y->v.debian);
+}
+
+/*
+ * Check each VERSION (@argv, @argc of them) without apt: a kernel version
+ * (deb_version_tag()), and no two of them importing the same tag ("6.1.192
+ * 6.1.192-2": which one would be meant?).  0, or 2 with the error printed.
+ */
+static int check_versions(int argc, char **argv)
+{
+	char **tags = xcalloc((size_t)argc + 1, sizeof(*tags));
+	int i, j, status = 0;
+
+	for (i = 0; i < argc && !status; i++) {
+		if (deb_version_tag(&tags[i], argv[i])) {
+			status = cmd_fail_last(KMIG_EXIT_ERROR);
+			break;
+		}
+		for (j = 0; j < i; j++)
+			if (!strcmp(tags[j], tags[i])) {
+				status = cmd_usage_error("import",
+							 "'%s' and '%s' both import %s: give one of them",
+							 argv[j], argv[i], tags[i]);
+				break;
+			}
+	}
+	free_strv(tags, (size_t)argc);
+	return status;
 }
 
 /* Column widths of the --list table (header included). */
@@ -92,22 +138,31 @@ static void list_widths(const struct deb_list *l, int w[3])
 	}
 }
 
-static int print_list(struct kmig_ctx *ctx)
+/*
+ * The table of every version the suites offer; "imported" marks the tags
+ * of the repository, when there is one (a path that is no repository is
+ * an error, found before apt runs); the package lists refreshed first
+ * when @update.
+ */
+static int print_list(struct kmig_ctx *ctx, bool update)
 {
 	struct deb_list l = { 0 };
 	git_repository *repo = NULL;
 	size_t i;
 	int w[3];
 
-	if (deb_available(&l, NULL))
+	if (access(ctx->repo_path, F_OK) == 0 && repo_open(&repo, ctx->repo_path))
 		return cmd_fail_last(KMIG_EXIT_ERROR);
+	if ((update && deb_setup(true)) || deb_available(&l, NULL)) {
+		git_repository_free(repo);
+		return cmd_fail_last(KMIG_EXIT_ERROR);
+	}
 	if (!l.n) {
+		git_repository_free(repo);
 		deb_list_clear(&l);
 		return cmd_fail(KMIG_EXIT_ERROR,
 				"the Debian suites offer no linux-source-X.Y package");
 	}
-	if (access(ctx->repo_path, F_OK) == 0)
-		repo_open(&repo, ctx->repo_path);
 	list_widths(&l, w);
 	printf("%-*s  %-*s  %-*s  %s\n", w[0], "line", w[1], "version", w[2],
 	       "debian", "suite");
@@ -300,6 +355,75 @@ static void chain_insert(struct chain *c, const struct link *l, const char *tag)
 	c->n++;
 }
 
+/* Was @sig kmig import's (IMPORT_NAME, IMPORT_EMAIL)? */
+static bool import_owned(const git_signature *sig)
+{
+	return sig && !strcmp(sig->name, IMPORT_NAME) &&
+	       !strcmp(sig->email, IMPORT_EMAIL);
+}
+
+/*
+ * chain_check_rewrite - may @tag, about to be inserted first, re-create
+ * the commits after its place?  Only when kmig import wrote each of them
+ * (its committer) and made each annotated v* tag on them (its tagger): a
+ * commit or a tag of anyone else's history is never rewritten (a signed
+ * tag would lose its signature).  Appending after the tip rewrites
+ * nothing.  0, or KMIG_ECONFLICT with the message naming the first such
+ * commit or tag.
+ */
+static int chain_check_rewrite(const struct chain *c, git_repository *repo,
+			       const char *tag)
+{
+	size_t i, j;
+	int ret = 0;
+
+	for (i = 0; i < c->n; i++)
+		if (c->v[i].tag && version_cmp(c->v[i].tag, tag) > 0)
+			break;
+	for (; !ret && i < c->n; i++) {
+		const struct link *l = &c->v[i];
+		git_commit *cm = NULL;
+
+		if (l->it)
+			continue;
+		if (git_commit_lookup(&cm, repo, &l->old) < 0)
+			return kmig_err_git("cannot read the history");
+		if (!import_owned(git_commit_committer(cm))) {
+			const char *subject = git_commit_summary(cm);
+
+			ret = kmig_errcode(KMIG_ECONFLICT,
+					   "%s would go before commit %.12s (\"%.60s\", committed by <%s>), which kmig import did not write: it re-creates only its own commits (import into a repository of its own)",
+					   tag, repo_oid_str(&l->old),
+					   subject ? subject : "",
+					   git_commit_committer(cm)->email);
+		}
+		git_commit_free(cm);
+		for (j = 0; !ret && j < c->tags.count; j++) {
+			char *ref = xasprintf("refs/tags/%s", c->tags.strings[j]);
+			git_reference *r = NULL;
+			git_tag *t = NULL;
+
+			if (!git_oid_equal(&c->tag_commit[j], &l->old))
+				goto next;
+			if (git_reference_lookup(&r, repo, ref) < 0) {
+				ret = kmig_err_git("cannot read tag");
+				goto next;
+			}
+			/* a lightweight tag just moves; an annotated one is re-made */
+			if (git_tag_lookup(&t, repo, git_reference_target(r)) == 0 &&
+			    !import_owned(git_tag_tagger(t)))
+				ret = kmig_errcode(KMIG_ECONFLICT,
+						   "%s would go before tag %s, which kmig import did not make: it re-makes only its own tags (import into a repository of its own)",
+						   tag, c->tags.strings[j]);
+next:
+			git_tag_free(t);
+			git_reference_free(r);
+			free(ref);
+		}
+	}
+	return ret;
+}
+
 /* Commit time: the mtime of the tree's top Makefile (else now). */
 static git_time_t tree_time(const char *root)
 {
@@ -369,7 +493,7 @@ static int import_tree(struct link *l, git_repository *repo,
 	if (ret)
 		goto out;
 	/* a package's own date (its changelog); a tarball's Makefile mtime */
-	if (git_signature_new(&l->sig, "kmig import", "kmig@localhost",
+	if (git_signature_new(&l->sig, IMPORT_NAME, IMPORT_EMAIL,
 			      u.dated ? (git_time_t)u.date : tree_time(u.root),
 			      u.dated ? u.tz : 0) < 0) {
 		ret = kmig_err_git("cannot make signature");
@@ -479,6 +603,45 @@ out:
 	return ret;
 }
 
+/* The longest ref name a journal line holds (journal_replay()'s %255s). */
+#define JOURNAL_REF_MAX 255
+
+/*
+ * journal_bad_ref - is @name no ref journal_replay() can apply?  Then the
+ * error is recorded.
+ */
+static bool journal_bad_ref(const char *name)
+{
+	int valid = 0;
+
+	if (strlen(name) <= JOURNAL_REF_MAX &&
+	    git_reference_name_is_valid(&valid, name) == 0 && valid)
+		return false;
+	kmig_err("'%s' is not a valid ref name", name);
+	return true;
+}
+
+/* Journal "ref NAME OID": only a ref journal_replay() can apply. */
+static int journal_ref(struct sbuf *journal, const char *name,
+		       const git_oid *oid)
+{
+	if (journal_bad_ref(name))
+		return KMIG_EUSAGE;
+	sbuf_addf(journal, "ref %s %s\n", name, repo_oid_str(oid));
+	return 0;
+}
+
+/* journal_ref() of refs/tags/@tag. */
+static int journal_tag(struct sbuf *journal, const char *tag,
+		       const git_oid *oid)
+{
+	char *name = xasprintf("refs/tags/%s", tag);
+	int ret = journal_ref(journal, name, oid);
+
+	free(name);
+	return ret;
+}
+
 /*
  * Write every commit from the first new link on, and the tags; the
  * journal text (ref and release lines) into @journal.
@@ -515,8 +678,9 @@ static int chain_write(struct chain *c, git_repository *repo,
 				ret = kmig_err_git("cannot create tag");
 				break;
 			}
-			sbuf_addf(journal, "ref refs/tags/%s %s\n", l->it->tag,
-				  repo_oid_str(&tag));
+			ret = journal_tag(journal, l->it->tag, &tag);
+			if (ret)
+				break;
 			continue;
 		}
 		for (j = 0; j < c->tags.count; j++) {
@@ -527,8 +691,9 @@ static int chain_write(struct chain *c, git_repository *repo,
 			ret = moved_tag(&tag, repo, c->tags.strings[j], &l->new);
 			if (ret)
 				break;
-			sbuf_addf(journal, "ref refs/tags/%s %s\n",
-				  c->tags.strings[j], repo_oid_str(&tag));
+			ret = journal_tag(journal, c->tags.strings[j], &tag);
+			if (ret)
+				break;
 			sbuf_addf(journal, "release %s %s", c->tags.strings[j],
 				  repo_oid_str(&l->old));
 			sbuf_addf(journal, " %s\n", repo_oid_str(&l->new));
@@ -538,8 +703,7 @@ static int chain_write(struct chain *c, git_repository *repo,
 	}
 	git_commit_free(parent);
 	if (!ret)
-		sbuf_addf(journal, "ref %s %s\n", c->branch,
-			  repo_oid_str(&c->v[c->n - 1].new));
+		ret = journal_ref(journal, c->branch, &c->v[c->n - 1].new);
 	return ret;
 }
 
@@ -622,6 +786,26 @@ static int journal_replay(git_repository *repo, struct store *st, bool *applied)
 		ALLOC_GROW(lines, n + 1, alloc);
 		lines[n++] = line;
 	}
+	/*
+	 * Every line is checked before any is applied: a journal that cannot
+	 * be applied (an older kmig journalled any --tag) would fail every
+	 * import; removing it gives that one import up (its objects stay
+	 * unreachable) and changes nothing else.
+	 */
+	for (i = 0; i < n; i++) {
+		char a[256], b[64], c[64], extra;
+		git_oid oid;
+
+		if (sscanf(lines[i], "release %255s %63s %63s %c", a, b, c,
+			   &extra) == 3)
+			continue;
+		if (sscanf(lines[i], "ref %255s %63s %c", a, b, &extra) != 2 ||
+		    git_oid_fromstr(&oid, b) < 0 || journal_bad_ref(a)) {
+			ret = kmig_err("'%s' cannot be applied (line '%.80s'): remove that file to give up the interrupted import",
+				       path, lines[i]);
+			goto out;
+		}
+	}
 	/* the refs first: a run killed before the database finishes here */
 	for (i = 0; !ret && i < n; i++) {
 		char a[256], b[64], c[64];
@@ -630,11 +814,8 @@ static int journal_replay(git_repository *repo, struct store *st, bool *applied)
 
 		if (sscanf(lines[i], "release %255s %63s %63s", a, b, c) == 3)
 			continue;
-		if (sscanf(lines[i], "ref %255s %63s", a, b) != 2 ||
-		    git_oid_fromstr(&oid, b) < 0) {
-			ret = kmig_err("'%s' is corrupt: %s", path, lines[i]);
-			break;
-		}
+		sscanf(lines[i], "ref %255s %63s", a, b);
+		git_oid_fromstr(&oid, b);
 		drop_stale_lock(repo, a);
 		if (git_reference_create(&ref, repo, a, &oid, 1, "kmig import") < 0)
 			ret = kmig_err_git("cannot update ref");
@@ -680,6 +861,35 @@ static int commit_chain(struct chain *c, git_repository *repo, struct store *st,
 		return ret;
 	test_kill_point("journal");
 	return journal_replay(repo, st, applied);
+}
+
+/*
+ * kmig import writes into a bare repository: refs move and history is
+ * re-created without a work tree or index to follow.  0, or KMIG_EUSAGE
+ * with the message recorded.
+ */
+static int check_bare(git_repository *repo, const char *path)
+{
+	if (git_repository_is_bare(repo))
+		return 0;
+	return kmig_errcode(KMIG_EUSAGE,
+			    "'%s' is not a bare repository: kmig import writes only into a bare repository (--repo; a new path is made bare)",
+			    path);
+}
+
+/* An existing --repo is a bare repository: 0, or 2 with the error printed. */
+static int check_repo_path(const char *path)
+{
+	git_repository *repo = NULL;
+	int ret;
+
+	if (access(path, F_OK) < 0)
+		return 0;		/* made, bare, by this import */
+	ret = repo_open(&repo, path);
+	if (!ret)
+		ret = check_bare(repo, path);
+	git_repository_free(repo);
+	return ret ? cmd_fail_last(KMIG_EXIT_ERROR) : 0;
 }
 
 /* One import at a time per repository: a lock released when kmig dies. */
@@ -734,7 +944,7 @@ static int cmd_import_fn(struct kmig_ctx *ctx, int argc, char **argv)
 	char *debs = NULL, *tmpdir = NULL, *unpack = NULL;
 	struct chain chain = { 0 };
 	struct sbuf journal = SBUF_INIT;
-	bool list = false, update = false, replayed = false;
+	bool list = false, update = false, replayed = false, jobs_set = false;
 	/* made by this run: removed again when it fails before committing */
 	bool new_repo = false, committing = false;
 	int lockfd = -1;
@@ -759,27 +969,38 @@ static int cmd_import_fn(struct kmig_ctx *ctx, int argc, char **argv)
 			if (opt_uint("import", "--jobs", optarg, 1, KMIG_MAX_JOBS, &n))
 				return KMIG_EXIT_ERROR;
 			jobs = (int)n;
+			jobs_set = true;
 			break;
 		default:
 			return cmd_bad_option("import", argv);
 		}
 	}
-	if (list && (tarball || tag || optind < argc))
-		return cmd_usage_error("import", "--list takes no VERSION, --tarball nor --tag");
-	if (update && deb_setup(true))
-		return cmd_fail_last(KMIG_EXIT_ERROR);
-	if (list)
-		return print_list(ctx);
+	/* every usage check before anything is read, fetched or written */
+	if (list && (tarball || tag || jobs_set || optind < argc))
+		return cmd_usage_error("import", "--list takes no VERSION, --tarball, --tag nor --jobs");
 	if (!tarball != !tag)
 		return cmd_usage_error("import", "--tarball and --tag go together");
 	if (tarball && optind < argc)
 		return cmd_usage_error("import", "--tarball takes no VERSION");
-	if (tag && strncmp(tag, "v", 1))
-		return cmd_usage_error("import", "tag '%s' must start with 'v'", tag);
+	if (tarball && update)
+		return cmd_usage_error("import", "--update does not go with --tarball (no package list is read)");
+	if (tag && !is_release_tag(tag))
+		return cmd_usage_error("import",
+				       "tag '%s' is not a kernel release tag (vX.Y, vX.Y.Z, vX.Y-rcN)",
+				       tag);
+	if (!list && !tarball && check_versions(argc - optind, argv + optind))
+		return KMIG_EXIT_ERROR;
+	if (list)
+		return print_list(ctx, update);
+	if (update && deb_setup(true))
+		return cmd_fail_last(KMIG_EXIT_ERROR);
 
 	if (tarball && access(tarball, R_OK) < 0)
 		return cmd_fail(KMIG_EXIT_ERROR, "cannot read tarball '%s': %s",
 				tarball, strerror(errno));
+	/* before apt: a repository kmig will not write is refused first */
+	if (check_repo_path(ctx->repo_path))
+		return KMIG_EXIT_ERROR;
 
 	if (tarball) {
 		ALLOC_GROW(items, nitems + 1, aitems);
@@ -814,10 +1035,17 @@ static int cmd_import_fn(struct kmig_ctx *ctx, int argc, char **argv)
 		it->tag = xasprintf("v%s", it->v.upstream);
 		it->message = xasprintf("Debian package %s version %s",
 					it->v.package, it->v.debian);
+		if (!is_release_tag(it->tag)) {
+			cmd_fail(KMIG_EXIT_ERROR,
+				 "%s version %s gives no kernel release tag ('%s')",
+				 it->v.package, it->v.debian, it->tag);
+			goto out;
+		}
 	}
 	qsort(items, nitems, sizeof(items[0]), cmp_items);
 
-	if (repo_open_or_init(&repo, ctx->repo_path, &new_repo)) {
+	if (repo_open_or_init(&repo, ctx->repo_path, &new_repo) ||
+	    check_bare(repo, ctx->repo_path)) {
 		cmd_fail_last(KMIG_EXIT_ERROR);
 		goto out;
 	}
@@ -832,7 +1060,11 @@ static int cmd_import_fn(struct kmig_ctx *ctx, int argc, char **argv)
 		printf("completed an interrupted import\n");
 	tmpdir = xasprintf("%s/tmp", ctx->home);
 	rm_stale(tmpdir, "import-", ".log", NULL);	/* what killed imports left */
-	if (chain_read(&chain, repo)) {
+	/* the oldest version to import decides what is re-created */
+	for (i = 0; i < nitems && repo_tag_exists(repo, items[i].tag); i++)
+		;
+	if (chain_read(&chain, repo) ||
+	    (i < nitems && chain_check_rewrite(&chain, repo, items[i].tag))) {
 		cmd_fail_last(KMIG_EXIT_ERROR);
 		goto out;
 	}

@@ -705,36 +705,56 @@ static int no_such_version(const char *version, const char *pkg,
 	return ret;
 }
 
+/*
+ * The kernel version @version names (after an optional 'v'): into *@p and
+ * its length; 0, or KMIG_EUSAGE with the message recorded.  What follows
+ * the version is nothing, or a Debian revision or "~" suffix: '-' or '~'
+ * and at least one character Debian versions are made of.
+ */
+static int version_split(const char *version, const char **p, size_t *n)
+{
+	const char *s = version + (*version == 'v');
+	size_t len = kernel_version_len(s);
+	const char *rest = s + len;
+
+	*p = s;
+	*n = len;
+	if (len && (!*rest ||
+		    ((*rest == '-' || *rest == '~') && rest[1] &&
+		     strspn(rest + 1, "0123456789abcdefghijklmnopqrstuvwxyz"
+			    "ABCDEFGHIJKLMNOPQRSTUVWXYZ.+~-") == strlen(rest + 1))))
+		return 0;
+	return kmig_errcode(KMIG_EUSAGE,
+			    "'%s' is not a kernel version (like 6.1.192 or 6.1.192-3)",
+			    version);
+}
+
+int deb_version_tag(char **tag, const char *version)
+{
+	const char *p;
+	size_t n;
+	int ret = version_split(version, &p, &n);
+
+	*tag = ret ? NULL : xasprintf("v%.*s", (int)n, p);
+	return ret;
+}
+
 int deb_resolve(struct deb_version *out, const char *version)
 {
 	struct deb_list l = { 0 };
-	const char *p = version;
+	const char *p, *dot;
 	char *pkg;
-	int dots = 0, ret;
-	size_t i, n = 0;
+	int ret;
+	size_t i, n, series;
 
 	memset(out, 0, sizeof(*out));
-	if (*p == 'v')
-		p++;
-	/* X.Y is the package series: digits and exactly one dot first */
-	while (p[n] && p[n] != '-' && p[n] != '~') {
-		if (p[n] == '.')
-			dots++;
-		else if (p[n] < '0' || p[n] > '9')
-			break;
-		n++;
-	}
-	if (dots < 1 || (p[n] && p[n] != '-' && p[n] != '~'))
-		return kmig_errcode(KMIG_EUSAGE,
-				    "'%s' is not a kernel version (like 6.1.192 or 6.1.192-3)",
-				    version);
-	{
-		const char *dot2 = strchr(strchr(p, '.') + 1, '.');
-		size_t series = dot2 && (size_t)(dot2 - p) < n ?
-				(size_t)(dot2 - p) : n;
-
-		pkg = xasprintf("linux-source-%.*s", (int)series, p);
-	}
+	ret = version_split(version, &p, &n);
+	if (ret)
+		return ret;
+	/* X.Y, the version's first two numbers, is the package series */
+	dot = strchr(p, '.');
+	series = (size_t)(dot + 1 - p) + strspn(dot + 1, "0123456789");
+	pkg = xasprintf("linux-source-%.*s", (int)series, p);
 	ret = madison(&l, &pkg, 1);
 	if (ret)
 		goto out;

@@ -90,6 +90,16 @@ int deb_resolve(struct deb_version *out, const char *version);
 void deb_version_clear(struct deb_version *v);
 
 /*
+ * deb_version_tag - the tag an import of VERSION @version makes ("v6.1.192"
+ * for "6.1.192", "v6.1.192-3" and "v6.1.192"), without apt: *@tag, which
+ * the caller frees.  The version is checked as deb_resolve() does:
+ * "v"?X.Y[.Z...] (util.h's kernel_version_len()), then nothing or '-' or
+ * '~' and a Debian revision.  Returns 0, or KMIG_EUSAGE with the message
+ * recorded and *@tag NULL.
+ */
+int deb_version_tag(char **tag, const char *version);
+
+/*
  * deb_fetch - path of the .deb in @debs_dir, downloading it with
  * "apt-get download" (output in $KMIG_HOME/apt/download.log) when not
  * already there.  Caller frees *path.  0 or negative.

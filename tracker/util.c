@@ -540,6 +540,52 @@ int version_cmp(const char *a, const char *b)
 	return r;
 }
 
+/* A number of 1 to 10 digits without a leading zero: its length, or 0. */
+static size_t version_number_len(const char *s)
+{
+	size_t n = strspn(s, "0123456789");
+
+	if (!n || n > 10 || (s[0] == '0' && n > 1))
+		return 0;
+	return n;
+}
+
+size_t kernel_version_len(const char *s)
+{
+	size_t len = 0, n;
+	int numbers = 0;
+
+	for (;;) {
+		n = version_number_len(s + len);
+		if (!n)
+			break;
+		numbers++;
+		len += n;
+		if (s[len] != '.' || !version_number_len(s + len + 1))
+			break;
+		len++;
+	}
+	return numbers >= 2 ? len : 0;
+}
+
+bool is_release_tag(const char *tag)
+{
+	size_t n;
+
+	if (tag[0] != 'v' || strlen(tag) > KMIG_TAG_MAX)
+		return false;
+	n = kernel_version_len(tag + 1);
+	if (!n)
+		return false;
+	tag += 1 + n;
+	if (!*tag)
+		return true;
+	if (strncmp(tag, "-rc", 3) || tag[3] == '0')
+		return false;
+	n = version_number_len(tag + 3);
+	return n && !tag[3 + n];
+}
+
 struct progress {
 	char *title;
 	uint64_t total;

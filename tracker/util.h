@@ -249,6 +249,22 @@ const char *kmig_home(void);
  */
 int version_cmp(const char *a, const char *b);
 char *version_sort_key(const char *tag);
+/*
+ * kernel_version_len - the length of the kernel version @s starts with:
+ * two or more numbers joined by single dots ("6.1", "6.1.192"), each of
+ * 1 to 10 digits without a leading zero (a lone "0" is one).  0 when @s
+ * does not start with one ("6", "6.", ".1", "6..1", "06.1"); the caller
+ * judges what follows ("6.1.x" gives 3: "6.1" then ".x").
+ */
+size_t kernel_version_len(const char *s);
+/*
+ * is_release_tag - is @tag a kernel release tag kmig import writes:
+ * "v", a kernel version, and optionally "-rcN" (N from 1, no leading
+ * zero), at most KMIG_TAG_MAX characters: "v6.1", "v6.1.192", "v6.2-rc3".
+ * Every such tag is a valid git tag name.
+ */
+#define KMIG_TAG_MAX 64
+bool is_release_tag(const char *tag);
 
 /*
  * Progress on stderr, gated by progress_enabled(): the one gate for every

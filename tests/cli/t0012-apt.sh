@@ -127,9 +127,16 @@ t_exit "a line Debian does not have" 2 k import 9.7.1
 t_is "it names the lines" \
 	"kmig: no linux-source-9.7 in the Debian suites; the lines are 9.1, 9.2, 9.10" \
 	"$(cat "$TRASH/.stderr")"
+t_exit "not a version (no package line '9.')" 2 k import 9.
+t_is "is named so" "kmig: '9.' is not a kernel version (like 6.1.192 or 6.1.192-3)" \
+	"$(cat "$TRASH/.stderr")"
+t_exit "a version and one of its Debian revisions" 2 k import 9.1.3 9.1.3-1
+t_is "is an error naming both" \
+	"kmig import: '9.1.3' and '9.1.3-1' both import v9.1.3: give one of them (see 'kmig help import')" \
+	"$(cat "$TRASH/.stderr")"
 t_exit "--list with a VERSION" 2 k import --list 9.1.3
 t_is "is a usage error" \
-	"kmig import: --list takes no VERSION, --tarball nor --tag (see 'kmig help import')" \
+	"kmig import: --list takes no VERSION, --tarball, --tag nor --jobs (see 'kmig help import')" \
 	"$(cat "$TRASH/.stderr")"
 t_ok "no repository made by a refused import" test ! -e "$REPO"
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test-util.c - version ordering, globbing, whitespace normalisation,
- * buffers, big buffers, JSON strings, and the store's schema creation and
- * migration checks.
+ * test-util.c - version ordering and release tags, globbing, whitespace
+ * normalisation, buffers, big buffers, JSON strings, and the store's schema
+ * creation and migration checks.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <cmocka.h>
+#include <git2.h>
 
 #include "store.h"
 #include "util.h"
@@ -46,6 +47,41 @@ static void test_version_leading_zeros(void **state)
 {
 	(void)state;
 	assert_int_equal(version_cmp("v6.01", "v6.1"), 0);
+}
+
+static void test_release_tag(void **state)
+{
+	static const char *const good[] = {
+		"v6.1", "v6.1.192", "v2.6.12-rc2", "v6.2-rc3", "v6.1.120-rc1",
+		"v0.9", "v1.0", "v10.0.0.1", "v4294967295.1",
+	};
+	static const char *const bad[] = {
+		"", "v", "vx", "v-1", "v1", "v6", "v6.", "v.1", "v6..1", "v1/2",
+		"v2..0", "v1 2", "v1.lock", "v1~", "v1:2", "v1.2~rc1", "6.1",
+		"v6.01", "v06.1", "v6.1-rc", "v6.1-rc0", "v6.1-rc01", "v6.1-rc1x",
+		"v6.1-", "v6.1-1", "v6.1.", "v12345678901.1", "V6.1",
+		"v1.2.3.4.5.6.7.8.9.10.11.12.13.14.15.16.17.18.19.20.21.22.23.24.25",
+	};
+	size_t i;
+	int valid;
+
+	(void)state;
+	git_libgit2_init();
+	for (i = 0; i < ARRAY_SIZE(good); i++) {
+		if (!is_release_tag(good[i]))
+			fail_msg("'%s' is a release tag", good[i]);
+		assert_int_equal(git_tag_name_is_valid(&valid, good[i]), 0);
+		assert_true(valid);
+	}
+	for (i = 0; i < ARRAY_SIZE(bad); i++)
+		if (is_release_tag(bad[i]))
+			fail_msg("'%s' is no release tag", bad[i]);
+	assert_int_equal(kernel_version_len("6.1.192-3"), 7);
+	assert_int_equal(kernel_version_len("6.1.x"), 3);
+	assert_int_equal(kernel_version_len("6."), 0);
+	assert_int_equal(kernel_version_len(".1"), 0);
+	assert_int_equal(kernel_version_len("6..1"), 0);
+	git_libgit2_shutdown();
 }
 
 static void test_glob(void **state)
@@ -268,6 +304,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_version_order),
 		cmocka_unit_test(test_version_leading_zeros),
+		cmocka_unit_test(test_release_tag),
 		cmocka_unit_test(test_glob),
 		cmocka_unit_test(test_fnv),
 		cmocka_unit_test(test_big_alloc),

@@ -149,13 +149,18 @@ static void free_candidates(struct candidate *c, size_t n)
 
 /*
  * Next index to test in the open range (lo, hi), nearest its middle, or
- * -1 when every commit in it is skipped.  lo is -1 for GOOD.
+ * -1 when the range is empty (hi is lo + 1: GOOD's child is bad, say) or
+ * every commit in it is skipped.  lo is -1 for GOOD.  Only indexes
+ * strictly between lo and hi are read.
  */
 static long next_step(const struct candidate *c, long lo, long hi)
 {
-	long mid = lo + (hi - lo) / 2, d;
+	long mid, d;
 
-	for (d = 0; d < hi - lo; d++) {
+	if (hi - lo < 2)
+		return -1;
+	mid = lo + (hi - lo) / 2;	/* lo < mid < hi */
+	for (d = 0; mid - d > lo || mid + d < hi; d++) {
 		if (mid - d > lo && c[mid - d].v == V_UNKNOWN)
 			return mid - d;
 		if (mid + d < hi && c[mid + d].v == V_UNKNOWN)

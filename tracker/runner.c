@@ -120,6 +120,13 @@ out_free:
 	return ret;
 }
 
+/* boot_lava() as the boottest_boot_fn of boottest_run_on(), @data the runner. */
+static int boot_lava_fn(void *data, struct kbuild *kb,
+			const struct boottest_opts *o, struct boottest_result *r)
+{
+	return boot_lava(data, kb, o, r);
+}
+
 /* Boot the built image of @r on @rn: r->boot, the console at
  * r->console_path (the initramfs of the kmig runner goes next to it). */
 static int boot_one(const struct runner *rn, struct kbuild *kb,
@@ -469,17 +476,8 @@ int runner_boottest_run(const struct runner *rn, struct kbuild *kb,
 	}
 	if (rn->kind == RUNNER_KMIG)
 		return boottest_run(kb, st, rev, o, r);
-
-	ret = build_one(kb, st, rev, o, r);
-	if (ret || r->outcome == BOOTTEST_BUILD_FAILED)
-		goto out_release;
-	r->console_path = console_name(kb, r);
-	ret = boot_one(rn, kb, o, r);
-	if (ret) {
-		drop_console(r);
-		goto out_release;
-	}
-	ret = record_boot(st, o, r);
+	/* Retries, flaky verdict and rows as on the kmig runner. */
+	ret = boottest_run_on(kb, st, rev, o, boot_lava_fn, (void *)rn, r);
 out_release:
 	if (ret)
 		boottest_result_release(r);

@@ -33,8 +33,11 @@ echo run >> "$STUB_COUNT"
 rec() { printf '{"dt": "2026-12-03T20:14:26.5", "lvl": "%s", "msg": %s}\n' "$1" "$2"; }
 rec target '"Linux version 0.0 (stub)"'
 rec target '"KMIG-START"'
-# $STUB_PASS_FROM: the jobs from that one on pass
-if [ "$(wc -l < "$STUB_COUNT")" -ge "${STUB_PASS_FROM:-999}" ]; then
+# $STUB_PASS_FROM: the jobs from that one on pass; $STUB_PASS_COMMIT:
+# that commit's jobs pass
+for job; do :; done
+if [ "$(wc -l < "$STUB_COUNT")" -ge "${STUB_PASS_FROM:-999}" ] ||
+   { [ -n "$STUB_PASS_COMMIT" ] && grep -q "kmig.commit: \"$STUB_PASS_COMMIT\"" "$job"; }; then
 	rec target '"KMIG-TEST boot PASS user space reached"'
 	rec results '{"case": "boot", "definition": "kmig", "result": "pass"}'
 else
@@ -75,5 +78,57 @@ rm -f "$STUB_COUNT"
 t_exit "bisect --runner lava: every boot retried once by default" 1 \
 	lava bisect master~1 master --runner lava --verify 1
 t_ok "... BAD bad" grep -q "^step 1: bad $C5 c5" "$TRASH/.stdout"
-t_ok "... two jobs for BAD" test "$(grep -c . "$STUB_COUNT")" -ge 2
+t_ok "... two jobs for BAD, two for the verify run (on LAVA too)" \
+	test "$(wc -l < "$STUB_COUNT")" -eq 4
+t_ok "... the verify run failed the same way" \
+	grep -q "^verify 1/1: bad KMIG-TEST boot FAIL the stub failed it" "$TRASH/.stdout"
+
+# the report of a bisect on LAVA: BAD with c2 reverted (the commit the
+# first run made; its image planted, its LAVA jobs pass) passes the check
+t_exit "bisect v1.0 master --runner lava: c2, the revert does not build" 1 \
+	lava bisect v1.0 master --runner lava --verify 1 --retries 0
+REV=$(sqlite3 "$D" "SELECT commit_id FROM builds WHERE status = 'failed' ORDER BY id DESC LIMIT 1")
+t_ok "... the revert was built" sh -c "test -n '$REV' && ! git -C '$R' cat-file -e '$REV'"
+for dir in "$KMIG_HOME"/work/*/images; do
+	cp "$(ls "$dir"/*.bzImage | head -1)" "$dir/$REV-$(sqlite3 "$D" \
+		"SELECT substr(config_hash, 1, 12) FROM builds LIMIT 1").bzImage"
+done
+rm -f "$STUB_COUNT"
+t_exit "bisect --runner lava --retries 2 --report: found" 0 \
+	env STUB_PASS_COMMIT="$REV" PATH="$TRASH/bin:$PATH" "$KMIG" --repo "$R" --db "$D" \
+	bisect v1.0 master --runner lava --verify 1 --retries 2 --report "$TRASH/report.txt"
+t_ok "... first bad commit c2" grep -q "^first bad commit: .* c2$" "$TRASH/.stdout"
+t_ok "... the revert booted on LAVA" grep -q "^revert 1/1: pass $REV" "$TRASH/.stdout"
+t_ok "... the report says LAVA and the accelerator used" \
+	grep -q "^LAVA: a lava-run job here, QEMU -accel tcg, kernel command line" "$TRASH/report.txt"
+t_ok "... not the built-in runner's QEMU line" sh -c "! grep -q '^QEMU:' '$TRASH/report.txt'"
+t_ok "... its boot command has --retries and --runner" \
+	grep -q "^  kmig --repo .* boot $(git -C "$R" rev-parse master~3) --test boot --test rds --retries 2 --runner lava$" \
+	"$TRASH/report.txt"
+t_ok "... and so has its bisect command" \
+	grep -q "^  kmig --repo .* bisect .* --test boot --test rds --retries 2 --runner lava --verify 1$" \
+	"$TRASH/report.txt"
+# --accel kvm: the stub lava-run boots nothing, but kmig checks /dev/kvm
+# up front for a local run
+if [ -r /dev/kvm ] && [ -w /dev/kvm ]; then
+	t_exit "bisect --runner lava --accel kvm --report: found" 0 \
+		env STUB_PASS_COMMIT="$REV" PATH="$TRASH/bin:$PATH" "$KMIG" --repo "$R" --db "$D" \
+		bisect v1.0 master --runner lava --accel kvm --verify 1 --report "$TRASH/report.txt"
+	t_ok "... the report says -accel kvm" \
+		grep -q "^LAVA: a lava-run job here, QEMU -accel kvm," "$TRASH/report.txt"
+	t_ok "... its commands too, and no --retries (the default)" \
+		grep -q "^  kmig --repo .* bisect .* --test rds --accel kvm --runner lava --verify 1$" \
+		"$TRASH/report.txt"
+else
+	t_skip "no usable /dev/kvm: --accel kvm not checked"
+fi
+
+# kmig boot --bases on the chosen runner: the one default line with a tag
+git -C "$R" tag v6.1.1 master~2
+rm -f "$STUB_COUNT"
+t_exit "boot --bases --runner lava: exit 1 (fails, other lines lack tags)" 1 \
+	lava boot --bases --runner lava
+t_ok "... v6.1.1 booted as a LAVA job" test "$(wc -l < "$STUB_COUNT")" -eq 1
+t_ok "... its base line" grep -q "^base v6.1.1 build ok (image reused) boot fail rds PASS stub" \
+	"$TRASH/.stdout"
 t_done

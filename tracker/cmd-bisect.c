@@ -573,6 +573,11 @@ static int cmd_bisect_fn(struct kmig_ctx *ctx, int argc, char **argv)
 		status = cmd_usage_error("bisect", "needs GOOD and BAD");
 		goto out_args;
 	}
+	/* --accel kvm and --artifact-dir: before hours of builds and boots */
+	if (runner_check_host(&rn, a.opts.accel)) {
+		status = cmd_fail_last(KMIG_EXIT_ERROR);
+		goto out_args;
+	}
 	if (kbuild_open(&kb, ctx->home, ctx->repo_path, boot_note, NULL) ||
 	    repo_open(&repo, ctx->repo_path) ||
 	    kbuild_resolve(kb, argv[optind], good, NULL) ||

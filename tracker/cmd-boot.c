@@ -324,6 +324,11 @@ static int cmd_boot_fn(struct kmig_ctx *ctx, int argc, char **argv)
 	}
 	if (optind < argc)
 		rev = argv[optind];
+	/* --accel kvm and --artifact-dir: before minutes of building */
+	if (runner_check_host(&rn, a.opts.accel)) {
+		status = cmd_fail_last(KMIG_EXIT_ERROR);
+		goto out_args;
+	}
 
 	if (kbuild_open(&kb, ctx->home, ctx->repo_path, boot_note, NULL)) {
 		status = cmd_fail_last(KMIG_EXIT_ERROR);

@@ -269,6 +269,11 @@ int branch_test(struct kmig_ctx *ctx, int argc, char **argv)
 		status = cmd_usage_error("branch test", "--base and --name exclude each other");
 		goto out_args;
 	}
+	/* --accel kvm and --artifact-dir: before the first build */
+	if (runner_check_host(&rn, a.opts.accel)) {
+		status = cmd_fail_last(KMIG_EXIT_ERROR);
+		goto out_args;
+	}
 	if (store_open(&st, ctx->db_path)) {
 		status = cmd_fail_last(KMIG_EXIT_ERROR);
 		goto out_args;

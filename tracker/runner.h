@@ -98,6 +98,14 @@ int runner_set_option(struct runner *rn, int c, const char *arg);
  */
 int runner_check(const struct runner *rn);
 
+/*
+ * runner_check_host - what the boots need here, checked before any
+ * build: --accel @accel usable where QEMU runs here (the kmig runner and
+ * a local lava-run; a lab's workers are the lab's), and --artifact-dir a
+ * directory kmig can write or create.  Returns 0 or KMIG_EUSAGE.
+ */
+int runner_check_host(const struct runner *rn, const char *accel);
+
 /* runner_name - "kmig" or "lava". */
 const char *runner_name(const struct runner *rn);
 

@@ -237,8 +237,8 @@ static int boot_bases(struct kmig_ctx *ctx, const struct runner *rn,
 			status = KMIG_EXIT_VERDICT;
 			continue;
 		}
-		fprintf(stderr, "kmig: base %s (%zu of %zu)\n", tag, i + 1,
-			nlines);
+		progress_note("kmig: base %s (%zu of %zu)\n", tag, i + 1,
+			      nlines);
 		if (runner_boottest_run(rn, kb, st, tag, &a->opts, &r)) {
 			free(tag);
 			status = cmd_fail_last(KMIG_EXIT_ERROR);

@@ -319,7 +319,7 @@ int branch_test(struct kmig_ctx *ctx, int argc, char **argv)
 			       s->subject, s->status);
 			continue;
 		}
-		fprintf(stderr, "[%zu/%zu] testing %s\n", i + 1, steps.n, s->patch);
+		progress_note("[%zu/%zu] testing %s\n", i + 1, steps.n, s->patch);
 		if (test_step(kb, st, repo, s, &a, &rn, compile_check, &verdict, &detail) ||
 		    store_branch_set_test(st, name, s->position, verdict)) {
 			sbuf_release(&detail);

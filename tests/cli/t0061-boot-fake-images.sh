@@ -131,4 +131,8 @@ t_exit "boot --bases --runner lava: exit 1 (fails, other lines lack tags)" 1 \
 t_ok "... v6.1.1 booted as a LAVA job" test "$(wc -l < "$STUB_COUNT")" -eq 1
 t_ok "... its base line" grep -q "^base v6.1.1 build ok (image reused) boot fail rds PASS stub" \
 	"$TRASH/.stdout"
+t_is "... no progress line (KMIG_NO_PROGRESS=1)" "" "$(cat "$TRASH/.stderr")"
+t_exit "boot --bases, KMIG_PROGRESS=1" 1 env -u KMIG_NO_PROGRESS KMIG_PROGRESS=1 \
+	PATH="$TRASH/bin:$PATH" "$KMIG" --repo "$R" --db "$D" boot --bases --runner lava
+t_ok "... the progress line" grep -q "^kmig: base v6.1.1 (2 of 5)$" "$TRASH/.stderr"
 t_done

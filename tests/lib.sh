@@ -86,3 +86,29 @@ db_canonical() {
 	SELECT 'P', r.tag, c.path, c.rule, c.count FROM file_counts c
 		JOIN releases r ON r.id = c.release_id ORDER BY 2, 3, 4;"
 }
+
+# boot_fixture REPO DB - boots without a kernel build: a repository of five
+# commits c1..c5 (tag v1.0 at c1) whose every commit has a fake kernel
+# image (4 KB of random bytes) in kmig's work area.  kmig reuses an image
+# instead of building, and QEMU refuses this one at once, so each boot of
+# c1..c5 is a fast "boot fail"; anything else (a revert kmig makes) fails
+# to build at once ("make tinyconfig" with no kernel tree, exit 125).
+boot_fixture() {
+	git init -q "$1" || return 1
+	for _bf_i in 1 2 3 4 5; do
+		echo "int f$_bf_i;" > "$1/f$_bf_i.c"
+		git_commit_all "$1" "c$_bf_i" || return 1
+	done
+	git -C "$1" tag v1.0 HEAD~4
+	# the first boot fails to build and makes the work area
+	KMIG_NO_PROGRESS=1 "$KMIG" --repo "$1" --db "$2" boot HEAD > /dev/null 2>&1
+	[ $? -eq 125 ] || return 1
+	_bf_hash=$(sqlite3 "$2" "SELECT substr(config_hash, 1, 12) FROM builds LIMIT 1")
+	[ -n "$_bf_hash" ] || return 1
+	for _bf_c in $(git -C "$1" rev-list HEAD); do
+		for _bf_dir in "$KMIG_HOME"/work/*/images; do
+			head -c 4096 /dev/urandom > "$_bf_dir/$_bf_c-$_bf_hash.bzImage" ||
+				return 1
+		done
+	done
+}

@@ -54,22 +54,23 @@ const char *boottest_outcome_name(enum boottest_outcome o)
 }
 
 /*
- * Boot the built image once with the tests of @o, console to
- * @console_path: the runner step (qemu.h).
+ * Boot the built image once in QEMU here with the tests of @o, console to
+ * r->console_path: the boottest_boot_fn of boottest_run() (qemu.h).
  */
-static int boot_once(const struct boottest_result *r,
-		     const struct boottest_opts *o, const char *console_path,
-		     struct qemu_result *out)
+static int boot_qemu(void *data, struct kbuild *kb,
+		     const struct boottest_opts *o, struct boottest_result *r)
 {
 	struct qemu_opts qo = QEMU_OPTS_INIT;
 
+	(void)data;
+	(void)kb;
 	qo.kernel = r->build.image;
 	qo.tests = o->tests;
 	qo.ntests = o->ntests;
 	qo.timeout = o->timeout;
 	qo.accel = o->accel;
-	qo.console_path = console_path;
-	return qemu_boot(&qo, out);
+	qo.console_path = r->console_path;
+	return qemu_boot(&qo, &r->boot);
 }
 
 static char *console_name(struct kbuild *kb, const struct boottest_result *r)
@@ -81,6 +82,13 @@ static char *console_name(struct kbuild *kb, const struct boottest_result *r)
 
 int boottest_run(struct kbuild *kb, struct store *st, const char *rev,
 		 const struct boottest_opts *o, struct boottest_result *r)
+{
+	return boottest_run_on(kb, st, rev, o, boot_qemu, NULL, r);
+}
+
+int boottest_run_on(struct kbuild *kb, struct store *st, const char *rev,
+		    const struct boottest_opts *o, boottest_boot_fn *boot,
+		    void *data, struct boottest_result *r)
 {
 	struct qemu_verdict *v;
 	char *tests = NULL;
@@ -106,7 +114,7 @@ int boottest_run(struct kbuild *kb, struct store *st, const char *rev,
 
 		r->attempts++;
 		r->console_path = console_name(kb, r);
-		ret = boot_once(r, o, r->console_path, &r->boot);
+		ret = boot(data, kb, o, r);
 		if (ret) {
 			unlink(r->console_path);
 			free(r->console_path);

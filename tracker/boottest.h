@@ -66,6 +66,25 @@ struct boottest_result {
 
 int boottest_run(struct kbuild *kb, struct store *st, const char *rev,
 		 const struct boottest_opts *o, struct boottest_result *r);
+
+/*
+ * boottest_boot_fn - boot the built image of @r (r->build.image) once with
+ * the tests of @o, the console to r->console_path, the result into
+ * r->boot: where a runner boots (runner.c).  0 whatever the kernel did,
+ * negative on an error (with kmig_err() recorded), which ends the run.
+ */
+typedef int boottest_boot_fn(void *data, struct kbuild *kb,
+			     const struct boottest_opts *o,
+			     struct boottest_result *r);
+/*
+ * boottest_run_on - boottest_run() booting each attempt with @boot(@data,
+ * ...) instead of QEMU here: the same build, retries, flaky verdict,
+ * console logs and rows whatever the runner.  An error of @boot on a
+ * retry ends the run with it (the attempts before stay recorded).
+ */
+int boottest_run_on(struct kbuild *kb, struct store *st, const char *rev,
+		    const struct boottest_opts *o, boottest_boot_fn *boot,
+		    void *data, struct boottest_result *r);
 void boottest_result_release(struct boottest_result *r);
 
 /* boottest_first_finding - the first finding line (static copy), or "". */

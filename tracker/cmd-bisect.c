@@ -60,7 +60,8 @@ static const char usage[] =
 	"  --report FILE   write a plain-text report mail for the found commit\n"
 	"                  (To/Cc: its author, trailer people and MAINTAINERS)\n"
 	RUNNER_USAGE
-	"                  a LAVA infrastructure error skips the step (as git\n"
+	"                  (the steps and the verify and revert boots); a LAVA\n"
+	"                  infrastructure error skips the step (as git\n"
 	"                  bisect's 125), never judges it bad\n"
 	"\n"
 	"Output: one 'step N: good|bad|skip COMMIT SUBJECT' line per tested\n"
@@ -72,6 +73,8 @@ static const char usage[] =
 	"are listed) or unreliable, 2 error (including BAD passing or not\n"
 	"building).\n";
 
+/* --retries when not given: a flaky pass is a pass. */
+#define BISECT_DEFAULT_RETRIES 1
 /* --verify: at most this many runs per check. */
 #define BISECT_MAX_VERIFY 10
 
@@ -149,13 +152,18 @@ static void free_candidates(struct candidate *c, size_t n)
 
 /*
  * Next index to test in the open range (lo, hi), nearest its middle, or
- * -1 when every commit in it is skipped.  lo is -1 for GOOD.
+ * -1 when the range is empty (hi is lo + 1: GOOD's child is bad, say) or
+ * every commit in it is skipped.  lo is -1 for GOOD.  Only indexes
+ * strictly between lo and hi are read.
  */
 static long next_step(const struct candidate *c, long lo, long hi)
 {
-	long mid = lo + (hi - lo) / 2, d;
+	long mid, d;
 
-	for (d = 0; d < hi - lo; d++) {
+	if (hi - lo < 2)
+		return -1;
+	mid = lo + (hi - lo) / 2;	/* lo < mid < hi */
+	for (d = 0; mid - d > lo || mid + d < hi; d++) {
 		if (mid - d > lo && c[mid - d].v == V_UNKNOWN)
 			return mid - d;
 		if (mid + d < hi && c[mid + d].v == V_UNKNOWN)
@@ -183,11 +191,16 @@ static void checks_release(struct checks *k)
 	free(k->line);
 }
 
-/* One check boot of @rev; *@r filled (caller releases). */
-static int check_boot(struct kbuild *kb, struct store *st, const char *rev,
+/*
+ * One check boot of @rev on the bisect's runner @rn, so that the checks
+ * judge with the runner the steps were judged with; *@r filled (caller
+ * releases).
+ */
+static int check_boot(const struct runner *rn, struct kbuild *kb,
+		      struct store *st, const char *rev,
 		      const struct boot_args *a, struct boottest_result *r)
 {
-	if (boottest_run(kb, st, rev, &a->opts, r))
+	if (runner_boottest_run(rn, kb, st, rev, &a->opts, r))
 		return -1;
 	boot_warn_missing(r);
 	return 0;
@@ -197,8 +210,9 @@ static int check_boot(struct kbuild *kb, struct store *st, const char *rev,
  * The checks of first bad commit @c (class of its finding @class) with
  * BAD @bad: prints a 'verify N/M' and 'revert N/M' line per run.
  */
-static int run_checks(struct kbuild *kb, struct store *st,
-		      const struct boot_args *a, unsigned nverify,
+static int run_checks(const struct runner *rn, struct kbuild *kb,
+		      struct store *st, const struct boot_args *a,
+		      unsigned nverify,
 		      const struct candidate *c, const char *bad,
 		      struct checks *k)
 {
@@ -215,7 +229,7 @@ static int run_checks(struct kbuild *kb, struct store *st,
 		bool same;
 
 		progress_note("kmig: verify %u/%u: %.12s\n", i, nverify, c->id);
-		if (check_boot(kb, st, c->id, a, &r)) {
+		if (check_boot(rn, kb, st, c->id, a, &r)) {
 			ret = -1;
 			goto out_free;
 		}
@@ -256,7 +270,7 @@ static int run_checks(struct kbuild *kb, struct store *st,
 
 			progress_note("kmig: revert %u/%u: %.12s with %.12s reverted\n",
 				i, nverify, bad, c->id);
-			if (check_boot(kb, st, k->revert_id, a, &r)) {
+			if (check_boot(rn, kb, st, k->revert_id, a, &r)) {
 				ret = -1;
 				goto out_free;
 			}
@@ -351,8 +365,12 @@ static void shell_arg(struct sbuf *sb, const char *s)
 	sbuf_addch(sb, '\'');
 }
 
-/* The options that make a run boot what this one booted. */
-static void boot_options(struct sbuf *sb, const struct boot_args *a)
+/*
+ * The options that make a run boot what this one booted, on the same
+ * runner; --retries unless it is @default_retries, the command's default.
+ */
+static void boot_options(struct sbuf *sb, const struct boot_args *a,
+			 const struct runner *rn, unsigned default_retries)
 {
 	const char *const *tests = a->opts.tests ? a->opts.tests : qemu_default_tests;
 	size_t n = a->opts.tests ? a->opts.ntests : qemu_ndefault_tests, i;
@@ -363,6 +381,34 @@ static void boot_options(struct sbuf *sb, const struct boot_args *a)
 		sbuf_addf(sb, " --timeout %.0f", a->opts.timeout);
 	if (strcmp(a->opts.accel, "tcg"))
 		sbuf_addf(sb, " --accel %s", a->opts.accel);
+	if (a->opts.retries != default_retries)
+		sbuf_addf(sb, " --retries %u", a->opts.retries);
+	if (rn->kind == RUNNER_KMIG)
+		return;
+	sbuf_addf(sb, " --runner %s", runner_name(rn));
+	if (rn->lava_identity) {
+		sbuf_addstr(sb, " --lava-identity");
+		shell_arg(sb, rn->lava_identity);
+		sbuf_addstr(sb, " --artifact-url");
+		shell_arg(sb, rn->artifact_url);
+		sbuf_addstr(sb, " --artifact-dir");
+		shell_arg(sb, rn->artifact_dir);
+	}
+}
+
+/* Where the kernel booted, for the report: the runner and its QEMU. */
+static void boot_setup(struct sbuf *sb, const struct boot_args *a,
+		       const struct runner *rn)
+{
+	if (rn->kind == RUNNER_KMIG)
+		sbuf_addf(sb, "QEMU: qemu-system-x86_64 -accel %s, kernel command line\n"
+			  "\"%s\"\n", a->opts.accel, QEMU_CMDLINE);
+	else if (!rn->lava_identity)
+		sbuf_addf(sb, "LAVA: a lava-run job here, QEMU -accel %s, kernel command line\n"
+			  "\"%s\"\n", a->opts.accel, lava_cmdline);
+	else
+		sbuf_addf(sb, "LAVA: a job on the lab of lavacli identity '%s', kernel\n"
+			  "command line \"%s\"\n", rn->lava_identity, lava_cmdline);
 }
 
 struct report_args {
@@ -377,6 +423,7 @@ struct report_args {
 	int steps;
 	unsigned nverify;
 	const struct boot_args *a;
+	const struct runner *rn;
 };
 
 /*
@@ -441,20 +488,20 @@ static int write_report(const struct report_args *ra)
 	else
 		sbuf_addf(&m, "  revert: BAD with the commit reverted passed %d of %d boots\n",
 			  ra->k->revert_passed, ra->k->revert_runs);
-	sbuf_addstr(&m, "\nkernel: x86_64 \"make tinyconfig\" + kmig's qemu/kmig.config;\n"
-		    "QEMU: qemu-system-x86_64 -accel tcg, kernel command line\n"
-		    "\"" QEMU_CMDLINE "\"\n\n");
+	sbuf_addstr(&m, "\nkernel: x86_64 \"make tinyconfig\" + kmig's qemu/kmig.config;\n");
+	boot_setup(&m, ra->a, ra->rn);
+	sbuf_addch(&m, '\n');
 	sbuf_addstr(&m, "console (around the finding):\n\n");
 	console_excerpt(&m, ra->c->console, ra->c->finding);
 	sbuf_addstr(&m, "\nTo reproduce (kmig builds in its own worktree, never in your checkout):\n\n");
 	sbuf_addstr(&m, "  kmig --repo");
 	shell_arg(&m, ra->repo_path);
 	sbuf_addf(&m, " boot %s", ra->c->id);
-	boot_options(&m, ra->a);
+	boot_options(&m, ra->a, ra->rn, 0);
 	sbuf_addstr(&m, "\n  kmig --repo");
 	shell_arg(&m, ra->repo_path);
 	sbuf_addf(&m, " bisect %s %s", ra->good, ra->bad);
-	boot_options(&m, ra->a);
+	boot_options(&m, ra->a, ra->rn, BISECT_DEFAULT_RETRIES);
 	sbuf_addf(&m, " --verify %u\n", ra->nverify);
 	sbuf_addstr(&m, "\nThe first command exits 1 and prints the finding; the second repeats\n"
 		    "this bisection and its checks.\n");
@@ -498,7 +545,7 @@ static int cmd_bisect_fn(struct kmig_ctx *ctx, int argc, char **argv)
 	int c, seq = 0, status, ret;
 	size_t n = 0;
 
-	a.opts.retries = 1;
+	a.opts.retries = BISECT_DEFAULT_RETRIES;
 	optind = 0;	/* 0: reinitialise getopt, which permutes again */
 	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
 		if (c == '?')
@@ -524,6 +571,11 @@ static int cmd_bisect_fn(struct kmig_ctx *ctx, int argc, char **argv)
 	}
 	if (argc - optind != 2) {
 		status = cmd_usage_error("bisect", "needs GOOD and BAD");
+		goto out_args;
+	}
+	/* --accel kvm and --artifact-dir: before hours of builds and boots */
+	if (runner_check_host(&rn, a.opts.accel)) {
+		status = cmd_fail_last(KMIG_EXIT_ERROR);
 		goto out_args;
 	}
 	if (kbuild_open(&kb, ctx->home, ctx->repo_path, boot_note, NULL) ||
@@ -619,7 +671,7 @@ static int cmd_bisect_fn(struct kmig_ctx *ctx, int argc, char **argv)
 
 	printf("candidate: %s %s\n", cand[hi].id, cand[hi].subject);
 	fflush(stdout);
-	if (run_checks(kb, st, &a, (unsigned)nverify, &cand[hi], bad, &k) ||
+	if (run_checks(&rn, kb, st, &a, (unsigned)nverify, &cand[hi], bad, &k) ||
 	    recipients_of_commit(repo, cand[hi].id, &rcpt)) {
 		status = cmd_fail_last(KMIG_EXIT_ERROR);
 		goto out_finish;
@@ -664,7 +716,7 @@ static int cmd_bisect_fn(struct kmig_ctx *ctx, int argc, char **argv)
 			.good_arg = argv[optind], .bad_arg = argv[optind + 1],
 			.c = &cand[first], .k = &k, .recipients = to,
 			.author = author, .steps = seq,
-			.nverify = (unsigned)nverify, .a = &a,
+			.nverify = (unsigned)nverify, .a = &a, .rn = &rn,
 		};
 
 		if (write_report(&ra))

@@ -214,8 +214,9 @@ static const char *test_line(const struct boottest_result *r, const char *test,
  * kmig boot --bases: each default line's newest tag in turn; a 'base'
  * line per release at the end.  Exit 0 when all passed, else 1.
  */
-static int boot_bases(struct kmig_ctx *ctx, struct kbuild *kb,
-		      struct store *st, const struct boot_args *a)
+static int boot_bases(struct kmig_ctx *ctx, const struct runner *rn,
+		      struct kbuild *kb, struct store *st,
+		      const struct boot_args *a)
 {
 	struct sbuf summary = SBUF_INIT;
 	git_repository *repo = NULL;
@@ -236,9 +237,9 @@ static int boot_bases(struct kmig_ctx *ctx, struct kbuild *kb,
 			status = KMIG_EXIT_VERDICT;
 			continue;
 		}
-		fprintf(stderr, "kmig: base %s (%zu of %zu)\n", tag, i + 1,
-			nlines);
-		if (boottest_run(kb, st, tag, &a->opts, &r)) {
+		progress_note("kmig: base %s (%zu of %zu)\n", tag, i + 1,
+			      nlines);
+		if (runner_boottest_run(rn, kb, st, tag, &a->opts, &r)) {
 			free(tag);
 			status = cmd_fail_last(KMIG_EXIT_ERROR);
 			goto out_repo;
@@ -323,6 +324,11 @@ static int cmd_boot_fn(struct kmig_ctx *ctx, int argc, char **argv)
 	}
 	if (optind < argc)
 		rev = argv[optind];
+	/* --accel kvm and --artifact-dir: before minutes of building */
+	if (runner_check_host(&rn, a.opts.accel)) {
+		status = cmd_fail_last(KMIG_EXIT_ERROR);
+		goto out_args;
+	}
 
 	if (kbuild_open(&kb, ctx->home, ctx->repo_path, boot_note, NULL)) {
 		status = cmd_fail_last(KMIG_EXIT_ERROR);
@@ -338,7 +344,7 @@ static int cmd_boot_fn(struct kmig_ctx *ctx, int argc, char **argv)
 		goto out_kbuild;
 	}
 	if (bases) {
-		status = finish_stdout(boot_bases(ctx, kb, st, &a));
+		status = finish_stdout(boot_bases(ctx, &rn, kb, st, &a));
 		goto out_store;
 	}
 	if (!rev) {

@@ -210,7 +210,7 @@ int branch_test(struct kmig_ctx *ctx, int argc, char **argv)
 	};
 	unsigned int compile_check = KBUILD_CHECK_ALL;
 	size_t i, tested = 0, passed = 0, untested = 0;
-	int c, status = KMIG_EXIT_ERROR;
+	int c, ret, status = KMIG_EXIT_ERROR;
 
 	optind = 0;
 	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
@@ -269,32 +269,64 @@ int branch_test(struct kmig_ctx *ctx, int argc, char **argv)
 		status = cmd_usage_error("branch test", "--base and --name exclude each other");
 		goto out_args;
 	}
-	if (store_open(&st, ctx->db_path)) {
+	/* --accel kvm and --artifact-dir: before the first build */
+	if (runner_check_host(&rn, a.opts.accel)) {
 		status = cmd_fail_last(KMIG_EXIT_ERROR);
 		goto out_args;
+	}
+	if ((base && !*base) || (bname && !*bname)) {
+		status = cmd_usage_error("branch test", "--%s needs a %s",
+					 base ? "base" : "name",
+					 base ? "tag" : "branch name");
+		goto out_args;
+	}
+	/*
+	 * The repository, the tag and the branch's steps first, the database
+	 * read-only: a run that fails on them creates no database.
+	 */
+	if (repo_open(&repo, ctx->repo_path)) {
+		status = cmd_fail_last(KMIG_EXIT_ERROR);
+		goto out_args;
+	}
+	if (base && !repo_tag_exists(repo, base)) {
+		status = cmd_fail(KMIG_EXIT_ERROR, "tag '%s' does not exist in '%s'",
+				  base, ctx->repo_path);
+		goto out_repo;
+	}
+	ret = store_open_readonly(&st, ctx->db_path);
+	if (ret && ret != KMIG_ENOTFOUND) {
+		status = cmd_fail_last(KMIG_EXIT_ERROR);
+		goto out_repo;
 	}
 	if (bname)
 		name = xstrdup(bname);
 	else if (base)
 		name = xasprintf("kmig/%s", base);
-	else if (store_branch_latest(st, &name)) {
+	else if (!st) {
+		status = cmd_fail(KMIG_EXIT_ERROR,
+				  "no branch applied yet (run 'kmig branch apply')");
+		goto out_repo;
+	} else if (store_branch_latest(st, &name)) {
 		status = cmd_fail_last(KMIG_EXIT_ERROR);
-		goto out_store;
+		goto out_repo;
 	}
-	if (store_branch_steps(st, name, &steps)) {
+	if (st && store_branch_steps(st, name, &steps)) {
 		status = cmd_fail_last(KMIG_EXIT_ERROR);
-		goto out_store;
+		goto out_repo;
 	}
+	store_close(st);
+	st = NULL;
 	if (!steps.n) {
 		status = cmd_fail(KMIG_EXIT_ERROR,
 				  "no steps recorded for branch '%s' (run 'kmig branch apply')",
 				  name);
-		goto out_store;
-	}
-	if (repo_open(&repo, ctx->repo_path) ||
-	    kbuild_open(&kb, ctx->home, ctx->repo_path, boot_note, NULL)) {
-		status = cmd_fail_last(KMIG_EXIT_ERROR);
 		goto out_repo;
+	}
+	/* Results are written from here on. */
+	if (kbuild_open(&kb, ctx->home, ctx->repo_path, boot_note, NULL) ||
+	    store_open(&st, ctx->db_path)) {
+		status = cmd_fail_last(KMIG_EXIT_ERROR);
+		goto out_kbuild;
 	}
 	/* --jobs N: the applied steps, built in order, N boots at a time. */
 	for (i = 0; rn.jobs > 1 && i < steps.n; i++)
@@ -314,7 +346,7 @@ int branch_test(struct kmig_ctx *ctx, int argc, char **argv)
 			       s->subject, s->status);
 			continue;
 		}
-		fprintf(stderr, "[%zu/%zu] testing %s\n", i + 1, steps.n, s->patch);
+		progress_note("[%zu/%zu] testing %s\n", i + 1, steps.n, s->patch);
 		if (test_step(kb, st, repo, s, &a, &rn, compile_check, &verdict, &detail) ||
 		    store_branch_set_test(st, name, s->position, verdict)) {
 			sbuf_release(&detail);
@@ -341,7 +373,6 @@ out_kbuild:
 	kbuild_close(kb);
 out_repo:
 	git_repository_free(repo);
-out_store:
 	branch_steps_clear(&steps);
 	store_close(st);
 	free(name);

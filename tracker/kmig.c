@@ -31,7 +31,7 @@ static const struct kmig_cmd *const commands[] = {
 
 static const char main_usage[] =
 	"usage: kmig [--repo DIR] [--db FILE] COMMAND [ARGS]\n"
-	"       kmig --help | --version | help COMMAND\n"
+	"       kmig --help [COMMAND] | --version | help [COMMAND]\n"
 	"\n"
 	"Track and drive deprecated kernel API migrations.\n"
 	"\n"
@@ -211,10 +211,19 @@ static const char help_usage[] =
 /* "kmig branch test" has options of its own (cmd-branch-test.c). */
 extern const char branch_test_usage[];
 
-/* The usage of command @c run as @argv (argv[0] the command). */
+/*
+ * The usage of command @c run as @argv (argv[0] the command): its
+ * subcommand is the first word after it that is no --help or -h, so
+ * that "kmig branch --help test" is branch test's, as "kmig branch test
+ * --help" is.
+ */
 static const char *usage_of(const struct kmig_cmd *c, int argc, char **argv)
 {
-	if (!strcmp(c->name, "branch") && argc > 1 && !strcmp(argv[1], "test"))
+	int i = 1;
+
+	while (i < argc && (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")))
+		i++;
+	if (!strcmp(c->name, "branch") && i < argc && !strcmp(argv[i], "test"))
 		return branch_test_usage;
 	return c->usage;
 }
@@ -279,6 +288,7 @@ static int dispatch(struct kmig_ctx *ctx, int argc, char **argv)
 	};
 	const struct kmig_cmd *c;
 	char name[256];
+	bool help = false;
 	int opt, ret;
 
 	opterr = 0;	/* every usage error is one line, ours */
@@ -292,8 +302,14 @@ static int dispatch(struct kmig_ctx *ctx, int argc, char **argv)
 			ctx->db_path = optarg;
 			break;
 		case 'h':
-			return cmd_help(0, NULL);
+			help = true;
+			break;
 		case 'V':
+			if (optind < argc) {
+				fprintf(stderr, "kmig: --version takes no argument, not '%s' (see 'kmig --help')\n",
+					argv[optind]);
+				return KMIG_EXIT_ERROR;
+			}
 			printf("kmig %s (libgit2 %s, sqlite %s)\n", KMIG_VERSION,
 			       LIBGIT2_VERSION, store_sqlite_version());
 			return finish_stdout(0);
@@ -304,6 +320,9 @@ static int dispatch(struct kmig_ctx *ctx, int argc, char **argv)
 			return KMIG_EXIT_ERROR;
 		}
 	}
+	/* "kmig --help [COMMAND [SUBCOMMAND]]" is "kmig help ...", as git's */
+	if (help)
+		return cmd_help(argc - optind + 1, argv + optind - 1);
 	if (optind >= argc) {
 		print_main_usage(stderr);
 		return KMIG_EXIT_ERROR;

@@ -371,6 +371,19 @@ out_free:
 	return ret;
 }
 
+const char *qemu_kvm_device = "/dev/kvm";
+
+int qemu_accel_check(const char *accel)
+{
+	if (strcmp(accel, "tcg") && strcmp(accel, "kvm"))
+		return kmig_errcode(KMIG_EUSAGE, "unknown accelerator '%s' (tcg or kvm)",
+				    accel);
+	if (!strcmp(accel, "kvm") && access(qemu_kvm_device, R_OK | W_OK))
+		return kmig_errcode(KMIG_EUSAGE, "--accel kvm: cannot use '%s': %s",
+				    qemu_kvm_device, strerror(errno));
+	return 0;
+}
+
 int qemu_boot(const struct qemu_opts *o, struct qemu_result *r)
 {
 	const char *const *tests = o->tests ? o->tests : qemu_default_tests;
@@ -388,10 +401,8 @@ int qemu_boot(const struct qemu_opts *o, struct qemu_result *r)
 	if (stat(o->kernel, &sb))
 		return kmig_err("cannot read the kernel image '%s': %s",
 				o->kernel, strerror(errno));
-	if (strcmp(accel, "tcg") && strcmp(accel, "kvm"))
-		return kmig_err("unknown accelerator '%s' (tcg or kvm)", accel);
-	if (!strcmp(accel, "kvm") && access("/dev/kvm", R_OK | W_OK))
-		return kmig_err("cannot use '/dev/kvm': %s", strerror(errno));
+	if (qemu_accel_check(accel))
+		return -1;
 
 	/*
 	 * One initramfs per directory, overwritten by each boot: callers

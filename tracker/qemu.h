@@ -106,6 +106,17 @@ struct qemu_result {
 	double seconds;
 };
 
+/* The device --accel kvm needs (a variable for the unit tests). */
+extern const char *qemu_kvm_device;
+/*
+ * qemu_accel_check - @accel ("tcg" or "kvm") can boot here: kvm needs
+ * qemu_kvm_device readable and writable.  Only access() is asked: the
+ * device is not opened (an open can block on a host whose KVM is
+ * wedged).  Cheap, so that commands check it before hours of builds.
+ * Returns 0, or KMIG_EUSAGE with the message recorded.
+ */
+int qemu_accel_check(const char *accel);
+
 /*
  * qemu_boot - build the initramfs, boot @o->kernel and classify the
  * console: the one step "boot a built image with these tests and

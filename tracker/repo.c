@@ -256,6 +256,12 @@ int repo_resolve_commit(git_commit **out, git_repository *repo, const char *rev)
 	int ret;
 
 	*out = NULL;
+	/*
+	 * "" is no revision, though git_reference_dwim() resolves it (to
+	 * HEAD's target) and would make it look like a broken reference.
+	 */
+	if (!*rev)
+		return kmig_errcode(KMIG_ENOTFOUND, "unknown revision ''");
 	ret = git_revparse_single(&obj, repo, rev);
 	if (ret < 0) {
 		const git_error *e = git_error_last();

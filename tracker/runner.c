@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -60,6 +61,49 @@ int runner_check(const struct runner *rn)
 		return kmig_errcode(KMIG_EUSAGE, "--lava-identity needs --artifact-url "
 				    "and --artifact-dir (where the lab fetches the "
 				    "kernel and initramfs)");
+	return 0;
+}
+
+/*
+ * --artifact-dir @path: a directory this process can write, or the
+ * nearest ancestor that exists is one (mkdir_p() makes the rest).
+ */
+static int artifact_dir_check(const char *path)
+{
+	char *p = xstrdup(path), *up;
+	struct stat sb;
+	int ret = 0;
+
+	while (stat(p, &sb) && errno == ENOENT) {
+		up = path_parent(p);
+		if (!strcmp(up, p)) {
+			free(up);
+			break;
+		}
+		free(p);
+		p = up;
+	}
+	if (stat(p, &sb))
+		ret = kmig_errcode(KMIG_EUSAGE, "--artifact-dir: cannot use '%s': %s",
+				   path, strerror(errno));
+	else if (!S_ISDIR(sb.st_mode))
+		ret = kmig_errcode(KMIG_EUSAGE, "--artifact-dir: '%s' is not a directory",
+				   p);
+	else if (access(p, W_OK | X_OK))
+		ret = kmig_errcode(KMIG_EUSAGE, "--artifact-dir: cannot write in '%s': %s",
+				   p, strerror(errno));
+	free(p);
+	return ret;
+}
+
+int runner_check_host(const struct runner *rn, const char *accel)
+{
+	bool here = rn->kind == RUNNER_KMIG || !rn->lava_identity;
+
+	if (here && qemu_accel_check(accel ? accel : "tcg"))
+		return KMIG_EUSAGE;
+	if (rn->artifact_dir && artifact_dir_check(rn->artifact_dir))
+		return KMIG_EUSAGE;
 	return 0;
 }
 
@@ -118,6 +162,13 @@ out_free:
 	free(dir);
 	free(id);
 	return ret;
+}
+
+/* boot_lava() as the boottest_boot_fn of boottest_run_on(), @data the runner. */
+static int boot_lava_fn(void *data, struct kbuild *kb,
+			const struct boottest_opts *o, struct boottest_result *r)
+{
+	return boot_lava(data, kb, o, r);
 }
 
 /* Boot the built image of @r on @rn: r->boot, the console at
@@ -469,17 +520,8 @@ int runner_boottest_run(const struct runner *rn, struct kbuild *kb,
 	}
 	if (rn->kind == RUNNER_KMIG)
 		return boottest_run(kb, st, rev, o, r);
-
-	ret = build_one(kb, st, rev, o, r);
-	if (ret || r->outcome == BOOTTEST_BUILD_FAILED)
-		goto out_release;
-	r->console_path = console_name(kb, r);
-	ret = boot_one(rn, kb, o, r);
-	if (ret) {
-		drop_console(r);
-		goto out_release;
-	}
-	ret = record_boot(st, o, r);
+	/* Retries, flaky verdict and rows as on the kmig runner. */
+	ret = boottest_run_on(kb, st, rev, o, boot_lava_fn, (void *)rn, r);
 out_release:
 	if (ret)
 		boottest_result_release(r);

@@ -98,14 +98,25 @@ int runner_set_option(struct runner *rn, int c, const char *arg);
  */
 int runner_check(const struct runner *rn);
 
+/*
+ * runner_check_host - what the boots need here, checked before any
+ * build: --accel @accel usable where QEMU runs here (the kmig runner and
+ * a local lava-run; a lab's workers are the lab's), and --artifact-dir a
+ * directory kmig can write or create.  Returns 0 or KMIG_EUSAGE.
+ */
+int runner_check_host(const struct runner *rn, const char *accel);
+
 /* runner_name - "kmig" or "lava". */
 const char *runner_name(const struct runner *rn);
 
 /*
  * runner_boottest_run - boottest_run() on @rn: build @rev, boot it on
  * the runner, record build and boot.  With RUNNER_KMIG it is
- * boottest_run().  Returns 0 whatever the kernel did, RUNNER_EINFRA on a
- * LAVA infrastructure error (the build is recorded, the boot is not),
+ * boottest_run(); with RUNNER_LAVA each attempt is a LAVA job, retried
+ * (@o->retries), judged flaky and recorded the same way
+ * (boottest_run_on()).  Returns 0 whatever the kernel did, RUNNER_EINFRA
+ * on a LAVA infrastructure error (the build is recorded, that attempt
+ * is not),
  * other negative codes as boottest_run(); on an error of the LAVA runner
  * or of a planned boot, @r is already released.
  */
@@ -119,7 +130,8 @@ int runner_boottest_run(const struct runner *rn, struct kbuild *kb,
  * @revs[0..@n) in this order with @o (kept, not copied; @kb and @st too):
  * each call then builds ahead, in order, and keeps up to @rn->jobs boots
  * running in the background (each in a process of its own, with its own
- * directory), returning the results in order.  A call for another
+ * directory), returning the results in order.  A planned boot is not
+ * retried (@o->retries is not used: kmig branch test has no --retries).  A call for another
  * revision runs alone, as without a plan.  Returns 0.
  */
 int runner_plan(struct runner *rn, struct kbuild *kb, struct store *st,

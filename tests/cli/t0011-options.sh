@@ -114,6 +114,14 @@ one_line "convert before any scan" 2 "$KMIG" --repo "$W" --db "$TRASH/none/f.db"
 t_is "convert before any scan: said so" \
 	"kmig: no release scanned yet (run 'kmig scan')" "$(cat "$TRASH/.stderr")"
 one_line "boot of an unknown revision" 2 "$KMIG" --repo "$W" --db "$TRASH/none/g.db" boot nosuch
+# an empty REV is an unknown revision too, not a broken reference to HEAD
+# (git_reference_dwim("") resolves): repo_resolve_commit(), shared
+one_line "boot ''" 2 "$KMIG" --repo "$W" --db "$TRASH/none/h.db" boot ''
+t_is "boot '': said so" "kmig: unknown revision ''" "$(cat "$TRASH/.stderr")"
+one_line "bisect '' HEAD" 2 "$KMIG" --repo "$W" --db "$TRASH/none/h.db" bisect '' HEAD
+t_is "bisect '' HEAD: said so" "kmig: unknown revision ''" "$(cat "$TRASH/.stderr")"
+one_line "bisect v1.0 ''" 2 "$KMIG" --repo "$W" --db "$TRASH/none/h.db" bisect v1.0 ''
+t_is "bisect v1.0 '': said so" "kmig: unknown revision ''" "$(cat "$TRASH/.stderr")"
 t_ok "no database, no directory" test ! -e "$TRASH/none"
 unset KMIG_PROGRESS KMIG_NO_PROGRESS
 t_exit "scan, stderr not a terminal" 0 k scan

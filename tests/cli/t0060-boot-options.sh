@@ -65,6 +65,35 @@ t_is "... named" "kmig: cannot read '$TRASH/noqemu/kmig.config': No such file or
 	"$(cat "$TRASH/.stderr")"
 t_ok "no database made by any of them" test ! -e "$TRASH/b.db"
 
+# --artifact-dir and --accel kvm are checked before anything is built: one
+# line, exit 2, no database, no build log
+printf 'not a directory\n' > "$TRASH/afile"
+lab="--runner lava --lava-identity lab --artifact-url http://h/a"
+for c in "boot HEAD" "bisect v1.0 HEAD" "branch test --name x"; do
+	# shellcheck disable=SC2086
+	one_line "$c --artifact-dir a file" "$KMIG" --repo "$W" --db "$TRASH/c.db" \
+		$c $lab --artifact-dir "$TRASH/afile"
+	t_is "$c --artifact-dir a file: named" \
+		"kmig: --artifact-dir: '$TRASH/afile' is not a directory" "$(cat "$TRASH/.stderr")"
+	# shellcheck disable=SC2086
+	one_line "$c --artifact-dir under a file" "$KMIG" --repo "$W" --db "$TRASH/c.db" \
+		$c $lab --artifact-dir "$TRASH/afile/sub"
+	t_is "$c --artifact-dir under a file: named" \
+		"kmig: --artifact-dir: cannot use '$TRASH/afile/sub': Not a directory" \
+		"$(cat "$TRASH/.stderr")"
+	if [ -r /dev/kvm ] && [ -w /dev/kvm ]; then
+		t_skip "$c --accel kvm: /dev/kvm is usable here (test-runner.c checks the check)"
+	else
+		# shellcheck disable=SC2086
+		one_line "$c --accel kvm without a usable /dev/kvm" \
+			"$KMIG" --repo "$W" --db "$TRASH/c.db" $c --accel kvm
+		t_ok "$c --accel kvm: named" grep -q "^kmig: --accel kvm: cannot use '/dev/kvm'" \
+			"$TRASH/.stderr"
+	fi
+done
+t_ok "... no database made" test ! -e "$TRASH/c.db"
+t_ok "... nothing built" sh -c "! ls '$KMIG_HOME'/work/*/logs/build-* > /dev/null 2>&1"
+
 t_ok "boot --help names --retries and --bases" sh -c \
 	"'$KMIG' boot --help | grep -q -- '--retries N' && '$KMIG' boot --help | grep -q -- '--bases'"
 t_ok "bisect --help names --verify, --retries and --report" sh -c \

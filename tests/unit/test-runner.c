@@ -283,6 +283,52 @@ static void test_options(void **state)
 	assert_string_equal(runner_name(&rn), "lava");
 }
 
+/* runner_check_host(): --accel kvm and --artifact-dir, before any build */
+static void test_host(void **state)
+{
+	struct runner rn = RUNNER_INIT;
+	const char *saved = qemu_kvm_device;
+	char *file = xasprintf("%s/afile", tmp), *kvm = xasprintf("%s/kvm", tmp);
+	char *sub = xasprintf("%s/afile/sub", tmp), *fresh = xasprintf("%s/new/dir", tmp);
+
+	(void)state;
+	test_sh("printf x > '%s' && printf '' > '%s'", file, kvm);
+	assert_int_equal(runner_check_host(&rn, "tcg"), 0);
+	assert_int_equal(runner_check_host(&rn, NULL), 0);
+	assert_int_equal(qemu_accel_check("xyz"), KMIG_EUSAGE);
+
+	/* kvm: access() of the device, never an open (a wedged KVM hangs it) */
+	qemu_kvm_device = "/nonexistent/kvm";
+	assert_int_equal(runner_check_host(&rn, "kvm"), KMIG_EUSAGE);
+	assert_string_equal(kmig_errmsg(),
+			    "--accel kvm: cannot use '/nonexistent/kvm': No such file or directory");
+	rn.kind = RUNNER_LAVA;		/* lava-run here: QEMU here */
+	assert_int_equal(runner_check_host(&rn, "kvm"), KMIG_EUSAGE);
+	rn.lava_identity = "lab";	/* a lab: its workers' KVM */
+	assert_int_equal(runner_check_host(&rn, "kvm"), 0);
+	rn.lava_identity = NULL;
+	rn.kind = RUNNER_KMIG;
+	qemu_kvm_device = kvm;
+	assert_int_equal(runner_check_host(&rn, "kvm"), 0);
+	qemu_kvm_device = saved;
+
+	rn.artifact_dir = file;
+	assert_int_equal(runner_check_host(&rn, "tcg"), KMIG_EUSAGE);
+	assert_non_null(strstr(kmig_errmsg(), "is not a directory"));
+	rn.artifact_dir = sub;
+	assert_int_equal(runner_check_host(&rn, "tcg"), KMIG_EUSAGE);
+	assert_non_null(strstr(kmig_errmsg(), "Not a directory"));
+	rn.artifact_dir = tmp;
+	assert_int_equal(runner_check_host(&rn, "tcg"), 0);
+	rn.artifact_dir = fresh;	/* made when the first job publishes */
+	assert_int_equal(runner_check_host(&rn, "tcg"), 0);
+	assert_int_equal(access(fresh, F_OK), -1);
+	free(file);
+	free(kvm);
+	free(sub);
+	free(fresh);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -295,6 +341,7 @@ int main(void)
 		cmocka_unit_test(test_missing_case),
 		cmocka_unit_test(test_infrastructure),
 		cmocka_unit_test(test_options),
+		cmocka_unit_test(test_host),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -272,7 +272,7 @@ static int run_checks(const struct runner *rn, struct kbuild *kb,
 				i, nverify, bad, c->id);
 			if (check_boot(rn, kb, st, k->revert_id, a, &r)) {
 				ret = -1;
-				goto out_free;
+				goto out_checkout;
 			}
 			ok = r.outcome == BOOTTEST_PASS || r.outcome == BOOTTEST_FLAKY;
 			k->revert_runs++;
@@ -301,6 +301,10 @@ static int run_checks(const struct runner *rn, struct kbuild *kb,
 	k->line = xasprintf("verify %s, revert %s", k->verify_ok ? "PASS" : "FAIL",
 			    k->revert == REVERT_PASS ? "PASS" :
 			    k->revert == REVERT_FAIL ? "FAIL" : "n/a");
+	goto out_free;
+out_checkout:
+	/* not left on the revert, which is no commit of the repository */
+	kbuild_checkout(kb, bad);
 out_free:
 	free(want);
 	return ret;

@@ -288,10 +288,15 @@ int branch_test(struct kmig_ctx *ctx, int argc, char **argv)
 		status = cmd_fail_last(KMIG_EXIT_ERROR);
 		goto out_args;
 	}
-	if (base && !repo_tag_exists(repo, base)) {
-		status = cmd_fail(KMIG_EXIT_ERROR, "tag '%s' does not exist in '%s'",
-				  base, ctx->repo_path);
-		goto out_repo;
+	if (base) {
+		/* any revision branch apply --base took: a tag, a commit id */
+		git_commit *bc = NULL;
+
+		if (repo_resolve_commit(&bc, repo, base)) {
+			status = cmd_fail_last(KMIG_EXIT_ERROR);
+			goto out_repo;
+		}
+		git_commit_free(bc);
 	}
 	ret = store_open_readonly(&st, ctx->db_path);
 	if (ret && ret != KMIG_ENOTFOUND) {

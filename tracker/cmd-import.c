@@ -992,15 +992,14 @@ static int cmd_import_fn(struct kmig_ctx *ctx, int argc, char **argv)
 		return KMIG_EXIT_ERROR;
 	if (list)
 		return print_list(ctx, update);
-	if (update && deb_setup(true))
-		return cmd_fail_last(KMIG_EXIT_ERROR);
-
 	if (tarball && access(tarball, R_OK) < 0)
 		return cmd_fail(KMIG_EXIT_ERROR, "cannot read tarball '%s': %s",
 				tarball, strerror(errno));
 	/* before apt: a repository kmig will not write is refused first */
 	if (check_repo_path(ctx->repo_path))
 		return KMIG_EXIT_ERROR;
+	if (update && deb_setup(true))
+		return cmd_fail_last(KMIG_EXIT_ERROR);
 
 	if (tarball) {
 		ALLOC_GROW(items, nitems + 1, aitems);

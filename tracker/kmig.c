@@ -305,7 +305,8 @@ static int dispatch(struct kmig_ctx *ctx, int argc, char **argv)
 			help = true;
 			break;
 		case 'V':
-			if (optind < argc) {
+			/* a word after it is a mistake; options are ignored, as git does */
+			if (optind < argc && argv[optind][0] != '-') {
 				fprintf(stderr, "kmig: --version takes no argument, not '%s' (see 'kmig --help')\n",
 					argv[optind]);
 				return KMIG_EXIT_ERROR;

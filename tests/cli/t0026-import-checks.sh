@@ -137,6 +137,9 @@ one_line "a non-bare repository, newer version" 2 \
 one_line "a non-bare repository, Debian VERSION (before apt)" 2 \
 	env KMIG_DEBIAN_DIR="$TRASH/nonexistent" "$KMIG" --repo "$U" --db "$TRASH/u.db" import 6.1.1
 t_ok "... is named" grep -q "is not a bare repository" "$TRASH/.stderr"
+one_line "a non-bare repository, --update (before apt)" 2 \
+	env KMIG_DEBIAN_DIR="$TRASH/nonexistent" "$KMIG" --repo "$U" --db "$TRASH/u.db" import --update 6.1.1
+t_ok "... is named" grep -q "is not a bare repository" "$TRASH/.stderr"
 git init -q "$TRASH/empty"
 one_line "an empty non-bare repository" 2 \
 	"$KMIG" --repo "$TRASH/empty" --db "$TRASH/u.db" import --tarball "$TRASH/t1.tgz" --tag v1.0

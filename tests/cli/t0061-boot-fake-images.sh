@@ -30,6 +30,11 @@ mkdir -p "$TRASH/bin"
 cat > "$TRASH/bin/lava-run" <<'STUB'
 #!/bin/sh
 echo run >> "$STUB_COUNT"
+for job; do :; done
+# $STUB_INFRA_COMMIT: that commit's jobs end in an infrastructure error
+if [ -n "$STUB_INFRA_COMMIT" ] && grep -q "kmig.commit: \"$STUB_INFRA_COMMIT\"" "$job"; then
+	exit 3
+fi
 rec() { printf '{"dt": "2026-12-03T20:14:26.5", "lvl": "%s", "msg": %s}\n' "$1" "$2"; }
 rec target '"Linux version 0.0 (stub)"'
 rec target '"KMIG-START"'
@@ -108,6 +113,14 @@ t_ok "... its boot command has --retries and --runner" \
 t_ok "... and so has its bisect command" \
 	grep -q "^  kmig --repo .* bisect .* --test boot --test rds --retries 2 --runner lava --verify 1$" \
 	"$TRASH/report.txt"
+# the revert's check boot hits an infrastructure error: an error (exit 2,
+# as the README says), with the steps printed as they ran
+rm -f "$STUB_COUNT"
+t_exit "bisect --runner lava: the revert's job an infrastructure error" 2 \
+	env STUB_INFRA_COMMIT="$REV" PATH="$TRASH/bin:$PATH" "$KMIG" --repo "$R" --db "$D" \
+	bisect v1.0 master --runner lava --verify 1 --retries 0
+t_ok "... the verify run before it printed" grep -q "^verify 1/1: bad " "$TRASH/.stdout"
+t_ok "... the error names lava-run" grep -q "lava-run" "$TRASH/.stderr"
 # --accel kvm: the stub lava-run boots nothing, but kmig checks /dev/kvm
 # up front for a local run
 if [ -r /dev/kvm ] && [ -w /dev/kvm ]; then

@@ -30,7 +30,7 @@ one_line() {
 N="$TRASH/none/kmig.db"
 n() { "$KMIG" --repo "$R" --db "$N" branch test "$@"; }
 one_line "branch test --base of a missing tag" n --base v9
-t_is "... said so" "kmig: tag 'v9' does not exist in '$R'" "$(cat "$TRASH/.stderr")"
+t_is "... said so" "kmig: unknown revision 'v9'" "$(cat "$TRASH/.stderr")"
 one_line "branch test --name of no branch" n --name nosuch
 t_is "... said so" "kmig: no steps recorded for branch 'nosuch' (run 'kmig branch apply')" \
 	"$(cat "$TRASH/.stderr")"
@@ -62,5 +62,11 @@ t_exit "branch test, KMIG_PROGRESS=1" 1 \
 t_ok "... the progress line" grep -q "^\[1/1\] testing 0001-c2.patch$" "$TRASH/.stderr"
 one_line "branch test --base of a missing tag, a database there" k branch test --base v9
 t_exit "branch test --base v1.0" 1 k branch test --base v1.0 --no-compile-check
+t_ok "... its step" grep -q "^0001 build-fail   c2: " "$TRASH/.stdout"
+# a branch applied on a commit id, as branch apply --base takes any revision
+id=$(git -C "$R" rev-parse v1.0)
+t_exit "fixture: branch apply --base a commit id" 0 env KMIG_NO_PROGRESS=1 "$KMIG" \
+	--repo "$R" --db "$D" branch apply --base "$id" --series "$S"
+t_exit "branch test --base that commit id" 1 k branch test --base "$id" --no-compile-check
 t_ok "... its step" grep -q "^0001 build-fail   c2: " "$TRASH/.stdout"
 t_done

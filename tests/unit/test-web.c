@@ -270,6 +270,7 @@ static void test_rank_subs(void **state)
 	/* two releases: totals and, for rule 0, counts per release */
 	long long tot[4][2] = { { 1, 0 }, { 0, 4 }, { 0, 0 }, { 2, 4 } };
 	long long cnt[4][RULE__COUNT * 2];
+	long long delta[4][2], moved[4][2];
 	struct sub subs[4];
 	const char *names[] = { "d", "c", "b", "a" };
 	struct web w;
@@ -280,10 +281,14 @@ static void test_rank_subs(void **state)
 	memset(&w, 0, sizeof(w));
 	memset(subs, 0, sizeof(subs));
 	memset(cnt, 0, sizeof(cnt));
+	memset(delta, 0, sizeof(delta));
+	memset(moved, 0, sizeof(moved));
 	for (i = 0; i < 4; i++) {
 		subs[i].name = (char *)names[i];
 		subs[i].tot = tot[i];
 		subs[i].cnt = cnt[i];
+		subs[i].delta = delta[i];
+		subs[i].moved_tot = moved[i];
 		cnt[i][0] = tot[i][0];
 		cnt[i][1] = tot[i][1];
 	}
@@ -308,6 +313,21 @@ static void test_rank_subs(void **state)
 	assert_int_equal(n, 3);		/* "b" never had a use */
 	assert_string_equal(r[2].name, "d");
 	assert_int_equal(r[2].key, 0);
+	free(r);
+	/* a section with no use but changes at the release: ranked too */
+	delta[2][1] = -2;
+	moved[2][1] = 2;
+	subs[2].removed[0] = 1;
+	r = rank_subs(&w, RULE__COUNT, 1, RANK_AT, &n);
+	assert_int_equal(n, 3);
+	assert_string_equal(r[2].name, "b");
+	free(r);
+	r = rank_subs(&w, 0, 1, RANK_EVER, &n);
+	assert_int_equal(n, 4);
+	free(r);
+	/* per rule, only the newest release's changes are known */
+	r = rank_subs(&w, 0, 0, RANK_AT, &n);
+	assert_int_equal(n, 2);
 	free(r);
 	assert_true(has_uses(tot[0], 2));
 	assert_false(has_uses(tot[2], 2));

@@ -153,6 +153,10 @@ static int parse_opts(struct branch_opts *o, const char *sub, int argc,
 	}
 	if (optind < argc)
 		return cmd_usage_error("branch", "unexpected argument '%s'", argv[optind]);
+	if (o->base && !*o->base)
+		return cmd_usage_error("branch", "--base needs a revision");
+	if (o->name && !*o->name)
+		return cmd_usage_error("branch", "--name needs a branch name");
 	/* both name the branch (export takes --base as the base of --name's) */
 	if (o->base && o->name && !strcmp(sub, "status"))
 		return cmd_usage_error("branch", "--base and --name exclude each other");

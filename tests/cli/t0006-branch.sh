@@ -292,6 +292,14 @@ git -C "$W" worktree remove "$TRASH/wt"
 t_exit "--name HEAD" 2 k branch apply --base v1.0 --series "$S" --name HEAD
 t_is "--name HEAD: said" "kmig: invalid branch name 'HEAD'" "$(cat "$TRASH/.stderr")"
 t_exit "--name -x" 2 k branch apply --base v1.0 --series "$S" --name=-x
+for sub in apply status export; do
+	t_exit "branch $sub --base ''" 2 k branch $sub --base ''
+	t_is "... said so" "kmig branch: --base needs a revision (see 'kmig help branch')" \
+		"$(cat "$TRASH/.stderr")"
+done
+t_exit "branch status --name ''" 2 k branch status --name ''
+t_is "... said so" "kmig branch: --name needs a branch name (see 'kmig help branch')" \
+	"$(cat "$TRASH/.stderr")"
 t_is "no such branches" "" "$(git -C "$W" for-each-ref refs/heads/HEAD refs/heads/-x)"
 # a branch that cannot be written (refs/heads/test/... exist): an error,
 # and no step recorded

@@ -30,11 +30,17 @@ static int cmp_sub_name(const void *key, const void *elem)
 	return strcmp(key, ((const struct sub *)elem)->name);
 }
 
-struct sub *find_sub(struct web *w, const char *name)
+/* The subsystem @name among the first @n of w->sub.v (sorted), or NULL. */
+static struct sub *find_sub_in(struct web *w, size_t n, const char *name)
 {
 	if (!name)
 		return NULL;
-	return bsearch(name, w->sub.v, w->sub.n, sizeof(*w->sub.v), cmp_sub_name);
+	return bsearch(name, w->sub.v, n, sizeof(*w->sub.v), cmp_sub_name);
+}
+
+struct sub *find_sub(struct web *w, const char *name)
+{
+	return find_sub_in(w, w->sub.n, name);
 }
 
 /* A subsystem @name with no use yet, at the end of w->sub.v. */
@@ -187,7 +193,8 @@ static void add_changed_subs(struct web *w, const struct count_rows *rows)
 		const char *key = rows->v[j].key;
 		size_t k;
 
-		if (!key || find_sub(w, key))
+		/* the ones added here are not sorted yet: searched apart */
+		if (!key || find_sub_in(w, n0, key))
 			continue;
 		for (k = n0; k < w->sub.n && strcmp(w->sub.v[k].name, key); k++)
 			;

@@ -212,13 +212,16 @@ t_ok "and no site left behind" test ! -e "$TRASH/site3"
 # but its removals and moves show, so the sections add up to the release
 S="$TRASH/secw"
 git init -q "$S"
-mkdir -p "$S/net" "$S/drv"
-printf 'NET\nF:\tnet/\n\nOLD\nF:\tdrv/\n\nTHE REST\nF:\t*\nF:\t*/\n' > "$S/MAINTAINERS"
+mkdir -p "$S/net" "$S/drv" "$S/zz"
+printf 'NET\nF:\tnet/\n\nOLD\nF:\tdrv/\n\nZZZ LAST\nF:\tzz/\n\nTHE REST\nF:\t*\nF:\t*/\n' > "$S/MAINTAINERS"
 printf 'void f(void)\n{\n\tstrcpy(a, b);\n}\n' > "$S/net/a.c"
+printf 'void z(void)\n{\n\tstrcpy(a, b);\n\tBUG();\n}\n' > "$S/zz/z.c"
 printf 'void g(void)\n{\n\tstrcpy(a, b);\n\tBUG_ON(1);\n}\n' > "$S/drv/b.c"
+printf 'void x(void)\n{\n\tstrcpy(a, b);\n}\n' > "$S/x.c"
 git_commit_all "$S" "one" && git -C "$S" tag v1.0
 sed -i 's/^OLD$/NEW/' "$S/MAINTAINERS"
 printf 'void g(void)\n{\n}\n' > "$S/drv/b.c"
+printf 'void z(void)\n{\n\tstrcpy(a, b);\n}\n' > "$S/zz/z.c"
 git_commit_all "$S" "two" && git -C "$S" tag v1.1
 t_exit "scan of a section renamed as its uses went" 0 "$KMIG" --repo "$S" --db "$TRASH/sec.db" scan
 t_exit "its web" 0 "$KMIG" --db "$TRASH/sec.db" web -o "$TRASH/secsite"
@@ -234,13 +237,17 @@ PY
 }
 sec_rows "$(ls "$TRASH"/secsite/release-v1-1-*.html)" > "$TRASH/secrel"
 t_ok "... the release page lists the section with no use left" grep -q '^NEW|0|' "$TRASH/secrel"
-t_is "... and its sections' deltas add up to the release's -2" "-2" \
+t_is "... and its sections' deltas add up to the release's -3" "-3" \
 	"$(sed 's/([^)]*)//g' "$TRASH/secrel" | awk -F'|' '{ s += $3 } END { print s }')"
 sec_rows "$TRASH/secsite/subsystems.html" > "$TRASH/secsubs"
 t_ok "... subsystems.html has the section that never had a use" grep -q '^NEW|' "$TRASH/secsubs"
 sec_rows "$(ls "$TRASH"/secsite/rule-strcpy-*.html)" > "$TRASH/secrule"
 t_ok "... so has the rule page" grep -q '^NEW|0|0|-1' "$TRASH/secrule"
 t_ok "... and its page exists" sh -c "ls '$TRASH'/secsite/sub-new-*.html"
+"$KMIG" --db "$TRASH/sec.db" report --trend --by subsystem --format csv | sed 1d | cut -d, -f2 | sort -u > "$TRASH/secnames"
+t_is "... one page per section with uses or changes, no section twice" \
+	"$(wc -l < "$TRASH/secnames") 0" \
+	"$(ls "$TRASH"/secsite/sub-*.html | wc -l) $(ls "$TRASH"/secsite/sub-*.html | grep -c -- '-[0-9a-f]\{8\}-[0-9]*\.html$')"
 t_exit "--source-url without {path}" 2 k web --source-url 'https://host/{tag}' -o "$TRASH/nosite"
 t_ok "... one line naming it" sh -c "test \$(wc -l < '$TRASH/.stderr') = 1 && grep -q 'needs {path}' '$TRASH/.stderr'"
 t_exit "--source-url ''" 2 k web --source-url '' -o "$TRASH/nosite"

@@ -83,7 +83,7 @@ t_ok "report quotes the console around the finding, with its trace" sh -c "
 	grep -q '^   ? rds_sendmsg' '$TRASH/report.txt' &&
 	grep -q '^  Kernel panic - not syncing' '$TRASH/report.txt'"
 t_ok "report: how to reproduce, the exact commands" sh -c "
-	grep -qxF '  kmig --repo $E2E_REPO boot $C3 --test boot --test rds' '$TRASH/report.txt' &&
+	grep -qxF '  kmig --repo $E2E_REPO boot $C3 --test boot --test rds --retries 1' '$TRASH/report.txt' &&
 	grep -qxF '  kmig --repo $E2E_REPO bisect $(git --git-dir="$E2E_REPO" rev-parse "$E2E_BASE^{commit}") $C4 --test boot --test rds --verify 2' '$TRASH/report.txt'"
 
 t_exit "kmig bisect $E2E_BASE..3 skips the broken commit" 0 "$KMIG" bisect $E2E_BASE "$C3"

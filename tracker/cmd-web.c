@@ -58,24 +58,13 @@ static char *site_dir(const char *arg)
  */
 static int make_parent(const char *dir, char **made)
 {
-	char *parent = xstrdup(dir), *slash = strrchr(parent, '/'), *p;
-	struct stat sb;
+	char *parent = xstrdup(dir), *slash = strrchr(parent, '/');
 	int ret = 0;
 
 	*made = NULL;
 	if (slash && slash != parent) {
 		*slash = '\0';
-		for (p = strchr(parent + 1, '/'); ; p = strchr(p + 1, '/')) {
-			if (p)
-				*p = '\0';
-			if (stat(parent, &sb) < 0 && errno == ENOENT)
-				*made = xstrdup(parent);
-			if (p)
-				*p = '/';
-			if (*made || !p)
-				break;
-		}
-		ret = mkdir_p(parent);
+		ret = mkdir_p_made(parent, made);
 	}
 	free(parent);
 	return ret;

@@ -334,16 +334,26 @@ char *normalize_ws(const char *s, size_t len)
 
 int mkdir_p(const char *path)
 {
+	return mkdir_p_made(path, NULL);
+}
+
+int mkdir_p_made(const char *path, char **made)
+{
 	char *p = xstrdup(path), *s;
 	int ret = 0;
 
+	if (made)
+		*made = NULL;
 	for (s = p + 1; ; s++) {
 		if (*s != '/' && *s != '\0')
 			continue;
 		char save = *s;
 
 		*s = '\0';
-		if (mkdir(p, 0777) < 0 && errno != EEXIST) {
+		if (mkdir(p, 0777) == 0) {
+			if (made && !*made)
+				*made = xstrdup(p);
+		} else if (errno != EEXIST) {
 			ret = kmig_err("cannot create directory '%s': %s", p,
 				       strerror(errno));
 			break;

@@ -121,6 +121,12 @@ char *normalize_ws(const char *s, size_t len);
 
 /* Directory helpers (processes: child.h). */
 int mkdir_p(const char *path);			/* like mkdir -p */
+/*
+ * mkdir_p_made - mkdir_p(), and *@made the topmost directory it created
+ * (NULL: none; the caller frees), so that a caller that fails later can
+ * remove what it made and no more.
+ */
+int mkdir_p_made(const char *path, char **made);
 int rm_rf(const char *path);			/* like rm -rf */
 /* path_parent - the directory @path is in: "." without a '/', "/" at the root (caller frees). */
 char *path_parent(const char *path);

@@ -234,10 +234,11 @@ static long long rule_count(const struct count_rows *rows, const char *rule)
 
 /*
  * The rules --by rule lists into @idx (RULE__COUNT entries), in order:
- * every rule --rule keeps, in rule order, or with --top the N of them
- * with the most uses in @cur, most first (ties in rule order).  How many.
+ * every rule --rule keeps, in rule order, or with @top >= 0 (--top) the
+ * @top of them with the most uses in @cur, most first (ties in rule
+ * order).  How many.
  */
-static size_t listed_rules(const struct report_opts *o,
+static size_t listed_rules(const struct report_opts *o, long top,
 			   const struct count_rows *cur, int *idx)
 {
 	long long c[RULE__COUNT];
@@ -248,13 +249,13 @@ static size_t listed_rules(const struct report_opts *o,
 			continue;
 		c[i] = rule_count(cur, rules[i].id);
 		/* insertion in count order: the list is a score long */
-		for (k = n; o->top >= 0 && k > 0 && c[idx[k - 1]] < c[i]; k--)
+		for (k = n; top >= 0 && k > 0 && c[idx[k - 1]] < c[i]; k--)
 			idx[k] = idx[k - 1];
 		idx[k] = (int)i;
 		n++;
 	}
-	if (o->top >= 0 && (size_t)o->top < n)
-		n = (size_t)o->top;
+	if (top >= 0 && (size_t)top < n)
+		n = (size_t)top;
 	return n;
 }
 
@@ -377,7 +378,7 @@ static void print_text(const struct release_info *rel,
 	if (o->by == BY_RULE) {
 		size_t nok = 0;
 
-		shown = listed_rules(o, cur, idx);
+		shown = listed_rules(o, o->top, cur, idx);
 		printf("%-22s %9s", keyname, "count");
 		if (prev)
 			printf(" %9s", "delta");
@@ -578,7 +579,7 @@ static void print_csv(const struct release_info *rel, bool has_prev,
 
 	if (o->by == BY_RULE) {
 		int idx[RULE__COUNT];
-		size_t n = listed_rules(o, cur, idx);
+		size_t n = listed_rules(o, o->top, cur, idx);
 
 		printf("release,rule,count\n");
 		for (i = 0; i < n; i++) {
@@ -623,14 +624,7 @@ static void print_json(const struct release_info *rel,
 		if (rule_ok(o, (int)i))
 			total += rule_count(rule_rows, rules[i].id);
 	/* --top applies to the rules of --by rule, to the groups otherwise */
-	if (o->by == BY_RULE) {
-		nlisted = listed_rules(o, rule_rows, idx);
-	} else {
-		struct report_opts all = *o;
-
-		all.top = -1;
-		nlisted = listed_rules(&all, rule_rows, idx);
-	}
+	nlisted = listed_rules(o, o->by == BY_RULE ? o->top : -1, rule_rows, idx);
 	for (k = 0; k < nlisted; k++) {
 		long long c;
 

@@ -280,6 +280,24 @@ static inline bool is_punct(const struct tok *t, int sub)
 	return t->type == T_PUNCT && t->sub == sub;
 }
 
+/*
+ * tok_nesting - 1 when @t opens a group ('(', '[' or '{'), -1 when it
+ * closes one, else 0: the depth the group walks of the matchers follow.
+ */
+static inline int tok_nesting(const struct tok *t)
+{
+	if (t->type != T_PUNCT)
+		return 0;
+	switch (t->sub) {
+	case P_LPAREN: case P_LBRACK: case P_LBRACE:
+		return 1;
+	case P_RPAREN: case P_RBRACK: case P_RBRACE:
+		return -1;
+	default:
+		return 0;
+	}
+}
+
 /* next_sig - index of the next token after @i that is not a T_FT. */
 static inline size_t next_sig(const struct lexer *lx, size_t i)
 {

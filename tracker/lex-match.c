@@ -247,17 +247,15 @@ size_t lex_skip_group(const struct lexer *lx, size_t i, size_t end)
 	for (; i < end; i++) {
 		const struct tok *t = &lx->t[i];
 
+		int d;
+
 		if (t->type == T_EOD || t->type == T_DEFINE)
 			return i;
-		if (t->type != T_PUNCT)
-			continue;
-		if (t->sub == P_LPAREN || t->sub == P_LBRACK ||
-		    t->sub == P_LBRACE)
+		d = tok_nesting(t);
+		if (d > 0)
 			depth++;
-		else if (t->sub == P_RPAREN || t->sub == P_RBRACK ||
-			 t->sub == P_RBRACE)
-			if (--depth <= 0)
-				return i + 1;
+		else if (d < 0 && --depth <= 0)
+			return i + 1;
 	}
 	return end;
 }
@@ -614,21 +612,18 @@ bool lex_call_arg(const struct lexer *lx, size_t lp, int argno,
 	*a = lp + 1;
 	for (i = lp + 1; i < lx->nt; i++) {
 		const struct tok *t = &lx->t[i];
+		int d = tok_nesting(t);
 
 		if (t->type == T_EOD || t->type == T_DEFINE)
 			return false;
-		if (t->type != T_PUNCT)
-			continue;
-		if (t->sub == P_LPAREN || t->sub == P_LBRACK ||
-		    t->sub == P_LBRACE) {
+		if (d > 0) {
 			depth++;
-		} else if (t->sub == P_RPAREN || t->sub == P_RBRACK ||
-			   t->sub == P_RBRACE) {
+		} else if (d < 0) {
 			if (depth-- == 0) {
 				*b = i;
 				return arg == argno;
 			}
-		} else if (t->sub == P_COMMA && depth == 0) {
+		} else if (is_punct(t, P_COMMA) && depth == 0) {
 			if (arg == argno) {
 				*b = i;
 				return true;
@@ -661,14 +656,8 @@ static bool alloc_arith(const struct lexer *lx, size_t lp, int argno)
 
 		if (i < b && t->type == T_FT)
 			continue;
-		if (i < b && t->type == T_PUNCT) {
-			if (t->sub == P_LPAREN || t->sub == P_LBRACK ||
-			    t->sub == P_LBRACE)
-				depth++;
-			else if (t->sub == P_RPAREN || t->sub == P_RBRACK ||
-				 t->sub == P_RBRACE)
-				depth--;
-		}
+		if (i < b)
+			depth += tok_nesting(t);
 		if (i < b && (depth != 0 || t->type != T_PUNCT ||
 			      (t->sub != P_STAR && t->sub != P_PLUS &&
 			       t->sub != P_MINUS))) {

@@ -74,22 +74,19 @@ static size_t close_paren(const struct lexer *lx, size_t i, bool inside,
 
 	for (; i < lx->nt; i++) {
 		const struct tok *t = &lx->t[i];
+		int d = tok_nesting(t);
 
 		if (t->line - line >= USE_MAX_LINES || t->type == T_EOD ||
 		    t->type == T_DEFINE)
 			break;
-		if (t->type != T_PUNCT)
-			continue;
-		if (t->sub == P_LPAREN || t->sub == P_LBRACK ||
-		    t->sub == P_LBRACE) {
+		if (d > 0) {
 			depth++;
-		} else if (t->sub == P_RPAREN || t->sub == P_RBRACK ||
-			   t->sub == P_RBRACE) {
+		} else if (d < 0) {
 			if (--depth == 0)
 				return t->sub == P_RPAREN ? i : lx->nt;
 			if (depth < 0)
 				break;
-		} else if (t->sub == P_SEMI && depth <= 1) {
+		} else if (is_punct(t, P_SEMI) && depth <= 1) {
 			break;	/* a statement ended: the group never closes */
 		}
 	}

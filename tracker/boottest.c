@@ -57,8 +57,9 @@ const char *boottest_outcome_name(enum boottest_outcome o)
  * Boot the built image once in QEMU here with the tests of @o, console to
  * r->console_path: the boottest_boot_fn of boottest_run() (qemu.h).
  */
-static int boot_qemu(void *data, struct kbuild *kb,
-		     const struct boottest_opts *o, struct boottest_result *r)
+int boottest_boot_qemu(void *data, struct kbuild *kb,
+		       const struct boottest_opts *o,
+		       struct boottest_result *r)
 {
 	struct qemu_opts qo = QEMU_OPTS_INIT;
 
@@ -83,7 +84,7 @@ static char *console_name(struct kbuild *kb, const struct boottest_result *r)
 int boottest_run(struct kbuild *kb, struct store *st, const char *rev,
 		 const struct boottest_opts *o, struct boottest_result *r)
 {
-	return boottest_run_on(kb, st, rev, o, boot_qemu, NULL, r);
+	return boottest_run_on(kb, st, rev, o, boottest_boot_qemu, NULL, r);
 }
 
 int boottest_run_on(struct kbuild *kb, struct store *st, const char *rev,

@@ -85,6 +85,13 @@ typedef int boottest_boot_fn(void *data, struct kbuild *kb,
 int boottest_run_on(struct kbuild *kb, struct store *st, const char *rev,
 		    const struct boottest_opts *o, boottest_boot_fn *boot,
 		    void *data, struct boottest_result *r);
+/*
+ * boottest_boot_qemu - the boottest_boot_fn of QEMU on this machine (what
+ * boottest_run() boots with; @data and @kb unused).
+ */
+int boottest_boot_qemu(void *data, struct kbuild *kb,
+		       const struct boottest_opts *o,
+		       struct boottest_result *r);
 void boottest_result_release(struct boottest_result *r);
 
 /* boottest_first_finding - the first finding line (static copy), or "". */

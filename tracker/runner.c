@@ -176,17 +176,9 @@ static int boot_lava_fn(void *data, struct kbuild *kb,
 static int boot_one(const struct runner *rn, struct kbuild *kb,
 		    const struct boottest_opts *o, struct boottest_result *r)
 {
-	struct qemu_opts qo = QEMU_OPTS_INIT;
-
 	if (rn->kind == RUNNER_LAVA)
 		return boot_lava(rn, kb, o, r);
-	qo.kernel = r->build.image;
-	qo.tests = o->tests;
-	qo.ntests = o->ntests;
-	qo.timeout = o->timeout;
-	qo.accel = o->accel;
-	qo.console_path = r->console_path;
-	return qemu_boot(&qo, &r->boot);
+	return boottest_boot_qemu(NULL, kb, o, r);
 }
 
 /* Build @rev and record the build (r->outcome BUILD_FAILED if it failed). */

@@ -439,6 +439,56 @@ static void print_json(const struct log_state *s, const char *range,
 	printf("%s]\n}\n", shown ? "\n  " : "");
 }
 
+/*
+ * Whether @name is a section of the MAINTAINERS in the tree of commit @id
+ * (or MAINTAINERS_NONE): 1, 0 (also without MAINTAINERS) or an error.
+ */
+static int section_at(struct log_state *s, const git_oid *id, const char *name)
+{
+	const struct maintainers *m = NULL;
+	git_commit *commit = NULL;
+	git_tree_entry *e = NULL;
+	git_tree *tree = NULL;
+	int ret = 0;
+
+	if (git_commit_lookup(&commit, s->repo, id) < 0 ||
+	    git_commit_tree(&tree, commit) < 0) {
+		ret = kmig_err_git("cannot read commit tree");
+		goto out_free;
+	}
+	if (git_tree_entry_bypath(&e, tree, "MAINTAINERS") < 0) {
+		git_error_clear();
+		goto out_free;
+	}
+	if (git_tree_entry_type(e) != GIT_OBJECT_BLOB)
+		goto out_free;
+	ret = maint_cache_get(&s->maint, s->repo, git_tree_entry_id(e), &m);
+	if (!ret)
+		ret = maintainers_has(m, name);
+out_free:
+	git_tree_entry_free(e);
+	git_tree_free(tree);
+	git_commit_free(commit);
+	return ret;
+}
+
+/*
+ * --subsystem NAME names a known section: one the database has (a scan's
+ * or a recorded change's), or one of the MAINTAINERS at either end of
+ * the range, though no commit of it changed a use there.
+ */
+static int subsystem_known(struct log_state *s, const git_oid *from,
+			   const git_oid *to)
+{
+	int known = store_subsystem_exists(s->st, s->subsystem);
+
+	if (!known)
+		known = section_at(s, to, s->subsystem);
+	if (!known)
+		known = section_at(s, from, s->subsystem);
+	return known;
+}
+
 static int parse_range(git_repository *repo, const char *arg, git_oid *from,
 		       git_oid *to)
 {
@@ -542,7 +592,7 @@ static int cmd_log_fn(struct kmig_ctx *ctx, int argc, char **argv)
 	if (record(&s) || record_range(&s, range, &from, &to))
 		goto out_fail;
 	if (s.subsystem) {
-		int known = store_subsystem_exists(s.st, s.subsystem);
+		int known = subsystem_known(&s, &from, &to);
 
 		if (known < 0)
 			goto out_fail;

@@ -446,6 +446,7 @@ static char *tagged_subject(const char *msg, size_t len)
 struct pending {
 	const char *start;	/* the diff */
 	size_t len;
+	char *own;		/* the decoded message it is in, or NULL */
 };
 
 static void add_patch(struct gate_series *s, struct pending **pend,
@@ -464,6 +465,7 @@ static void add_patch(struct gate_series *s, struct pending **pend,
 			     xasprintf("'%s'", name);
 	(*pend)[s->n].start = ds;
 	(*pend)[s->n].len = (size_t)(de - ds);
+	(*pend)[s->n].own = NULL;
 	s->n++;
 }
 
@@ -492,7 +494,14 @@ static int split_inputs(struct gate_series *s, struct pending **pend,
 		for (i = 0; i < nmsg; i++) {
 			const char *m = msgs[i].start, *mend = m + msgs[i].len;
 			char *subject = tagged_subject(m, msgs[i].len);
+			size_t dlen;
+			/* a quoted-printable or base64 body, as git am reads it */
+			char *dec = patch_body_decode(m, msgs[i].len, &dlen);
 
+			if (dec) {
+				m = dec;
+				mend = dec + dlen;
+			}
 			if (!patch_find_diff(m, mend, &ds, &de)) {
 				if (!s->cover && subject) {
 					s->cover = subject;	/* a cover letter */
@@ -500,10 +509,12 @@ static int split_inputs(struct gate_series *s, struct pending **pend,
 				} else {
 					free(subject);
 				}
+				free(dec);
 				continue;
 			}
 			add_patch(s, pend, &apend, in[k].name, subject, ds, de,
 				  ++ndiff, nmsg > 1);
+			(*pend)[s->n - 1].own = dec;
 		}
 		free(msgs);
 		/* a series' cover letter may be a file of its own */
@@ -723,6 +734,8 @@ int gate_series_apply(struct gate_series *s, git_repository *repo,
 		ret = apply_one(s, ge, repo, base, i, &pend[i]);
 out_free:
 	sbuf_release(&se);
+	for (i = 0; i < s->n; i++)
+		free(pend[i].own);
 	free(pend);
 	return ret;
 }

@@ -293,6 +293,82 @@ char *patch_header_value(const struct sbuf *hdr, const char *key)
 	return d;
 }
 
+/* Quoted-printable @p..@end into @out: "=XX" a byte, "=" at a line end none. */
+static void qp_decode(struct sbuf *out, const char *p, const char *end)
+{
+	while (p < end) {
+		const char *q = p + 1;
+
+		if (*p != '=') {
+			sbuf_addch(out, *p++);
+			continue;
+		}
+		if (q + 1 < end && hexval((unsigned char)q[0]) >= 0 &&
+		    hexval((unsigned char)q[1]) >= 0) {
+			sbuf_addch(out, (char)(hexval((unsigned char)q[0]) << 4 |
+					       hexval((unsigned char)q[1])));
+			p = q + 2;
+			continue;
+		}
+		while (q < end && (*q == ' ' || *q == '\t'))
+			q++;
+		if (q < end && *q == '\r')
+			q++;
+		if (q == end || *q == '\n') {
+			p = q < end ? q + 1 : q;	/* a soft line break */
+			continue;
+		}
+		sbuf_addch(out, *p++);
+	}
+}
+
+/* Base64 @p..@end into @out; other bytes (line breaks, padding) skipped. */
+static void b64_decode(struct sbuf *out, const char *p, const char *end)
+{
+	unsigned int acc = 0;
+	int bits = 0;
+
+	for (; p < end; p++) {
+		int v = b64val((unsigned char)*p);
+
+		if (v < 0)
+			continue;
+		acc = (acc << 6 | (unsigned int)v) & 0xffffff;
+		bits += 6;
+		if (bits >= 8) {
+			bits -= 8;
+			sbuf_addch(out, (char)(acc >> bits));
+		}
+	}
+}
+
+char *patch_body_decode(const char *msg, size_t len, size_t *outlen)
+{
+	const char *p = msg, *end = msg + len;
+	struct sbuf hdr = SBUF_INIT, out = SBUF_INIT;
+	bool qp = false, b64 = false;
+
+	while (patch_header_next(&p, end, &hdr)) {
+		char *v = patch_header_value(&hdr, "Content-Transfer-Encoding");
+
+		if (v) {
+			qp = !strcasecmp(v, "quoted-printable");
+			b64 = !strcasecmp(v, "base64");
+		}
+		free(v);
+	}
+	sbuf_release(&hdr);
+	if (!qp && !b64)
+		return NULL;
+	sbuf_add(&out, msg, (size_t)(p - msg));
+	if (qp)
+		qp_decode(&out, p, end);
+	else
+		b64_decode(&out, p, end);
+	*outlen = out.len;
+	return sbuf_detach(&out);
+}
+
 char *patch_subject(const char *raw)
 {
 	char *s = normalize_ws(raw, strlen(raw)), *t = s, *ret;

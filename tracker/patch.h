@@ -125,6 +125,15 @@ char *patch_subject(const char *raw);
 char *patch_message_subject(const char *msg, size_t len);
 
 /*
+ * patch_body_decode - the message @msg (@len bytes) with its body decoded
+ * when its Content-Transfer-Encoding is quoted-printable or base64 (as
+ * some mailers send a patch, and git am reads it): the headers as they
+ * are, then the decoded body; *@outlen its length.  NULL (nothing to do)
+ * for any other encoding or none.  Caller frees.
+ */
+char *patch_body_decode(const char *msg, size_t len, size_t *outlen);
+
+/*
  * patch_find_diff - the diff in the text @p..@end: from the first
  * "diff --git " line (or a "--- " line followed by "+++ "), up to a
  * final "-- " signature line followed by at most two short lines of

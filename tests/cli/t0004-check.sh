@@ -224,6 +224,11 @@ t_ok "check created no database" test ! -e "$DB"
 t_exit "a scan fills the blob cache" 0 k scan --tags c3 --tags c4
 t_exit "check with the cache" 1 k check c4
 t_is "cache-filled database: same output" "$(cat "$TRASH/c4.out")" "$(cat "$TRASH/.stdout")"
+# ... which check only reads: c7's blob of net/b.c was never scanned
+blobs=$(sqlite3 "$DB" 'SELECT count(*) FROM blobs')
+t_exit "check of a commit with an unscanned blob" 1 k check c7
+t_is "... leaves the blob cache as it was" "$blobs" "$(sqlite3 "$DB" 'SELECT count(*) FROM blobs')"
+t_ok "... as its help says" sh -c "'$KMIG' help check | grep -q 'check opens it read-only and never fills it'"
 
 # a path as long as the kernel's: ">> path:line:" stays on one line
 L=drivers/gpu/drm/amd/display/dc/dml2/dml21/src/dml2_core/dml2_core_dcn4_calcs.c

@@ -154,6 +154,15 @@ t_is "commits recorded under the release hash" \
 	"$(sqlite3 "$DB" 'SELECT DISTINCT ruleset FROM commits')"
 git -C "$W" tag -d v9.0 > /dev/null
 
+# a section of the range's MAINTAINERS is known though the database has
+# no use in it yet (a fresh database; c6 only touches drivers/)
+t_exit "--subsystem of a quiet section" 0 \
+	"$KMIG" --repo "$W" --db "$TRASH/fresh.db" log --subsystem NETWORKING c5..c6
+t_is "... no change in it" "total c5..c6: 1 commit, 0 with changes" "$(cat "$TRASH/.stdout")"
+t_exit "--subsystem that no MAINTAINERS has" 2 \
+	"$KMIG" --repo "$W" --db "$TRASH/fresh.db" log --subsystem NETWORKIN c5..c6
+t_is "... named" "kmig: unknown subsystem 'NETWORKIN'" "$(cat "$TRASH/.stderr")"
+
 t_exit "bad revision" 2 k log c1..nosuch
 t_is "bad revision: one line" "kmig: unknown revision 'c1..nosuch'" "$(cat "$TRASH/.stderr")"
 t_exit "not a range" 2 k log c4

@@ -59,6 +59,38 @@ t_is "CR LF: the same use" "$(cat "$TRASH/crlf.want")" "$(uses)"
 t_is "CR LF: the subject without its CR" \
 	"kmig check: $TRASH/crlf.patch (\"net: a strcpy\") on v1.0" "$(head -n 1 "$TRASH/.stdout")"
 
+# a mail whose body is quoted-printable or base64: git am decodes it
+git -C "$W" checkout -q -b b-qp v1.0
+sed -i 's/^\tif (y)$/\tstrcpy(buf, "x"); y = 2;\n&/' "$W/net/b.c"
+git_commit_all "$W" "net: a strcpy and an =" && git -C "$W" tag qp
+git -C "$W" format-patch -q -1 --stdout qp > "$TRASH/8bit.patch"
+# the body with each '=' as =3D and the strcpy() line broken by a soft break
+awk 'body { gsub(/=/, "=3D"); sub(/strcpy\(/, "strcpy(=\n") }
+     /^Content-Transfer-Encoding:/ && !body { next }
+     /^$/ && !body { body = 1; print "Content-Transfer-Encoding: quoted-printable" }
+     { print }' "$TRASH/8bit.patch" > "$TRASH/qp.patch"
+t_ok "a soft line break in the quoted-printable body" grep -qx '+	strcpy(=' "$TRASH/qp.patch"
+{
+	sed -n '/^$/q; /^Content-Transfer-Encoding:/d; p' "$TRASH/8bit.patch"
+	printf 'Content-Transfer-Encoding: base64\n\n'
+	sed '1,/^$/d' "$TRASH/8bit.patch" | base64
+} > "$TRASH/b64.patch"
+for f in qp b64; do
+	git -C "$W" checkout -q -b "b-am-$f" v1.0
+	t_ok "git am takes the $f mail" git -C "$W" am -q "$TRASH/$f.patch"
+	t_is "... to the commit's tree" "$(git -C "$W" rev-parse qp^{tree})" \
+		"$(git -C "$W" rev-parse HEAD^{tree})"
+done
+t_exit "check of the commit" 1 k check qp
+uses > "$TRASH/qp.want"
+t_ok "... its use has the whole line" grep -qF 'strcpy(buf, "x"); y = 2;' "$TRASH/.stdout"
+t_exit "a quoted-printable mail" 1 k check --base v1.0 --patch "$TRASH/qp.patch"
+t_is "quoted-printable: the same use" "$(cat "$TRASH/qp.want")" "$(uses)"
+t_ok "quoted-printable: the decoded text" grep -qF 'strcpy(buf, "x"); y = 2;' "$TRASH/.stdout"
+t_exit "a base64 mail" 1 k check --base v1.0 --patch "$TRASH/b64.patch"
+t_is "base64: the same use" "$(cat "$TRASH/qp.want")" "$(uses)"
+t_ok "base64: the decoded text" grep -qF 'strcpy(buf, "x"); y = 2;' "$TRASH/.stdout"
+
 # an mbox from lore or b4: other "From " separators, a series of two
 git -C "$W" checkout -q -b b-lore v1.0
 printf 'void h(char *d)\n{\n}\n' > "$W/drivers/h.c"

@@ -436,6 +436,43 @@ static void test_header_decode(void **state)
 	}
 }
 
+/* Message bodies in quoted-printable or base64, decoded as git am does. */
+static void test_body_decode(void **state)
+{
+	static const struct {
+		const char *in, *out;	/* out NULL: nothing to decode */
+	} cases[] = {
+		{ "Subject: x\n\n+\ta =3D b;\n", NULL },
+		{ "Subject: x\nContent-Transfer-Encoding: 8bit\n\n=3D\n", NULL },
+		{ "Subject: x\nContent-Transfer-Encoding: quoted-printable\n\n"
+		  "+\tstrcpy(=\nd, s); a =3D b; =C3=A9\n=3d=\r\nx= \n= z\n",
+		  "Subject: x\nContent-Transfer-Encoding: quoted-printable\n\n"
+		  "+\tstrcpy(d, s); a = b; \xc3\xa9\n=x= z\n" },
+		{ "Subject: x\ncontent-transfer-encoding:  Base64 \n\n"
+		  "KwlzdHJjcHko\nZCwgcyk7Cg==\n",
+		  "Subject: x\ncontent-transfer-encoding:  Base64 \n\n"
+		  "+\tstrcpy(d, s);\n" },
+		/* the encoding of the body, not of a line of it */
+		{ "Subject: x\n\nContent-Transfer-Encoding: base64\n", NULL },
+	};
+	size_t i, len;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *got = patch_body_decode(cases[i].in, strlen(cases[i].in),
+					      &len);
+
+		if (!cases[i].out) {
+			assert_null(got);
+			continue;
+		}
+		assert_non_null(got);
+		assert_int_equal(len, strlen(cases[i].out));
+		assert_memory_equal(got, cases[i].out, len);
+		free(got);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -450,6 +487,7 @@ int main(void)
 		cmocka_unit_test(test_path_dup),
 		cmocka_unit_test(test_empty_context_line),
 		cmocka_unit_test(test_header_decode),
+		cmocka_unit_test(test_body_decode),
 	};
 
 	git_libgit2_init();

@@ -944,28 +944,24 @@ static int cmd_check_fn(struct kmig_ctx *ctx, int argc, char **argv)
 		case 'f':
 			fmt = parse_choice(optarg, formats);
 			if (fmt < 0) {
-				free(patches);
-				return cmd_usage_error("check", "unknown format '%s'", optarg);
+				status = cmd_usage_error("check", "unknown format '%s'", optarg);
+				goto out_free_args;
 			}
 			break;
 		case 'j':
-			if (opt_uint("check", "--jobs", optarg, 1, KMIG_MAX_JOBS, &n)) {
-				free(patches);
-				return KMIG_EXIT_ERROR;
-			}
+			if (opt_uint("check", "--jobs", optarg, 1, KMIG_MAX_JOBS, &n))
+				goto out_free_args;
 			jobs = (int)n;
 			break;
 		case 'd':
 			if (opt_uint("check", "--reach-depth", optarg, 0,
-				     REACH_MAX_DEPTH, &n)) {
-				free(patches);
-				return KMIG_EXIT_ERROR;
-			}
+				     REACH_MAX_DEPTH, &n))
+				goto out_free_args;
 			c.reach_depth = (unsigned int)n;
 			break;
 		default:
-			free(patches);
-			return cmd_bad_option("check", argv);
+			status = cmd_bad_option("check", argv);
+			goto out_free_args;
 		}
 	}
 	if (optind < argc)
@@ -974,6 +970,7 @@ static int cmd_check_fn(struct kmig_ctx *ctx, int argc, char **argv)
 	if (!status && (rule_globs_check(want, nwant, "--rule") ||
 			rule_globs_check(skip, nskip, "--skip-rule")))
 		status = cmd_usage_error("check", "%s", kmig_errmsg());
+out_free_args:
 	if (status) {
 		free(patches);
 		free(want);

@@ -356,6 +356,24 @@ t_exit "scan v1.2" 0 k scan
 mkdir "$TRASH/s9"
 t_exit "convert on a history with real commits" 0 k convert strlcpy --base v1.2 --series "$TRASH/s9" --dry-run --subsystem "FOO DRIVER"
 t_ok "the prefix git log of the file shows" grep -q '^Subject: \[PATCH\] FOO: a-driver: Replace strlcpy() with strscpy()$' "$TRASH/.stdout"
+# two sections in one directory: the same subject, two patches
+mkdir -p "$W/drivers/qux"
+for f in x1 x2 y1 y2; do
+	printf 'static char n[8];\nvoid %s(const char *s)\n{\n\tstrlcpy(n, s, sizeof(n));\n}\n' $f > "$W/drivers/qux/$f.c"
+done
+printf '\nQUX X\nM:\tX <x@example.org>\nF:\tdrivers/qux/x*\n\nQUX Y\nM:\tY <y@example.org>\nF:\tdrivers/qux/y*\n' >> "$W/MAINTAINERS"
+git_commit_all "$W" "qux" && git -C "$W" tag v1.3
+t_exit "scan v1.3" 0 k scan
+mkdir "$TRASH/s10"
+t_exit "convert one of two sections sharing a directory" 0 \
+	k convert strlcpy --base v1.3 --series "$TRASH/s10" --subsystem "QUX X"
+t_exit "then the other" 0 k convert strlcpy --base v1.3 --series "$TRASH/s10" --subsystem "QUX Y"
+t_ok "written, not skipped for the other's subject" \
+	grep -q '^wrote 0002-qux-Replace-strlcpy-with-strscpy.patch: QUX Y, 2 files, 2 uses converted$' "$TRASH/.stdout"
+t_exit "and again" 0 k convert strlcpy --base v1.3 --series "$TRASH/s10" --subsystem "QUX Y"
+t_ok "now skipped: its own patch is in the series" \
+	grep -q '^skipped QUX Y: "qux: Replace strlcpy() with strscpy()" is already in the series$' "$TRASH/.stdout"
+t_is "two patches" 2 "$(wc -l < "$TRASH/s10/series")"
 t_exit "unknown rule" 2 k convert nope --series "$S"
 t_exit "missing rule" 2 k convert
 t_exit "unknown base" 2 k convert strlcpy --base v0.1 --series "$S"

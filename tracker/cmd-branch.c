@@ -291,6 +291,7 @@ static char *kept_test(const struct apply_run *r, int position, const char *hex)
 static int read_patches(struct mbox_patch **out, const struct series *series)
 {
 	struct mbox_patch *v = xcalloc(series->n ? series->n : 1, sizeof(*v));
+	struct stat *st = xcalloc(series->n ? series->n : 1, sizeof(*st));
 	size_t i;
 	int ret = 0;
 
@@ -298,16 +299,21 @@ static int read_patches(struct mbox_patch **out, const struct series *series)
 		ret = kmig_err("the series in '%s' lists no patch", series->dir);
 	for (i = 0; !ret && i < series->n; i++) {
 		char *path = series_path(series, series->names[i]);
+		bool known = !stat(path, &st[i]);
 		size_t k;
 
-		for (k = 0; k < i; k++)
-			if (!strcmp(series->names[k], series->names[i]))
+		/* the same file by another name too ("./0001-x.patch") */
+		for (k = 0; !ret && k < i; k++)
+			if (!strcmp(series->names[k], series->names[i]) ||
+			    (known && st[k].st_dev == st[i].st_dev &&
+			     st[k].st_ino == st[i].st_ino))
 				ret = kmig_err("patch '%s' is listed twice in the series",
 					       series->names[i]);
 		if (!ret)
 			ret = mbox_read(&v[i], path);
 		free(path);
 	}
+	free(st);
 	*out = v;
 	return ret;
 }

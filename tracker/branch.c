@@ -474,13 +474,13 @@ static int relocate(struct sbuf *out, bool *ok, git_repository *repo,
 		const struct patch_file *f = &files[fi];
 		struct sbuf content = SBUF_INIT;
 		struct lines file = { 0 };
-		bool *none = xcalloc(f->nhunks + 1, sizeof(*none)), exists;
+		bool exists;
 		long delta = 0;
 		size_t min = 0;
 
-		ret = patch_file_text(out, f, none, false);	/* the header */
-		free(none);
-		if (!ret && f->old_path)
+		/* the header as the patch has it: its mode change too */
+		sbuf_add(out, f->header, f->header_len);
+		if (f->old_path)
 			ret = read_path(repo, tree, f->old_path, &content, &exists);
 		if (ret || !f->old_path) {
 			/* a new file: nothing to find */

@@ -411,4 +411,22 @@ t_ok "... is a conflict, not superseded: strlcpy(d, ...) is still there" \
 	sh -c "grep -q '^conflict ' '$TRASH/.stdout' &&
 		grep -q 'removes strlcpy \"strlcpy(d, s, 8);\" (present)' '$TRASH/.stdout'"
 
+# a patch with a mode change, applied with offsets: the mode comes too
+M="$TRASH/mode"
+git init -q "$M"
+(echo '#!/bin/sh'; for i in 1 2 3 4 5 6 7 8 9 10; do echo "echo $i"; done) > "$M/s.sh"
+git_commit_all "$M" "s" && git -C "$M" tag v1.0
+chmod +x "$M/s.sh" && sed -i 's/echo 8/echo eight/' "$M/s.sh"
+git_commit_all "$M" "s: executable, eight"
+mkdir -p "$TRASH/mser"
+git -C "$M" format-patch -q -1 -o "$TRASH/mser"
+(cd "$TRASH/mser" && ls -- *.patch > series)
+git -C "$M" reset -q --hard v1.0
+sed -i '1a # two lines\n# more' "$M/s.sh"
+git_commit_all "$M" "s: comments" && git -C "$M" tag v1.1
+t_exit "a mode change and a hunk two lines down" 0 \
+	"$KMIG" --repo "$M" --db "$TRASH/m.db" branch apply --base v1.1 --series "$TRASH/mser"
+t_is "applied with offsets, executable as git am makes it" "100755" \
+	"$(git -C "$M" ls-tree kmig/v1.1 s.sh | cut -d' ' -f1)"
+
 t_done

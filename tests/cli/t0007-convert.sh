@@ -220,6 +220,7 @@ t_exit "convert takes the author from git's user.name/user.email" 0 \
 	env HOME="$TRASH/home" "$KMIG" --repo "$W" --db "$DB" convert strlcpy --base v1.0 --series "$TRASH/s8" --max-patches 1
 t_ok "From: and Signed-off-by:" sh -c "grep -q '^From: Ann Author <ann@example.org>$' '$TRASH/s8'/0001-*.patch &&
 	grep -q '^Signed-off-by: Ann Author <ann@example.org>$' '$TRASH/s8'/0001-*.patch"
+t_ok "help convert says so" sh -c "'$KMIG' help convert | tr '\n' ' ' | grep -q \"else git's user.name and user.email, else kmig <kmig@localhost>\""
 t_exit "KMIG_IDENTITY overrides it" 0 env HOME="$TRASH/home" KMIG_IDENTITY="Kay <kay@example.org>" \
 	"$KMIG" --repo "$W" --db "$DB" convert strlcpy --base v1.0 --series "$TRASH/s8" --subsystem "NET BAR"
 t_ok "its From:" grep -q '^From: Kay <kay@example.org>$' "$TRASH/s8"/0002-*.patch

@@ -210,6 +210,12 @@ t_ok "cover letter: the rule's deprecated.rst paragraph, uses removed, diffstat,
 	grep -q '^strlcpy() reads the entire source buffer first' '$C' &&
 	grep -q '^ 3 files changed, 3 insertions(+), 3 deletions(-)$' '$C' &&
 	grep -q '^  1/2 foo: a: Replace strlcpy() with strscpy(): not tested$' '$C'"
+t_exit "export --send again to the same directory" 0 k branch export --base v1.0 --send "$TRASH/send"
+printf 'stale\n' > "$TRASH/send/0003-old-subject.patch"
+t_exit "export --send to a directory with a stale patch" 2 k branch export --base v1.0 --send "$TRASH/send"
+t_is "one line naming it" "kmig: '$TRASH/send/0003-old-subject.patch' is not of this export: git send-email would send it too (remove it, or send to an empty directory)" \
+	"$(cat "$TRASH/.stderr")"
+rm "$TRASH/send/0003-old-subject.patch"
 t_ok "the sent patches apply with git am" sh -c "
 	git clone -q '$W' '$TRASH/am2' && cd '$TRASH/am2' && git checkout -q v1.0 && git am -q '$P1' '$P2'"
 mkdir -p "$TRASH/home"

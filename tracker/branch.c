@@ -298,12 +298,19 @@ static void removed_sites(const struct hunk_image *img, struct site_list *out)
 	sbuf_release(&sb);
 }
 
-/* The use_text_key() of the @len bytes of line @s (a new string). */
+/*
+ * The use_text_key() of the @len bytes of line @s up to its first comma
+ * (a new string): the call and its first argument, the destination of a
+ * strlcpy() or strcpy().
+ */
 static char *line_key(const char *s, size_t len)
 {
-	char *line = normalize_ws(s, len), *key = xmalloc(len + 1);
+	char *line = normalize_ws(s, len), *key = xmalloc(len + 1), *comma;
 
 	use_text_key(line, key);
+	comma = strchr(key, ',');
+	if (comma)
+		comma[1] = '\0';
 	free(line);
 	return key;
 }
@@ -311,9 +318,11 @@ static char *line_key(const char *s, size_t len)
 /*
  * Is the use of rule @rule whose first line is @line (@len bytes) among
  * @l, the uses of the tree's file @file?  Uses are compared by their first
- * lines: a hunk may hold a wrapped call only in part (its ')' beyond the
- * hunk), or all of it where upstream changed a later line since.  Either
- * way the call is still there, and the patch is no less needed.
+ * lines up to the first comma: a hunk may hold a wrapped call only in
+ * part (its ')' beyond the hunk), or all of it where upstream changed a
+ * later line or a later argument since (strlcpy(d, s, 8) made
+ * strlcpy(d, s, 16)).  Either way the call is still there, and the patch
+ * is no less needed.
  */
 static bool site_in(const struct site_list *l, const struct lines *file,
 		    int rule, const char *line, size_t len)
@@ -465,13 +474,13 @@ static int relocate(struct sbuf *out, bool *ok, git_repository *repo,
 		const struct patch_file *f = &files[fi];
 		struct sbuf content = SBUF_INIT;
 		struct lines file = { 0 };
-		bool *none = xcalloc(f->nhunks + 1, sizeof(*none)), exists;
+		bool exists;
 		long delta = 0;
 		size_t min = 0;
 
-		ret = patch_file_text(out, f, none, false);	/* the header */
-		free(none);
-		if (!ret && f->old_path)
+		/* the header as the patch has it: its mode change too */
+		sbuf_add(out, f->header, f->header_len);
+		if (f->old_path)
 			ret = read_path(repo, tree, f->old_path, &content, &exists);
 		if (ret || !f->old_path) {
 			/* a new file: nothing to find */

@@ -15,8 +15,9 @@
  *    patch's files (at most BRANCH_WALK_LIMIT commits are looked at);
  *  - "superseded" when it removes at least one tracked use and every use
  *    it removes is absent from its file in the tree (or the file is gone).
- *    A use is its rule and its first line, whitespace-normalised (a
- *    hunk may hold only part of a wrapped call).  The removed lines of each hunk are lexed in the
+ *    A use is its rule and its first line up to its first comma,
+ *    whitespace-normalised (a hunk may hold only part of a wrapped call,
+ *    and upstream may have changed a later argument of it).  The removed lines of each hunk are lexed in the
  *    context of the hunk's pre-image (wrapped in braces, so that calls
  *    count as they do inside a function); the derived rule warn-on-user,
  *    which needs the enclosing function's name, is left out (its warn-on

@@ -3,6 +3,7 @@
  * cmd-branch.c - the conversion branch: apply the series to a release,
  * report its status, replay it on another release, export it back.
  */
+#include <dirent.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -63,6 +64,7 @@ static const char usage[] =
 	"         --no-git gives, a base-commit: line, no Kmig-* trailers, and a\n"
 	"         0000-cover-letter.patch (the rules' deprecated.rst reasons, uses\n"
 	"         removed per rule, the diffstat, each step's test result).\n"
+	"         A *.patch file of DIR it does not write is an error.\n"
 	"test     build and boot every applied step in QEMU and compile-check the\n"
 	"         C files it touches under x86_64, then arm64 allmodconfig; records\n"
 	"         pass, build-fail, boot-fail, compile-fail or untested (nothing of\n"
@@ -291,6 +293,7 @@ static char *kept_test(const struct apply_run *r, int position, const char *hex)
 static int read_patches(struct mbox_patch **out, const struct series *series)
 {
 	struct mbox_patch *v = xcalloc(series->n ? series->n : 1, sizeof(*v));
+	struct stat *st = xcalloc(series->n ? series->n : 1, sizeof(*st));
 	size_t i;
 	int ret = 0;
 
@@ -298,16 +301,21 @@ static int read_patches(struct mbox_patch **out, const struct series *series)
 		ret = kmig_err("the series in '%s' lists no patch", series->dir);
 	for (i = 0; !ret && i < series->n; i++) {
 		char *path = series_path(series, series->names[i]);
+		bool known = !stat(path, &st[i]);
 		size_t k;
 
-		for (k = 0; k < i; k++)
-			if (!strcmp(series->names[k], series->names[i]))
+		/* the same file by another name too ("./0001-x.patch") */
+		for (k = 0; !ret && k < i; k++)
+			if (!strcmp(series->names[k], series->names[i]) ||
+			    (known && st[k].st_dev == st[i].st_dev &&
+			     st[k].st_ino == st[i].st_ino))
 				ret = kmig_err("patch '%s' is listed twice in the series",
 					       series->names[i]);
 		if (!ret)
 			ret = mbox_read(&v[i], path);
 		free(path);
 	}
+	free(st);
 	*out = v;
 	return ret;
 }
@@ -1288,6 +1296,41 @@ static void add_base_commit(struct sbuf *mbox, const char *base_id)
 }
 
 /*
+ * stale_patch - a "*.patch" file of @dir that this export --send does
+ * not write (an earlier send of another series, or of this one before a
+ * subject changed): "git send-email DIR" would send it too.  Error naming
+ * it; 0 when there is none.
+ */
+static int stale_patch(const char *dir, git_commit **commits, size_t n)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int ret = 0;
+
+	if (!d)
+		return kmig_err("cannot read '%s'", dir);
+	while (!ret && (e = readdir(d))) {
+		size_t len = strlen(e->d_name), i;
+		bool ours = !strcmp(e->d_name, "0000-cover-letter.patch");
+
+		if (len < 6 || strcmp(e->d_name + len - 6, ".patch"))
+			continue;
+		for (i = 0; !ours && i < n; i++) {
+			char *name = patch_file_name((int)(i + 1),
+						     git_commit_summary(commits[i]));
+
+			ours = !strcmp(name, e->d_name);
+			free(name);
+		}
+		if (!ours)
+			ret = kmig_err("'%s/%s' is not of this export: git send-email would send it too (remove it, or send to an empty directory)",
+				       dir, e->d_name);
+	}
+	closedir(d);
+	return ret;
+}
+
+/*
  * export_send - "kmig branch export --send DIR": every commit of the
  * branch as [PATCH n/N] with To:/Cc: and base-commit:, no Kmig-*
  * trailers, and 0000-cover-letter.patch.
@@ -1315,6 +1358,8 @@ static int export_send(struct kmig_ctx *ctx, const char *dir, git_repository *re
 		ret = kmig_err("cannot create '%s'", work);
 	if (!ret)
 		ret = mkdir_p(dir);
+	if (!ret)
+		ret = stale_patch(dir, commits, n);
 	if (!ret && (git_commit_tree(&base_tree, base) < 0 ||
 		     git_commit_tree(&tip_tree, commits[n - 1]) < 0))
 		ret = kmig_err_git("cannot read the branch");

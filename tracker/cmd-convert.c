@@ -50,8 +50,9 @@ static const char usage[] =
 	"repository has real history), else from the section's directory (e.g.\n"
 	"\"net: rds:\"), the reason from\n"
 	"Documentation/process/deprecated.rst of TAG, a Kmig-Rule: trailer and a\n"
-	"Signed-off-by: for $KMIG_IDENTITY (\"Name <email>\"; default kmig\n"
-	"<kmig@localhost>).  The date is $SOURCE_DATE_EPOCH when set.\n"
+	"Signed-off-by: for $KMIG_IDENTITY (\"Name <email>\"), else git's\n"
+	"user.name and user.email, else kmig <kmig@localhost>.  The date is\n"
+	"$SOURCE_DATE_EPOCH when set.\n"
 	"\n"
 	"  --subsystem NAME  only this MAINTAINERS section (repeatable)\n"
 	"  --max-patches N   at most N patches (sections in name order)\n"
@@ -475,15 +476,39 @@ static int section_diff(git_repository *repo, struct cfile *files,
 	return ret;
 }
 
-/* existing_subjects - subjects of the series' patches, to skip repeats. */
-static bool subject_in_series(const struct series *s, const char *subject)
+/* patch_touches - patch @p changes one of the files of section @s. */
+static bool patch_touches(const struct mbox_patch *p, const struct cfile *files,
+			  const struct csection *s)
+{
+	size_t i, k;
+
+	for (i = 0; i < p->nfiles; i++)
+		for (k = 0; k < s->n; k++) {
+			const char *path = files[s->files[k]].path;
+
+			if ((p->files[i].old_path && !strcmp(p->files[i].old_path, path)) ||
+			    (p->files[i].new_path && !strcmp(p->files[i].new_path, path)))
+				return true;
+		}
+	return false;
+}
+
+/*
+ * section_in_series - a patch of the series has @subject and changes a
+ * file of section @s: this section's patch of an earlier run, to skip.
+ * Another section's patch may have the same subject (sections sharing a
+ * directory get the same prefix); it is no reason to skip this one.
+ */
+static bool section_in_series(const struct series *series, const char *subject,
+			      const struct cfile *files, const struct csection *s)
 {
 	size_t i;
 
-	for (i = 0; i < s->n; i++) {
+	for (i = 0; i < series->n; i++) {
 		struct mbox_patch p;
-		char *path = series_path(s, s->names[i]);
-		bool same = !mbox_read(&p, path) && !strcmp(p.subject, subject);
+		char *path = series_path(series, series->names[i]);
+		bool same = !mbox_read(&p, path) && !strcmp(p.subject, subject) &&
+			    patch_touches(&p, files, s);
 
 		mbox_patch_clear(&p);
 		free(path);
@@ -845,7 +870,7 @@ static int convert_section(struct convert *c, const struct csection *s,
 	char *name = NULL, *path = NULL, *how;
 	int ret;
 
-	if (subject_in_series(&c->series, subject)) {
+	if (section_in_series(&c->series, subject, c->files, s)) {
 		printf("skipped %s: \"%s\" is already in the series\n", s->name, subject);
 		ret = 1;
 		goto out;

@@ -364,11 +364,32 @@ char *series_path(const struct series *s, const char *name)
 	return xasprintf("%s/%s", s->dir, name);
 }
 
+/*
+ * series_options - the options after the patch @name on line @lineno of
+ * the series file @path: quilt's strip level of a git format-patch, -p1
+ * or -pab, is what kmig applies; any other (-p0, -R: a reversed patch)
+ * would be applied otherwise than the series says, so it is an error.
+ * A '#' starts a comment.
+ */
+static int series_options(const char *path, size_t lineno, const char *name,
+			  char *opts)
+{
+	char *save = NULL, *w;
+
+	for (w = opts ? strtok_r(opts, " \t", &save) : NULL; w && *w != '#';
+	     w = strtok_r(NULL, " \t", &save))
+		if (strcmp(w, "-p1") && strcmp(w, "-pab"))
+			return kmig_err("%s:%zu: option '%s' of '%s': kmig applies git format-patch patches with -p1 only",
+					path, lineno, w, name);
+	return 0;
+}
+
 int series_read(struct series *out, const char *dir, bool missing_ok)
 {
 	struct sbuf sb = SBUF_INIT;
 	char *path = xasprintf("%s/series", dir);
 	const char *p, *e;
+	size_t lineno = 0;
 	int ret = 0;
 
 	memset(out, 0, sizeof(*out));
@@ -384,14 +405,20 @@ int series_read(struct series *out, const char *dir, bool missing_ok)
 		size_t n = patch_line_chomp(p, e);
 		char *name, *sp;
 
+		lineno++;
 		name = patch_trim_dup(p, n);
-		/* quilt allows options after the name ("-p1"): drop them */
+		/* quilt allows options after the name ("-p1"): check them */
 		sp = strpbrk(name, " \t");
 		if (sp)
-			*sp = '\0';
+			*sp++ = '\0';
 		if (!*name || *name == '#') {
 			free(name);
 			continue;
+		}
+		ret = series_options(path, lineno, name, sp);
+		if (ret) {
+			free(name);
+			goto out;
 		}
 		ALLOC_GROW(out->names, out->n + 1, out->alloc);
 		out->names[out->n++] = name;

@@ -4,7 +4,8 @@
  * and git format-patch mbox files.
  *
  * A series directory holds "series" (one patch file name per line, '#'
- * comments and blank lines ignored) and the patches it names.  A patch is
+ * comments and blank lines ignored; after a name, quilt's -p1 or -pab,
+ * any other option is an error) and the patches it names.  A patch is
  * one mbox message as git format-patch writes it:
  *
  *	From <commit> Mon Sep 17 00:00:00 2001
@@ -93,7 +94,8 @@ struct series {
 };
 /*
  * series_read - read @dir/series; a missing series file is an error
- * unless @missing_ok (then the series is empty).
+ * unless @missing_ok (then the series is empty), and so is an option
+ * other than -p1 or -pab after a name (-p0, -R).
  */
 int series_read(struct series *out, const char *dir, bool missing_ok);
 void series_clear(struct series *s);

@@ -12,7 +12,7 @@
  * a string or character literal: a change of spacing or of a comment
  * alone (strcpy( d,s ) to strcpy(d, s), a comment after it) neither adds
  * nor removes a use, while "%s %s" is not "%s%s".  The gate (kmig check,
- * kmig log), kmig branch's superseded (on first lines, branch.h) and the trend (kmig report --trend,
+ * kmig log), kmig branch's superseded (on first lines up to a comma, branch.h) and the trend (kmig report --trend,
  * the web) use the same identity.
  */
 #ifndef KMIG_USETEXT_H

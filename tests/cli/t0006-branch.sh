@@ -394,5 +394,39 @@ t_exit "a patch whose use upstream commented" 1 \
 	"$KMIG" --repo "$R" --db "$TRASH/r.db" branch apply --base v1.1 --series "$TRASH/rser"
 t_ok "... is a conflict: the use it removes is present" \
 	grep -q 'removes strcpy "strcpy(d, s);" (present)' "$TRASH/.stdout"
+# ... and one whose use upstream gave another size (the context changed too)
+printf 'void r(char *d, const char *s)\n{\n\tint n = 0;\n\tstrlcpy(d, s, 8);\n}\n' > "$R/r.c"
+git_commit_all "$R" "r: strlcpy" && git -C "$R" tag v2.0
+sed -i 's/strlcpy(d, s, 8);/strscpy(d, s, 8);/' "$R/r.c"
+git_commit_all "$R" "r: use strscpy"
+mkdir -p "$TRASH/rser2"
+git -C "$R" format-patch -q -1 -o "$TRASH/rser2"
+(cd "$TRASH/rser2" && ls -- *.patch > series)
+git -C "$R" reset -q --hard v2.0
+sed -i 's/strlcpy(d, s, 8);/strlcpy(d, s, 16);/; s/int n = 0;/int len = 0;/' "$R/r.c"
+git_commit_all "$R" "r: a longer name" && git -C "$R" tag v2.1
+t_exit "a patch whose use upstream gave another size" 1 \
+	"$KMIG" --repo "$R" --db "$TRASH/r.db" branch apply --base v2.1 --series "$TRASH/rser2"
+t_ok "... is a conflict, not superseded: strlcpy(d, ...) is still there" \
+	sh -c "grep -q '^conflict ' '$TRASH/.stdout' &&
+		grep -q 'removes strlcpy \"strlcpy(d, s, 8);\" (present)' '$TRASH/.stdout'"
+
+# a patch with a mode change, applied with offsets: the mode comes too
+M="$TRASH/mode"
+git init -q "$M"
+(echo '#!/bin/sh'; for i in 1 2 3 4 5 6 7 8 9 10; do echo "echo $i"; done) > "$M/s.sh"
+git_commit_all "$M" "s" && git -C "$M" tag v1.0
+chmod +x "$M/s.sh" && sed -i 's/echo 8/echo eight/' "$M/s.sh"
+git_commit_all "$M" "s: executable, eight"
+mkdir -p "$TRASH/mser"
+git -C "$M" format-patch -q -1 -o "$TRASH/mser"
+(cd "$TRASH/mser" && ls -- *.patch > series)
+git -C "$M" reset -q --hard v1.0
+sed -i '1a # two lines\n# more' "$M/s.sh"
+git_commit_all "$M" "s: comments" && git -C "$M" tag v1.1
+t_exit "a mode change and a hunk two lines down" 0 \
+	"$KMIG" --repo "$M" --db "$TRASH/m.db" branch apply --base v1.1 --series "$TRASH/mser"
+t_is "applied with offsets, executable as git am makes it" "100755" \
+	"$(git -C "$M" ls-tree kmig/v1.1 s.sh | cut -d' ' -f1)"
 
 t_done

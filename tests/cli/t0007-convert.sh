@@ -210,6 +210,12 @@ t_ok "cover letter: the rule's deprecated.rst paragraph, uses removed, diffstat,
 	grep -q '^strlcpy() reads the entire source buffer first' '$C' &&
 	grep -q '^ 3 files changed, 3 insertions(+), 3 deletions(-)$' '$C' &&
 	grep -q '^  1/2 foo: a: Replace strlcpy() with strscpy(): not tested$' '$C'"
+t_exit "export --send again to the same directory" 0 k branch export --base v1.0 --send "$TRASH/send"
+printf 'stale\n' > "$TRASH/send/0003-old-subject.patch"
+t_exit "export --send to a directory with a stale patch" 2 k branch export --base v1.0 --send "$TRASH/send"
+t_is "one line naming it" "kmig: '$TRASH/send/0003-old-subject.patch' is not of this export: git send-email would send it too (remove it, or send to an empty directory)" \
+	"$(cat "$TRASH/.stderr")"
+rm "$TRASH/send/0003-old-subject.patch"
 t_ok "the sent patches apply with git am" sh -c "
 	git clone -q '$W' '$TRASH/am2' && cd '$TRASH/am2' && git checkout -q v1.0 && git am -q '$P1' '$P2'"
 mkdir -p "$TRASH/home"
@@ -220,6 +226,7 @@ t_exit "convert takes the author from git's user.name/user.email" 0 \
 	env HOME="$TRASH/home" "$KMIG" --repo "$W" --db "$DB" convert strlcpy --base v1.0 --series "$TRASH/s8" --max-patches 1
 t_ok "From: and Signed-off-by:" sh -c "grep -q '^From: Ann Author <ann@example.org>$' '$TRASH/s8'/0001-*.patch &&
 	grep -q '^Signed-off-by: Ann Author <ann@example.org>$' '$TRASH/s8'/0001-*.patch"
+t_ok "help convert says so" sh -c "'$KMIG' help convert | tr '\n' ' ' | grep -q \"else git's user.name and user.email, else kmig <kmig@localhost>\""
 t_exit "KMIG_IDENTITY overrides it" 0 env HOME="$TRASH/home" KMIG_IDENTITY="Kay <kay@example.org>" \
 	"$KMIG" --repo "$W" --db "$DB" convert strlcpy --base v1.0 --series "$TRASH/s8" --subsystem "NET BAR"
 t_ok "its From:" grep -q '^From: Kay <kay@example.org>$' "$TRASH/s8"/0002-*.patch
@@ -356,6 +363,24 @@ t_exit "scan v1.2" 0 k scan
 mkdir "$TRASH/s9"
 t_exit "convert on a history with real commits" 0 k convert strlcpy --base v1.2 --series "$TRASH/s9" --dry-run --subsystem "FOO DRIVER"
 t_ok "the prefix git log of the file shows" grep -q '^Subject: \[PATCH\] FOO: a-driver: Replace strlcpy() with strscpy()$' "$TRASH/.stdout"
+# two sections in one directory: the same subject, two patches
+mkdir -p "$W/drivers/qux"
+for f in x1 x2 y1 y2; do
+	printf 'static char n[8];\nvoid %s(const char *s)\n{\n\tstrlcpy(n, s, sizeof(n));\n}\n' $f > "$W/drivers/qux/$f.c"
+done
+printf '\nQUX X\nM:\tX <x@example.org>\nF:\tdrivers/qux/x*\n\nQUX Y\nM:\tY <y@example.org>\nF:\tdrivers/qux/y*\n' >> "$W/MAINTAINERS"
+git_commit_all "$W" "qux" && git -C "$W" tag v1.3
+t_exit "scan v1.3" 0 k scan
+mkdir "$TRASH/s10"
+t_exit "convert one of two sections sharing a directory" 0 \
+	k convert strlcpy --base v1.3 --series "$TRASH/s10" --subsystem "QUX X"
+t_exit "then the other" 0 k convert strlcpy --base v1.3 --series "$TRASH/s10" --subsystem "QUX Y"
+t_ok "written, not skipped for the other's subject" \
+	grep -q '^wrote 0002-qux-Replace-strlcpy-with-strscpy.patch: QUX Y, 2 files, 2 uses converted$' "$TRASH/.stdout"
+t_exit "and again" 0 k convert strlcpy --base v1.3 --series "$TRASH/s10" --subsystem "QUX Y"
+t_ok "now skipped: its own patch is in the series" \
+	grep -q '^skipped QUX Y: "qux: Replace strlcpy() with strscpy()" is already in the series$' "$TRASH/.stdout"
+t_is "two patches" 2 "$(wc -l < "$TRASH/s10/series")"
 t_exit "unknown rule" 2 k convert nope --series "$S"
 t_exit "missing rule" 2 k convert
 t_exit "unknown base" 2 k convert strlcpy --base v0.1 --series "$S"

@@ -132,6 +132,10 @@ cp "$S3/series" "$S3/series.one"
 cat "$S3/series.one" "$S3/series.one" > "$S3/series"
 t_exit "a patch listed twice" 2 k branch apply --base v1.0 --series "$S3" --name t/bin
 t_is "said" "kmig: patch '$(cat "$S3/series.one")' is listed twice in the series" "$(cat "$TRASH/.stderr")"
+sed 's|^|./|' "$S3/series.one" > "$S3/series.dot"
+cat "$S3/series.one" "$S3/series.dot" > "$S3/series"
+t_exit "a patch listed twice, once as ./NAME" 2 k branch apply --base v1.0 --series "$S3" --name t/bin
+t_is "said" "kmig: patch '$(cat "$S3/series.dot")' is listed twice in the series" "$(cat "$TRASH/.stderr")"
 printf '# nothing yet\n' > "$S3/series"
 t_exit "an empty series" 2 k branch apply --base v1.0 --series "$S3" --name t/bin
 t_is "said" "kmig: the series in '$S3' lists no patch" "$(cat "$TRASH/.stderr")"

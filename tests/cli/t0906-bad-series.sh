@@ -62,6 +62,11 @@ bad() {
 bad "a series naming a missing file" 0002-missing.patch \
 	"cannot open '$S/0002-missing.patch': No such file or directory"
 
+bad "a series with a reversed patch (quilt's -R)" "0002-bin.patch -R" \
+	"$S/series:2: option '-R' of '0002-bin.patch': kmig applies git format-patch patches with -p1 only"
+bad "a series with -p0" "0002-bin.patch	-p0" \
+	"$S/series:2: option '-p0' of '0002-bin.patch': kmig applies git format-patch patches with -p1 only"
+
 head -n 14 "$S/0001-a.patch" > "$S/0002-trunc.patch"
 bad "a truncated patch" 0002-trunc.patch \
 	"patch '0002-trunc.patch': truncated hunk in 'lib/a.c'"
@@ -107,8 +112,8 @@ t_is "no stray paths in any branch" "" \
 # a binary patch applies as git am applies it; one whose file is not
 # there (its patch before it left out) is a conflict naming the file, and
 # the series goes on
-printf '0001-a.patch\n0002-bin.patch\n0003-b.patch\n' > "$S/series"
-t_exit "a binary patch" 0 k branch apply --base v1.0 --series "$S"
+printf '0001-a.patch -p1\n0002-bin.patch -pab # quilt\n0003-b.patch\n' > "$S/series"
+t_exit "a binary patch (the series with -p1 and -pab)" 0 k branch apply --base v1.0 --series "$S"
 t_ok "applied" grep -q '^applied  *[0-9a-f]*  *0002-bin.patch$' "$TRASH/.stdout"
 t_is "its content" "$(printf '\000\001\002binary' | git hash-object --stdin)" \
 	"$(git -C "$W" rev-parse kmig/v1.0:lib/blob.bin)"

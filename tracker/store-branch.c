@@ -105,16 +105,15 @@ int store_branch_set_test(struct store *st, const char *branch, int position,
 			  const char *test_status)
 {
 	static const char sql[] =
-		"UPDATE branch_steps SET test_status = ?, updated_at = ? "
+		"UPDATE branch_steps SET test_status = ? "
 		"WHERE branch = ? AND position = ?";
 	sqlite3_stmt *s = store_stmt(st, sql);
 
 	if (!s)
 		return KMIG_EGENERIC;
 	store_bind_text(s, 1, test_status);
-	sqlite3_bind_int64(s, 2, (sqlite3_int64)time(NULL));
-	sqlite3_bind_text(s, 3, branch, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_int(s, 4, position);
+	sqlite3_bind_text(s, 2, branch, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int(s, 3, position);
 	if (store_done(st, s, "write"))
 		return KMIG_EGENERIC;
 	if (!sqlite3_changes(st->db))

@@ -449,6 +449,10 @@ struct branch_step {
 	char *commit;		/* the branch commit (applied), or NULL */
 	char *evidence;		/* one fact a line, or NULL */
 	char *test_status;	/* set by "kmig branch test", or NULL */
+	/*
+	 * when the step was applied: store_branch_latest() goes by it, so a
+	 * test of an older branch (store_branch_set_test()) does not move it
+	 */
 	long long updated_at;
 };
 struct branch_steps {
@@ -482,7 +486,8 @@ int store_branch_steps(struct store *st, const char *branch,
 int store_branch_set_test(struct store *st, const char *branch, int position,
 			  const char *test_status);
 /*
- * store_branch_latest - the branch with the most recent step, in *@branch
+ * store_branch_latest - the branch applied last (the most recent step
+ * applied; a test result does not count), in *@branch
  * (caller frees); KMIG_ENOTFOUND when no branch was ever applied.  No
  * transaction needed.
  */

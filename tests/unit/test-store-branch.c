@@ -63,7 +63,12 @@ static void test_steps(void **state)
 	assert_int_equal(store_branch_set_test(st, "kmig/v1.0", 9, "pass"), KMIG_ENOTFOUND);
 	assert_int_equal(store_branch_steps(st, "kmig/v1.0", &steps), 0);
 	assert_string_equal(steps.v[1].test_status, "boot-fail");
+	assert_int_equal(steps.v[1].updated_at, 100);
 	branch_steps_clear(&steps);
+	/* a test of the older branch leaves the newest applied one latest */
+	assert_int_equal(store_branch_latest(st, &latest), 0);
+	assert_string_equal(latest, "kmig/v2.0");
+	free(latest);
 
 	assert_int_equal(store_branch_reset(st, "kmig/v1.0"), 0);
 	assert_int_equal(store_branch_steps(st, "kmig/v1.0", &steps), 0);

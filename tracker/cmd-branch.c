@@ -788,8 +788,8 @@ static int branch_status(struct kmig_ctx *ctx, int argc, char **argv)
 			printf(", \"%s\": %zu", branch_status_names[k], c.n[k]);
 		printf("}}\n");
 	} else if (o.fmt == FMT_TEXT) {
-		printf("%zu patches: %zu applied, %zu upstream, %zu superseded, %zu conflict\n",
-		       steps.n, c.n[BRANCH_APPLIED], c.n[BRANCH_UPSTREAM],
+		printf("%zu patch%s: %zu applied, %zu upstream, %zu superseded, %zu conflict\n",
+		       steps.n, steps.n == 1 ? "" : "es", c.n[BRANCH_APPLIED], c.n[BRANCH_UPSTREAM],
 		       c.n[BRANCH_SUPERSEDED], c.n[BRANCH_CONFLICT]);
 	}
 	status = finish_stdout(KMIG_EXIT_OK);
@@ -1557,8 +1557,8 @@ static int branch_export(struct kmig_ctx *ctx, int argc, char **argv)
 			cmd_fail_last(KMIG_EXIT_ERROR);
 			goto out;
 		}
-		printf("%zu patches and a cover letter of %s in %s, ready for git send-email\n",
-		       ncommits, name, o.send);
+		printf("%zu patch%s and a cover letter of %s in %s, ready for git send-email\n",
+		       ncommits, ncommits == 1 ? "" : "es", name, o.send);
 		status = finish_stdout(KMIG_EXIT_OK);
 		goto out;
 	}
@@ -1575,8 +1575,9 @@ static int branch_export(struct kmig_ctx *ctx, int argc, char **argv)
 		cmd_fail_last(KMIG_EXIT_ERROR);
 		goto out;
 	}
-	printf("exported %zu commits of %s to %s (series: %zu patches)\n", ncommits,
-	       name, dir, nseries);
+	printf("exported %zu commit%s of %s to %s (series: %zu patch%s)\n",
+	       ncommits, ncommits == 1 ? "" : "s", name, dir, nseries,
+	       nseries == 1 ? "" : "es");
 	status = finish_stdout(KMIG_EXIT_OK);
 out:
 	for (i = 0; i < ncommits; i++) {

@@ -1530,8 +1530,7 @@ static int branch_export(struct kmig_ctx *ctx, int argc, char **argv)
 	dir = o.series ? xstrdup(o.series) : datadir_series();
 	if (open_steps(&st, ctx->db_path) || repo_open(&repo, ctx->repo_path) ||
 	    chosen_branch(st, &o, &name) ||
-	    (st && store_branch_steps(st, name, &steps)) || series_read(&series, dir, true) ||
-	    mkdir_p(dir)) {
+	    (st && store_branch_steps(st, name, &steps)) || series_read(&series, dir, true)) {
 		cmd_fail_last(KMIG_EXIT_ERROR);
 		goto out;
 	}
@@ -1560,6 +1559,11 @@ static int branch_export(struct kmig_ctx *ctx, int argc, char **argv)
 		printf("%zu patch%s and a cover letter of %s in %s, ready for git send-email\n",
 		       ncommits, ncommits == 1 ? "" : "es", name, o.send);
 		status = finish_stdout(KMIG_EXIT_OK);
+		goto out;
+	}
+	/* made once the branch is known to exist: a failed export leaves none */
+	if (mkdir_p(dir)) {
+		cmd_fail_last(KMIG_EXIT_ERROR);
 		goto out;
 	}
 	names = xcalloc(ncommits + 1, sizeof(*names));

@@ -204,4 +204,10 @@ t_ok "applied" grep -q '^applied ' "$TRASH/.stdout"
 t_is "the binary file's content" "$(printf '\000binary\000' | git hash-object --stdin)" \
 	"$(git -C "$W" rev-parse t/binoff:b/o.bin)"
 
+# export of a branch that does not exist: an error, and no directory made
+t_exit "export --name of no branch" 2 k branch export --name t/nosuch --series "$TRASH/s-none"
+t_is "said, one line" "kmig: no branch 't/nosuch' in '$W' (run 'kmig branch apply')" \
+	"$(cat "$TRASH/.stderr")"
+t_ok "no series directory left" test ! -e "$TRASH/s-none"
+
 t_done

@@ -28,8 +28,10 @@
 
 static const char usage[] =
 	"usage: kmig branch apply [--base TAG] [--series DIR] [--name BRANCH] [--stop-on-conflict]\n"
+	"                         [--force]\n"
 	"       kmig branch status [--base TAG | --name BRANCH | --matrix] [--format text|csv|json]\n"
 	"       kmig branch rebase --onto TAG [--series DIR] [--name BRANCH] [--stop-on-conflict]\n"
+	"                          [--force]\n"
 	"       kmig branch export [--base TAG] [--name BRANCH] [--series DIR | --send DIR]\n"
 	"       kmig branch test [--base TAG | --name BRANCH] [--test NAME]... [--timeout S]\n"
 	"                        [--no-compile-check]\n"
@@ -49,7 +51,10 @@ static const char usage[] =
 	"           superseded  every tracked deprecated use it removes is gone\n"
 	"           conflict    anything else (skipped; --stop-on-conflict stops)\n"
 	"         Every step is recorded in the database.  Exit 1 when a patch\n"
-	"         conflicts.\n"
+	"         conflicts.  A BRANCH with commits made on it since kmig's last\n"
+	"         apply (git commit, --amend) is an error unless the series gives\n"
+	"         the same tree (they were exported: 'kmig branch export');\n"
+	"         --force re-creates it anyway (the old tip stays in its reflog).\n"
 	"status   one line per patch (position, status, commit, file, subject)\n"
 	"         and a summary line; the newest applied branch by default.\n"
 	"         --matrix: patches x bases, the step of each patch on the branch\n"
@@ -81,14 +86,15 @@ struct branch_opts {
 	int fmt;
 	bool stop_on_conflict;
 	bool matrix;
+	bool force;
 };
 
 /* The options each subcommand takes: their codes in parse_opts(). */
 static const struct {
 	const char *sub, *takes;
 } sub_opts[] = {
-	{ "apply", "bnsS" },
-	{ "rebase", "onsS" },
+	{ "apply", "bnsSF" },
+	{ "rebase", "onsSF" },
 	{ "status", "bnmf" },
 	{ "export", "bnsx" },
 };
@@ -103,6 +109,7 @@ static int parse_opts(struct branch_opts *o, const char *sub, int argc,
 		{ "onto", required_argument, NULL, 'o' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "stop-on-conflict", no_argument, NULL, 'S' },
+		{ "force", no_argument, NULL, 'F' },
 		{ "matrix", no_argument, NULL, 'm' },
 		{ "send", required_argument, NULL, 'x' },
 		{ NULL, 0, NULL, 0 },
@@ -141,6 +148,9 @@ static int parse_opts(struct branch_opts *o, const char *sub, int argc,
 			break;
 		case 'S':
 			o->stop_on_conflict = true;
+			break;
+		case 'F':
+			o->force = true;
 			break;
 		case 'm':
 			o->matrix = true;
@@ -252,6 +262,65 @@ static int current_branch_guard(git_repository *repo, const char *ref)
 			       ref);
 	git_reference_free(branch);
 	git_reference_free(head);
+	return ret;
+}
+
+/*
+ * edited_branch_guard - an error when the branch @refname exists and its
+ * tip is not where the last apply of it left it (@old, its recorded
+ * steps: the commit of its last applied step, else its base) and its
+ * tree is not that of @next, the tip this apply made: commits made on it
+ * with git since (a fix on top, an amend) and not exported to the series
+ * would leave the branch.  With no steps recorded (another database)
+ * there is nothing to compare: 0.
+ */
+static int edited_branch_guard(git_repository *repo, const char *refname,
+			       const char *name, const struct branch_steps *old,
+			       git_commit *next)
+{
+	git_reference *ref = NULL;
+	git_commit *base = NULL, *cur = NULL;
+	const char *hex = NULL;
+	const git_oid *tip;
+	git_oid want;
+	size_t i;
+	int ret = 0;
+
+	if (!old->n)
+		return 0;
+	if (git_reference_lookup(&ref, repo, refname) < 0) {
+		git_error_clear();	/* no branch: nothing on it */
+		return 0;
+	}
+	for (i = old->n; i-- > 0 && !hex;)
+		hex = old->v[i].commit;
+	if (hex) {
+		if (git_oid_fromstr(&want, hex) < 0)
+			goto out_free;
+	} else if (repo_resolve_commit(&base, repo, old->v[0].base)) {
+		goto out_free;		/* its base is gone: cannot tell */
+	} else {
+		git_oid_cpy(&want, git_commit_id(base));
+	}
+	tip = git_reference_target(ref);
+	/* edited, and exported: the series gives the same tree */
+	if (tip && !git_oid_equal(tip, &want) &&
+	    !git_commit_lookup(&cur, repo, tip) &&
+	    git_oid_equal(git_commit_tree_id(cur), git_commit_tree_id(next)))
+		goto out_free;
+	if (tip && !git_oid_equal(tip, &want)) {
+		char have_hex[13], want_hex[13];
+
+		git_oid_tostr(have_hex, sizeof(have_hex), tip);
+		git_oid_tostr(want_hex, sizeof(want_hex), &want);
+		ret = kmig_err("'%s' has commits kmig did not make (tip %s, its last apply left %s): export them to the series first ('kmig branch export --name %s'), or apply with --force",
+			       name, have_hex, want_hex, name);
+	}
+out_free:
+	git_error_clear();
+	git_commit_free(cur);
+	git_commit_free(base);
+	git_reference_free(ref);
 	return ret;
 }
 
@@ -449,6 +518,11 @@ static int do_apply(struct kmig_ctx *ctx, const struct branch_opts *o,
 	progress_update(prog, series.n, NULL);
 	progress_stop(prog);
 	prog = NULL;
+	if (!o->force &&
+	    edited_branch_guard(r.repo, refname, name, &r.old, r.tip)) {
+		cmd_fail_last(KMIG_EXIT_ERROR);
+		goto out;
+	}
 	reflog = xasprintf("kmig branch apply: %s on %s", dir, base);
 	if (git_reference_create(&ref, r.repo, refname, git_commit_id(r.tip), 1,
 				 reflog) < 0) {

@@ -204,6 +204,38 @@ t_ok "applied" grep -q '^applied ' "$TRASH/.stdout"
 t_is "the binary file's content" "$(printf '\000binary\000' | git hash-object --stdin)" \
 	"$(git -C "$W" rev-parse t/binoff:b/o.bin)"
 
+# a commit made on the branch with git is not dropped by the next apply
+S5="$TRASH/s5"
+mkdir -p "$S5"
+cp "$TRASH/plain/0001-c-twenty.patch" "$S5/"
+printf '0001-c-twenty.patch\n' > "$S5/series"
+hand_commit() {
+	git -C "$W" checkout -q t/edit &&
+	sed -i "s/return [0-9]*;/return $1;/" "$W/b/c.c" &&
+	git -C "$W" commit -q -a -m "c: $1, by hand" &&
+	git -C "$W" checkout -q master
+}
+t_exit "apply a one-patch series" 0 k branch apply --base v1.0 --series "$S5" --name t/edit
+hand_commit 21
+edited=$(git -C "$W" rev-parse t/edit)
+t_exit "apply again over the hand-made commit" 2 k branch apply --base v1.0 --series "$S5" --name t/edit
+t_ok "said, one line" sh -c "[ \$(wc -l < '$TRASH/.stderr') -eq 1 ] &&
+	grep -q \"^kmig: 't/edit' has commits kmig did not make (tip \$(echo $edited | cut -c1-12), .*--force\$\" '$TRASH/.stderr'"
+t_is "the branch as it was" "$edited" "$(git -C "$W" rev-parse t/edit)"
+t_exit "rebase onto it too" 2 k branch rebase --onto v1.0 --series "$S5" --name t/edit
+t_exit "export it to the series" 0 k branch export --name t/edit --series "$S5"
+t_exit "then apply takes it" 0 k branch apply --base v1.0 --series "$S5" --name t/edit
+t_is "... with the hand-made change" "$(git -C "$W" show "$edited:b/c.c")" \
+	"$(git -C "$W" show t/edit:b/c.c)"
+hand_commit 22
+edited=$(git -C "$W" rev-parse t/edit)
+t_exit "--force re-creates it" 0 k branch apply --base v1.0 --series "$S5" --name t/edit --force
+t_ok "... from the series, without the new hand-made commit" \
+	test "$(git -C "$W" rev-parse t/edit)" != "$edited"
+t_ok "the hand-made commit is in the reflog" sh -c "git -C '$W' reflog t/edit | grep -q '$(echo "$edited" | cut -c1-7)'"
+t_exit "and apply goes on without --force" 0 k branch apply --base v1.0 --series "$S5" --name t/edit
+t_ok "--force in the help" sh -c "'$KMIG' help branch | grep -q 're-creates it anyway (the old tip stays in its reflog)'"
+
 # export of a branch that does not exist: an error, and no directory made
 t_exit "export --name of no branch" 2 k branch export --name t/nosuch --series "$TRASH/s-none"
 t_is "said, one line" "kmig: no branch 't/nosuch' in '$W' (run 'kmig branch apply')" \

@@ -451,26 +451,106 @@ out:
 	return ret;
 }
 
+/* An entry line of the old series file, and the lines just above it. */
+struct old_entry {
+	char *name;
+	const char *line;	/* the whole line: options and comment kept */
+	size_t len;
+	const char *above;	/* comments and blank lines since the entry before */
+	size_t above_len;
+	bool written;		/* above written */
+};
+
+/*
+ * old_entries - the entries of the series text @p..@e, in order; *@tail:
+ * the lines after the last one (all of them when there is none).
+ */
+static size_t old_entries(struct old_entry **out, const char *p, const char *e,
+			  const char **tail)
+{
+	const char *above = p;
+	size_t n = 0, alloc = 0;
+
+	*out = NULL;
+	for (; p < e; p += patch_line_len(p, e)) {
+		size_t len = patch_line_chomp(p, e);
+		char *name = patch_trim_dup(p, len), *sp = strpbrk(name, " \t");
+
+		if (sp)
+			*sp = '\0';
+		if (!*name || *name == '#') {
+			free(name);
+			continue;
+		}
+		ALLOC_GROW(*out, n + 1, alloc);
+		(*out)[n] = (struct old_entry){ name, p, len, above,
+						(size_t)(p - above), false };
+		n++;
+		above = p + patch_line_len(p, e);
+	}
+	*tail = above;
+	return n;
+}
+
+/* The lines @s (@len bytes, whole lines but maybe the last) into @out. */
+static void add_lines(struct sbuf *out, const char *s, size_t len)
+{
+	sbuf_add(out, s, len);
+	if (len && s[len - 1] != '\n')
+		sbuf_addch(out, '\n');
+}
+
+/* The lines above the old entries up to @k not yet written. */
+static void add_above(struct sbuf *out, struct old_entry *ent, size_t k)
+{
+	size_t j;
+
+	for (j = 0; j <= k; j++)
+		if (!ent[j].written) {
+			add_lines(out, ent[j].above, ent[j].above_len);
+			ent[j].written = true;
+		}
+}
+
 int series_write(const char *dir, char *const *names, size_t n)
 {
 	struct sbuf old = SBUF_INIT, out = SBUF_INIT;
 	char *path = xasprintf("%s/series", dir);
 	char *tmp = xasprintf("%s/series.tmp", dir);
-	const char *p, *e;
+	struct old_entry *ent = NULL;
+	const char *tail = NULL;
+	size_t nent = 0, i, k;
 	FILE *f;
-	size_t i;
 	int ret = 0;
 
-	if (!access(path, F_OK) && !sbuf_read_file(&old, path)) {
-		p = old.buf ? old.buf : "";
-		e = p + old.len;
-		for (; p < e && *p == '#'; p += patch_line_len(p, e)) {
-			sbuf_add(&out, p, patch_line_chomp(p, e));
-			sbuf_addch(&out, '\n');
-		}
+	if (!access(path, F_OK) && !sbuf_read_file(&old, path) && old.len)
+		nent = old_entries(&ent, old.buf, old.buf + old.len, &tail);
+	/*
+	 * The lines above the first entry stay on top.  An entry kept is
+	 * written as it was (its -p1, its comment) under the comments and
+	 * blank lines above it, and above those of an entry dropped before
+	 * it; a new name is written alone.
+	 */
+	if (nent) {
+		add_above(&out, ent, 0);
+	} else if (tail) {	/* comments only */
+		add_lines(&out, tail, old.len);
+		tail = NULL;
 	}
-	for (i = 0; i < n; i++)
-		sbuf_addf(&out, "%s\n", names[i]);
+	for (i = 0; i < n; i++) {
+		for (k = 0; k < nent && strcmp(ent[k].name, names[i]); k++)
+			;
+		if (k == nent) {
+			sbuf_addf(&out, "%s\n", names[i]);
+			continue;
+		}
+		add_above(&out, ent, k);
+		add_lines(&out, ent[k].line, ent[k].len);
+	}
+	if (nent)
+		add_above(&out, ent, nent - 1);
+	if (tail)
+		add_lines(&out, tail, (size_t)(old.buf + old.len - tail));
 	f = fopen(tmp, "w");
 	if (!f) {
 		ret = kmig_err("cannot create '%s': %s", tmp, strerror(errno));
@@ -483,6 +563,9 @@ int series_write(const char *dir, char *const *names, size_t n)
 		unlink(tmp);
 	}
 out:
+	for (k = 0; k < nent; k++)
+		free(ent[k].name);
+	free(ent);
 	sbuf_release(&old);
 	sbuf_release(&out);
 	free(path);

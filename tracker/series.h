@@ -104,8 +104,12 @@ char *series_path(const struct series *s, const char *name);
 /* series_append - add @name to the end of @dir/series (created if needed). */
 int series_append(const char *dir, const char *name);
 /*
- * series_write - rewrite @dir/series with @names, keeping the comment
- * lines at the top of the old file; written to a temporary file first.
+ * series_write - rewrite @dir/series with @names, keeping what the old
+ * file has besides its names: the lines of an entry kept stay as they
+ * were (its -p1, a comment after it), comments and blank lines stay
+ * above the entry they were above (that of an entry dropped: above the
+ * next entry kept), a new name is a line of its own.  Written to a
+ * temporary file first.
  */
 int series_write(const char *dir, char *const *names, size_t n);
 /* series_next_number - 1 + the highest "NNNN-" prefix among @s's names. */

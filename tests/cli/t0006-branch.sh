@@ -265,8 +265,8 @@ wrote $TRASH/series2/0007-drivers-six-a-new-commit-made-with-git.patch
 exported 3 commits of kmig/v1.0 to $TRASH/series2 (series: 7 patches)" "$(cat "$TRASH/.stdout")"
 t_ok "the edited message is in the patch, without the Kmig-Patch trailer" \
 	sh -c "grep -q '^Subject: \[PATCH\] drivers: six: return -EINVAL instead of BUG_ON$' '$TRASH/series2/0006-drivers-six-no-BUG_ON.patch' && ! grep -q Kmig-Patch '$TRASH/series2/0006-drivers-six-no-BUG_ON.patch'"
-t_is "series kept in order with its comment, the new commit appended" \
-	"$(cat "$S/series" | grep -v '^$'; echo 0007-drivers-six-a-new-commit-made-with-git.patch)" \
+t_is "series kept in order with its comment and blank line, the new commit appended" \
+	"$(cat "$S/series"; echo 0007-drivers-six-a-new-commit-made-with-git.patch)" \
 	"$(cat "$TRASH/series2/series")"
 t_exit "the exported series applies again" 1 \
 	k branch apply --base v1.0 --series "$TRASH/series2" --name test/exported

@@ -154,6 +154,55 @@ static void test_append(void **state)
 	assert_int_equal(test_tmpdir_remove(dir), 0);
 }
 
+/* series_write() of @names over a series file holding @old: its text. */
+static char *rewrite(const char *dir, const char *old, char *const *names,
+		     size_t n)
+{
+	char *path = xasprintf("%s/series", dir);
+	struct sbuf sb = SBUF_INIT;
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	fputs(old, f);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(series_write(dir, names, n), 0);
+	assert_int_equal(sbuf_read_file(&sb, path), 0);
+	free(path);
+	return sbuf_detach(&sb);
+}
+
+/* A rewrite keeps the comments, blank lines and options where they were. */
+static void test_write_keeps(void **state)
+{
+	char *dir = test_tmpdir(), *text;
+	char *kept[] = { "0001-a.patch", "0003-c.patch", "0004-d.patch" };
+	char *first[] = { "0000-z.patch", "0001-a.patch" };
+
+	(void)state;
+	assert_non_null(dir);
+	/* 0002 dropped, 0004 new after 0003 */
+	text = rewrite(dir,
+		       "# top\n\n0001-a.patch -p1\n# about b\n0002-b.patch\n"
+		       "\n# about c\n0003-c.patch # ours\n# end",
+		       kept, 3);
+	assert_string_equal(text,
+			    "# top\n\n0001-a.patch -p1\n# about b\n\n# about c\n"
+			    "0003-c.patch # ours\n0004-d.patch\n# end\n");
+	free(text);
+	/* a new first entry goes under the comments at the top */
+	text = rewrite(dir, "# top\n0001-a.patch\n", first, 2);
+	assert_string_equal(text, "# top\n0000-z.patch\n0001-a.patch\n");
+	free(text);
+	/* comments alone stay on top; an entry dropped at the end keeps its */
+	text = rewrite(dir, "# only\n", kept, 1);
+	assert_string_equal(text, "# only\n0001-a.patch\n");
+	free(text);
+	text = rewrite(dir, "0001-a.patch\n# b next\n0002-b.patch\n", kept, 1);
+	assert_string_equal(text, "0001-a.patch\n# b next\n");
+	free(text);
+	assert_int_equal(test_tmpdir_remove(dir), 0);
+}
+
 static void test_file_names(void **state)
 {
 	char *n;
@@ -258,6 +307,7 @@ int main(void)
 		cmocka_unit_test(test_not_a_patch),
 		cmocka_unit_test(test_dates),
 		cmocka_unit_test(test_append),
+		cmocka_unit_test(test_write_keeps),
 		cmocka_unit_test(test_file_names),
 		cmocka_unit_test(test_format_roundtrip),
 		cmocka_unit_test(test_reverse),

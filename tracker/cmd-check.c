@@ -155,37 +155,6 @@ static char *describe(git_commit *c)
 	return ret;
 }
 
-static bool rev_exists(git_repository *repo, const char *rev)
-{
-	git_object *o = NULL;
-
-	if (git_revparse_single(&o, repo, rev) < 0)
-		return false;
-	git_object_free(o);
-	return true;
-}
-
-/* @arg names no change: name the side of a range that is no revision. */
-static int unknown_revision(git_repository *repo, const char *arg)
-{
-	const char *dots = strstr(arg, "..");
-	char *left;
-	int ret = 0;
-
-	if (!dots)
-		return kmig_err("unknown revision '%s'", arg);
-	left = xstrndup(arg, (size_t)(dots - arg));
-	dots += dots[2] == '.' ? 3 : 2;
-	if (*left && !rev_exists(repo, left))
-		ret = kmig_err("unknown revision '%s' in '%s'", left, arg);
-	else if (*dots && !rev_exists(repo, dots))
-		ret = kmig_err("unknown revision '%s' in '%s'", dots, arg);
-	else
-		ret = kmig_err("unknown revision '%s'", arg);
-	free(left);
-	return ret;
-}
-
 /* REV (REV^..REV) or A..B / A...B (merge base of A and B to B). */
 static int resolve_change(struct check *c, const char *arg)
 {
@@ -198,7 +167,7 @@ static int resolve_change(struct check *c, const char *arg)
 		/* libgit2 keeps the left side of a range whose right fails */
 		git_object_free(spec.from);
 		git_object_free(spec.to);
-		return unknown_revision(c->repo, arg);
+		return repo_unknown_revision(c->repo, arg);
 	}
 	c->name = xstrdup(arg);
 	if (spec.flags & GIT_REVSPEC_SINGLE) {
@@ -969,7 +938,7 @@ static int cmd_check_fn(struct kmig_ctx *ctx, int argc, char **argv)
 	status = check_args(argc, argv, rev, npatches, base);
 	if (!status && (rule_globs_check(want, nwant, "--rule") ||
 			rule_globs_check(skip, nskip, "--skip-rule")))
-		status = cmd_usage_error("check", "%s", kmig_errmsg());
+		status = cmd_fail_last(KMIG_EXIT_ERROR);	/* it names kmig rules */
 out_free_args:
 	if (status) {
 		free(patches);

@@ -995,7 +995,8 @@ static int cmd_convert_fn(struct kmig_ctx *ctx, int argc, char **argv)
 	c.rule = rule_lookup(c.o.rule);
 	if (c.rule < 0) {
 		free(c.o.subsystems);
-		return cmd_usage_error("convert", "unknown rule '%s'", c.o.rule);
+		return cmd_fail(KMIG_EXIT_ERROR, "unknown rule '%s' (see 'kmig rules')",
+				c.o.rule);
 	}
 	for (i = 0; i < ARRAY_SIZE(convert_rules); i++)
 		if (!strcmp(convert_rules[i].rule, c.o.rule))

@@ -501,7 +501,7 @@ static int parse_range(git_repository *repo, const char *arg, git_oid *from,
 		/* libgit2 keeps the left side of a range whose right fails */
 		git_object_free(spec.from);
 		git_object_free(spec.to);
-		return kmig_err("unknown revision '%s'", arg);
+		return repo_unknown_revision(repo, arg);
 	}
 	if (!(spec.flags & GIT_REVSPEC_RANGE) ||
 	    (spec.flags & GIT_REVSPEC_MERGE_BASE)) {
@@ -546,7 +546,8 @@ static int cmd_log_fn(struct kmig_ctx *ctx, int argc, char **argv)
 		switch (opt) {
 		case 'r':
 			if (rule_lookup(optarg) < 0)
-				return cmd_usage_error("log", "unknown rule '%s'", optarg);
+				return cmd_fail(KMIG_EXIT_ERROR, "--rule: unknown rule '%s' (see 'kmig rules')",
+						optarg);
 			s.rule = optarg;
 			break;
 		case 's':

@@ -1047,7 +1047,7 @@ static int report_rule_filter(struct report_opts *o)
 
 	if (rule_globs_check(o->want, o->nwant, "--rule") ||
 	    rule_globs_check(o->skip, o->nskip, "--skip-rule"))
-		return cmd_usage_error("report", "%s", kmig_errmsg());
+		return cmd_fail_last(KMIG_EXIT_ERROR);	/* it names kmig rules */
 	if (o->nwant == 1 && !o->nskip && rule_lookup(o->want[0]) >= 0)
 		o->rule = o->want[0];
 	for (i = 0; i < o->nwant; i++)

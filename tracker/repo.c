@@ -310,6 +310,38 @@ bool repo_tag_exists(git_repository *repo, const char *tag)
 	return ret == 0;
 }
 
+static bool rev_exists(git_repository *repo, const char *rev)
+{
+	git_object *o = NULL;
+
+	if (git_revparse_single(&o, repo, rev) < 0) {
+		git_error_clear();
+		return false;
+	}
+	git_object_free(o);
+	return true;
+}
+
+int repo_unknown_revision(git_repository *repo, const char *arg)
+{
+	const char *dots = strstr(arg, "..");
+	char *left;
+	int ret;
+
+	if (!dots)
+		return kmig_err("unknown revision '%s'", arg);
+	left = xstrndup(arg, (size_t)(dots - arg));
+	dots += dots[2] == '.' ? 3 : 2;
+	if (*left && !rev_exists(repo, left))
+		ret = kmig_err("unknown revision '%s' in '%s'", left, arg);
+	else if (*dots && !rev_exists(repo, dots))
+		ret = kmig_err("unknown revision '%s' in '%s'", dots, arg);
+	else
+		ret = kmig_err("unknown revision '%s'", arg);
+	free(left);
+	return ret;
+}
+
 /* A directory being written: blobs by workers into a pack, then trees. */
 struct wfile {
 	char *path;		/* full path on disk */

@@ -36,6 +36,12 @@ int repo_open_or_init(git_repository **out, const char *path, bool *created);
 int repo_resolve_commit(git_commit **out, git_repository *repo, const char *rev);
 /* repo_tag_exists - true when refs/tags/@tag exists. */
 bool repo_tag_exists(git_repository *repo, const char *tag);
+/*
+ * repo_unknown_revision - the error for @arg, a revision or a range A..B
+ * (A...B) that git_revparse() refused: "unknown revision 'B' in 'A..B'"
+ * naming the side that is no revision.  Always negative (kmig_err()).
+ */
+int repo_unknown_revision(git_repository *repo, const char *arg);
 
 /*
  * repo_write_dir_tree - write every file below directory @dir (regular

@@ -299,6 +299,11 @@ t_ok "... the old one removed" grep -qF "strcpy(d, s);" "$TRASH/.stdout"
 t_exit "bad revision" 2 k check nosuchrev
 t_is "bad revision: one line" "kmig: unknown revision 'nosuchrev'" "$(cat "$TRASH/.stderr")"
 t_exit "bad range" 2 k check c1..nosuch
+t_is "bad range: the side named" "kmig: unknown revision 'nosuch' in 'c1..nosuch'" "$(cat "$TRASH/.stderr")"
+t_exit "unknown --rule" 2 k check --rule nosuchrule c1
+t_is "unknown --rule: one line, one hint" \
+	"kmig: --rule: unknown rule 'nosuchrule' (no rule id matches; see 'kmig rules')" \
+	"$(cat "$TRASH/.stderr")"
 t_exit "no change named" 2 k check
 t_exit "both a revision and a patch" 2 k check c4 --patch "$TRASH/c4.diff"
 t_exit "--base without --patch" 2 k check --base c1 c4

@@ -164,11 +164,14 @@ t_exit "--subsystem that no MAINTAINERS has" 2 \
 t_is "... named" "kmig: unknown subsystem 'NETWORKIN'" "$(cat "$TRASH/.stderr")"
 
 t_exit "bad revision" 2 k log c1..nosuch
-t_is "bad revision: one line" "kmig: unknown revision 'c1..nosuch'" "$(cat "$TRASH/.stderr")"
+t_is "bad revision: one line naming the side" "kmig: unknown revision 'nosuch' in 'c1..nosuch'" \
+	"$(cat "$TRASH/.stderr")"
 t_exit "not a range" 2 k log c4
 t_ok "not a range: named" grep -q "'c4' is not a range A..B" "$TRASH/.stderr"
 t_exit "no range" 2 k log
 t_exit "unknown rule" 2 k log --rule nosuchrule c1..c6
+t_is "unknown rule: one line, one hint" "kmig: --rule: unknown rule 'nosuchrule' (see 'kmig rules')" \
+	"$(cat "$TRASH/.stderr")"
 t_exit "unknown format" 2 k log --format xml c1..c6
 t_exit "unwritable database" 2 "$KMIG" --repo "$W" --db /proc/nonexistent/kmig.db log c1..c6
 t_exit "log --help" 0 "$KMIG" log --help

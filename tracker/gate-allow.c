@@ -194,7 +194,8 @@ static int unmatched_cb(const char *root, const git_tree_entry *e, void *data)
 		w->found[j] = true;
 		w->left--;
 	}
-	return w->left ? 0 : 1;	/* all found: stop the walk */
+	/* all found: stop the walk (a positive value only skips an entry) */
+	return w->left ? 0 : -1;
 }
 
 size_t gate_allow_unmatched(const struct gate_allow *a, git_tree *tree,
@@ -222,8 +223,8 @@ size_t gate_allow_unmatched(const struct gate_allow *a, git_tree *tree,
 			w.found[j] = gate_tree_has(tree, p, false);
 		}
 	}
-	if (w.left)
-		git_tree_walk(tree, GIT_TREEWALK_PRE, unmatched_cb, &w);
+	if (w.left && git_tree_walk(tree, GIT_TREEWALK_PRE, unmatched_cb, &w) < 0)
+		git_error_clear();	/* stopped once all are found */
 	sbuf_release(&w.path);
 	*out = xcalloc(a->n, sizeof(**out));
 	for (j = 0; j < a->n; j++)

@@ -316,31 +316,117 @@ static char *line_key(const char *s, size_t len)
 }
 
 /*
+ * The pre-image of a patch's file as its "index OLD..NEW" line names it,
+ * when the repository has that blob and every hunk's pre-image is at its
+ * line there: its uses, and which of its lines the patch removes.
+ */
+struct base_file {
+	bool known;
+	struct sbuf content;
+	struct lines lines;
+	struct site_list sites;
+	bool *removed;		/* per line */
+};
+
+static void base_file_load(struct base_file *b, git_repository *repo,
+			   const struct patch_file *f)
+{
+	const char *h = f->header, *e = f->header + f->header_len, *p, *hex;
+	git_blob *blob = NULL;
+	git_oid oid;
+	size_t n, hi, i;
+
+	memset(b, 0, sizeof(*b));
+	for (p = h; p < e; p += patch_line_len(p, e))
+		if (patch_starts(p, e, "index "))
+			break;
+	if (p >= e)
+		return;
+	hex = p + 6;
+	for (n = 0; hex + n < e && isxdigit((unsigned char)hex[n]); n++)
+		;
+	if (n < 4 || n > GIT_OID_HEXSZ || git_oid_fromstrn(&oid, hex, n) < 0 ||
+	    git_blob_lookup_prefix(&blob, repo, &oid, n) < 0) {
+		git_error_clear();
+		return;
+	}
+	sbuf_add(&b->content, git_blob_rawcontent(blob),
+		 (size_t)git_blob_rawsize(blob));
+	git_blob_free(blob);
+	split_lines(&b->lines, b->content.buf ? b->content.buf : "",
+		    b->content.len);
+	b->removed = xcalloc(b->lines.n + 1, sizeof(*b->removed));
+	b->known = true;
+	for (hi = 0; hi < f->nhunks && b->known; hi++) {
+		const struct patch_hunk *ph = &f->hunks[hi];
+		struct hunk_image img;
+		size_t at = ph->old_start ? ph->old_start - 1 : 0;
+
+		hunk_image(&img, ph);
+		if (img.pre.n && (at + img.pre.n > b->lines.n ||
+				  !lines_at(&b->lines, at, &img.pre)))
+			b->known = false;	/* not this blob's patch */
+		for (i = 0; b->known && i < img.pre.n; i++)
+			b->removed[at + i] = img.removed[i];
+		hunk_image_clear(&img);
+	}
+	if (b->known)
+		lex_buffer(b->content.buf ? b->content.buf : "", b->content.len,
+			   &b->sites);
+}
+
+static void base_file_clear(struct base_file *b)
+{
+	site_list_clear(&b->sites);
+	lines_clear(&b->lines);
+	sbuf_release(&b->content);
+	free(b->removed);
+	memset(b, 0, sizeof(*b));
+}
+
+/* The uses of rule @rule in @l (of the lines @file) keyed @want, but on lines @skip marks. */
+static size_t count_key(const struct site_list *l, const struct lines *file,
+			int rule, const char *want, const bool *skip)
+{
+	size_t i, count = 0;
+
+	for (i = 0; i < l->n; i++) {
+		unsigned int n = l->v[i].line;
+		char *key;
+
+		if (l->v[i].rule != rule || !n || n > file->n ||
+		    (skip && skip[n - 1]))
+			continue;
+		key = line_key(file->v[n - 1], file->len[n - 1]);
+		if (!strcmp(key, want))
+			count++;
+		free(key);
+	}
+	return count;
+}
+
+/*
  * Is the use of rule @rule whose first line is @line (@len bytes) among
  * @l, the uses of the tree's file @file?  Uses are compared by their first
  * lines up to the first comma: a hunk may hold a wrapped call only in
  * part (its ')' beyond the hunk), or all of it where upstream changed a
  * later line or a later argument since (strlcpy(d, s, 8) made
  * strlcpy(d, s, 16)).  Either way the call is still there, and the patch
- * is no less needed.
+ * is no less needed.  Other calls of the file may share that much
+ * (val = simple_strtoul(buf, ...) in every sysfs store): where the
+ * patch's pre-image @base is known, the use is present only when the
+ * tree has more uses so keyed than the pre-image keeps.
  */
 static bool site_in(const struct site_list *l, const struct lines *file,
-		    int rule, const char *line, size_t len)
+		    const struct base_file *base, int rule, const char *line,
+		    size_t len)
 {
 	char *want = line_key(line, len);
-	bool found = false;
-	size_t i;
+	size_t have = count_key(l, file, rule, want, NULL);
+	bool found = have > (base->known ?
+			     count_key(&base->sites, &base->lines, rule, want,
+				       base->removed) : 0);
 
-	for (i = 0; i < l->n && !found; i++) {
-		unsigned int n = l->v[i].line;
-		char *key;
-
-		if (l->v[i].rule != rule || !n || n > file->n)
-			continue;
-		key = line_key(file->v[n - 1], file->len[n - 1]);
-		found = !strcmp(key, want);
-		free(key);
-	}
 	free(want);
 	return found;
 }
@@ -384,11 +470,15 @@ static int analyse(struct analysis *a, struct sbuf *ev, git_repository *repo,
 		struct site_list tree_sites = SITE_LIST_INIT;
 		struct sbuf content = SBUF_INIT;
 		struct lines file = { 0 };
+		struct base_file base;
 		bool exists = false, creates_existing = false;
 
+		base_file_load(&base, repo, f);
 		ret = read_path(repo, tree, f->old_path, &content, &exists);
-		if (ret)
+		if (ret) {
+			base_file_clear(&base);
 			break;
+		}
 		if (exists) {
 			split_lines(&file, content.buf ? content.buf : "", content.len);
 			lex_buffer(content.buf ? content.buf : "", content.len,
@@ -401,8 +491,10 @@ static int analyse(struct analysis *a, struct sbuf *ev, git_repository *repo,
 
 			ret = read_path(repo, tree, f->new_path, &tmp, &creates_existing);
 			sbuf_release(&tmp);
-			if (ret)
+			if (ret) {
+				base_file_clear(&base);
 				break;
+			}
 		}
 		if (f->special)
 			sbuf_addf(ev, "  %s: rename, copy or binary change\n",
@@ -432,7 +524,7 @@ static int analyse(struct analysis *a, struct sbuf *ev, git_repository *repo,
 			for (k = 0; k < rm.n; k++) {
 				size_t at = rm.v[k].line - 1;	/* in img.pre */
 				bool present = exists &&
-					site_in(&tree_sites, &file, rm.v[k].rule,
+					site_in(&tree_sites, &file, &base, rm.v[k].rule,
 						img.pre.v[at], img.pre.len[at]);
 
 				a->removed++;
@@ -447,6 +539,7 @@ static int analyse(struct analysis *a, struct sbuf *ev, git_repository *repo,
 			site_list_clear(&rm);
 			hunk_image_clear(&img);
 		}
+		base_file_clear(&base);
 		lines_clear(&file);
 		site_list_clear(&tree_sites);
 		sbuf_release(&content);

@@ -17,7 +17,10 @@
  *    it removes is absent from its file in the tree (or the file is gone).
  *    A use is its rule and its first line up to its first comma,
  *    whitespace-normalised (a hunk may hold only part of a wrapped call,
- *    and upstream may have changed a later argument of it).  The removed lines of each hunk are lexed in the
+ *    and upstream may have changed a later argument of it); where the
+ *    repository has the blob the patch's index line names, a use is
+ *    present only when the tree has more uses so keyed than the patch
+ *    leaves there (another call with the same first argument is not it).  The removed lines of each hunk are lexed in the
  *    context of the hunk's pre-image (wrapped in braces, so that calls
  *    count as they do inside a function); the derived rule warn-on-user,
  *    which needs the enclosing function's name, is left out (its warn-on

@@ -322,7 +322,11 @@ static void qp_decode(struct sbuf *out, const char *p, const char *end)
 	}
 }
 
-/* Base64 @p..@end into @out; other bytes (line breaks, padding) skipped. */
+/*
+ * Base64 @p..@end into @out; other bytes (line breaks) skipped.  A '='
+ * ends a quantum, its left-over bits dropped: a body some mailer encoded
+ * a line at a time, each padded, reads as git am reads it.
+ */
 static void b64_decode(struct sbuf *out, const char *p, const char *end)
 {
 	unsigned int acc = 0;
@@ -331,6 +335,8 @@ static void b64_decode(struct sbuf *out, const char *p, const char *end)
 	for (; p < end; p++) {
 		int v = b64val((unsigned char)*p);
 
+		if (*p == '=')
+			bits = 0;
 		if (v < 0)
 			continue;
 		acc = (acc << 6 | (unsigned int)v) & 0xffffff;

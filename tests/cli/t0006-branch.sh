@@ -410,6 +410,23 @@ t_exit "a patch whose use upstream gave another size" 1 \
 t_ok "... is a conflict, not superseded: strlcpy(d, ...) is still there" \
 	sh -c "grep -q '^conflict ' '$TRASH/.stdout' &&
 		grep -q 'removes strlcpy \"strlcpy(d, s, 8);\" (present)' '$TRASH/.stdout'"
+# ... but another call of the file with the same first argument, one
+# the patch leaves, is not the use it removes: superseded
+printf 'int a(const char *buf)\n{\n\tunsigned long val;\n\n\tval = simple_strtoul(buf, NULL, 10);\n\treturn val;\n}\n\nint b(const char *buf)\n{\n\tunsigned long val;\n\tchar *end;\n\n\tval = simple_strtoul(buf, &end, 10);\n\treturn end - buf + val;\n}\n' > "$R/st.c"
+git_commit_all "$R" "st: two stores" && git -C "$R" tag v3.0
+sed -i 's/val = simple_strtoul(buf, NULL, 10);/if (kstrtoul(buf, 10, \&val))\n\t\treturn -1;/' "$R/st.c"
+git_commit_all "$R" "st: use kstrtoul"
+mkdir -p "$TRASH/rser3"
+git -C "$R" format-patch -q -1 -o "$TRASH/rser3"
+(cd "$TRASH/rser3" && ls -- *.patch > series)
+git -C "$R" reset -q --hard v3.0
+sed -i 's/val = simple_strtoul(buf, NULL, 10);/if (kstrtoul(buf, 0, \&val))\n\t\treturn -EINVAL;/' "$R/st.c"
+git_commit_all "$R" "st: kstrtoul, base 0" && git -C "$R" tag v3.1
+t_exit "a patch whose use upstream converted, another call keyed alike left" 0 \
+	"$KMIG" --repo "$R" --db "$TRASH/r.db" branch apply --base v3.1 --series "$TRASH/rser3"
+t_ok "... is superseded: simple_strtoul(buf, &end, 10) is another call" \
+	sh -c "grep -q '^superseded ' '$TRASH/.stdout' &&
+		grep -q 'removes simple-strto \"val = simple_strtoul(buf, NULL, 10);\" (absent)' '$TRASH/.stdout'"
 
 # a patch with a mode change, applied with offsets: the mode comes too
 M="$TRASH/mode"

@@ -90,6 +90,18 @@ t_ok "quoted-printable: the decoded text" grep -qF 'strcpy(buf, "x"); y = 2;' "$
 t_exit "a base64 mail" 1 k check --base v1.0 --patch "$TRASH/b64.patch"
 t_is "base64: the same use" "$(cat "$TRASH/qp.want")" "$(uses)"
 t_ok "base64: the decoded text" grep -qF 'strcpy(buf, "x"); y = 2;' "$TRASH/.stdout"
+# base64 a line at a time, each line padded: git am decodes it too
+{
+	sed -n '/^$/q; /^Content-Transfer-Encoding:/d; p' "$TRASH/8bit.patch"
+	printf 'Content-Transfer-Encoding: base64\n\n'
+	sed '1,/^$/d' "$TRASH/8bit.patch" |
+		while IFS= read -r l; do printf '%s\n' "$l" | base64 -w0; echo; done
+} > "$TRASH/b64l.patch"
+t_ok "a padded line inside the base64 body" grep -q '=.' "$TRASH/b64l.patch"
+git -C "$W" checkout -q -b b-am-b64l v1.0
+t_ok "git am takes the mail base64-encoded line by line" git -C "$W" am -q "$TRASH/b64l.patch"
+t_exit "a mail base64-encoded line by line" 1 k check --base v1.0 --patch "$TRASH/b64l.patch"
+t_is "base64 line by line: the same use" "$(cat "$TRASH/qp.want")" "$(uses)"
 
 # an mbox from lore or b4: other "From " separators, a series of two
 git -C "$W" checkout -q -b b-lore v1.0

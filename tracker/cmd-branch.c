@@ -1369,6 +1369,17 @@ static void add_base_commit(struct sbuf *mbox, const char *base_id)
 	*mbox = out;
 }
 
+/* regular_in - @dir/@name is a regular file (not a directory named x.patch). */
+static bool regular_in(const char *dir, const char *name)
+{
+	char *path = xasprintf("%s/%s", dir, name);
+	struct stat st;
+	bool yes = !stat(path, &st) && S_ISREG(st.st_mode);
+
+	free(path);
+	return yes;
+}
+
 /*
  * stale_patch - a "*.patch" file of @dir that this export --send does
  * not write (an earlier send of another series, or of this one before a
@@ -1387,7 +1398,8 @@ static int stale_patch(const char *dir, git_commit **commits, size_t n)
 		size_t len = strlen(e->d_name), i;
 		bool ours = !strcmp(e->d_name, "0000-cover-letter.patch");
 
-		if (len < 6 || strcmp(e->d_name + len - 6, ".patch"))
+		if (len < 6 || strcmp(e->d_name + len - 6, ".patch") ||
+		    !regular_in(dir, e->d_name))
 			continue;
 		for (i = 0; !ours && i < n; i++) {
 			char *name = patch_file_name((int)(i + 1),

@@ -216,6 +216,9 @@ t_exit "export --send to a directory with a stale patch" 2 k branch export --bas
 t_is "one line naming it" "kmig: '$TRASH/send/0003-old-subject.patch' is not of this export: git send-email would send it too (remove it, or send to an empty directory)" \
 	"$(cat "$TRASH/.stderr")"
 rm "$TRASH/send/0003-old-subject.patch"
+mkdir "$TRASH/send/notes.patch"
+t_exit "a directory named *.patch is no stale patch" 0 k branch export --base v1.0 --send "$TRASH/send"
+rmdir "$TRASH/send/notes.patch"
 t_ok "the sent patches apply with git am" sh -c "
 	git clone -q '$W' '$TRASH/am2' && cd '$TRASH/am2' && git checkout -q v1.0 && git am -q '$P1' '$P2'"
 mkdir -p "$TRASH/home"

@@ -1062,15 +1062,24 @@ static int write_release(struct scan_state *s, struct release_plan *p)
 	size_t i, freed = 0, taken;
 	int ret = 0;
 
-	if (p->recommit) {	/* one statement: its own transaction */
+	if (p->recommit) {	/* the new commit, with its own dates */
 		ret = store_begin(s->st);
-		if (!ret && store_release_recommit(s->st, p->tag, p->recommit,
-						   p->commit_hex)) {
-			store_rollback(s->st);
-			ret = KMIG_EGENERIC;
-		}
+		if (ret)
+			return ret;
+		ret = store_release_recommit(s->st, p->tag, p->recommit,
+					     p->commit_hex);
 		if (!ret)
-			ret = store_commit(s->st);
+			ret = store_release_date(s->st, p->old_id,
+						 (long long)git_commit_time(p->commit));
+		if (!ret)
+			ret = store_release_dates(s->st, p->old_id,
+						  date_source(p->commit),
+						  line_date(p->commit));
+		if (ret) {
+			store_rollback(s->st);
+			return ret;
+		}
+		ret = store_commit(s->st);
 		if (ret)
 			return ret;
 	}

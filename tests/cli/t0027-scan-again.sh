@@ -1,6 +1,8 @@
 #!/bin/sh
 # kmig scan of releases it scanned before: at another --reach-depth (the
-# graph again, which moves WARN sites between warn-on and warn-on-user).
+# graph again, which moves WARN sites between warn-on and warn-on-user);
+# a tag moved to another commit with the same tree (counts kept, the new
+# commit's date and date trailers recorded with its id).
 . "$(dirname "$0")/../lib.sh"
 
 W="$TRASH/work"
@@ -33,5 +35,22 @@ t_exit "scan --reach-depth 3 again" 0 k scan --reach-depth 3
 t_is "and back" \
 	"v1.0: call graph again (reach depth 3), counted again: 0 warn-on-user, 1 warn-on" \
 	"$(cat "$TRASH/.stdout")"
+
+# v1.0 again at a commit of the same tree, with another date and kmig
+# import's date trailers
+GIT_COMMITTER_DATE='2024-06-01T00:00:00Z' git -C "$W" commit -q --amend -m 'one again
+
+Date-Source: debian-changelog
+Line-Date: 1700000000'
+git -C "$W" tag -f v1.0 > /dev/null
+t_exit "scan of the moved tag" 0 k scan
+t_is "same tree: counts kept" "v1.0: same tree at a new commit, counts kept" \
+	"$(cat "$TRASH/.stdout")"
+t_is "the new commit with its date, date source and line date" \
+	"$(git -C "$W" rev-parse v1.0)|1717200000|debian-changelog|1700000000" \
+	"$(sqlite3 "$DB" "SELECT commit_id, date, date_source, line_date FROM releases WHERE tag = 'v1.0'")"
+k report v1.0 --format json > "$TRASH/json"
+t_ok "report: the new commit's date" \
+	grep -q '"date": "2024-06-01T00:00:00+00:00", .*"date_source": "debian-changelog"' "$TRASH/json"
 
 t_done

@@ -35,7 +35,8 @@ static const char usage[] =
 	"  --reach-depth N warn-on-user: WARN sites within N direct calls of an\n"
 	"                  entry point user space drives (default 3; 0: in the\n"
 	"                  entry points only).  A release scanned at another depth\n"
-	"                  gets its call graph again from the cache (no lexing)\n"
+	"                  gets its call graph again from the cache (no lexing),\n"
+	"                  its warn-on and warn-on-user counted again\n"
 	"\n"
 	"The call graph's facts of the last release are kept for the next run\n"
 	"in DB-graph next to the database (a cache: safe to delete).\n"
@@ -940,13 +941,31 @@ static int finish_release(struct scan_state *s, struct release_plan *p,
 	return ret;
 }
 
+/* The count of rule @rule in release @rel into *@out (0: no use). */
+static int rule_count(struct store *st, long long rel, const char *rule,
+		      long long *out)
+{
+	struct count_rows rows = { 0 };
+	size_t i;
+	int ret;
+
+	*out = 0;
+	ret = store_counts(st, rel, BY_RULE, rule, NULL, &rows);
+	for (i = 0; !ret && i < rows.n; i++)
+		*out += rows.v[i].count;
+	count_rows_clear(&rows);
+	return ret;
+}
+
 /*
  * A release scanned at another --reach-depth, or counted by another
  * release step (release_hash()): its graph and counts again, from the
- * blobs' cached sites and facts.
+ * blobs' cached sites and facts.  At another depth a WARN site may count
+ * under the other of warn-on and warn-on-user: the line gives both.
  */
 static int regraph_release(struct scan_state *s, struct release_plan *p)
 {
+	long long user = 0, warn = 0;
 	int ret = store_begin(s->st);
 
 	if (ret)
@@ -962,16 +981,20 @@ static int regraph_release(struct scan_state *s, struct release_plan *p)
 		return ret;
 	}
 	ret = store_commit(s->st);
-	if (!ret) {
-		if (p->recount)
-			printf("%s: counted again from its cached blobs (kmig's counting changed)\n",
-			       p->tag);
-		else
-			printf("%s: call graph again (reach depth %u), counts kept\n",
-			       p->tag, s->reach_depth);
-		base_set(s, p->regraph, p->tag, NULL, p->commit);
-	}
-	return ret;
+	if (!ret && !p->recount)
+		ret = rule_count(s->st, p->regraph, "warn-on-user", &user);
+	if (!ret && !p->recount)
+		ret = rule_count(s->st, p->regraph, "warn-on", &warn);
+	if (ret)
+		return ret;
+	if (p->recount)
+		printf("%s: counted again from its cached blobs (kmig's counting changed)\n",
+		       p->tag);
+	else
+		printf("%s: call graph again (reach depth %u), counted again: %lld warn-on-user, %lld warn-on\n",
+		       p->tag, s->reach_depth, user, warn);
+	base_set(s, p->regraph, p->tag, NULL, p->commit);
+	return 0;
 }
 
 /*
@@ -1039,15 +1062,24 @@ static int write_release(struct scan_state *s, struct release_plan *p)
 	size_t i, freed = 0, taken;
 	int ret = 0;
 
-	if (p->recommit) {	/* one statement: its own transaction */
+	if (p->recommit) {	/* the new commit, with its own dates */
 		ret = store_begin(s->st);
-		if (!ret && store_release_recommit(s->st, p->tag, p->recommit,
-						   p->commit_hex)) {
-			store_rollback(s->st);
-			ret = KMIG_EGENERIC;
-		}
+		if (ret)
+			return ret;
+		ret = store_release_recommit(s->st, p->tag, p->recommit,
+					     p->commit_hex);
 		if (!ret)
-			ret = store_commit(s->st);
+			ret = store_release_date(s->st, p->old_id,
+						 (long long)git_commit_time(p->commit));
+		if (!ret)
+			ret = store_release_dates(s->st, p->old_id,
+						  date_source(p->commit),
+						  line_date(p->commit));
+		if (ret) {
+			store_rollback(s->st);
+			return ret;
+		}
+		ret = store_commit(s->st);
 		if (ret)
 			return ret;
 	}

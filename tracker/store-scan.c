@@ -295,6 +295,21 @@ int store_release_start(struct store *st, long long *id, const char *tag,
 	return 0;
 }
 
+int store_release_date(struct store *st, long long release, long long date)
+{
+	static const char sql[] = "UPDATE releases SET date = ?2 WHERE id = ?1";
+	sqlite3_stmt *s;
+
+	if (store_need_txn(st, "store_release_date"))
+		return KMIG_EGENERIC;
+	s = store_stmt(st, sql);
+	if (!s)
+		return KMIG_EGENERIC;
+	sqlite3_bind_int64(s, 1, release);
+	sqlite3_bind_int64(s, 2, date);
+	return store_done(st, s, "write");
+}
+
 int store_release_dates(struct store *st, long long release,
 			const char *source, long long line_date)
 {

@@ -103,6 +103,12 @@ void release_info_clear(struct release_info *r);
  */
 int store_release_get(struct store *st, const char *tag, struct release_info *out);
 /*
+ * store_release_date - the date (Unix time) of @release is @date: the
+ * time of the commit it is now recorded at.  The caller holds the
+ * transaction.
+ */
+int store_release_date(struct store *st, long long release, long long date);
+/*
  * store_release_dates - record where the date of @release (an id of
  * store_release_start()) comes from, @source: "debian-changelog", or NULL
  * for the commit time as such; and @line_date, the Unix time (0: unknown)
@@ -114,8 +120,9 @@ int store_release_dates(struct store *st, long long release,
 /*
  * store_release_recommit - release @tag, scanned at commit @old_commit,
  * is now commit @new_commit with the same tree (kmig import re-created it
- * on a new parent): record the new commit id, keeping its counts, files
- * and date.  No row changes when @tag is not scanned or was scanned at
+ * on a new parent): record the new commit id, keeping its counts and
+ * files (kmig scan records the new commit's dates with it:
+ * store_release_date(), store_release_dates()).  No row changes when @tag is not scanned or was scanned at
  * another commit.  The caller holds the transaction (store_begin()).
  */
 int store_release_recommit(struct store *st, const char *tag,

@@ -1194,7 +1194,7 @@ static int cmd_report_fn(struct kmig_ctx *ctx, int argc, char **argv)
 			break;
 		}
 		case 'n':
-			if (opt_uint("report", "--top", optarg, 0, INT_MAX, &n)) {
+			if (opt_uint("report", "--top", optarg, 1, INT_MAX, &n)) {
 				status = KMIG_EXIT_ERROR;
 				goto out_free;
 			}

@@ -32,6 +32,7 @@ done
 # the other integer options
 one_line "report --top 1x" 2 "$KMIG" report --top 1x
 one_line "report --top -1" 2 "$KMIG" report --top -1
+one_line "report --top 0 (no rows: a request for nothing)" 2 "$KMIG" report --top 0
 one_line "convert --max-patches 0" 2 "$KMIG" convert strlcpy --max-patches 0
 one_line "convert --max-patches 3q" 2 "$KMIG" convert strlcpy --max-patches 3q
 one_line "web --sites-per-page 0" 2 "$KMIG" web --sites-per-page 0

@@ -386,8 +386,20 @@ bool lex_call_arg(const struct lexer *lx, size_t lp, int argno,
  */
 bool lex_all_upper(const char *s, size_t len);
 
-/* lex_match_word - token @i is a rule name: the call rules' matchers. */
+/*
+ * lex_match_word - token @i is a rule name: the call rules' matchers.  No
+ * call counts in the body of a function or macro named like one of the
+ * call rules' own names (the interface, not a use).
+ */
 void lex_match_word(struct lexer *lx, size_t i);
+
+/*
+ * lex_drop_definition - the name at buffer offset @off turned out to be
+ * the name of the function defined there: drop the call sites recorded
+ * for it ("static inline void idr_init(struct idr *idr) {" defines the
+ * interface and uses nothing).
+ */
+void lex_drop_definition(struct lexer *lx, uint32_t off);
 
 /*
  * lex_match_vla - token @i starts a statement in block scope: vla.  A

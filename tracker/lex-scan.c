@@ -121,6 +121,8 @@ static void open_brace(struct lexer *lx)
 			const struct tok *c = &lx->t[lx->st.cand];
 
 			kind = F_FUNC;
+			if (c->word >= 0)
+				lex_drop_definition(lx, c->off);
 			lex_funcs_begin(lx, (size_t)lx->st.cand);
 			lx->st.func_off = c->off;
 			lx->st.func_len = c->len;

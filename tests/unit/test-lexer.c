@@ -213,14 +213,35 @@ static void test_scope(void **state)
 	/* #if 0 blocks are code too */
 	assert_int_equal(count("void f(void)\n{\n#if 0\n"
 			       "\tstrcpy(a, b);\n#endif\n}\n", "strcpy"), 1);
-	/* "anywhere" rules count at file scope, but not a macro's name */
+	/*
+	 * "anywhere" rules count at file scope, but not a macro's name, nor
+	 * the body of the macro that defines the interface
+	 */
 	assert_int_equal(count("static DEFINE_IDR(foo_idr);\n"
 			       "void f(void)\n{\n\tidr_init(&i);\n"
 			       "\tidr_init_base(&i, 1);\n\tida_init(&a);\n}\n"
 			       "#define DEFINE_IDR(name) struct idr name = "
 			       "IDR_INIT(name)\n"
 			       "#define idr_init(idr) idr_init_base(idr, 0)\n"
-			       "#undef idr_init\n", "idr"), 4);
+			       "#undef idr_init\n", "idr"), 3);
+	/*
+	 * the definition of a call rule's own name is the interface, not a
+	 * use of it (include/linux/idr.h, include/asm-generic/bug.h,
+	 * lib/vsprintf.c); a wrapper of another name is a use
+	 */
+	assert_dump("static inline void idr_init_base(struct idr *idr, int base)\n"
+		    "{\n\txa_init(&idr->idr_rt);\n}\n"
+		    "static inline void idr_init(struct idr *idr)\n"
+		    "{\n\tidr_init_base(idr, 0);\n}\n"
+		    "#define BUG_ON(c) do { if (unlikely(c)) BUG(); } while (0)\n"
+		    "#define WARN_ON_ONCE(c) WARN_ON(c)\n"
+		    "long simple_strtol(const char *cp, char **endp, int base)\n"
+		    "{\n\treturn simple_strtoul(cp, endp, base);\n}\n"
+		    "#define VM_BUG_ON(c) BUG_ON(c)\n"
+		    "static void g(void)\n{\n\tidr_init(&i);\n\tBUG();\n}\n",
+		    "bug-on:15:VM_BUG_ON:#define VM_BUG_ON(c) BUG_ON(c)\n"
+		    "idr:18:g:idr_init(&i);\n"
+		    "bug:19:g:BUG();\n");
 	assert_int_equal(count("#define __deprecated\n"
 			       "int old_api(void) __deprecated;\n"
 			       "struct s { int x __deprecated; };\n"

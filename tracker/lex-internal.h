@@ -373,6 +373,18 @@ size_t lex_skip_group(const struct lexer *lx, size_t i, size_t end);
 bool lex_fallthrough_comment(const char *s, size_t len);
 
 /*
+ * lex_ft_before_label - is the fall-through comment at token @i where GCC
+ * takes it as a marker?  The manual (-Wimplicit-fallthrough): it "needs
+ * to be followed after optional whitespace and other comments by case or
+ * default keywords or by a user label that precedes some case or default
+ * label".  Conditional directives in between are skipped; a comment
+ * before a '}', a statement, a goto label of its own or the end of a
+ * #define is no marker (mm/memory.c's "fall through" out of an if block,
+ * net/bluetooth/selftest.c's before "out:").
+ */
+bool lex_ft_before_label(const struct lexer *lx, size_t i);
+
+/*
  * lex_call_arg - the tokens [*@a, *@b) of argument @argno (1-based) of
  * the call whose '(' is token @lp; false when the call has no such
  * argument or is cut by the end of a #define.

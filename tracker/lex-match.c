@@ -763,14 +763,36 @@ void lex_match_vla(struct lexer *lx, size_t i)
 		sbuf_release(&deps);
 }
 
-/* ---- alloc-obj (v7.3's deprecated.rst, scripts/coccinelle/api/kmalloc_objs.cocci) ---- */
-
 static bool tok_is(const struct lexer *lx, const struct tok *t, const char *s)
 {
 	size_t n = strlen(s);
 
 	return t->type == T_IDENT && t->len == n && !memcmp(lx->buf + t->off, s, n);
 }
+
+bool lex_ft_before_label(const struct lexer *lx, size_t i)
+{
+	size_t n;
+
+	for (i++; i < lx->nt; i++) {
+		const struct tok *t = &lx->t[i];
+
+		if (t->type == T_FT || t->type == T_COND)
+			continue;
+		if (t->type != T_IDENT)
+			return false;
+		if (tok_is(lx, t, "case") || tok_is(lx, t, "default"))
+			return true;
+		/* a user label, which a case label must follow */
+		n = next_sig(lx, i);
+		if (t->word >= 0 || n >= lx->nt || !is_punct(&lx->t[n], P_COLON))
+			return false;
+		i = n;
+	}
+	return false;
+}
+
+/* ---- alloc-obj (v7.3's deprecated.rst, scripts/coccinelle/api/kmalloc_objs.cocci) ---- */
 
 /*
  * Integer and character types: a sizeof() of one, or of a pointer to one,

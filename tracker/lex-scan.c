@@ -313,7 +313,9 @@ static inline bool scan_marker(struct lexer *lx, size_t *ip)
 
 	switch (t->type) {
 	case T_FT:
-		lex_add_site(lx, RULE_FALLTHROUGH_COMMENT, t->off, t->line);
+		if (lex_ft_before_label(lx, *ip))
+			lex_add_site(lx, RULE_FALLTHROUGH_COMMENT, t->off,
+				     t->line);
 		return true;
 	case T_DEFINE:
 		define_end(lx);

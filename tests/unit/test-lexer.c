@@ -352,10 +352,12 @@ static void test_wrapped_calls(void **state)
 		    "#ifdef X\n\t\ts // a \\\n still comment\n#endif\n"
 		    "\t\t); x = \"a // b\";\n}\n",
 		    "strcpy:4:f:strcpy(d, s ); x = \"a // b\";\n");
-	/* a fall-through comment between the name and its '(' */
+	/*
+	 * a fall-through comment between the name and its '(' (no marker
+	 * there: GCC's precede a label)
+	 */
 	assert_dump("void f(void)\n{\n\tBUG_ON /* fall through */ (a\n\t\t);\n}\n",
-		    "bug-on:3:f:BUG_ON (a );\n"
-		    "fallthrough-comment:3:f:BUG_ON /* fall through */ (a\n");
+		    "bug-on:3:f:BUG_ON (a );\n");
 	sbuf_release(&sb);
 }
 
@@ -789,6 +791,33 @@ static void test_fallthrough(void **state)
 		    "\t\tx++;  /* Fall through */\n"
 		    "\tcase 2:\n\t\tbreak;\n\t}\n}\n",
 		    "fallthrough-comment:5:f:x++; /* Fall through */\n");
+	/*
+	 * GCC's markers are followed, after other comments, by a case or
+	 * default label or by user labels before one; kmig skips #if lines
+	 * too.  Before a '}', a statement or a label of its own (a goto's:
+	 * mm/memory.c, net/bluetooth/selftest.c) a comment is no marker, nor
+	 * at the end of a #define.
+	 */
+	assert_dump("void f(int x)\n{\n\tswitch (x) {\n"
+		    "\tcase 1:\n\t\tx++;\n\t\t/* fall through */\n"
+		    "\t\t/* to 2 */\n\tcase 2:\n"
+		    "\t\tx++;\n\t\t/* fall through */\n#ifdef Y\n"
+		    "\tdefault:\n#endif\n"
+		    "\t\tx++; // fallthrough\n\tagain: out:\n\tcase 3:\n"
+		    "\t\tbreak;\n\t}\n}\n",
+		    "fallthrough-comment:6:f:/* fall through */\n"
+		    "fallthrough-comment:10:f:/* fall through */\n"
+		    "fallthrough-comment:14:f:x++; // fallthrough\n");
+	assert_int_equal(count("void f(int x)\n{\n\tswitch (x) {\n"
+			       "\tcase 1:\n\t\tif (x) {\n\t\t\tx++;\n"
+			       "\t\t\t/* fall through */\n\t\t}\n"
+			       "\t\tx--;\n\t\t/* fall through */\n"
+			       "\t\treturn;\n\tcase 2:\n\t\tbreak;\n\t}\n"
+			       "\tif (x)\n\t\tx++;\n\t/* fall through */\n"
+			       "out:\n\treturn;\n}\n"
+			       "#define C(n) case n: /* fall through */\n"
+			       "int x; /* fallthrough */\n",
+			       "fallthrough-comment"), 0);
 }
 
 static void test_flex_arrays(void **state)

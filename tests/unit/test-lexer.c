@@ -562,6 +562,16 @@ static void test_printk_p(void **state)
 			       "printk-p"), 2);
 	assert_dump(BODY("pr_info(\"%p\\n\", p);"),
 		    "printk-p:3:f:pr_info(\"%p\\n\", p);\n");
+	/*
+	 * a field width, precision or flags before the 'p' is still a plain
+	 * %p (net/sunrpc/clnt.c, drivers/accel/ivpu/ivpu_gem.c,
+	 * drivers/scsi/esp_scsi.c); an extension after them is not, nor
+	 * prose after a '%'
+	 */
+	assert_int_equal(count(BODY("pr_info(\"%8p %-9p [%1p:%1p] %*p %.8p %#p\", a);"),
+			       "printk-p"), 7);
+	assert_int_equal(count(BODY("pr_info(\"%8pS %*pbl %-9px %%8p %8x 100% p %-s\", a);"),
+			       "printk-p"), 0);
 }
 
 /* The vla site on the only line of @body holding one, with its deps. */

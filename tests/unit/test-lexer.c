@@ -414,6 +414,10 @@ static void test_alloc_arith(void **state)
 #define BODY(x) "void f(void)\n{\n\t" x "\n}\n"
 	assert_int_equal(count(BODY("p = kmalloc(n * sizeof(*p), GFP_KERNEL);"),
 			       "alloc-arith"), 1);
+	/* the _node forms of the zeroing allocators (lib/sbitmap.c) */
+	assert_int_equal(count(BODY("m = kvzalloc_node(nr * sizeof(*m), f, node);\n"
+				    "\tv = vzalloc_node(n * size, node);"),
+			       "alloc-arith"), 2);
 	assert_int_equal(count(BODY("p = kmalloc(2 * PAGE_SIZE, GFP_KERNEL);"),
 			       "alloc-arith"), 0);
 	assert_int_equal(count(BODY("p = kmalloc(sizeof(a) * ARRAY_SIZE(b), GFP_KERNEL);"),

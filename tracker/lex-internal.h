@@ -373,6 +373,18 @@ size_t lex_skip_group(const struct lexer *lx, size_t i, size_t end);
 bool lex_fallthrough_comment(const char *s, size_t len);
 
 /*
+ * lex_ft_before_label - is the fall-through comment at token @i where GCC
+ * takes it as a marker?  The manual (-Wimplicit-fallthrough): it "needs
+ * to be followed after optional whitespace and other comments by case or
+ * default keywords or by a user label that precedes some case or default
+ * label".  Conditional directives in between are skipped; a comment
+ * before a '}', a statement, a goto label of its own or the end of a
+ * #define is no marker (mm/memory.c's "fall through" out of an if block,
+ * net/bluetooth/selftest.c's before "out:").
+ */
+bool lex_ft_before_label(const struct lexer *lx, size_t i);
+
+/*
  * lex_call_arg - the tokens [*@a, *@b) of argument @argno (1-based) of
  * the call whose '(' is token @lp; false when the call has no such
  * argument or is cut by the end of a #define.
@@ -386,8 +398,20 @@ bool lex_call_arg(const struct lexer *lx, size_t lp, int argno,
  */
 bool lex_all_upper(const char *s, size_t len);
 
-/* lex_match_word - token @i is a rule name: the call rules' matchers. */
+/*
+ * lex_match_word - token @i is a rule name: the call rules' matchers.  No
+ * call counts in the body of a function or macro named like one of the
+ * call rules' own names (the interface, not a use).
+ */
 void lex_match_word(struct lexer *lx, size_t i);
+
+/*
+ * lex_drop_definition - the name at buffer offset @off turned out to be
+ * the name of the function defined there: drop the call sites recorded
+ * for it ("static inline void idr_init(struct idr *idr) {" defines the
+ * interface and uses nothing).
+ */
+void lex_drop_definition(struct lexer *lx, uint32_t off);
 
 /*
  * lex_match_vla - token @i starts a statement in block scope: vla.  A

@@ -763,14 +763,36 @@ void lex_match_vla(struct lexer *lx, size_t i)
 		sbuf_release(&deps);
 }
 
-/* ---- alloc-obj (v7.3's deprecated.rst, scripts/coccinelle/api/kmalloc_objs.cocci) ---- */
-
 static bool tok_is(const struct lexer *lx, const struct tok *t, const char *s)
 {
 	size_t n = strlen(s);
 
 	return t->type == T_IDENT && t->len == n && !memcmp(lx->buf + t->off, s, n);
 }
+
+bool lex_ft_before_label(const struct lexer *lx, size_t i)
+{
+	size_t n;
+
+	for (i++; i < lx->nt; i++) {
+		const struct tok *t = &lx->t[i];
+
+		if (t->type == T_FT || t->type == T_COND)
+			continue;
+		if (t->type != T_IDENT)
+			return false;
+		if (tok_is(lx, t, "case") || tok_is(lx, t, "default"))
+			return true;
+		/* a user label, which a case label must follow */
+		n = next_sig(lx, i);
+		if (t->word >= 0 || n >= lx->nt || !is_punct(&lx->t[n], P_COLON))
+			return false;
+		i = n;
+	}
+	return false;
+}
+
+/* ---- alloc-obj (v7.3's deprecated.rst, scripts/coccinelle/api/kmalloc_objs.cocci) ---- */
 
 /*
  * Integer and character types: a sizeof() of one, or of a pointer to one,
@@ -999,6 +1021,48 @@ static bool alloc_obj(const struct lexer *lx, size_t i, size_t lp)
 }
 
 /* An identifier that may be a call of a rule's function. */
+/* Does rule @r count calls (rules.def's MATCH_CALL and MATCH_CALL_ANYWHERE)? */
+static inline bool call_rule(int r)
+{
+	return rules[r].kind == MATCH_CALL || rules[r].kind == MATCH_CALL_ANYWHERE;
+}
+
+/*
+ * Is the walk in the body of a function or macro named like one of the
+ * call rules' own names?  That body is the interface, not a use of it:
+ * "#define BUG_ON(c) do { if (c) BUG(); } while (0)", "#define
+ * WARN_ON_ONCE(c) WARN_ON(c)", lib/vsprintf.c's simple_strtol() calling
+ * simple_strtoul(), include/linux/idr.h's idr_init() calling
+ * idr_init_base().
+ */
+static bool in_own_definition(const struct lexer *lx)
+{
+	uint32_t m;
+	int w;
+
+	if (!lx->st.func_len)
+		return false;
+	w = lex_word_find(lx->buf + lx->st.func_off, lx->st.func_len);
+	if (w < 0)
+		return false;
+	for (m = lex_words.w[w].rules; m; m &= m - 1)
+		if (call_rule(__builtin_ctz(m)))
+			return true;
+	return false;
+}
+
+void lex_drop_definition(struct lexer *lx, uint32_t off)
+{
+	size_t j, k = lx->ns;
+
+	while (k > 0 && lx->s[k - 1].off >= off)
+		k--;
+	for (j = k; j < lx->ns; j++)
+		if (lx->s[j].off != off || !call_rule(lx->s[j].rule))
+			lx->s[k++] = lx->s[j];
+	lx->ns = k;
+}
+
 void lex_match_word(struct lexer *lx, size_t i)
 {
 	const struct tok *t = &lx->t[i];
@@ -1023,11 +1087,11 @@ void lex_match_word(struct lexer *lx, size_t i)
 			lex_add_site(lx, r, t->off, t->line);
 			break;
 		case MATCH_CALL_ANYWHERE:
-			if (call)
+			if (call && !in_own_definition(lx))
 				lex_add_site(lx, r, t->off, t->line);
 			break;
 		case MATCH_CALL:
-			if (!call || !code)
+			if (!call || !code || in_own_definition(lx))
 				break;
 			lex_add_site(lx, r, t->off, t->line);
 			break;

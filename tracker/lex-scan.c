@@ -121,6 +121,8 @@ static void open_brace(struct lexer *lx)
 			const struct tok *c = &lx->t[lx->st.cand];
 
 			kind = F_FUNC;
+			if (c->word >= 0)
+				lex_drop_definition(lx, c->off);
 			lex_funcs_begin(lx, (size_t)lx->st.cand);
 			lx->st.func_off = c->off;
 			lx->st.func_len = c->len;
@@ -311,7 +313,9 @@ static inline bool scan_marker(struct lexer *lx, size_t *ip)
 
 	switch (t->type) {
 	case T_FT:
-		lex_add_site(lx, RULE_FALLTHROUGH_COMMENT, t->off, t->line);
+		if (lex_ft_before_label(lx, *ip))
+			lex_add_site(lx, RULE_FALLTHROUGH_COMMENT, t->off,
+				     t->line);
 		return true;
 	case T_DEFINE:
 		define_end(lx);

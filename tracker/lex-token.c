@@ -380,6 +380,19 @@ static inline const char *literal_stop(const char *q, const char *e, char c)
 }
 
 /*
+ * A character of a conversion's flags, field width or precision, which
+ * vsprintf() takes before a 'p' as before any conversion: "%8p", "%-9p"
+ * and "%*p" print the hashed pointer as "%p" does (checkpatch's
+ * vsprintf check, %[\*\d\.]*p, reads them so too).  No ' ' flag: "100% p"
+ * is prose.
+ */
+static inline bool pct_width(char c)
+{
+	return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '#' ||
+	       c == '.' || c == '*';
+}
+
+/*
  * The string or character literal at @p, its escaped newlines counted
  * into z->line; returns its end.  A string counts its plain %p.
  */
@@ -404,12 +417,18 @@ static inline const char *lex_literal(struct tz *z, const char *p)
 			break;
 		/* '%' */
 		if (c == '"' && q + 1 < e) {
-			if (q[1] == '%') {
+			const char *r = q + 1;
+
+			if (*r == '%') {
 				q++;
-			} else if (q[1] == 'p' &&
-				   (q + 2 >= e ||
-				    !is_alnum((unsigned char)q[2]))) {
-				nump++;
+			} else {
+				/* a field width, precision or flags: "%8p" */
+				while (r < e && pct_width(*r))
+					r++;
+				if (r < e && *r == 'p' &&
+				    (r + 1 >= e ||
+				     !is_alnum((unsigned char)r[1])))
+					nump++;
 			}
 		}
 		q++;

@@ -213,14 +213,35 @@ static void test_scope(void **state)
 	/* #if 0 blocks are code too */
 	assert_int_equal(count("void f(void)\n{\n#if 0\n"
 			       "\tstrcpy(a, b);\n#endif\n}\n", "strcpy"), 1);
-	/* "anywhere" rules count at file scope, but not a macro's name */
+	/*
+	 * "anywhere" rules count at file scope, but not a macro's name, nor
+	 * the body of the macro that defines the interface
+	 */
 	assert_int_equal(count("static DEFINE_IDR(foo_idr);\n"
 			       "void f(void)\n{\n\tidr_init(&i);\n"
 			       "\tidr_init_base(&i, 1);\n\tida_init(&a);\n}\n"
 			       "#define DEFINE_IDR(name) struct idr name = "
 			       "IDR_INIT(name)\n"
 			       "#define idr_init(idr) idr_init_base(idr, 0)\n"
-			       "#undef idr_init\n", "idr"), 4);
+			       "#undef idr_init\n", "idr"), 3);
+	/*
+	 * the definition of a call rule's own name is the interface, not a
+	 * use of it (include/linux/idr.h, include/asm-generic/bug.h,
+	 * lib/vsprintf.c); a wrapper of another name is a use
+	 */
+	assert_dump("static inline void idr_init_base(struct idr *idr, int base)\n"
+		    "{\n\txa_init(&idr->idr_rt);\n}\n"
+		    "static inline void idr_init(struct idr *idr)\n"
+		    "{\n\tidr_init_base(idr, 0);\n}\n"
+		    "#define BUG_ON(c) do { if (unlikely(c)) BUG(); } while (0)\n"
+		    "#define WARN_ON_ONCE(c) WARN_ON(c)\n"
+		    "long simple_strtol(const char *cp, char **endp, int base)\n"
+		    "{\n\treturn simple_strtoul(cp, endp, base);\n}\n"
+		    "#define VM_BUG_ON(c) BUG_ON(c)\n"
+		    "static void g(void)\n{\n\tidr_init(&i);\n\tBUG();\n}\n",
+		    "bug-on:15:VM_BUG_ON:#define VM_BUG_ON(c) BUG_ON(c)\n"
+		    "idr:18:g:idr_init(&i);\n"
+		    "bug:19:g:BUG();\n");
 	assert_int_equal(count("#define __deprecated\n"
 			       "int old_api(void) __deprecated;\n"
 			       "struct s { int x __deprecated; };\n"
@@ -331,10 +352,12 @@ static void test_wrapped_calls(void **state)
 		    "#ifdef X\n\t\ts // a \\\n still comment\n#endif\n"
 		    "\t\t); x = \"a // b\";\n}\n",
 		    "strcpy:4:f:strcpy(d, s ); x = \"a // b\";\n");
-	/* a fall-through comment between the name and its '(' */
+	/*
+	 * a fall-through comment between the name and its '(' (no marker
+	 * there: GCC's precede a label)
+	 */
 	assert_dump("void f(void)\n{\n\tBUG_ON /* fall through */ (a\n\t\t);\n}\n",
-		    "bug-on:3:f:BUG_ON (a );\n"
-		    "fallthrough-comment:3:f:BUG_ON /* fall through */ (a\n");
+		    "bug-on:3:f:BUG_ON (a );\n");
 	sbuf_release(&sb);
 }
 
@@ -391,6 +414,10 @@ static void test_alloc_arith(void **state)
 #define BODY(x) "void f(void)\n{\n\t" x "\n}\n"
 	assert_int_equal(count(BODY("p = kmalloc(n * sizeof(*p), GFP_KERNEL);"),
 			       "alloc-arith"), 1);
+	/* the _node forms of the zeroing allocators (lib/sbitmap.c) */
+	assert_int_equal(count(BODY("m = kvzalloc_node(nr * sizeof(*m), f, node);\n"
+				    "\tv = vzalloc_node(n * size, node);"),
+			       "alloc-arith"), 2);
 	assert_int_equal(count(BODY("p = kmalloc(2 * PAGE_SIZE, GFP_KERNEL);"),
 			       "alloc-arith"), 0);
 	assert_int_equal(count(BODY("p = kmalloc(sizeof(a) * ARRAY_SIZE(b), GFP_KERNEL);"),
@@ -539,6 +566,16 @@ static void test_printk_p(void **state)
 			       "printk-p"), 2);
 	assert_dump(BODY("pr_info(\"%p\\n\", p);"),
 		    "printk-p:3:f:pr_info(\"%p\\n\", p);\n");
+	/*
+	 * a field width, precision or flags before the 'p' is still a plain
+	 * %p (net/sunrpc/clnt.c, drivers/accel/ivpu/ivpu_gem.c,
+	 * drivers/scsi/esp_scsi.c); an extension after them is not, nor
+	 * prose after a '%'
+	 */
+	assert_int_equal(count(BODY("pr_info(\"%8p %-9p [%1p:%1p] %*p %.8p %#p\", a);"),
+			       "printk-p"), 7);
+	assert_int_equal(count(BODY("pr_info(\"%8pS %*pbl %-9px %%8p %8x 100% p %-s\", a);"),
+			       "printk-p"), 0);
 }
 
 /* The vla site on the only line of @body holding one, with its deps. */
@@ -768,6 +805,33 @@ static void test_fallthrough(void **state)
 		    "\t\tx++;  /* Fall through */\n"
 		    "\tcase 2:\n\t\tbreak;\n\t}\n}\n",
 		    "fallthrough-comment:5:f:x++; /* Fall through */\n");
+	/*
+	 * GCC's markers are followed, after other comments, by a case or
+	 * default label or by user labels before one; kmig skips #if lines
+	 * too.  Before a '}', a statement or a label of its own (a goto's:
+	 * mm/memory.c, net/bluetooth/selftest.c) a comment is no marker, nor
+	 * at the end of a #define.
+	 */
+	assert_dump("void f(int x)\n{\n\tswitch (x) {\n"
+		    "\tcase 1:\n\t\tx++;\n\t\t/* fall through */\n"
+		    "\t\t/* to 2 */\n\tcase 2:\n"
+		    "\t\tx++;\n\t\t/* fall through */\n#ifdef Y\n"
+		    "\tdefault:\n#endif\n"
+		    "\t\tx++; // fallthrough\n\tagain: out:\n\tcase 3:\n"
+		    "\t\tbreak;\n\t}\n}\n",
+		    "fallthrough-comment:6:f:/* fall through */\n"
+		    "fallthrough-comment:10:f:/* fall through */\n"
+		    "fallthrough-comment:14:f:x++; // fallthrough\n");
+	assert_int_equal(count("void f(int x)\n{\n\tswitch (x) {\n"
+			       "\tcase 1:\n\t\tif (x) {\n\t\t\tx++;\n"
+			       "\t\t\t/* fall through */\n\t\t}\n"
+			       "\t\tx--;\n\t\t/* fall through */\n"
+			       "\t\treturn;\n\tcase 2:\n\t\tbreak;\n\t}\n"
+			       "\tif (x)\n\t\tx++;\n\t/* fall through */\n"
+			       "out:\n\treturn;\n}\n"
+			       "#define C(n) case n: /* fall through */\n"
+			       "int x; /* fallthrough */\n",
+			       "fallthrough-comment"), 0);
 }
 
 static void test_flex_arrays(void **state)

@@ -115,6 +115,29 @@ static void add_finding(struct sbuf *f, size_t *n, const char *line, size_t len)
 	(*n)++;
 }
 
+/*
+ * The console line of @len bytes at @p, NUL-terminated: without its NUL
+ * bytes (serial noise, which would end the string early and hide the
+ * rest of the line), the serial console's \r and surrounding blanks.
+ */
+static char *line_dup(const char *p, size_t len)
+{
+	char *line = xmalloc(len + 1), *q = line, *s = line;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (p[i])
+			*q++ = p[i];
+	while (q > line && (q[-1] == '\r' || q[-1] == ' ' || q[-1] == '\t'))
+		q--;
+	*q = '\0';
+	while (*s == ' ' || *s == '\t' || *s == '\r')
+		s++;
+	if (s > line)
+		memmove(line, s, (size_t)(q - s) + 1);
+	return line;
+}
+
 struct test_seen {
 	bool seen;
 	bool pass;
@@ -138,12 +161,7 @@ void qemu_classify(const char *console, size_t len,
 		const char *t;
 		char *line;
 
-		/* Trim the serial console's \r and surrounding blanks. */
-		while (p < e && (*p == ' ' || *p == '\t' || *p == '\r'))
-			p++;
-		while (e > p && (e[-1] == '\r' || e[-1] == ' ' || e[-1] == '\t'))
-			e--;
-		line = xstrndup(p, (size_t)(e - p));
+		line = line_dup(p, (size_t)(e - p));
 		p = nl ? nl + 1 : end;
 
 		t = strstr(line, QEMU_TEST_PREFIX);

@@ -276,6 +276,27 @@ static void test_die_headers(void **state)
 	}
 }
 
+/* A NUL byte (serial noise) does not hide the rest of its line. */
+static void test_nul_byte_in_line(void **state)
+{
+	static const char c[] =
+		"KMIG-TEST boot PASS ok\n"
+		"\0\0WARNING: CPU: 0 PID: 1 at net/rds/send.c:9 f+0x0/0x1\n"
+		"KMIG-TEST rds PASS ok\x00\n"
+		"KMIG-DONE\n";
+	struct qemu_verdict v;
+
+	(void)state;
+	qemu_classify(c, sizeof(c) - 1, both, 2, false, &v);
+	assert_int_equal(v.status, QEMU_FAIL);
+	assert_true(v.marker);
+	assert_int_equal(v.nfindings, 1);
+	assert_non_null(strstr(v.findings,
+			       "WARNING: CPU: 0 PID: 1 at net/rds/send.c:9"));
+	assert_non_null(strstr(v.tests, "KMIG-TEST rds PASS"));
+	qemu_verdict_release(&v);
+}
+
 static void test_known_tests(void **state)
 {
 	(void)state;
@@ -301,6 +322,7 @@ int main(void)
 		cmocka_unit_test(test_known_tests),
 		cmocka_unit_test(test_bug_on_names_file_line),
 		cmocka_unit_test(test_die_headers),
+		cmocka_unit_test(test_nul_byte_in_line),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -215,6 +215,12 @@ void qemu_classify(const char *console, size_t len,
 			"no " QEMU_MARKER " marker: the guest did not finish";
 
 		add_finding(&other, &nother, s, strlen(s));
+	} else if (timed_out) {
+		/* The reboot after the marker hung: a timeout all the same. */
+		const char *s = "timeout: the guest printed " QEMU_MARKER
+				" but did not power off in time";
+
+		add_finding(&other, &nother, s, strlen(s));
 	}
 
 	if (timed_out)

@@ -297,6 +297,28 @@ static void test_nul_byte_in_line(void **state)
 	qemu_verdict_release(&v);
 }
 
+/*
+ * KMIG-DONE printed, then QEMU did not exit (the guest hangs in reboot):
+ * a timeout with a finding that says so, not one without any.
+ */
+static void test_timeout_after_marker(void **state)
+{
+	struct qemu_verdict v = classify(boot_ok, true);
+	char *cls;
+
+	(void)state;
+	assert_int_equal(v.status, QEMU_TIMEOUT);
+	assert_true(v.marker);
+	assert_int_equal(v.nfindings, 1);
+	assert_non_null(v.findings);
+	assert_true(!strncmp(v.findings, "timeout: ", 9));
+	assert_non_null(strstr(v.findings, "did not power off"));
+	cls = boottest_finding_class(v.findings);
+	assert_string_equal(cls, "timeout");
+	free(cls);
+	qemu_verdict_release(&v);
+}
+
 static void test_known_tests(void **state)
 {
 	(void)state;
@@ -323,6 +345,7 @@ int main(void)
 		cmocka_unit_test(test_bug_on_names_file_line),
 		cmocka_unit_test(test_die_headers),
 		cmocka_unit_test(test_nul_byte_in_line),
+		cmocka_unit_test(test_timeout_after_marker),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -4,6 +4,7 @@
  * qemu.h.
  */
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -55,15 +56,47 @@ const char *qemu_status_name(enum qemu_status s)
 /* ---- console classification ---- */
 
 /*
- * The first line of every kernel splat contains one of these.  "Call
+ * The first line of every kernel splat contains one of these, or is an
+ * x86 die header (is_die_header()).  BUG_ON() prints "kernel BUG at
+ * FILE:LINE!" (no "BUG:"), the only line that names its file.  "Call
  * Trace:" follows a splat's first line; it is a finding of its own only
  * when no first line came before it.
  */
 static const char *const splat_heads[] = {
 	"WARNING:", "BUG:", "Oops", "Kernel panic", "general protection fault",
-	"UBSAN:", "KASAN:",
+	"UBSAN:", "KASAN:", "kernel BUG at ", "Kernel BUG at ",
 };
 #define CALL_TRACE "Call Trace:"
+
+/*
+ * x86's die() header, "STR: %04lx [#N]...": before 6.12 it has no
+ * "Oops: " in front ("invalid opcode: 0000 [#1] PREEMPT" after a BUG_ON(),
+ * "divide error: 0000 [#1]").
+ */
+static bool is_die_header(const char *line)
+{
+	const char *p = line;
+
+	while ((p = strstr(p, " [#")) != NULL) {
+		const char *d = p + 3;
+		int i;
+
+		p = d;
+		if (d - line < 9 || d[-9] != ':' || d[-8] != ' ' ||
+		    !isdigit((unsigned char)*d))
+			continue;
+		for (i = 4; i < 8; i++)
+			if (!isxdigit((unsigned char)d[-i]))
+				break;
+		if (i < 8)
+			continue;
+		while (isdigit((unsigned char)*d))
+			d++;
+		if (*d == ']')
+			return true;
+	}
+	return false;
+}
 
 static void add_finding(struct sbuf *f, size_t *n, const char *line, size_t len)
 {
@@ -80,6 +113,29 @@ static void add_finding(struct sbuf *f, size_t *n, const char *line, size_t len)
 	sbuf_add(f, line, len);
 	sbuf_addch(f, '\n');
 	(*n)++;
+}
+
+/*
+ * The console line of @len bytes at @p, NUL-terminated: without its NUL
+ * bytes (serial noise, which would end the string early and hide the
+ * rest of the line), the serial console's \r and surrounding blanks.
+ */
+static char *line_dup(const char *p, size_t len)
+{
+	char *line = xmalloc(len + 1), *q = line, *s = line;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (p[i])
+			*q++ = p[i];
+	while (q > line && (q[-1] == '\r' || q[-1] == ' ' || q[-1] == '\t'))
+		q--;
+	*q = '\0';
+	while (*s == ' ' || *s == '\t' || *s == '\r')
+		s++;
+	if (s > line)
+		memmove(line, s, (size_t)(q - s) + 1);
+	return line;
 }
 
 struct test_seen {
@@ -105,12 +161,7 @@ void qemu_classify(const char *console, size_t len,
 		const char *t;
 		char *line;
 
-		/* Trim the serial console's \r and surrounding blanks. */
-		while (p < e && (*p == ' ' || *p == '\t' || *p == '\r'))
-			p++;
-		while (e > p && (e[-1] == '\r' || e[-1] == ' ' || e[-1] == '\t'))
-			e--;
-		line = xstrndup(p, (size_t)(e - p));
+		line = line_dup(p, (size_t)(e - p));
 		p = nl ? nl + 1 : end;
 
 		t = strstr(line, QEMU_TEST_PREFIX);
@@ -134,7 +185,7 @@ void qemu_classify(const char *console, size_t len,
 			for (i = 0; i < ARRAY_SIZE(splat_heads); i++)
 				if (strstr(line, splat_heads[i]))
 					break;
-			if (i < ARRAY_SIZE(splat_heads))
+			if (i < ARRAY_SIZE(splat_heads) || is_die_header(line))
 				add_finding(&splats, &nsplats, line, strlen(line));
 			else if (strstr(line, CALL_TRACE) && !nsplats)
 				add_finding(&splats, &nsplats, line, strlen(line));
@@ -162,6 +213,12 @@ void qemu_classify(const char *console, size_t len,
 		const char *s = timed_out ?
 			"timeout: the guest did not finish in time (no " QEMU_MARKER ")" :
 			"no " QEMU_MARKER " marker: the guest did not finish";
+
+		add_finding(&other, &nother, s, strlen(s));
+	} else if (timed_out) {
+		/* The reboot after the marker hung: a timeout all the same. */
+		const char *s = "timeout: the guest printed " QEMU_MARKER
+				" but did not power off in time";
 
 		add_finding(&other, &nother, s, strlen(s));
 	}

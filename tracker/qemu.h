@@ -79,7 +79,8 @@ struct qemu_verdict {
  * qemu_classify - classify a console log.  Pass only if the final marker
  * appears, each of @tests reported PASS and the console has none of
  * "WARNING:", "BUG:", "Oops", "Kernel panic", "Call Trace:",
- * "general protection fault", "UBSAN:", "KASAN:".  @timed_out makes
+ * "general protection fault", "UBSAN:", "KASAN:", "kernel BUG at " (BUG_ON()),
+ * nor an x86 die header ("invalid opcode: 0000 [#1]").  @timed_out makes
  * the status QEMU_TIMEOUT (findings still filled in).  Cannot fail.
  */
 void qemu_classify(const char *console, size_t len,

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "boottest.h"
 #include "qemu.h"
 #include "util.h"
 
@@ -198,6 +199,126 @@ static void test_repeated_warning_once(void **state)
 	qemu_verdict_release(&v);
 }
 
+/*
+ * BUG_ON() on x86 before 6.12: "kernel BUG at FILE:LINE!", then the die
+ * header without "Oops" (added in 6.12), then the trace and the panic.
+ */
+static const char bug_on_61[] =
+	"KMIG-TEST boot PASS user space reached on Linux 6.1.192\r\n"
+	"------------[ cut here ]------------\r\n"
+	"kernel BUG at net/rds/rdma.c:600!\r\n"
+	"invalid opcode: 0000 [#1] PREEMPT\r\n"
+	"CPU: 0 PID: 1 Comm: init Not tainted 6.1.192 #2\r\n"
+	"RIP: 0010:rds_rdma_extra_size+0x117/0x130\r\n"
+	"Call Trace:\r\n"
+	" <TASK>\r\n"
+	" rds_sendmsg+0x2f1/0xa90\r\n"
+	" </TASK>\r\n"
+	"---[ end trace 0000000000000000 ]---\r\n"
+	"Kernel panic - not syncing: Fatal exception\r\n"
+	"---[ end Kernel panic - not syncing: Fatal exception ]---\r\n";
+
+static void test_bug_on_names_file_line(void **state)
+{
+	struct qemu_verdict v = classify(bug_on_61, false);
+	char *cls;
+
+	(void)state;
+	assert_int_equal(v.status, QEMU_FAIL);
+	/* The first finding names the BUG_ON(), not "Call Trace:". */
+	assert_true(!strncmp(v.findings, "kernel BUG at net/rds/rdma.c:600!\n",
+			     34));
+	assert_non_null(strstr(v.findings, "\ninvalid opcode: 0000 [#1] PREEMPT\n"));
+	assert_null(strstr(v.findings, "Call Trace:"));
+	/* bisect's class of the failure: the file, as for a WARNING. */
+	cls = boottest_finding_class(v.findings);
+	assert_string_equal(cls, "BUG in net/rds/rdma.c");
+	free(cls);
+	qemu_verdict_release(&v);
+}
+
+/* Die headers of x86 before 6.12 (no "Oops: " in front): findings. */
+static void test_die_headers(void **state)
+{
+	static const char *const lines[] = {
+		"invalid opcode: 0000 [#1] PREEMPT SMP",
+		"divide error: 0000 [#1] PREEMPT",
+		"stack segment: 0000 [#1] SMP KASAN",
+		"Kernel BUG at 0xffffffff81000000 [verbose debug info unavailable]",
+	};
+	static const char *const not_splats[] = {
+		"x86/PAT: Configuration [0-7]: WB  WT  UC- UC  WB  WT  UC- UC",
+		"pci_bus 0000:00: root bus resource [io  0x0000-0x0cf7 window]",
+		"a note: beef [#x]",
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(lines); i++) {
+		char *c = xasprintf("KMIG-TEST boot PASS ok\nKMIG-TEST rds PASS ok\n"
+				    "%s\nKMIG-DONE\n", lines[i]);
+		struct qemu_verdict v = classify(c, false);
+
+		assert_int_equal(v.status, QEMU_FAIL);
+		assert_int_equal(v.nfindings, 1);
+		assert_true(!strncmp(v.findings, lines[i], strlen(lines[i])));
+		qemu_verdict_release(&v);
+		free(c);
+	}
+	for (i = 0; i < ARRAY_SIZE(not_splats); i++) {
+		char *c = xasprintf("KMIG-TEST boot PASS ok\nKMIG-TEST rds PASS ok\n"
+				    "%s\nKMIG-DONE\n", not_splats[i]);
+		struct qemu_verdict v = classify(c, false);
+
+		assert_int_equal(v.status, QEMU_PASS);
+		qemu_verdict_release(&v);
+		free(c);
+	}
+}
+
+/* A NUL byte (serial noise) does not hide the rest of its line. */
+static void test_nul_byte_in_line(void **state)
+{
+	static const char c[] =
+		"KMIG-TEST boot PASS ok\n"
+		"\0\0WARNING: CPU: 0 PID: 1 at net/rds/send.c:9 f+0x0/0x1\n"
+		"KMIG-TEST rds PASS ok\x00\n"
+		"KMIG-DONE\n";
+	struct qemu_verdict v;
+
+	(void)state;
+	qemu_classify(c, sizeof(c) - 1, both, 2, false, &v);
+	assert_int_equal(v.status, QEMU_FAIL);
+	assert_true(v.marker);
+	assert_int_equal(v.nfindings, 1);
+	assert_non_null(strstr(v.findings,
+			       "WARNING: CPU: 0 PID: 1 at net/rds/send.c:9"));
+	assert_non_null(strstr(v.tests, "KMIG-TEST rds PASS"));
+	qemu_verdict_release(&v);
+}
+
+/*
+ * KMIG-DONE printed, then QEMU did not exit (the guest hangs in reboot):
+ * a timeout with a finding that says so, not one without any.
+ */
+static void test_timeout_after_marker(void **state)
+{
+	struct qemu_verdict v = classify(boot_ok, true);
+	char *cls;
+
+	(void)state;
+	assert_int_equal(v.status, QEMU_TIMEOUT);
+	assert_true(v.marker);
+	assert_int_equal(v.nfindings, 1);
+	assert_non_null(v.findings);
+	assert_true(!strncmp(v.findings, "timeout: ", 9));
+	assert_non_null(strstr(v.findings, "did not power off"));
+	cls = boottest_finding_class(v.findings);
+	assert_string_equal(cls, "timeout");
+	free(cls);
+	qemu_verdict_release(&v);
+}
+
 static void test_known_tests(void **state)
 {
 	(void)state;
@@ -221,6 +342,10 @@ int main(void)
 		cmocka_unit_test(test_empty_console),
 		cmocka_unit_test(test_repeated_warning_once),
 		cmocka_unit_test(test_known_tests),
+		cmocka_unit_test(test_bug_on_names_file_line),
+		cmocka_unit_test(test_die_headers),
+		cmocka_unit_test(test_nul_byte_in_line),
+		cmocka_unit_test(test_timeout_after_marker),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -94,6 +95,13 @@ static void child_exec(const struct child_opts *o, int out_fd, int cap_fd,
 	}
 	if (o->dir && chdir(o->dir))
 		_exit(127);
+	if (o->max_file) {
+		struct rlimit fsize = { o->max_file, o->max_file };
+		struct rlimit core = { 0, 0 };
+
+		if (setrlimit(RLIMIT_FSIZE, &fsize) || setrlimit(RLIMIT_CORE, &core))
+			_exit(127);
+	}
 	for (i = 0; o->env && o->env[i]; i++)
 		putenv(o->env[i]);
 	execvp(o->argv[0], o->argv);

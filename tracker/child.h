@@ -27,6 +27,11 @@ struct child_opts {
 	char *const *env;	/* extra NAME=value settings, NULL-terminated */
 	double timeout;		/* seconds; 0: none */
 	int kill_signal;	/* sent to the group on kmig's signals; 0: SIGKILL */
+	/*
+	 * the size any file the child writes may reach (RLIMIT_FSIZE: a
+	 * write beyond it raises SIGXFSZ, which ends the child); 0: none
+	 */
+	unsigned long long max_file;
 };
 
 struct child_status {

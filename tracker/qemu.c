@@ -450,6 +450,7 @@ int qemu_boot(const struct qemu_opts *o, struct qemu_result *r)
 	const char *slash;
 	struct sbuf console = SBUF_INIT;
 	struct child_status st;
+	unsigned long long max;
 	struct stat sb;
 	bool fail;
 	int ret;
@@ -480,6 +481,7 @@ int qemu_boot(const struct qemu_opts *o, struct qemu_result *r)
 		goto out_free;
 
 	mem = xasprintf("%d", o->memory_mb > 0 ? o->memory_mb : 256);
+	max = o->console_max ? o->console_max : QEMU_CONSOLE_MAX;
 	{
 		char *argv[] = {
 			"qemu-system-x86_64", "-accel", (char *)accel,
@@ -492,6 +494,7 @@ int qemu_boot(const struct qemu_opts *o, struct qemu_result *r)
 			.out_path = o->console_path,
 			.timeout = o->timeout > 0 ? o->timeout : 120,
 			.kill_signal = SIGKILL,
+			.max_file = max,
 		};
 
 		ret = child_run(&co, &st);
@@ -514,7 +517,12 @@ int qemu_boot(const struct qemu_opts *o, struct qemu_result *r)
 		 * included: anything else is QEMU itself failing (a crash).
 		 */
 		struct qemu_verdict *v = &r->verdict;
-		char *f = st.code > 128 ?
+		char *f = st.code == 128 + SIGXFSZ ?
+			xasprintf("the console reached %llu %s: QEMU stopped there (a message storm?)\n%s",
+				  max % (1ULL << 20) ? max : max >> 20,
+				  max % (1ULL << 20) ? "bytes" : "MB",
+				  v->findings ? v->findings : "") :
+			st.code > 128 ?
 			xasprintf("qemu-system-x86_64 was killed by signal %d\n%s",
 				  st.code - 128, v->findings ? v->findings : "") :
 			xasprintf("qemu-system-x86_64 exited with status %d\n%s",

@@ -99,8 +99,15 @@ struct qemu_opts {
 					 * initramfs goes next to it, as
 					 * initrd.cpio.gz */
 	const char *home;		/* $KMIG_HOME: guest binary cache */
+	/*
+	 * the size the console may reach (0: QEMU_CONSOLE_MAX): a guest
+	 * that prints more (a message storm) is stopped there, a finding
+	 */
+	unsigned long long console_max;
 };
-#define QEMU_OPTS_INIT { NULL, NULL, 0, 120, "tcg", 256, NULL, NULL }
+#define QEMU_OPTS_INIT { NULL, NULL, 0, 120, "tcg", 256, NULL, NULL, 0 }
+/* 64 MiB: a boot's console is some 50 KB. */
+#define QEMU_CONSOLE_MAX (64ULL << 20)
 
 struct qemu_result {
 	struct qemu_verdict verdict;

@@ -93,6 +93,36 @@ static void test_crash_is_reported(void **state)
 	qemu_result_release(&r);
 }
 
+/* A guest that prints without end is stopped at the console's size. */
+static void test_console_capped(void **state)
+{
+	struct qemu_opts o = QEMU_OPTS_INIT;
+	char *kernel = xasprintf("%s/bzImage", dir);
+	char *log = xasprintf("%s/console.log", dir);
+	struct qemu_result r;
+	struct stat st;
+	FILE *f = fopen(kernel, "w");
+
+	(void)state;
+	assert_non_null(f);
+	fclose(f);
+	fake_qemu("exec head -c 3000000 /dev/zero");
+	o.kernel = kernel;
+	o.console_path = log;
+	o.home = dir;
+	o.timeout = 60;
+	o.console_max = 100000;
+	assert_int_equal(qemu_boot(&o, &r), 0);
+	assert_int_equal(r.verdict.status, QEMU_FAIL);
+	assert_non_null(strstr(r.verdict.findings,
+			       "the console reached 100000 bytes: QEMU stopped there"));
+	assert_int_equal(stat(log, &st), 0);
+	assert_true(st.st_size <= 100000);
+	qemu_result_release(&r);
+	free(kernel);
+	free(log);
+}
+
 static void test_hang_times_out(void **state)
 {
 	struct qemu_result r;
@@ -186,6 +216,7 @@ int main(void)
 		cmocka_unit_test(test_clean_exit_passes),
 		cmocka_unit_test(test_crash_is_reported),
 		cmocka_unit_test(test_hang_times_out),
+		cmocka_unit_test(test_console_capped),
 	};
 	char *bin, *path;
 	int ret;

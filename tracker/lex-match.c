@@ -172,14 +172,20 @@ bool lex_fallthrough_comment(const char *s, size_t len)
 	}
 }
 
-/* Allocators whose size is argument 2 (alloc-arith); the rest: 1. */
+/*
+ * Allocators whose size is argument 2 (alloc-arith), devm_kmemdup()'s
+ * argument 3; the rest: 1.
+ */
 static int alloc_size_argno(const char *s, size_t len)
 {
 	static const char *const second[] = {
 		"devm_kmalloc", "devm_kzalloc", "krealloc", "kvrealloc",
+		"kmemdup", "kvmemdup",
 	};
 	size_t i;
 
+	if (len == 12 && !memcmp(s, "devm_kmemdup", 12))
+		return 3;
 	for (i = 0; i < ARRAY_SIZE(second); i++)
 		if (strlen(second[i]) == len && !memcmp(second[i], s, len))
 			return 2;

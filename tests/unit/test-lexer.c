@@ -467,6 +467,14 @@ static void test_alloc_arith(void **state)
 			       "alloc-arith"), 0);
 	assert_int_equal(count(BODY("p = krealloc(p, n * 2, GFP_KERNEL);"),
 			       "alloc-arith"), 1);
+	/* the duplicators: kmemdup_array() (net/bluetooth/mgmt.c) */
+	assert_int_equal(count(BODY("p = kmemdup(s, n * sizeof(*s), GFP_KERNEL);\n"
+				    "\tq = kvmemdup(s, cnt * 8, GFP_KERNEL);\n"
+				    "\tr = devm_kmemdup(dev, s, n * sizeof(*s), GFP_KERNEL);"),
+			       "alloc-arith"), 3);
+	assert_int_equal(count(BODY("p = kmemdup(a * b, len, GFP_KERNEL);\n"
+				    "\tr = devm_kmemdup(dev, s, len, n * 2);"),
+			       "alloc-arith"), 0);
 	assert_int_equal(count(BODY("p = kvrealloc(p, old, new, GFP_KERNEL);"),
 			       "alloc-arith"), 0);
 	/* allocators outside the list, members, comments */

@@ -926,19 +926,6 @@ static bool in_list(char *const *v, size_t n, const char *s)
 	return false;
 }
 
-static int write_file(const char *path, const struct sbuf *sb)
-{
-	FILE *f = fopen(path, "w");
-
-	if (!f)
-		return kmig_err("cannot create '%s'", path);
-	if (sb->len)
-		fwrite(sb->buf, 1, sb->len, f);
-	if (fclose(f))
-		return kmig_err("cannot write '%s'", path);
-	return 0;
-}
-
 static bool branch_exists(git_repository *repo, const char *refname)
 {
 	git_reference *ref = NULL;
@@ -1039,7 +1026,7 @@ static int export_commit(char **file, git_repository *repo, git_commit *c,
 		*slash = '/';
 	}
 	if (!ret)
-		ret = write_file(path, &mbox);
+		ret = write_file(path, mbox.buf, mbox.len);
 	free(path);
 	free(msg);
 	sbuf_release(&mbox);
@@ -1228,9 +1215,9 @@ static int get_maintainer(git_repository *repo, git_tree *tree, const char *work
 		maint_fallback(maint.buf ? maint.buf : "", files, nfiles, to, cc);
 		goto out;
 	}
-	ret = write_file(sp, &script);
+	ret = write_file(sp, script.buf, script.len);
 	if (!ret)
-		ret = write_file(mp, &maint);
+		ret = write_file(mp, maint.buf, maint.len);
 	for (k = 0; !ret && k < 2; k++) {
 		struct sbuf outb = SBUF_INIT;
 		char *argv[] = { "perl", sp, "--no-tree", "--nogit", "--nogit-fallback",
@@ -1465,7 +1452,7 @@ static int export_send(struct kmig_ctx *ctx, const char *dir, git_repository *re
 		if (!ret) {
 			number_subject(&mbox, i + 1, n);
 			add_base_commit(&mbox, base_id);
-			ret = write_file(path, &mbox);
+			ret = write_file(path, mbox.buf, mbox.len);
 		}
 		if (!ret) {
 			char *abs = realpath(path, NULL);
@@ -1482,7 +1469,7 @@ static int export_send(struct kmig_ctx *ctx, const char *dir, git_repository *re
 				sbuf_addf(&hdr, "Cc: %s\n", cc.buf);
 			if (hdr.len)
 				insert_headers(&mbox, hdr.buf);
-			ret = write_file(path, &mbox);
+			ret = write_file(path, mbox.buf, mbox.len);
 		}
 		if (to.len)
 			addr_add(&allto, to.buf, to.len);
@@ -1574,7 +1561,7 @@ static int export_send(struct kmig_ctx *ctx, const char *dir, git_repository *re
 			sbuf_addf(&hdr, "Cc: %s\n", allcc.buf);
 		if (hdr.len)
 			insert_headers(&cover, hdr.buf);
-		ret = write_file(path, &cover);
+		ret = write_file(path, cover.buf, cover.len);
 		if (!ret)
 			printf("wrote %s\n", path);
 		sbuf_release(&hdr);

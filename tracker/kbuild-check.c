@@ -14,15 +14,6 @@
 #include "child.h"
 #include "kbuild-internal.h"
 
-static int write_all_str(const char *path, const char *s)
-{
-	FILE *f = fopen(path, "w");
-
-	if (!f || fputs(s, f) == EOF || fclose(f))
-		return kmig_err("cannot write '%s': %s", path, strerror(errno));
-	return 0;
-}
-
 /* The configurations of the compile check, tried in this order. */
 static const struct wide_config {
 	unsigned int flag;
@@ -109,7 +100,7 @@ static int wide_prepare(struct kbuild *kb, struct make_env *me,
 		ret = mkdir_p(wm->dir);
 	if (!ret)
 		ret = wide_run(kb, me, wm, log, NULL, "allmodconfig");
-	if (ret == 0 && write_all_str(wm->stamp, base_id))
+	if (ret == 0 && write_file(wm->stamp, base_id, strlen(base_id)))
 		ret = -1;
 	return ret;
 }

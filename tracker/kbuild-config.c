@@ -12,8 +12,7 @@
 /* Bump when the configuration recipe changes in a way the hash misses. */
 #define KBUILD_RECIPE "kmig-config-1 tinyconfig+merge_config+olddefconfig\n"
 
-/* Every "CONFIG_X=v" / "# CONFIG_X is not set" of @frag must hold. */
-static int check_fragment(const char *frag, const char *config, char **missing)
+int kbuild_check_fragment(const char *frag, const char *config, char **missing)
 {
 	struct sbuf fs = SBUF_INIT, cs = SBUF_INIT, out = SBUF_INIT;
 	char *line, *save = NULL;
@@ -95,7 +94,7 @@ int kbuild_configure(struct kbuild *kb, struct make_env *me, const char *log,
 	if (!ret)
 		ret = kbuild_step(kb, me, log, old);
 	if (!ret)
-		ret = check_fragment(frag, config, &res->missing);
+		ret = kbuild_check_fragment(frag, config, &res->missing);
 	if (!ret) {
 		memcpy(kb->state_config, res->config_hash, 41);
 		ret = kbuild_write_state(kb);

@@ -74,6 +74,13 @@ int kbuild_step(struct kbuild *kb, struct make_env *me, const char *log,
 /* kbuild_first_error - the first error line of @log (caller frees), or NULL. */
 char *kbuild_first_error(const char *log);
 
+/*
+ * kbuild_check_fragment - the options of the fragment @frag ("CONFIG_X=v",
+ * "# CONFIG_X is not set") that the configuration @config does not hold,
+ * space-separated, in *@missing (NULL: none).  0 or negative.
+ */
+int kbuild_check_fragment(const char *frag, const char *config, char **missing);
+
 /* kbuild_recipe_hash - the hash of the recipe with the fragment @frag. */
 int kbuild_recipe_hash(char out[41], const char *frag);
 

@@ -131,12 +131,43 @@ out_free:
 	return ret;
 }
 
+/*
+ * IMAGE.missing beside a built image: the fragment options its
+ * configuration lacked (res->missing), so a boot that reuses the image
+ * warns as the one that built it did.  No file: none lacked.
+ */
+static int missing_write(const char *path, const char *missing)
+{
+	if (!missing) {
+		if (unlink(path) && errno != ENOENT)
+			return kmig_err("cannot remove '%s': %s", path,
+					strerror(errno));
+		return 0;
+	}
+	return write_file(path, missing, strlen(missing));
+}
+
+static int missing_read(const char *path, char **missing)
+{
+	struct sbuf sb = SBUF_INIT;
+
+	*missing = NULL;
+	if (access(path, F_OK))
+		return 0;
+	if (sbuf_read_file(&sb, path))
+		return -1;
+	if (sb.len)
+		*missing = sbuf_detach(&sb);
+	sbuf_release(&sb);
+	return 0;
+}
+
 int kbuild_commit(struct kbuild *kb, const char *rev, unsigned int flags,
 		  struct kbuild_result *res)
 {
 	struct make_env me;
 	const char *data = datadir_find(DATADIR_QEMU);
-	char *frag = NULL, *built = NULL;
+	char *frag = NULL, *built = NULL, *missing = NULL;
 	char *make[] = { "make", NULL, NULL, NULL, "bzImage", NULL };
 	double start = mono_now();
 	bool kconfig = false;
@@ -155,12 +186,13 @@ int kbuild_commit(struct kbuild *kb, const char *rev, unsigned int flags,
 	}
 	res->image = xasprintf("%s/%s-%.12s.bzImage", kb->images, res->commit,
 			       res->config_hash);
+	missing = xasprintf("%s.missing", res->image);
 	if (!(flags & KBUILD_REBUILD) && !stat(res->image, &st)) {
 		res->status = KBUILD_OK;
 		res->cached = true;
 		kbuild_note(kb, "reusing the image of %.12s %s", res->commit,
 			    res->subject);
-		ret = 0;
+		ret = missing_read(missing, &res->missing);
 		goto out_free;
 	}
 
@@ -178,6 +210,11 @@ int kbuild_commit(struct kbuild *kb, const char *rev, unsigned int flags,
 		ret = kbuild_configure(kb, &me, res->log_path, frag, res);
 		if (ret < 0)
 			goto out_env;
+	} else {
+		/* the .config of an earlier build: checked all the same */
+		ret = kbuild_check_fragment(frag, built, &res->missing);
+		if (ret < 0)
+			goto out_env;
 	}
 	if (!ret) {
 		make[1] = me.outdir;
@@ -189,7 +226,8 @@ int kbuild_commit(struct kbuild *kb, const char *rev, unsigned int flags,
 		goto out_env;
 	free(built);
 	built = xasprintf("%s/arch/x86/boot/bzImage", kb->out);
-	if (ret == 0 && copy_file(built, res->image) == 0) {
+	if (ret == 0 && copy_file(built, res->image) == 0 &&
+	    missing_write(missing, res->missing) == 0) {
 		res->status = KBUILD_OK;
 	} else if (ret == 0) {
 		ret = -1;
@@ -209,6 +247,7 @@ out_free:
 		free(res->image);
 		res->image = NULL;
 	}
+	free(missing);
 	free(built);
 	free(frag);
 	return ret;

@@ -65,7 +65,8 @@ struct kbuild_result {
 	char *image;			/* bzImage path (KBUILD_OK only) */
 	char *missing;			/* fragment options that did not
 					 * survive, space-separated; NULL if
-					 * all did (or nothing configured) */
+					 * all did.  A reused image: as its
+					 * build recorded (IMAGE.missing) */
 	char *error;			/* first compiler error line of the
 					 * log (KBUILD_FAILED), or NULL */
 	char *inherited;		/* kbuild_compile_check(): files that

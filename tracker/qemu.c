@@ -327,15 +327,6 @@ static void cpio_entry(struct sbuf *cpio, const char *name, unsigned mode,
 		sbuf_addch(cpio, '\0');
 }
 
-static int write_all(const char *path, const void *data, size_t len)
-{
-	FILE *f = fopen(path, "wb");
-
-	if (!f || fwrite(data, 1, len, f) != len || fclose(f))
-		return kmig_err("cannot write '%s': %s", path, strerror(errno));
-	return 0;
-}
-
 int qemu_initramfs(const char *home, const char *const *tests,
 		   size_t ntests, const char *fail_test, const char *path)
 {
@@ -370,7 +361,7 @@ int qemu_initramfs(const char *home, const char *const *tests,
 
 	raw = xasprintf("%s.cpio", path);
 	gz = xasprintf("%s.cpio.gz", path);
-	ret = write_all(raw, cpio.buf, cpio.len);
+	ret = write_file(raw, cpio.buf, cpio.len);
 	if (ret)
 		goto out_free;
 	argv[3] = raw;
@@ -420,7 +411,7 @@ static int debug_fail_boot(bool *fail)
 	}
 	if (n > 0) {
 		snprintf(buf, sizeof(buf), "%ld\n", n - 1);
-		ret = write_all(path, buf, strlen(buf));
+		ret = write_file(path, buf, strlen(buf));
 		*fail = !ret;
 	}
 out_free:

@@ -309,6 +309,23 @@ int sbuf_read_file(struct sbuf *sb, const char *path)
 	return 0;
 }
 
+int write_file(const char *path, const void *data, size_t len)
+{
+	FILE *f = fopen(path, "wb");
+
+	if (!f)
+		return kmig_err("cannot write '%s': %s", path, strerror(errno));
+	if ((len && fwrite(data, 1, len, f) != len) || ferror(f)) {
+		int err = errno;
+
+		fclose(f);
+		return kmig_err("cannot write '%s': %s", path, strerror(err));
+	}
+	if (fclose(f))
+		return kmig_err("cannot write '%s': %s", path, strerror(errno));
+	return 0;
+}
+
 char *normalize_ws(const char *s, size_t len)
 {
 	char *out = xmalloc(len + 1);

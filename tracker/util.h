@@ -115,6 +115,11 @@ void sbuf_release(struct sbuf *sb);
 char *sbuf_detach(struct sbuf *sb);
 /* Read a whole file; 0 or negative with the message recorded. */
 int sbuf_read_file(struct sbuf *sb, const char *path);
+/*
+ * write_file - create or truncate @path with the @len bytes at @data; 0 or
+ * negative with "cannot write '@path': <reason>" recorded.
+ */
+int write_file(const char *path, const void *data, size_t len);
 
 /* Whitespace-normalise: runs of blanks become one space, ends trimmed. */
 char *normalize_ws(const char *s, size_t len);

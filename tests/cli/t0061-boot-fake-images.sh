@@ -10,6 +10,18 @@ R="$TRASH/repo" D="$TRASH/kmig.db"
 t_ok "fixture: five commits with fake images" boot_fixture "$R" "$D"
 C4=$(git -C "$R" rev-parse master~1) C5=$(git -C "$R" rev-parse master)
 
+# a reused image warns of the fragment options its build lacked, as the
+# boot that built it did (IMAGE.missing beside it)
+for img in "$KMIG_HOME"/work/*/images/"$C5"-*.bzImage; do
+	printf 'CONFIG_RDS CONFIG_KALLSYMS' > "$img.missing"
+done
+t_exit "boot of a reused image whose build lacked options" 1 "$KMIG" --repo "$R" --db "$D" boot master
+t_ok "... says which" grep -q "^kmig: warning: config options not set as qemu/kmig.config asks: CONFIG_RDS CONFIG_KALLSYMS$" \
+	"$TRASH/.stderr"
+rm -f "$KMIG_HOME"/work/*/images/"$C5"-*.bzImage.missing
+t_exit "... and without the file" 1 "$KMIG" --repo "$R" --db "$D" boot master
+t_ok "... no warning" sh -c "! grep -q 'warning: config options' '$TRASH/.stderr'"
+
 # GOOD's child is the first bad commit: the bisect range closes at once
 # (next_step() read the candidate before the first, an ASan
 # heap-buffer-overflow)

@@ -101,6 +101,8 @@ static void child_exec(const struct child_opts *o, int out_fd, int cap_fd,
 
 		if (setrlimit(RLIMIT_FSIZE, &fsize) || setrlimit(RLIMIT_CORE, &core))
 			_exit(127);
+		/* an ignored signal stays so across exec: the cap ends it */
+		signal(SIGXFSZ, SIG_DFL);
 	}
 	for (i = 0; o->env && o->env[i]; i++)
 		putenv(o->env[i]);

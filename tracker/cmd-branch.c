@@ -308,6 +308,14 @@ static int edited_branch_guard(git_repository *repo, const char *refname,
 	    !git_commit_lookup(&cur, repo, tip) &&
 	    git_oid_equal(git_commit_tree_id(cur), git_commit_tree_id(next)))
 		goto out_free;
+	/*
+	 * the new tip has the old one (a base tag that moved on since an
+	 * apply that applied nothing): no commit of the branch is lost
+	 */
+	if (tip && !git_oid_equal(tip, &want) &&
+	    (git_oid_equal(tip, git_commit_id(next)) ||
+	     git_graph_descendant_of(repo, git_commit_id(next), tip) == 1))
+		goto out_free;
 	if (tip && !git_oid_equal(tip, &want)) {
 		char have_hex[13], want_hex[13];
 

@@ -443,7 +443,7 @@ int qemu_boot(const struct qemu_opts *o, struct qemu_result *r)
 	struct child_status st;
 	unsigned long long max;
 	struct stat sb;
-	bool fail;
+	bool fail, capped;
 	int ret;
 
 	memset(r, 0, sizeof(*r));
@@ -502,13 +502,19 @@ int qemu_boot(const struct qemu_opts *o, struct qemu_result *r)
 		goto out_free;
 	qemu_classify(console.buf ? console.buf : "", console.len, tests,
 		      ntests, st.timed_out, &r->verdict);
-	if (st.code && !st.timed_out) {
+	/*
+	 * A QEMU that ignores SIGXFSZ gets EFBIG at the cap instead: it may
+	 * exit with an error or run on to the timeout, a console at the cap
+	 * all the same.
+	 */
+	capped = st.code == 128 + SIGXFSZ || console.len >= max;
+	if (capped || (st.code && !st.timed_out)) {
 		/*
 		 * With -no-reboot QEMU exits 0 when the guest reboots, panics
 		 * included: anything else is QEMU itself failing (a crash).
 		 */
 		struct qemu_verdict *v = &r->verdict;
-		char *f = st.code == 128 + SIGXFSZ ?
+		char *f = capped ?
 			xasprintf("the console reached %llu %s: QEMU stopped there (a message storm?)\n%s",
 				  max % (1ULL << 20) ? max : max >> 20,
 				  max % (1ULL << 20) ? "bytes" : "MB",

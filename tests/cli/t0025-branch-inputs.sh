@@ -236,6 +236,25 @@ t_ok "the hand-made commit is in the reflog" sh -c "git -C '$W' reflog t/edit | 
 t_exit "and apply goes on without --force" 0 k branch apply --base v1.0 --series "$S5" --name t/edit
 t_ok "--force in the help" sh -c "'$KMIG' help branch | grep -q 're-creates it anyway (the old tip stays in its reflog)'"
 
+# a branch whose apply applied nothing (every patch upstream) is its base;
+# the base tag moved on since: its old commit is in the new base, no edit
+S6="$TRASH/s6"
+mkdir -p "$S6"
+cp "$TRASH/plain/0001-c-twenty.patch" "$S6/"
+printf '0001-c-twenty.patch\n' > "$S6/series"
+git -C "$W" checkout -q -b up master
+sed -i 's/return 2;/return 20;/' "$W/b/c.c"
+git -C "$W" commit -q -a -m "c: twenty, upstream"
+git -C "$W" tag v1.up
+t_exit "apply a series that is upstream" 0 k branch apply --base v1.up --series "$S6" --name t/up
+t_ok "upstream, nothing applied" grep -q '^upstream ' "$TRASH/.stdout"
+echo 'int e;' > "$W/b/e.c"
+git -C "$W" add b/e.c && git -C "$W" commit -q -m "e: new"
+git -C "$W" tag -f v1.up > /dev/null
+git -C "$W" checkout -q master
+t_exit "the base tag moved on: apply again" 0 k branch apply --base v1.up --series "$S6" --name t/up
+t_is "on the new base" "$(git -C "$W" rev-parse v1.up)" "$(git -C "$W" rev-parse t/up)"
+
 # export of a branch that does not exist: an error, and no directory made
 t_exit "export --name of no branch" 2 k branch export --name t/nosuch --series "$TRASH/s-none"
 t_is "said, one line" "kmig: no branch 't/nosuch' in '$W' (run 'kmig branch apply')" \

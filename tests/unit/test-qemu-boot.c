@@ -8,6 +8,8 @@
  * its file counts, then none.
  */
 #include <setjmp.h>
+#include <signal.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -123,6 +125,48 @@ static void test_console_capped(void **state)
 	free(log);
 }
 
+/*
+ * A QEMU that does not die of SIGXFSZ (it ignores the signal, or kmig's
+ * parent left it ignored: an ignored signal stays so across exec) gets
+ * EFBIG instead: one that exits on it, or goes on until the timeout, is
+ * still named by the cap, not by its exit status or a timeout.
+ */
+static void capped_boot(const char *tail, double timeout, bool parent_ignores)
+{
+	struct qemu_opts o = QEMU_OPTS_INIT;
+	char *kernel = xasprintf("%s/bzImage", dir);
+	char *log = xasprintf("%s/console.log", dir);
+	struct qemu_result r;
+	FILE *f = fopen(kernel, "w");
+
+	assert_non_null(f);
+	fclose(f);
+	fake_qemu(tail);
+	o.kernel = kernel;
+	o.console_path = log;
+	o.home = dir;
+	o.timeout = timeout;
+	o.console_max = 100000;
+	if (parent_ignores)
+		signal(SIGXFSZ, SIG_IGN);
+	assert_int_equal(qemu_boot(&o, &r), 0);
+	signal(SIGXFSZ, SIG_DFL);
+	assert_int_equal(r.verdict.status, QEMU_FAIL);
+	assert_non_null(strstr(r.verdict.findings,
+			       "the console reached 100000 bytes: QEMU stopped there"));
+	qemu_result_release(&r);
+	free(kernel);
+	free(log);
+}
+
+static void test_console_capped_sigxfsz_ignored(void **state)
+{
+	(void)state;
+	capped_boot("exec head -c 3000000 /dev/zero", 60, true);
+	capped_boot("trap '' XFSZ; head -c 3000000 /dev/zero; exit 1", 60, false);
+	capped_boot("trap '' XFSZ; head -c 3000000 /dev/zero; exec sleep 300", 2, false);
+}
+
 static void test_hang_times_out(void **state)
 {
 	struct qemu_result r;
@@ -217,6 +261,7 @@ int main(void)
 		cmocka_unit_test(test_crash_is_reported),
 		cmocka_unit_test(test_hang_times_out),
 		cmocka_unit_test(test_console_capped),
+		cmocka_unit_test(test_console_capped_sigxfsz_ignored),
 	};
 	char *bin, *path;
 	int ret;

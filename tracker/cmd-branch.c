@@ -321,7 +321,7 @@ static int edited_branch_guard(git_repository *repo, const char *refname,
 
 		git_oid_tostr(have_hex, sizeof(have_hex), tip);
 		git_oid_tostr(want_hex, sizeof(want_hex), &want);
-		ret = kmig_err("'%s' has commits kmig did not make (tip %s, its last apply left %s): export them to the series first ('kmig branch export --name %s'), or apply with --force",
+		ret = kmig_err("'%s' has commits kmig did not make (tip %s, its last apply left %s): export them to the series first ('kmig branch export --name %s'); --force re-creates it anyway",
 			       name, have_hex, want_hex, name);
 	}
 out_free:

@@ -220,7 +220,7 @@ hand_commit 21
 edited=$(git -C "$W" rev-parse t/edit)
 t_exit "apply again over the hand-made commit" 2 k branch apply --base v1.0 --series "$S5" --name t/edit
 t_ok "said, one line" sh -c "[ \$(wc -l < '$TRASH/.stderr') -eq 1 ] &&
-	grep -q \"^kmig: 't/edit' has commits kmig did not make (tip \$(echo $edited | cut -c1-12), .*--force\$\" '$TRASH/.stderr'"
+	grep -q \"^kmig: 't/edit' has commits kmig did not make (tip \$(echo $edited | cut -c1-12), .*; --force re-creates it anyway\$\" '$TRASH/.stderr'"
 t_is "the branch as it was" "$edited" "$(git -C "$W" rev-parse t/edit)"
 t_exit "rebase onto it too" 2 k branch rebase --onto v1.0 --series "$S5" --name t/edit
 t_exit "export it to the series" 0 k branch export --name t/edit --series "$S5"

@@ -483,8 +483,9 @@ static size_t old_entries(struct old_entry **out, const char *p, const char *e,
 			continue;
 		}
 		ALLOC_GROW(*out, n + 1, alloc);
-		(*out)[n] = (struct old_entry){ name, p, len, above,
-						(size_t)(p - above), false };
+		/* the whole line: its own line end (CR LF) too */
+		(*out)[n] = (struct old_entry){ name, p, patch_line_len(p, e),
+						above, (size_t)(p - above), false };
 		n++;
 		above = p + patch_line_len(p, e);
 	}
@@ -492,22 +493,27 @@ static size_t old_entries(struct old_entry **out, const char *p, const char *e,
 	return n;
 }
 
-/* The lines @s (@len bytes, whole lines but maybe the last) into @out. */
-static void add_lines(struct sbuf *out, const char *s, size_t len)
+/*
+ * The lines @s (@len bytes, whole lines but maybe the last) into @out,
+ * the last ended with @eol if it has no line end.
+ */
+static void add_lines(struct sbuf *out, const char *s, size_t len,
+		      const char *eol)
 {
 	sbuf_add(out, s, len);
 	if (len && s[len - 1] != '\n')
-		sbuf_addch(out, '\n');
+		sbuf_addstr(out, eol);
 }
 
 /* The lines above the old entries up to @k not yet written. */
-static void add_above(struct sbuf *out, struct old_entry *ent, size_t k)
+static void add_above(struct sbuf *out, struct old_entry *ent, size_t k,
+		      const char *eol)
 {
 	size_t j;
 
 	for (j = 0; j <= k; j++)
 		if (!ent[j].written) {
-			add_lines(out, ent[j].above, ent[j].above_len);
+			add_lines(out, ent[j].above, ent[j].above_len, eol);
 			ent[j].written = true;
 		}
 }
@@ -518,13 +524,19 @@ int series_write(const char *dir, char *const *names, size_t n)
 	char *path = xasprintf("%s/series", dir);
 	char *tmp = xasprintf("%s/series.tmp", dir);
 	struct old_entry *ent = NULL;
-	const char *tail = NULL;
-	size_t nent = 0, i, k;
+	const char *tail = NULL, *eol = "\n";
+	size_t nent = 0, first, i, k;
 	FILE *f;
 	int ret = 0;
 
-	if (!access(path, F_OK) && !sbuf_read_file(&old, path) && old.len)
+	if (!access(path, F_OK) && !sbuf_read_file(&old, path) && old.len) {
 		nent = old_entries(&ent, old.buf, old.buf + old.len, &tail);
+		/* new lines end as the file's first line does */
+		first = patch_line_len(old.buf, old.buf + old.len);
+		if (first >= 2 && old.buf[first - 1] == '\n' &&
+		    old.buf[first - 2] == '\r')
+			eol = "\r\n";
+	}
 	/*
 	 * The lines above the first entry stay on top.  An entry kept is
 	 * written as it was (its -p1, its comment) under the comments and
@@ -532,25 +544,25 @@ int series_write(const char *dir, char *const *names, size_t n)
 	 * it; a new name is written alone.
 	 */
 	if (nent) {
-		add_above(&out, ent, 0);
+		add_above(&out, ent, 0, eol);
 	} else if (tail) {	/* comments only */
-		add_lines(&out, tail, old.len);
+		add_lines(&out, tail, old.len, eol);
 		tail = NULL;
 	}
 	for (i = 0; i < n; i++) {
 		for (k = 0; k < nent && strcmp(ent[k].name, names[i]); k++)
 			;
 		if (k == nent) {
-			sbuf_addf(&out, "%s\n", names[i]);
+			sbuf_addf(&out, "%s%s", names[i], eol);
 			continue;
 		}
-		add_above(&out, ent, k);
-		add_lines(&out, ent[k].line, ent[k].len);
+		add_above(&out, ent, k, eol);
+		add_lines(&out, ent[k].line, ent[k].len, eol);
 	}
 	if (nent)
-		add_above(&out, ent, nent - 1);
+		add_above(&out, ent, nent - 1, eol);
 	if (tail)
-		add_lines(&out, tail, (size_t)(old.buf + old.len - tail));
+		add_lines(&out, tail, (size_t)(old.buf + old.len - tail), eol);
 	f = fopen(tmp, "w");
 	if (!f) {
 		ret = kmig_err("cannot create '%s': %s", tmp, strerror(errno));

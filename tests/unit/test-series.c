@@ -200,6 +200,11 @@ static void test_write_keeps(void **state)
 	text = rewrite(dir, "0001-a.patch\n# b next\n0002-b.patch\n", kept, 1);
 	assert_string_equal(text, "0001-a.patch\n# b next\n");
 	free(text);
+	/* a CR LF file stays CR LF, its new lines too */
+	text = rewrite(dir, "# top\r\n0001-a.patch -p1\r\n0003-c.patch", kept, 3);
+	assert_string_equal(text, "# top\r\n0001-a.patch -p1\r\n0003-c.patch\r\n"
+			    "0004-d.patch\r\n");
+	free(text);
 	assert_int_equal(test_tmpdir_remove(dir), 0);
 }
 

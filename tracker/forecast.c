@@ -115,7 +115,15 @@ void forecast_slope(struct sbuf *sb, double slope, const char *minus)
 	double a = fabs(slope);
 	bool whole = a >= 9.95;
 	long long v = whole ? llround(a) : llround(a * 10);
+	int decimals = 1;
 
+	/*
+	 * Below 0.05 one decimal is 0: a fall that still reaches zero
+	 * before FORECAST_LAST_DATE (e.g. -0.03/year from a count of 1)
+	 * gets the decimals of its first non-zero digit instead.
+	 */
+	while (!v && decimals < FORECAST_SLOPE_DECIMALS)
+		v = llround(a * pow(10, ++decimals));
 	if (v)
 		sbuf_addstr(sb, slope < 0 ? minus : "+");
 	if (!v)
@@ -123,7 +131,7 @@ void forecast_slope(struct sbuf *sb, double slope, const char *minus)
 	else if (whole)
 		add_grouped(sb, v);
 	else
-		sbuf_addf(sb, "%lld.%lld", v / 10, v % 10);
+		sbuf_addf(sb, "%.*f", decimals, (double)v / pow(10, decimals));
 	sbuf_addstr(sb, "/year");
 }
 

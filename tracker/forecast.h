@@ -86,8 +86,12 @@ void forecast_month(char *buf, size_t len, long long t);
  * forecast_slope - append @slope per year as "<sign><digits>/year" to @sb:
  * the sign is '+', or @minus for a fall (e.g. "-", or "&minus;" in HTML),
  * none when it rounds to zero; thousands separated by commas; whole
- * numbers from 10 on, one decimal below ("+2,371/year", "-0.5/year").
+ * numbers from 10 on, one decimal below ("+2,371/year", "-0.5/year"),
+ * and below 0.05 the decimals of the first non-zero digit, up to
+ * FORECAST_SLOPE_DECIMALS ("-0.03/year"): a converging forecast's slope
+ * (a count of 1 or more gone before FORECAST_LAST_DATE) never reads 0.
  */
+#define FORECAST_SLOPE_DECIMALS 4
 void forecast_slope(struct sbuf *sb, double slope, const char *minus);
 
 /*

@@ -30,7 +30,9 @@ void td_forecast(struct web *w, struct sbuf *sb, const long long *v)
 	switch (f.kind) {
 	case FORECAST_TOO_FEW:
 		sbuf_addstr(sb, "<td data-v=\"\" class=\"muted\" title=\"needs two releases "
-			    "whose dates are a day or more apart\">too few releases</td>");
+			    "whose dates as the forecast takes them (a Debian package: its "
+			    "kernel line&rsquo;s, as in the list of releases) are a day or "
+			    "more apart\">too few releases</td>");
 		return;
 	case FORECAST_NO_USES:
 		sbuf_addstr(sb, "<td data-v=\"0\">no uses</td>");

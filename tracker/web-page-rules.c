@@ -68,10 +68,13 @@ static void index_rules(struct web *w, struct sbuf *sb)
 	sbuf_addstr(sb, "</tr></tfoot>\n</table></div>\n");
 }
 
-/* A row per release. */
+/*
+ * A row per release; its date, and the date the forecast takes when that
+ * is another (a Debian package's kernel line: release_trend_date()).
+ */
 static void index_releases(struct web *w, struct sbuf *sb)
 {
-	char date[32];
+	char date[32], line[32];
 	size_t i;
 
 	sbuf_addstr(sb, "<h2>Releases</h2>\n<div class=\"scroll\"><table class=\"sortable\" id=\"releases\">\n"
@@ -84,9 +87,13 @@ static void index_releases(struct web *w, struct sbuf *sb)
 		format_date(date, sizeof(date), rel->date, "%Y-%m-%d");
 		sbuf_addstr(sb, "<tr><td>");
 		add_link(sb, w->rel.pages[i], rel->tag);
-		sbuf_addf(sb, "</td><td>%s%s</td><td><code>%.12s</code></td>", date,
-			  rel->date_source ? " (Debian)" : "",
-			  rel->commit ? rel->commit : "");
+		sbuf_addf(sb, "</td><td>%s%s", date, rel->date_source ? " (Debian)" : "");
+		if (release_trend_date(rel) != rel->date) {
+			format_date(line, sizeof(line), release_trend_date(rel), "%Y-%m-%d");
+			sbuf_addf(sb, " <small title=\"the date the forecast takes: the first "
+				  "Debian upload of its X.Y line\">forecast: line %s</small>", line);
+		}
+		sbuf_addf(sb, "</td><td><code>%.12s</code></td>", rel->commit ? rel->commit : "");
 		td_num(sb, rel->files);
 		td_num(sb, w->rel.tot[i]);
 		td_changes(sb, w->rel.tot, i, w->rel.added[i], w->rel.removed[i]);

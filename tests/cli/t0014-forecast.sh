@@ -118,4 +118,24 @@ t_is "web: strcpy's forecast cell" "zero by 2024-06 (−1.0/year)" \
 	"$(python3 "$TOP/tests/web/site.py" cell "$KMIG_HOME/web/index.html" rules strcpy 7)"
 t_ok "web: method stated" grep -q 'Least squares of count on release date' "$KMIG_HOME/web/index.html"
 
+# Debian point releases of one kernel line: the forecast takes the line's
+# date for each (migration 5), which the list of releases did not show: it
+# showed three own dates a year apart beside "too few releases" and a
+# tooltip asking for two dates a day apart.  The list shows the line date
+# the forecast took where it is not the release's own, and the tooltip
+# says which dates it means.
+cp "$DB" "$TRASH/line.db"
+sqlite3 "$TRASH/line.db" "UPDATE releases SET date_source = 'debian-changelog', line_date = 1600000000"
+t_exit "web: one kernel line" 0 "$KMIG" --db "$TRASH/line.db" web -o "$TRASH/line-site"
+t_is "web: the list of releases shows the date the forecast takes" \
+	"2022-06-15 (Debian) forecast: line 2020-09-13" \
+	"$(python3 "$TOP/tests/web/site.py" cell "$TRASH/line-site/index.html" releases v1.1 1)"
+t_is "web: one line: too few releases" "too few releases" \
+	"$(python3 "$TOP/tests/web/site.py" cell "$TRASH/line-site/index.html" rules strcpy 7)"
+t_ok "web: the tooltip names the line dates" \
+	grep -q 'title="needs two releases whose dates as the forecast takes them (a Debian package: its kernel line&rsquo;s, as in the list of releases) are a day or more apart">too few releases<' \
+	"$TRASH/line-site/index.html"
+t_ok "web: a release's own date alone where the forecast takes it" \
+	grep -q '<td>2021-06-15</td>' "$KMIG_HOME/web/index.html"
+
 t_done

@@ -212,6 +212,28 @@ static void slope_is(double slope, const char *minus, const char *want)
 	sbuf_release(&sb);
 }
 
+/*
+ * A slow fall: 2, then 1 thirty years on, is -1/30 per year; the newest
+ * count reaches zero thirty years after it.  Its text must not read
+ * "0/year" beside a zero date (it did: one decimal rounds -0.03 to 0).
+ */
+static void test_slow_fall(void **state)
+{
+	static const long long date[] = { T2020, T2020 + 30 * Y };
+	static const long long count[] = { 2, 1 };
+	struct forecast f;
+	struct sbuf sb = SBUF_INIT;
+
+	(void)state;
+	forecast_fit(date, count, 2, &f);
+	assert_int_equal(f.kind, FORECAST_CONVERGING);
+	assert_float_equal(f.slope, -1.0 / 30.0, 1e-12);
+	/* zero 30 years after the newest: T2020 + 60 Y, late 2079 */
+	forecast_text(&sb, &f);
+	assert_string_equal(sb.buf, "zero by 2079-12 at this pace (-0.03/year)");
+	sbuf_release(&sb);
+}
+
 static void test_format(void **state)
 {
 	char month[16];
@@ -225,8 +247,13 @@ static void test_format(void **state)
 	slope_is(9.96, "-", "+10/year");
 	slope_is(9.94, "-", "+9.9/year");
 	slope_is(-0.5, "-", "-0.5/year");
-	slope_is(0.04, "-", "0/year");
-	slope_is(-0.04, "-", "0/year");
+	slope_is(0.0, "-", "0/year");
+	/* below 0.05 a year: the first non-zero digit, never "0/year" */
+	slope_is(0.04, "-", "+0.04/year");
+	slope_is(-0.04, "&minus;", "&minus;0.04/year");
+	slope_is(-0.0496, "-", "-0.05/year");
+	slope_is(-0.0012, "-", "-0.001/year");
+	slope_is(-0.00004, "-", "0/year");
 	forecast_month(month, sizeof(month), 0);
 	assert_string_equal(month, "1970-01");
 	forecast_month(month, sizeof(month), T2021_06_15);
@@ -249,6 +276,7 @@ int main(void)
 		cmocka_unit_test(test_too_few),
 		cmocka_unit_test(test_zero),
 		cmocka_unit_test(test_undated),
+		cmocka_unit_test(test_slow_fall),
 		cmocka_unit_test(test_format),
 	};
 

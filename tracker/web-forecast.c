@@ -38,7 +38,13 @@ void td_forecast(struct web *w, struct sbuf *sb, const long long *v)
 		sbuf_addstr(sb, "<td data-v=\"0\">no uses</td>");
 		return;
 	case FORECAST_REACHED_ZERO:
-		sbuf_addstr(sb, "<td data-v=\"0\">reached zero</td>");
+		/* the month, as kmig report gives it */
+		sbuf_addstr(sb, "<td data-v=\"0\">reached zero");
+		if (f.zero_at) {
+			forecast_month(month, sizeof(month), f.zero_at);
+			sbuf_addf(sb, " (%s)", month);
+		}
+		sbuf_addstr(sb, "</td>");
 		return;
 	case FORECAST_NOT_CONVERGING:
 		sbuf_addf(sb, "<td class=\"fc\" data-v=\"%lld\"", FORECAST_LAST_DATE + 1);

@@ -34,11 +34,10 @@ static void put32(unsigned char *p, uint32_t v)
 	p[3] = v;
 }
 
-static void write_file(const char *path, const void *buf, size_t len)
+/* util.h's write_file(), which cannot fail here */
+static void write_or_abort(const char *path, const void *buf, size_t len)
 {
-	FILE *f = fopen(path, "wb");
-
-	if (!f || fwrite(buf, 1, len, f) != len || fclose(f))
+	if (write_file(path, buf, len))
 		abort();
 }
 
@@ -85,7 +84,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	put32(pack + 4, 2);
 	put32(pack + 8, (uint32_t)n);
 	memcpy(pack + 12, data + 1 + 2 * n, body);
-	write_file(pack_path, pack, psize);
+	write_or_abort(pack_path, pack, psize);
 
 	/* version 2: magic, version, fan-out, names, CRCs, offsets, trailer */
 	isize = 8 + 1024 + n * (20 + 4 + 4) + 40;
@@ -104,7 +103,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	p += 20 * n + 4 * n;		/* CRCs stay zero */
 	for (i = 0; i < n; i++)
 		put32(p + 4 * i, off[i]);
-	write_file(idx_path, idx, isize);
+	write_or_abort(idx_path, idx, isize);
 
 	if (packset_open(&ps, dir))
 		abort();

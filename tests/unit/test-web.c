@@ -249,7 +249,7 @@ static void test_forecast_cell(void **state)
 	assert_non_null(strstr(sb.buf, "data-v=\"253402300800\""));
 	sbuf_reset(&sb);
 	td_forecast(&w, &sb, reached);
-	assert_string_equal(sb.buf, "<td data-v=\"0\">reached zero</td>");
+	assert_string_equal(sb.buf, "<td data-v=\"0\">reached zero (2022-06)</td>");
 	sbuf_reset(&sb);
 	td_forecast(&w, &sb, none);
 	assert_string_equal(sb.buf, "<td data-v=\"0\">no uses</td>");

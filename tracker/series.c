@@ -384,6 +384,27 @@ static int series_options(const char *path, size_t lineno, const char *name,
 	return 0;
 }
 
+/*
+ * entry_name - the patch name on the series line of @len bytes at @p (a
+ * new string), *@opts what follows it on the line (in that string, or
+ * NULL); NULL for a comment or blank line.
+ */
+static char *entry_name(const char *p, size_t len, char **opts)
+{
+	char *name = patch_trim_dup(p, len), *sp = strpbrk(name, " \t");
+
+	*opts = NULL;
+	if (sp) {
+		*sp = '\0';
+		*opts = sp + 1;
+	}
+	if (!*name || *name == '#') {
+		free(name);
+		return NULL;
+	}
+	return name;
+}
+
 int series_read(struct series *out, const char *dir, bool missing_ok)
 {
 	struct sbuf sb = SBUF_INIT;
@@ -402,19 +423,12 @@ int series_read(struct series *out, const char *dir, bool missing_ok)
 	p = sb.buf ? sb.buf : "";
 	e = p + sb.len;
 	for (; p < e; p += patch_line_len(p, e)) {
-		size_t n = patch_line_chomp(p, e);
-		char *name, *sp;
+		char *sp, *name = entry_name(p, patch_line_chomp(p, e), &sp);
 
 		lineno++;
-		name = patch_trim_dup(p, n);
-		/* quilt allows options after the name ("-p1"): check them */
-		sp = strpbrk(name, " \t");
-		if (sp)
-			*sp++ = '\0';
-		if (!*name || *name == '#') {
-			free(name);
+		if (!name)
 			continue;
-		}
+		/* quilt allows options after the name ("-p1"): check them */
 		ret = series_options(path, lineno, name, sp);
 		if (ret) {
 			free(name);
@@ -473,15 +487,10 @@ static size_t old_entries(struct old_entry **out, const char *p, const char *e,
 
 	*out = NULL;
 	for (; p < e; p += patch_line_len(p, e)) {
-		size_t len = patch_line_chomp(p, e);
-		char *name = patch_trim_dup(p, len), *sp = strpbrk(name, " \t");
+		char *opts, *name = entry_name(p, patch_line_chomp(p, e), &opts);
 
-		if (sp)
-			*sp = '\0';
-		if (!*name || *name == '#') {
-			free(name);
+		if (!name)
 			continue;
-		}
 		ALLOC_GROW(*out, n + 1, alloc);
 		/* the whole line: its own line end (CR LF) too */
 		(*out)[n] = (struct old_entry){ name, p, patch_line_len(p, e),

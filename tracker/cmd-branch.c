@@ -280,6 +280,7 @@ static int edited_branch_guard(git_repository *repo, const char *refname,
 {
 	git_reference *ref = NULL;
 	git_commit *base = NULL, *cur = NULL;
+	char have_hex[13], want_hex[13];
 	const char *hex = NULL;
 	const git_oid *tip;
 	git_oid want;
@@ -303,27 +304,23 @@ static int edited_branch_guard(git_repository *repo, const char *refname,
 		git_oid_cpy(&want, git_commit_id(base));
 	}
 	tip = git_reference_target(ref);
+	if (!tip || git_oid_equal(tip, &want))
+		goto out_free;		/* where the last apply left it */
 	/* edited, and exported: the series gives the same tree */
-	if (tip && !git_oid_equal(tip, &want) &&
-	    !git_commit_lookup(&cur, repo, tip) &&
+	if (!git_commit_lookup(&cur, repo, tip) &&
 	    git_oid_equal(git_commit_tree_id(cur), git_commit_tree_id(next)))
 		goto out_free;
 	/*
 	 * the new tip has the old one (a base tag that moved on since an
 	 * apply that applied nothing): no commit of the branch is lost
 	 */
-	if (tip && !git_oid_equal(tip, &want) &&
-	    (git_oid_equal(tip, git_commit_id(next)) ||
-	     git_graph_descendant_of(repo, git_commit_id(next), tip) == 1))
+	if (git_oid_equal(tip, git_commit_id(next)) ||
+	    git_graph_descendant_of(repo, git_commit_id(next), tip) == 1)
 		goto out_free;
-	if (tip && !git_oid_equal(tip, &want)) {
-		char have_hex[13], want_hex[13];
-
-		git_oid_tostr(have_hex, sizeof(have_hex), tip);
-		git_oid_tostr(want_hex, sizeof(want_hex), &want);
-		ret = kmig_err("'%s' has commits kmig did not make (tip %s, its last apply left %s): export them to the series first ('kmig branch export --name %s'); --force re-creates it anyway",
-			       name, have_hex, want_hex, name);
-	}
+	git_oid_tostr(have_hex, sizeof(have_hex), tip);
+	git_oid_tostr(want_hex, sizeof(want_hex), &want);
+	ret = kmig_err("'%s' has commits kmig did not make (tip %s, its last apply left %s): export them to the series first ('kmig branch export --name %s'); --force re-creates it anyway",
+		       name, have_hex, want_hex, name);
 out_free:
 	git_error_clear();
 	git_commit_free(cur);
@@ -1383,31 +1380,36 @@ static bool regular_in(const char *dir, const char *name)
  */
 static int stale_patch(const char *dir, git_commit **commits, size_t n)
 {
+	char **names = xcalloc(n + 1, sizeof(*names));
 	DIR *d = opendir(dir);
 	struct dirent *e;
+	size_t i;
 	int ret = 0;
 
-	if (!d)
-		return kmig_err("cannot read '%s'", dir);
+	if (!d) {
+		ret = kmig_err("cannot read '%s'", dir);
+		goto out_free;
+	}
+	/* the files this export writes */
+	for (i = 0; i < n; i++)
+		names[i] = patch_file_name((int)(i + 1),
+					   git_commit_summary(commits[i]));
+	names[n] = xstrdup("0000-cover-letter.patch");
 	while (!ret && (e = readdir(d))) {
-		size_t len = strlen(e->d_name), i;
-		bool ours = !strcmp(e->d_name, "0000-cover-letter.patch");
+		size_t len = strlen(e->d_name);
 
 		if (len < 6 || strcmp(e->d_name + len - 6, ".patch") ||
+		    in_list(names, n + 1, e->d_name) ||
 		    !regular_in(dir, e->d_name))
 			continue;
-		for (i = 0; !ours && i < n; i++) {
-			char *name = patch_file_name((int)(i + 1),
-						     git_commit_summary(commits[i]));
-
-			ours = !strcmp(name, e->d_name);
-			free(name);
-		}
-		if (!ours)
-			ret = kmig_err("'%s/%s' is not of this export: git send-email would send it too (remove it, or send to an empty directory)",
-				       dir, e->d_name);
+		ret = kmig_err("'%s/%s' is not of this export: git send-email would send it too (remove it, or send to an empty directory)",
+			       dir, e->d_name);
 	}
 	closedir(d);
+out_free:
+	for (i = 0; i <= n; i++)
+		free(names[i]);
+	free(names);
 	return ret;
 }
 

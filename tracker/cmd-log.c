@@ -101,7 +101,6 @@ static int walk_range(struct log_state *s, const git_oid *from,
 		git_tree *tree = NULL, *ptree = NULL;
 		const git_signature *sig;
 		struct log_commit *c;
-		git_tree_entry *e = NULL;
 
 		if (git_commit_lookup(&commit, s->repo, &oid) < 0) {
 			ret = kmig_err_git("cannot read commit");
@@ -137,11 +136,12 @@ static int walk_range(struct log_state *s, const git_oid *from,
 			ret = kmig_err_git("cannot read commit tree");
 			goto next;
 		}
-		if (git_tree_entry_bypath(&e, tree, "MAINTAINERS") == 0 &&
-		    git_tree_entry_type(e) == GIT_OBJECT_BLOB)
-			git_oid_cpy(&c->maint, git_tree_entry_id(e));
-		git_tree_entry_free(e);
-		ret = gate_touch(&s->g, ptree, tree, false, &c->touched);
+		/* no MAINTAINERS: c->maint stays the zero id */
+		ret = repo_blob_id_at(tree, "MAINTAINERS", &c->maint);
+		if (ret == KMIG_ENOTFOUND)
+			ret = 0;
+		if (!ret)
+			ret = gate_touch(&s->g, ptree, tree, false, &c->touched);
 next:
 		git_tree_free(ptree);
 		git_tree_free(tree);
@@ -447,26 +447,23 @@ static int section_at(struct log_state *s, const git_oid *id, const char *name)
 {
 	const struct maintainers *m = NULL;
 	git_commit *commit = NULL;
-	git_tree_entry *e = NULL;
 	git_tree *tree = NULL;
-	int ret = 0;
+	git_oid maint;
+	int ret;
 
 	if (git_commit_lookup(&commit, s->repo, id) < 0 ||
 	    git_commit_tree(&tree, commit) < 0) {
 		ret = kmig_err_git("cannot read commit tree");
 		goto out_free;
 	}
-	if (git_tree_entry_bypath(&e, tree, "MAINTAINERS") < 0) {
-		git_error_clear();
-		goto out_free;
-	}
-	if (git_tree_entry_type(e) != GIT_OBJECT_BLOB)
-		goto out_free;
-	ret = maint_cache_get(&s->maint, s->repo, git_tree_entry_id(e), &m);
-	if (!ret)
+	ret = repo_blob_id_at(tree, "MAINTAINERS", &maint);
+	if (ret == KMIG_ENOTFOUND)
+		ret = 0;		/* no MAINTAINERS: no section */
+	else if (!ret)
+		ret = maint_cache_get(&s->maint, s->repo, &maint, &m);
+	if (!ret && m)
 		ret = maintainers_has(m, name);
 out_free:
-	git_tree_entry_free(e);
 	git_tree_free(tree);
 	git_commit_free(commit);
 	return ret;

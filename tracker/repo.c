@@ -28,8 +28,7 @@ int repo_blob_read(git_repository *repo, const git_oid *oid, struct sbuf *out)
 	return 0;
 }
 
-int repo_blob_at(git_repository *repo, git_tree *tree, const char *path,
-		 struct sbuf *out)
+int repo_blob_id_at(git_tree *tree, const char *path, git_oid *out)
 {
 	git_tree_entry *te = NULL;
 	int ret;
@@ -42,11 +41,20 @@ int repo_blob_at(git_repository *repo, git_tree *tree, const char *path,
 	if (ret < 0)
 		return kmig_err_git("cannot read tree");
 	if (git_tree_entry_type(te) == GIT_OBJECT_BLOB)
-		ret = repo_blob_read(repo, git_tree_entry_id(te), out);
+		git_oid_cpy(out, git_tree_entry_id(te));
 	else
 		ret = kmig_errcode(KMIG_ENOTFOUND, "'%s' is not a file", path);
 	git_tree_entry_free(te);
 	return ret;
+}
+
+int repo_blob_at(git_repository *repo, git_tree *tree, const char *path,
+		 struct sbuf *out)
+{
+	git_oid id;
+	int ret = repo_blob_id_at(tree, path, &id);
+
+	return ret ? ret : repo_blob_read(repo, &id, out);
 }
 
 const char *repo_oid_str(const git_oid *oid)

@@ -64,6 +64,12 @@ int repo_write_dir_tree(git_oid *out, git_repository *repo, const char *dir,
  */
 int repo_blob_read(git_repository *repo, const git_oid *oid, struct sbuf *out);
 /*
+ * repo_blob_id_at - the blob id of the file at @path in @tree into *@out.
+ * Returns 0; KMIG_ENOTFOUND (message recorded, @out untouched) when @path
+ * is NULL, absent, or not a blob; else negative, "cannot read tree: ...".
+ */
+int repo_blob_id_at(git_tree *tree, const char *path, git_oid *out);
+/*
  * repo_blob_at - append the content of the file at @path in @tree to @out.
  * Returns 0; KMIG_ENOTFOUND (message recorded, @out untouched) when @path
  * is NULL, absent, or not a blob (a directory, a submodule); else negative

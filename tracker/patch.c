@@ -181,6 +181,21 @@ static int b64val(int c)
 	return c == '+' ? 62 : c == '/' ? 63 : -1;
 }
 
+/*
+ * b64_feed - add the base64 digit @v (0..63) to the bits of @acc and
+ * @bits; true with the next decoded byte in *@byte once there is one.
+ */
+static bool b64_feed(unsigned int *acc, int *bits, int v, unsigned char *byte)
+{
+	*acc = (*acc << 6 | (unsigned int)v) & 0xffffff;
+	*bits += 6;
+	if (*bits < 8)
+		return false;
+	*bits -= 8;
+	*byte = (unsigned char)(*acc >> *bits);
+	return true;
+}
+
 /* One byte of text in @charset (utf-8 or latin-1) appended as UTF-8. */
 static void add_byte(struct sbuf *out, unsigned char c, bool latin1)
 {
@@ -223,15 +238,11 @@ static size_t encoded_word(struct sbuf *out, const char *s)
 	for (t = q2 + 1; t < end; t++) {
 		if (b) {
 			int v = b64val((unsigned char)*t);
+			unsigned char c;
 
-			if (v < 0)
-				continue;	/* '=' padding */
-			acc = acc << 6 | (unsigned int)v;
-			bits += 6;
-			if (bits >= 8) {
-				bits -= 8;
-				add_byte(out, (unsigned char)(acc >> bits), latin1);
-			}
+			/* v < 0: '=' padding */
+			if (v >= 0 && b64_feed(&acc, &bits, v, &c))
+				add_byte(out, c, latin1);
 		} else if (*t == '_') {
 			sbuf_addch(out, ' ');
 		} else if (*t == '=' && t + 2 < end && hexval(t[1]) >= 0 &&
@@ -334,17 +345,12 @@ static void b64_decode(struct sbuf *out, const char *p, const char *end)
 
 	for (; p < end; p++) {
 		int v = b64val((unsigned char)*p);
+		unsigned char c;
 
 		if (*p == '=')
 			bits = 0;
-		if (v < 0)
-			continue;
-		acc = (acc << 6 | (unsigned int)v) & 0xffffff;
-		bits += 6;
-		if (bits >= 8) {
-			bits -= 8;
-			sbuf_addch(out, (char)(acc >> bits));
-		}
+		if (v >= 0 && b64_feed(&acc, &bits, v, &c))
+			sbuf_addch(out, (char)c);
 	}
 }
 

@@ -354,29 +354,219 @@ static void b64_decode(struct sbuf *out, const char *p, const char *end)
 	}
 }
 
+/*
+ * The parameter @name of the header value @v ("boundary" of a
+ * Content-Type), its quotes removed, or NULL.  Caller frees.
+ */
+static char *header_param(const char *v, const char *name)
+{
+	size_t n = strlen(name);
+	const char *p = strchr(v, ';'), *q;
+
+	while (p) {
+		for (p++; isspace((unsigned char)*p); p++)
+			;
+		if (!strncasecmp(p, name, n) && p[n] == '=') {
+			p += n + 1;
+			if (*p == '"') {
+				q = strchr(++p, '"');
+				return q ? xstrndup(p, (size_t)(q - p)) : NULL;
+			}
+			for (q = p; *q && *q != ';' && !isspace((unsigned char)*q); q++)
+				;
+			return q > p ? xstrndup(p, (size_t)(q - p)) : NULL;
+		}
+		p = strchr(p, ';');
+	}
+	return NULL;
+}
+
+/* The headers of a MIME entity that decide what its body is. */
+struct mime_head {
+	char *type;		/* Content-Type, NULL: text/plain */
+	char *disp;		/* Content-Disposition */
+	bool qp, b64;
+};
+
+/* Read the headers from *@p on, leaving *@p at the body. */
+static void mime_head_read(struct mime_head *h, const char **p,
+			   const char *end)
+{
+	struct sbuf hdr = SBUF_INIT;
+	char *v;
+
+	memset(h, 0, sizeof(*h));
+	while (patch_header_next(p, end, &hdr)) {
+		if ((v = patch_header_value(&hdr, "Content-Transfer-Encoding"))) {
+			h->qp = !strcasecmp(v, "quoted-printable");
+			h->b64 = !strcasecmp(v, "base64");
+			free(v);
+		} else if ((v = patch_header_value(&hdr, "Content-Type"))) {
+			free(h->type);
+			h->type = v;
+		} else if ((v = patch_header_value(&hdr, "Content-Disposition"))) {
+			free(h->disp);
+			h->disp = v;
+		}
+	}
+	sbuf_release(&hdr);
+}
+
+static void mime_head_release(struct mime_head *h)
+{
+	free(h->type);
+	free(h->disp);
+}
+
+static bool type_is(const char *type, const char *what)
+{
+	size_t n = strlen(what);
+
+	return type && !strncasecmp(type, what, n) &&
+	       (!type[n] || type[n] == ';' || isspace((unsigned char)type[n]) ||
+		what[n - 1] == '/');
+}
+
+/* Does the file name @name end in .patch or .diff? */
+static bool patch_name(const char *name)
+{
+	size_t n = name ? strlen(name) : 0;
+
+	return (n > 6 && !strcasecmp(name + n - 6, ".patch")) ||
+	       (n > 5 && !strcasecmp(name + n - 5, ".diff"));
+}
+
+/*
+ * Is a part with these headers text a patch may be in, as git am takes
+ * it: text/plain (the default) and the patch types, an attachment named
+ * *.patch or *.diff whatever its type; not HTML, signatures or images.
+ */
+static bool mime_text(const struct mime_head *h)
+{
+	char *name;
+	bool named;
+
+	if (!h->type || type_is(h->type, "text/plain") ||
+	    type_is(h->type, "text/x-patch") || type_is(h->type, "text/x-diff") ||
+	    type_is(h->type, "text/x-c"))
+		return true;
+	name = h->disp ? header_param(h->disp, "filename") : NULL;
+	if (!name)
+		name = header_param(h->type, "name");
+	named = patch_name(name);
+	free(name);
+	return named;
+}
+
+/* The body @p..@end in its transfer encoding @h into @out. */
+static void mime_body(struct sbuf *out, const struct mime_head *h,
+		      const char *p, const char *end)
+{
+	if (h->qp)
+		qp_decode(out, p, end);
+	else if (h->b64)
+		b64_decode(out, p, end);
+	else
+		sbuf_add(out, p, (size_t)(end - p));
+	if (out->len && out->buf[out->len - 1] != '\n')
+		sbuf_addch(out, '\n');
+}
+
+/* Is the line @p (@n bytes, its newline included) "--@b" or "--@b--"? */
+static bool mime_delimiter(const char *p, size_t n, const char *b, size_t bn,
+			   bool *close)
+{
+	n = chomp(p, n);
+	if (n < bn + 2 || p[0] != '-' || p[1] != '-' || memcmp(p + 2, b, bn))
+		return false;
+	p += bn + 2;
+	n -= bn + 2;
+	*close = n >= 2 && p[0] == '-' && p[1] == '-';
+	if (*close) {
+		p += 2;
+		n -= 2;
+	}
+	while (n && (*p == ' ' || *p == '\t' || *p == '\r')) {
+		p++;
+		n--;
+	}
+	return !n;
+}
+
+#define MIME_DEPTH 4
+
+/*
+ * The text parts of the multipart body @p..@end (boundary @b), each
+ * decoded, into @out in their order; nested multiparts (an alternative
+ * inside a mixed one) up to MIME_DEPTH.
+ */
+static void mime_parts(struct sbuf *out, const char *p, const char *end,
+		       const char *b, int depth)
+{
+	size_t bn = strlen(b);
+	const char *part = NULL;
+	bool close = false;
+
+	while (p < end && !close) {
+		size_t n = patch_line_len(p, end);
+
+		if (!mime_delimiter(p, n, b, bn, &close)) {
+			p += n;
+			continue;
+		}
+		if (part) {
+			/* the line break before the delimiter is the delimiter's */
+			const char *pend = p;
+			struct mime_head h;
+
+			if (pend > part && pend[-1] == '\n')
+				pend--;
+			if (pend > part && pend[-1] == '\r')
+				pend--;
+			mime_head_read(&h, &part, pend);
+			if (type_is(h.type, "multipart/")) {
+				char *nb = header_param(h.type, "boundary");
+
+				if (nb && *nb && depth < MIME_DEPTH)
+					mime_parts(out, part, pend, nb, depth + 1);
+				free(nb);
+			} else if (mime_text(&h)) {
+				mime_body(out, &h, part, pend);
+			}
+			mime_head_release(&h);
+		}
+		p += n;
+		part = p;
+	}
+}
+
 char *patch_body_decode(const char *msg, size_t len, size_t *outlen)
 {
 	const char *p = msg, *end = msg + len;
-	struct sbuf hdr = SBUF_INIT, out = SBUF_INIT;
-	bool qp = false, b64 = false;
+	struct sbuf out = SBUF_INIT;
+	struct mime_head h;
+	char *b = NULL;
 
-	while (patch_header_next(&p, end, &hdr)) {
-		char *v = patch_header_value(&hdr, "Content-Transfer-Encoding");
-
-		if (v) {
-			qp = !strcasecmp(v, "quoted-printable");
-			b64 = !strcasecmp(v, "base64");
-		}
-		free(v);
+	mime_head_read(&h, &p, end);
+	if (type_is(h.type, "multipart/"))
+		b = header_param(h.type, "boundary");
+	if (b && !*b) {
+		free(b);
+		b = NULL;
 	}
-	sbuf_release(&hdr);
-	if (!qp && !b64)
+	if (!b && !h.qp && !h.b64) {
+		mime_head_release(&h);
 		return NULL;
+	}
 	sbuf_add(&out, msg, (size_t)(p - msg));
-	if (qp)
+	if (b)
+		mime_parts(&out, p, end, b, 1);
+	else if (h.qp)
 		qp_decode(&out, p, end);
 	else
 		b64_decode(&out, p, end);
+	free(b);
+	mime_head_release(&h);
 	*outlen = out.len;
 	return sbuf_detach(&out);
 }

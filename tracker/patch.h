@@ -127,9 +127,13 @@ char *patch_message_subject(const char *msg, size_t len);
 /*
  * patch_body_decode - the message @msg (@len bytes) with its body decoded
  * when its Content-Transfer-Encoding is quoted-printable or base64 (as
- * some mailers send a patch, and git am reads it): the headers as they
- * are, then the decoded body; *@outlen its length.  NULL (nothing to do)
- * for any other encoding or none.  Caller frees.
+ * some mailers send a patch, and git am reads it), or when it is a MIME
+ * multipart: then its text parts (text/plain, text/x-patch, text/x-diff,
+ * an attachment named *.patch or *.diff), each decoded, in their order,
+ * nested multiparts included; HTML, signatures and images are left out.
+ * The headers as they are, then the decoded body; *@outlen its length.
+ * NULL (nothing to do) for a single part with any other encoding or none.
+ * Caller frees.
  */
 char *patch_body_decode(const char *msg, size_t len, size_t *outlen);
 

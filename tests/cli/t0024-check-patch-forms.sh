@@ -102,6 +102,31 @@ git -C "$W" checkout -q -b b-am-b64l v1.0
 t_ok "git am takes the mail base64-encoded line by line" git -C "$W" am -q "$TRASH/b64l.patch"
 t_exit "a mail base64-encoded line by line" 1 k check --base v1.0 --patch "$TRASH/b64l.patch"
 t_is "base64 line by line: the same use" "$(cat "$TRASH/qp.want")" "$(uses)"
+# a MIME multipart mail: the message as text and HTML, the patch attached
+# base64-encoded under a type that is no text; git am takes the patch
+{
+	sed -n '/^$/q; /^Content-Transfer-Encoding:/d; /^Content-Type:/d; /^MIME-Version:/d; p' \
+		"$TRASH/8bit.patch"
+	printf 'MIME-Version: 1.0\nContent-Type: multipart/mixed;\n boundary="=-kmig-1"\n\n'
+	printf 'This is a multi-part message in MIME format.\n--=-kmig-1\n'
+	printf 'Content-Type: multipart/alternative; boundary=alt\n\n--alt\n'
+	printf 'Content-Type: text/plain; charset=us-ascii\n\nA strcpy, attached.\n--alt\n'
+	printf 'Content-Type: text/html\n\n<p>A strcpy, attached.</p>\n--alt--\n\n'
+	printf -- '--=-kmig-1\nContent-Type: application/octet-stream; name="0001-a.patch"\n'
+	printf 'Content-Transfer-Encoding: base64\n'
+	printf 'Content-Disposition: attachment; filename="0001-a.patch"\n\n'
+	sed '1,/^---$/d' "$TRASH/8bit.patch" | base64
+	printf -- '--=-kmig-1--\n'
+} > "$TRASH/mime.patch"
+t_ok "the attachment is encoded" grep -q '^--=-kmig-1--$' "$TRASH/mime.patch"
+git -C "$W" checkout -q -b b-am-mime v1.0
+t_ok "git am takes the multipart mail" git -C "$W" am -q "$TRASH/mime.patch"
+t_is "... to the commit's tree" "$(git -C "$W" rev-parse qp^{tree})" \
+	"$(git -C "$W" rev-parse HEAD^{tree})"
+t_exit "a multipart mail with the patch attached" 1 k check --base v1.0 --patch "$TRASH/mime.patch"
+t_is "multipart: the same use" "$(cat "$TRASH/qp.want")" "$(uses)"
+t_ok "multipart: the decoded text" grep -qF 'strcpy(buf, "x"); y = 2;' "$TRASH/.stdout"
+t_ok "multipart: the mail's subject" grep -qF '("net: a strcpy and an =")' "$TRASH/.stdout"
 
 # an mbox from lore or b4: other "From " separators, a series of two
 git -C "$W" checkout -q -b b-lore v1.0

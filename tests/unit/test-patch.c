@@ -454,6 +454,44 @@ static void test_body_decode(void **state)
 		  "+\tstrcpy(d, s);\n" },
 		/* the encoding of the body, not of a line of it */
 		{ "Subject: x\n\nContent-Transfer-Encoding: base64\n", NULL },
+		/* a message part, then the patch attached as text/x-patch */
+		{ "Subject: x\nMIME-Version: 1.0\n"
+		  "Content-Type: multipart/mixed; boundary=\"=-b1\"\n\n"
+		  "This is a multi-part message in MIME format.\n"
+		  "--=-b1\nContent-Type: text/plain; charset=utf-8\n\n"
+		  "Fix it.\n"
+		  "--=-b1\nContent-Type: text/x-patch; name=\"0001-a.patch\"\n"
+		  "Content-Disposition: attachment; filename=\"0001-a.patch\"\n\n"
+		  "--- a/f.c\n+++ b/f.c\n"
+		  "--=-b1--\nepilogue\n",
+		  "Subject: x\nMIME-Version: 1.0\n"
+		  "Content-Type: multipart/mixed; boundary=\"=-b1\"\n\n"
+		  "Fix it.\n--- a/f.c\n+++ b/f.c\n" },
+		/*
+		 * alternative text and HTML, then a base64 attachment named
+		 * *.diff of no text type; CR LF lines, an unquoted boundary
+		 */
+		{ "Subject: x\r\nContent-Type: MULTIPART/mixed;\r\n"
+		  "\tboundary=outer\r\n\r\n"
+		  "--outer\r\n"
+		  "Content-Type: multipart/alternative; boundary=\"in\"\r\n\r\n"
+		  "--in\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\n"
+		  "a =3D b\r\n"
+		  "--in\r\nContent-Type: text/html\r\n\r\n<p>a = b</p>\r\n"
+		  "--in--\r\n"
+		  "--outer\r\nContent-Type: application/octet-stream\r\n"
+		  "Content-Transfer-Encoding: base64\r\n"
+		  "Content-Disposition: attachment; filename=fix.diff\r\n\r\n"
+		  "KwlzdHJjcHko\r\nZCwgcyk7Cg==\r\n"
+		  "--outer\r\nContent-Type: image/png\r\n\r\nPNG\r\n"
+		  "--outer--\r\n",
+		  "Subject: x\r\nContent-Type: MULTIPART/mixed;\r\n"
+		  "\tboundary=outer\r\n\r\n"
+		  "a = b\n+\tstrcpy(d, s);\n" },
+		/* a multipart with no boundary, or an empty one: as it is */
+		{ "Subject: x\nContent-Type: multipart/mixed\n\n--\nx\n", NULL },
+		{ "Subject: x\nContent-Type: multipart/mixed; boundary=\"\"\n\n"
+		  "--\nx\n", NULL },
 	};
 	size_t i, len;
 

@@ -36,7 +36,7 @@ set -u
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 KMIG=${KMIG:-$TOP/kmig}
 RULES_FILE=$TOP/bench/grep-rules.txt
-PATHSPEC="*.c *.h :!tools/ :!scripts/ :!Documentation/ :!usr/"
+PATHSPEC="*.c *.h :!tools/ :!scripts/ :!Documentation/ :!usr/ :!samples/bpf/ :!*/tools/* :!*/Documentation/*"
 
 # ------------------------------------------------------------------
 # Internal modes: the git grep contenders, run under /usr/bin/time.

@@ -100,7 +100,8 @@ void site_list_clear(struct site_list *l);
 
 /*
  * path_in_scope - true for .c and .h files outside the user-space and
- * host trees (tools/, scripts/, Documentation/, usr/).
+ * host trees: tools/, scripts/, Documentation/, usr/ and samples/bpf/ at
+ * the top, a tools/ or Documentation/ directory anywhere.
  */
 bool path_in_scope(const char *path);
 

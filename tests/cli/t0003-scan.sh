@@ -84,6 +84,12 @@ struct t { int n; char data[1]; };
 EOF2
 printf 'void t(void) { strcpy(a, b); BUG(); }\n' > "$W/tools/perf/t.c"
 printf 'strcpy(a, b);\n' > "$W/Documentation/x.c"
+# host and user-space programs elsewhere: arch/x86/tools/, a driver's
+# Documentation/ example, samples/bpf/
+mkdir -p "$W/arch/x86/tools" "$W/drivers/misc/Documentation" "$W/samples/bpf"
+printf 'void r(int n) { char v[n]; strcpy(a, b); }\n' > "$W/arch/x86/tools/relocs.c"
+printf 'void f(void) { strncpy(a, b, 1); }\n' > "$W/drivers/misc/Documentation/fw.c"
+printf 'void u(int n) { char v[n]; }\n' > "$W/samples/bpf/x_user.c"
 git_commit_all "$W" one && git -C "$W" tag v1.9
 
 # v1.10: one blob changes, one new file is a copy of an existing blob

@@ -1075,9 +1075,16 @@ static void test_path_in_scope(void **state)
 	assert_true(path_in_scope("kernel/fork.c"));
 	assert_true(path_in_scope("include/linux/slab.h"));
 	assert_true(path_in_scope("init.c"));
-	assert_true(path_in_scope("drivers/tools/x.c"));
 	assert_true(path_in_scope("arch/x86/usr/x.h"));
 	assert_true(path_in_scope("toolsx/a.c"));
+	assert_true(path_in_scope("drivers/mytools/x.c"));
+	assert_true(path_in_scope("samples/kobject/kobject-example.c"));
+	assert_true(path_in_scope("samples/bpfx/a.c"));
+	assert_false(path_in_scope("drivers/tools/x.c"));
+	assert_false(path_in_scope("arch/x86/tools/relocs.c"));
+	assert_false(path_in_scope("drivers/staging/greybus/Documentation/firmware/firmware.c"));
+	assert_false(path_in_scope("samples/bpf/tracex3_user.c"));
+	assert_false(path_in_scope("samples/bpf/xdp_sample.bpf.h"));
 	assert_false(path_in_scope("tools/perf/builtin-top.c"));
 	assert_false(path_in_scope("scripts/mod/modpost.c"));
 	assert_false(path_in_scope("Documentation/foo.c"));

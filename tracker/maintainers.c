@@ -350,6 +350,69 @@ static bool regex_too_costly(const char *re)
 	return cost > 4096;
 }
 
+/*
+ * The Perl regex @re (get_maintainer.pl matches N: with Perl) as a POSIX
+ * ERE for glibc's regcomp(): "\d" and "\D" become [0-9] and [^0-9]; in a
+ * bracket, where POSIX takes a backslash literally, "\d", "\w" and "\s"
+ * become 0-9, [:alnum:]_ and [:space:], and any other "\X" plain X
+ * ("\bmxc[^\d]" in v7.3.4's MAINTAINERS).  glibc reads \b, \w and \s
+ * outside brackets as Perl does.  Caller frees.
+ */
+static char *perl_to_posix(const char *re)
+{
+	struct sbuf sb = SBUF_INIT;
+	bool in = false;	/* in a bracket expression */
+	const char *p;
+
+	for (p = re; *p; p++) {
+		if (*p != '\\' || !p[1]) {
+			if (!in && *p == '[') {
+				in = true;
+				sbuf_addch(&sb, *p);
+				/* "[^]..." and "[]...": the ']' is a member */
+				if (p[1] == '^')
+					sbuf_addch(&sb, *++p);
+				if (p[1] == ']')
+					sbuf_addch(&sb, *++p);
+				continue;
+			}
+			if (in && *p == '[' && p[1] == ':') {
+				const char *e = strstr(p + 2, ":]");
+
+				if (e) {	/* [:alpha:] whole */
+					sbuf_add(&sb, p, (size_t)(e + 2 - p));
+					p = e + 1;
+					continue;
+				}
+			}
+			if (in && *p == ']')
+				in = false;
+			sbuf_addch(&sb, *p);
+			continue;
+		}
+		p++;
+		if (!in) {
+			if (*p == 'd')
+				sbuf_addstr(&sb, "[0-9]");
+			else if (*p == 'D')
+				sbuf_addstr(&sb, "[^0-9]");
+			else {
+				sbuf_addch(&sb, '\\');
+				sbuf_addch(&sb, *p);
+			}
+		} else if (*p == 'd') {
+			sbuf_addstr(&sb, "0-9");
+		} else if (*p == 'w') {
+			sbuf_addstr(&sb, "[:alnum:]_");
+		} else if (*p == 's') {
+			sbuf_addstr(&sb, "[:space:]");
+		} else {
+			sbuf_addch(&sb, *p);
+		}
+	}
+	return sbuf_detach(&sb);
+}
+
 static void add_field(struct maintainers *m, char type, const char *v,
 		      size_t len)
 {
@@ -398,8 +461,10 @@ static void add_field(struct maintainers *m, char type, const char *v,
 			return;
 		} else {
 			/* A regex POSIX cannot compile is ignored. */
-			int rc = regcomp(&nr->re, s, REG_EXTENDED | REG_NOSUB);
+			char *posix = perl_to_posix(s);
+			int rc = regcomp(&nr->re, posix, REG_EXTENDED | REG_NOSUB);
 
+			free(posix);
 			free(s);
 			if (rc) {
 				m->ignored++;

@@ -162,7 +162,12 @@ static void test_regex(void **state)
 					  "F:\tbroken/\n"
 					  "\n"
 					  "LITERAL\n"
-					  "N:\tcros_ec\n");
+					  "N:\tcros_ec\n"
+					  "\n"
+					  "PERL\n"
+					  "N:\t\\bmxc[^\\d]\n"
+					  "N:\tinclude\\/linux\\/page[-_][a-zA-Z]*\n"
+					  "N:\tabc\\d\\d[\\s\\w.]x\n");
 
 	(void)state;
 	assert_section(m, "drivers/gpu/tegra/dc.c", "TEGRA");
@@ -175,7 +180,17 @@ static void test_regex(void **state)
 	assert_section(m, "unclosed/x.c", MAINTAINERS_NONE);
 	assert_section(m, "broken/x.c", "BROKEN");
 	assert_section(m, "drivers/platform/cros_ec_proto.c", "LITERAL");
-	assert_int_equal(maintainers_count(m), 4);
+	/* N: is Perl's: "[^\d]" is no digit, not "no '\' or 'd'" */
+	assert_section(m, "drivers/clk/imx/clk-mxc-x.c", "PERL");
+	assert_section(m, "drivers/clk/mxcd.c", "PERL");
+	assert_section(m, "drivers/clk/mxc2.c", MAINTAINERS_NONE);
+	assert_section(m, "drivers/clk/imxc-x.c", MAINTAINERS_NONE);
+	assert_section(m, "include/linux/page-flags.h", "PERL");
+	assert_section(m, "lib/abc12_x.c", "PERL");
+	assert_section(m, "lib/abc12 x.c", "PERL");
+	assert_section(m, "lib/abc1x_x.c", MAINTAINERS_NONE);
+	assert_section(m, "lib/abc12-x.c", MAINTAINERS_NONE);
+	assert_int_equal(maintainers_count(m), 5);
 	maintainers_free(m);
 }
 

@@ -22,6 +22,7 @@
 
 static const char usage[] =
 	"usage: kmig scan [--tags GLOB]... [--include-rc] [--jobs N] [--reach-depth N]\n"
+	"                 [--prune]\n"
 	"\n"
 	"Scan release tags (default: every tag matching v[0-9]* except -rc tags,\n"
 	"in version order): count every rule's uses per release, per subsystem\n"
@@ -37,6 +38,9 @@ static const char usage[] =
 	"                  entry points only).  A release scanned at another depth\n"
 	"                  gets its call graph again from the cache (no lexing),\n"
 	"                  its warn-on and warn-on-user counted again\n"
+	"  --prune         remove from the database the releases whose tags the\n"
+	"                  repository no longer has (a line each: 'TAG: pruned');\n"
+	"                  without it each is a warning, and stays in the reports\n"
 	"\n"
 	"The call graph's facts of the last release are kept for the next run\n"
 	"in DB-graph next to the database (a cache: safe to delete).\n"
@@ -169,6 +173,68 @@ static int list_tags(git_repository *repo, char **globs, size_t nglobs,
 	free_strv(rcs, nrcs);
 	if (*n)
 		qsort(*out, *n, sizeof(**out), cmp_tags);
+	return 0;
+}
+
+/*
+ * The releases of @old whose tags the repository no longer has: with
+ * @prune removed from the database in one transaction, a line each on
+ * stdout; else a warning each on stderr.  *@left: the releases kept.
+ */
+static int prune_gone(struct scan_state *s, const struct release_info *old,
+		      size_t nold, bool prune, size_t *left)
+{
+	size_t i, ngone = 0;
+	bool txn = false;
+	int ret = 0;
+
+	*left = nold;
+	for (i = 0; i < nold; i++) {
+		char *ref = xasprintf("refs/tags/%s", old[i].tag);
+		git_oid oid;
+		int rc = git_reference_name_to_id(&oid, s->repo, ref);
+
+		free(ref);
+		if (rc != GIT_ENOTFOUND) {
+			if (rc < 0) {
+				ret = kmig_err_git("cannot read the tags");
+				break;
+			}
+			continue;
+		}
+		ngone++;
+		if (!prune) {
+			fprintf(stderr, "kmig: warning: %s is no longer a tag of the repository: 'kmig scan --prune' removes it from the database\n",
+				old[i].tag);
+			continue;
+		}
+		if (!txn) {
+			ret = store_begin(s->st);
+			if (ret)
+				break;
+			txn = true;
+		}
+		ret = store_release_delete(s->st, old[i].tag);
+		if (ret)
+			break;
+	}
+	if (txn) {
+		if (!ret)
+			ret = store_commit(s->st);
+		else
+			store_rollback(s->st);
+	}
+	if (ret || !prune)
+		return ret;
+	for (i = 0; i < nold && ngone; i++) {
+		char *ref = xasprintf("refs/tags/%s", old[i].tag);
+		git_oid oid;
+
+		if (git_reference_name_to_id(&oid, s->repo, ref) == GIT_ENOTFOUND)
+			printf("%s: pruned (no longer a tag)\n", old[i].tag);
+		free(ref);
+	}
+	*left = nold - ngone;
 	return 0;
 }
 
@@ -1296,6 +1362,7 @@ static int cmd_scan_fn(struct kmig_ctx *ctx, int argc, char **argv)
 		{ "include-rc", no_argument, NULL, 'r' },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "reach-depth", required_argument, NULL, 'd' },
+		{ "prune", no_argument, NULL, 'p' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct scan_state s = { 0 };
@@ -1303,7 +1370,7 @@ static int cmd_scan_fn(struct kmig_ctx *ctx, int argc, char **argv)
 	struct release_info *old = NULL;
 	char **globs = NULL, **tags = NULL;
 	size_t nglobs = 0, aglobs = 0, ntags = 0, nrc = 0, planned = 0, nold = 0, i;
-	bool include_rc = false;
+	bool include_rc = false, prune = false;
 	unsigned long n;
 	int opt, status = KMIG_EXIT_ERROR;
 
@@ -1322,6 +1389,9 @@ static int cmd_scan_fn(struct kmig_ctx *ctx, int argc, char **argv)
 			break;
 		case 'r':
 			include_rc = true;
+			break;
+		case 'p':
+			prune = true;
 			break;
 		case 'j':
 			if (opt_uint("scan", "--jobs", optarg, 1, KMIG_MAX_JOBS, &n)) {
@@ -1375,7 +1445,12 @@ static int cmd_scan_fn(struct kmig_ctx *ctx, int argc, char **argv)
 		cmd_fail_last(KMIG_EXIT_ERROR);
 		goto out;
 	}
-	s.later = nold > 0;
+	if (prune_gone(&s, old, nold, prune, &i)) {
+		release_infos_free(old, nold);
+		cmd_fail(KMIG_EXIT_ERROR, "prune failed: %s", kmig_errmsg());
+		goto out;
+	}
+	s.later = i > 0;
 	release_infos_free(old, nold);
 	store_checkpoint_behind(s.st);
 	s.graphs = reach_cache_new();

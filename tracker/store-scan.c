@@ -255,6 +255,20 @@ static int unshare_files(struct store *st, const char *tag)
 	return 0;
 }
 
+int store_release_delete(struct store *st, const char *tag)
+{
+	static const char sql[] = "DELETE FROM releases WHERE tag = ?";
+	sqlite3_stmt *s;
+
+	if (store_need_txn(st, "store_release_delete") || unshare_files(st, tag))
+		return KMIG_EGENERIC;
+	s = store_stmt(st, sql);
+	if (!s)
+		return KMIG_EGENERIC;
+	sqlite3_bind_text(s, 1, tag, -1, SQLITE_TRANSIENT);
+	return store_done(st, s, "write");
+}
+
 int store_release_start(struct store *st, long long *id, const char *tag,
 			const char *commit, long long date, const char *ruleset,
 			const char *maintainers_oid)

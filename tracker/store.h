@@ -175,6 +175,15 @@ int store_blob_sites(struct store *st, const char *oid, const char *ruleset,
  * blob_rulesets table says, without reading the blobs).
  */
 int store_prune_blobs(struct store *st, long long *pruned);
+
+/*
+ * store_release_delete - remove release @tag and everything recorded for
+ * it (counts, file rows, sites reached); the releases that share its file
+ * rows get them as their own first.  The caller holds the transaction.
+ * No such release: nothing to do.
+ */
+int store_release_delete(struct store *st, const char *tag);
+
 /*
  * store_release_start - (re)create release @tag, dropping an older scan
  * of it; *@id is the new release.  Caller holds a transaction (the same

@@ -2,7 +2,9 @@
 # kmig scan of releases it scanned before: at another --reach-depth (the
 # graph again, which moves WARN sites between warn-on and warn-on-user);
 # a tag moved to another commit with the same tree (counts kept, the new
-# commit's date and date trailers recorded with its id).
+# commit's date and date trailers recorded with its id); a tag deleted
+# (a warning, then --prune removes its release, the point release that
+# shared its file rows keeping every file).
 . "$(dirname "$0")/../lib.sh"
 
 W="$TRASH/work"
@@ -52,5 +54,50 @@ t_is "the new commit with its date, date source and line date" \
 k report v1.0 --format json > "$TRASH/json"
 t_ok "report: the new commit's date" \
 	grep -q '"date": "2024-06-01T00:00:00+00:00", .*"date_source": "debian-changelog"' "$TRASH/json"
+
+# v1.1 adds seven files; v1.1.1 changes one of them and shares v1.1's
+# file rows; then v1.1's tag is deleted
+for i in 1 2 3 4 5 6 7; do
+	printf 'int a%s(int x) { return x; }\n' $i > "$W/net/a$i.c"
+done
+printf 'NETWORKING\nF:\tnet/\n' > "$W/MAINTAINERS"	# the same in both
+git_commit_all "$W" two && git -C "$W" tag v1.1
+printf 'int a1(char *d) { strcpy(d, "x"); return 0; }\n' > "$W/net/a1.c"
+git_commit_all "$W" three && git -C "$W" tag v1.1.1
+t_exit "scan of the point release" 0 k scan
+t_is "v1.1.1 shares v1.1's file rows" "v1.1" \
+	"$(sqlite3 "$DB" "SELECT b.tag FROM releases r JOIN releases b ON b.id = r.files_base WHERE r.tag = 'v1.1.1'")"
+files() {
+	sqlite3 "$DB" "SELECT f.path, f.oid FROM release_files f
+		JOIN releases r ON r.id = f.release_id WHERE r.tag = 'v1.1.1' ORDER BY 1"
+}
+files > "$TRASH/files.before"
+k report v1.1.1 --by file --format csv | cut -d, -f1-4 > "$TRASH/counts.before"
+t_is "eight files" 8 "$(wc -l < "$TRASH/files.before")"
+t_ok "... and the strcpy" grep -qx 'v1.1.1,net/a1.c,strcpy,1' "$TRASH/counts.before"
+git -C "$W" tag -d v1.1 > /dev/null
+t_exit "scan without the tag" 0 k scan
+t_ok "a warning names the release" grep -qx \
+	"kmig: warning: v1.1 is no longer a tag of the repository: 'kmig scan --prune' removes it from the database" \
+	"$TRASH/.stderr"
+t_is "... which stays" "v1.0 v1.1 v1.1.1" \
+	"$(sqlite3 "$DB" "SELECT group_concat(tag, ' ') FROM (SELECT tag FROM releases ORDER BY sort_key)")"
+t_exit "scan --prune" 0 k scan --prune
+t_is "the release is pruned" "v1.1: pruned (no longer a tag)" \
+	"$(grep pruned "$TRASH/.stdout")"
+t_is "v1.0 and v1.1.1 left" "v1.0 v1.1.1" \
+	"$(sqlite3 "$DB" "SELECT group_concat(tag, ' ') FROM (SELECT tag FROM releases ORDER BY sort_key)")"
+t_is "... v1.1.1 with every file as its own" "$(cat "$TRASH/files.before")" "$(files)"
+t_is "... no release shares rows" "0" \
+	"$(sqlite3 "$DB" "SELECT count(files_base) FROM releases")"
+t_is "... no rows of a release gone" "0|0|0" \
+	"$(sqlite3 "$DB" "SELECT (SELECT count(*) FROM counts WHERE release_id NOT IN (SELECT id FROM releases)),
+		(SELECT count(*) FROM file_counts WHERE release_id NOT IN (SELECT id FROM releases)),
+		(SELECT count(*) FROM release_file_rows WHERE release_id NOT IN (SELECT id FROM releases))")"
+k report v1.1.1 --by file --format csv | cut -d, -f1-4 > "$TRASH/counts.after"
+t_ok "... and the same counts" cmp "$TRASH/counts.before" "$TRASH/counts.after"
+t_exit "report of the pruned release" 2 k report v1.1
+t_exit "scan --prune again: nothing to prune" 0 k scan --prune
+t_ok "... no line says pruned" sh -c "! grep -q pruned '$TRASH/.stdout'"
 
 t_done

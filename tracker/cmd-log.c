@@ -184,6 +184,15 @@ static void count_site(struct commit_changes *ch, const char *subsystem,
 		c->removed++;
 }
 
+/* Changes in subsystem, then rule order: store_commit_get()'s order. */
+static int cmp_change(const void *a, const void *b)
+{
+	const struct commit_change *x = a, *y = b;
+	int c = strcmp(x->subsystem, y->subsystem);
+
+	return c ? c : strcmp(x->rule, y->rule);
+}
+
 static int attribute(struct log_state *s, struct log_commit *c)
 {
 	const struct maintainers *m = NULL;
@@ -203,6 +212,10 @@ static int attribute(struct log_state *s, struct log_commit *c)
 		count_site(&c->changes, m ? maintainers_match(m, ch.removed.v[i].path) :
 			   MAINTAINERS_NONE, ch.removed.v[i].rule, false);
 	gate_change_clear(&ch);
+	/* the same order as a recorded commit read back on the next run */
+	if (!ret && c->changes.n)
+		qsort(c->changes.v, c->changes.n, sizeof(*c->changes.v),
+		      cmp_change);
 	return ret;
 }
 

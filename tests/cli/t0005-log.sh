@@ -140,6 +140,16 @@ if command -v python3 > /dev/null; then
 	t_ok "json parses" python3 -m json.tool "$TRASH/.stdout"
 fi
 
+# a commit's subsystems in subsystem and rule order, on the run that
+# computes them as on the next, which reads them back (c6 adds strcpy on
+# lines 3-4 before kmap on line 5)
+"$KMIG" --repo "$W" --db "$TRASH/order.db" log --format json c5..c6 > "$TRASH/json1"
+"$KMIG" --repo "$W" --db "$TRASH/order.db" log --format json c5..c6 > "$TRASH/json2"
+t_ok "json: subsystems in order on the first run" grep -q \
+	'"subsystems": \[{"subsystem": "DRIVERS", "rule": "kmap", "added": 1, "removed": 0}, {"subsystem": "DRIVERS", "rule": "strcpy"' \
+	"$TRASH/json1"
+t_ok "json: the same output when read back" cmp "$TRASH/json1" "$TRASH/json2"
+
 # a second run reads the recorded commits back: same output, no lexing
 k log c1..c6 > "$TRASH/first"
 t_exit "second run" 0 k log c1..c6

@@ -164,6 +164,22 @@ t_is "commits recorded under the release hash" \
 	"$(sqlite3 "$DB" 'SELECT DISTINCT ruleset FROM commits')"
 git -C "$W" tag -d v9.0 > /dev/null
 
+# a commit recorded again (its record is an older rule set's) stays in
+# the ranges recorded before, which the dashboard sums
+in_range() {
+	sqlite3 "$DB" "SELECT count(*) FROM log_ranges r JOIN log_range_commits c
+		ON c.range_id = r.id WHERE r.range = '$1'"
+}
+t_is "c1..c6 recorded with its 5 commits" 5 "$(in_range c1..c6)"
+sqlite3 "$DB" "UPDATE commits SET ruleset = 'older' WHERE commit_id = '$(rev c6)'"
+t_exit "log of a commit recorded under another rule set" 0 k log c5..c6
+t_is "... recorded again under this one" 0 \
+	"$(sqlite3 "$DB" "SELECT count(*) FROM commits WHERE ruleset = 'older'")"
+t_is "... with its changes once" "DRIVERS|kmap|1|0
+DRIVERS|strcpy|2|0" \
+	"$(sqlite3 "$DB" "SELECT subsystem, rule, added, removed FROM commit_changes WHERE commit_id = '$(rev c6)' ORDER BY 1, 2")"
+t_is "... and c1..c6 keeps its 5 commits" 5 "$(in_range c1..c6)"
+
 # a section of the range's MAINTAINERS is known though the database has
 # no use in it yet (a fresh database; c6 only touches drivers/)
 t_exit "--subsystem of a quiet section" 0 \

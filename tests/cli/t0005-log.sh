@@ -189,6 +189,25 @@ t_exit "--subsystem that no MAINTAINERS has" 2 \
 	"$KMIG" --repo "$W" --db "$TRASH/fresh.db" log --subsystem NETWORKIN c5..c6
 t_is "... named" "kmig: unknown subsystem 'NETWORKIN'" "$(cat "$TRASH/.stderr")"
 
+# no call graph: a vla whose size a header defines counts, a WARN is
+# warn-on-user by its function's name; the text says so
+V="$TRASH/vla"
+git init -q "$V" && mkdir -p "$V/include/linux" "$V/drivers"
+printf '#define foo_len 16\n' > "$V/include/linux/foo.h"
+printf '#include <linux/foo.h>\nint f(int n)\n{\n\treturn n;\n}\n' > "$V/drivers/a.c"
+git_commit_all "$V" base && git -C "$V" tag v1
+printf '#include <linux/foo.h>\nint f(int n)\n{\n\tchar buf[foo_len];\n\tchar vbuf[n];\n\treturn buf[0] + vbuf[0];\n}\nint a_ioctl(int n)\n{\n\tWARN_ON(n);\n\treturn 0;\n}\n' > "$V/drivers/a.c"
+git_commit_all "$V" arrays && git -C "$V" tag v2
+t_exit "log of a vla and a WARN" 0 "$KMIG" --repo "$V" --db "$TRASH/vla.db" log v1..v2
+t_is "... notes how it counted them" "total v1..v2: 1 commit, 1 with changes
+    warn-on-user           +1      -0
+    vla                    +2      -0
+note: warn-on-user by function name only (*_sendmsg, *_recvmsg, *_setsockopt, *_getsockopt, *_ioctl, *_store); kmig scan and 'kmig report' count it by the call graph
+note: vla sizes judged by the changed files' own definitions only: a size the headers make constant counts here, not in kmig scan and 'kmig report'" \
+	"$(sed -n '/^total/,$p' "$TRASH/.stdout")"
+t_exit "... csv" 0 "$KMIG" --repo "$V" --db "$TRASH/vla.db" log --format csv v1..v2
+t_ok "... has no note" sh -c "! grep -q note '$TRASH/.stdout'"
+
 t_exit "bad revision" 2 k log c1..nosuch
 t_is "bad revision: one line naming the side" "kmig: unknown revision 'nosuch' in 'c1..nosuch'" \
 	"$(cat "$TRASH/.stderr")"

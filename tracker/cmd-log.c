@@ -31,9 +31,12 @@ static const char usage[] =
 	"For each non-merge commit in A..B, oldest first: per rule the deprecated\n"
 	"uses added and removed (against the first parent, compared like 'kmig\n"
 	"check': moved code is neither), with commit id, author, date and subject;\n"
-	"totals at the end.  Results are recorded in the database (tables commits\n"
-	"and commit_changes) per subsystem of the commit's own MAINTAINERS, and\n"
-	"read back on the next run.  Only the blobs the commits touch are lexed.\n"
+	"totals at the end.  Without a call graph: warn-on-user by the function's\n"
+	"name, a vla's size by the changed files' own definitions (as 'kmig check'\n"
+	"without a scanned release; the text says so in a note).  Results are\n"
+	"recorded in the database (tables commits and commit_changes) per\n"
+	"subsystem of the commit's own MAINTAINERS, and read back on the next\n"
+	"run.  Only the blobs the commits touch are lexed.\n"
 	"\n"
 	"  --rule ID          only this rule\n"
 	"  --subsystem NAME   only uses in files of this MAINTAINERS section\n"
@@ -184,6 +187,15 @@ static void count_site(struct commit_changes *ch, const char *subsystem,
 		c->removed++;
 }
 
+/* Changes in subsystem, then rule order: store_commit_get()'s order. */
+static int cmp_change(const void *a, const void *b)
+{
+	const struct commit_change *x = a, *y = b;
+	int c = strcmp(x->subsystem, y->subsystem);
+
+	return c ? c : strcmp(x->rule, y->rule);
+}
+
 static int attribute(struct log_state *s, struct log_commit *c)
 {
 	const struct maintainers *m = NULL;
@@ -203,6 +215,10 @@ static int attribute(struct log_state *s, struct log_commit *c)
 		count_site(&c->changes, m ? maintainers_match(m, ch.removed.v[i].path) :
 			   MAINTAINERS_NONE, ch.removed.v[i].rule, false);
 	gate_change_clear(&ch);
+	/* the same order as a recorded commit read back on the next run */
+	if (!ret && c->changes.n)
+		qsort(c->changes.v, c->changes.n, sizeof(*c->changes.v),
+		      cmp_change);
 	return ret;
 }
 
@@ -341,6 +357,12 @@ static void print_text(const struct log_state *s, const char *range)
 	printf("total %s: %zu commit%s, %zu with changes\n", range, s->n,
 	       s->n == 1 ? "" : "s", with);
 	print_rules(tadded, tremoved);
+	/* log builds no call graph: as kmig check without a scanned release */
+	if (tadded[RULE_WARN_ON] || tremoved[RULE_WARN_ON] ||
+	    tadded[RULE_WARN_ON_USER] || tremoved[RULE_WARN_ON_USER])
+		printf("note: warn-on-user by function name only (*_sendmsg, *_recvmsg, *_setsockopt, *_getsockopt, *_ioctl, *_store); kmig scan and 'kmig report' count it by the call graph\n");
+	if (tadded[RULE_VLA] || tremoved[RULE_VLA])
+		printf("note: vla sizes judged by the changed files' own definitions only: a size the headers make constant counts here, not in kmig scan and 'kmig report'\n");
 }
 
 static void print_csv(const struct log_state *s)

@@ -27,10 +27,16 @@ int store_commit_put(struct store *st, const char *commit, const char *author,
 		     long long date, const char *subject, const char *ruleset,
 		     const struct commit_changes *changes)
 {
-	static const char del_sql[] = "DELETE FROM commits WHERE commit_id = ?";
+	/*
+	 * An update, not a delete and insert: deleting the commit would
+	 * cascade to log_range_commits, taking it out of the ranges
+	 * recorded before.
+	 */
 	static const char ins_sql[] =
 		"INSERT INTO commits(commit_id, author, date, subject, ruleset) "
-		"VALUES (?, ?, ?, ?, ?)";
+		"VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT(commit_id) DO UPDATE SET "
+		"author = ?2, date = ?3, subject = ?4, ruleset = ?5";
+	static const char del_sql[] = "DELETE FROM commit_changes WHERE commit_id = ?";
 	static const char chg_sql[] =
 		"INSERT INTO commit_changes(commit_id, subsystem, rule, added, removed) "
 		"VALUES (?, ?, ?, ?, ?)";
@@ -38,12 +44,6 @@ int store_commit_put(struct store *st, const char *commit, const char *author,
 	size_t i;
 
 	if (store_need_txn(st, "store_commit_put"))
-		return KMIG_EGENERIC;
-	s = store_stmt(st, del_sql);
-	if (!s)
-		return KMIG_EGENERIC;
-	sqlite3_bind_text(s, 1, commit, -1, SQLITE_TRANSIENT);
-	if (store_done(st, s, "write"))
 		return KMIG_EGENERIC;
 	s = store_stmt(st, ins_sql);
 	if (!s)
@@ -53,6 +53,12 @@ int store_commit_put(struct store *st, const char *commit, const char *author,
 	sqlite3_bind_int64(s, 3, date);
 	sqlite3_bind_text(s, 4, subject, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_text(s, 5, ruleset, -1, SQLITE_TRANSIENT);
+	if (store_done(st, s, "write"))
+		return KMIG_EGENERIC;
+	s = store_stmt(st, del_sql);
+	if (!s)
+		return KMIG_EGENERIC;
+	sqlite3_bind_text(s, 1, commit, -1, SQLITE_TRANSIENT);
 	if (store_done(st, s, "write"))
 		return KMIG_EGENERIC;
 	for (i = 0; i < changes->n; i++) {

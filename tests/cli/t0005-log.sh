@@ -140,6 +140,16 @@ if command -v python3 > /dev/null; then
 	t_ok "json parses" python3 -m json.tool "$TRASH/.stdout"
 fi
 
+# a commit's subsystems in subsystem and rule order, on the run that
+# computes them as on the next, which reads them back (c6 adds strcpy on
+# lines 3-4 before kmap on line 5)
+"$KMIG" --repo "$W" --db "$TRASH/order.db" log --format json c5..c6 > "$TRASH/json1"
+"$KMIG" --repo "$W" --db "$TRASH/order.db" log --format json c5..c6 > "$TRASH/json2"
+t_ok "json: subsystems in order on the first run" grep -q \
+	'"subsystems": \[{"subsystem": "DRIVERS", "rule": "kmap", "added": 1, "removed": 0}, {"subsystem": "DRIVERS", "rule": "strcpy"' \
+	"$TRASH/json1"
+t_ok "json: the same output when read back" cmp "$TRASH/json1" "$TRASH/json2"
+
 # a second run reads the recorded commits back: same output, no lexing
 k log c1..c6 > "$TRASH/first"
 t_exit "second run" 0 k log c1..c6
@@ -154,6 +164,22 @@ t_is "commits recorded under the release hash" \
 	"$(sqlite3 "$DB" 'SELECT DISTINCT ruleset FROM commits')"
 git -C "$W" tag -d v9.0 > /dev/null
 
+# a commit recorded again (its record is an older rule set's) stays in
+# the ranges recorded before, which the dashboard sums
+in_range() {
+	sqlite3 "$DB" "SELECT count(*) FROM log_ranges r JOIN log_range_commits c
+		ON c.range_id = r.id WHERE r.range = '$1'"
+}
+t_is "c1..c6 recorded with its 5 commits" 5 "$(in_range c1..c6)"
+sqlite3 "$DB" "UPDATE commits SET ruleset = 'older' WHERE commit_id = '$(rev c6)'"
+t_exit "log of a commit recorded under another rule set" 0 k log c5..c6
+t_is "... recorded again under this one" 0 \
+	"$(sqlite3 "$DB" "SELECT count(*) FROM commits WHERE ruleset = 'older'")"
+t_is "... with its changes once" "DRIVERS|kmap|1|0
+DRIVERS|strcpy|2|0" \
+	"$(sqlite3 "$DB" "SELECT subsystem, rule, added, removed FROM commit_changes WHERE commit_id = '$(rev c6)' ORDER BY 1, 2")"
+t_is "... and c1..c6 keeps its 5 commits" 5 "$(in_range c1..c6)"
+
 # a section of the range's MAINTAINERS is known though the database has
 # no use in it yet (a fresh database; c6 only touches drivers/)
 t_exit "--subsystem of a quiet section" 0 \
@@ -162,6 +188,25 @@ t_is "... no change in it" "total c5..c6: 1 commit, 0 with changes" "$(cat "$TRA
 t_exit "--subsystem that no MAINTAINERS has" 2 \
 	"$KMIG" --repo "$W" --db "$TRASH/fresh.db" log --subsystem NETWORKIN c5..c6
 t_is "... named" "kmig: unknown subsystem 'NETWORKIN'" "$(cat "$TRASH/.stderr")"
+
+# no call graph: a vla whose size a header defines counts, a WARN is
+# warn-on-user by its function's name; the text says so
+V="$TRASH/vla"
+git init -q "$V" && mkdir -p "$V/include/linux" "$V/drivers"
+printf '#define foo_len 16\n' > "$V/include/linux/foo.h"
+printf '#include <linux/foo.h>\nint f(int n)\n{\n\treturn n;\n}\n' > "$V/drivers/a.c"
+git_commit_all "$V" base && git -C "$V" tag v1
+printf '#include <linux/foo.h>\nint f(int n)\n{\n\tchar buf[foo_len];\n\tchar vbuf[n];\n\treturn buf[0] + vbuf[0];\n}\nint a_ioctl(int n)\n{\n\tWARN_ON(n);\n\treturn 0;\n}\n' > "$V/drivers/a.c"
+git_commit_all "$V" arrays && git -C "$V" tag v2
+t_exit "log of a vla and a WARN" 0 "$KMIG" --repo "$V" --db "$TRASH/vla.db" log v1..v2
+t_is "... notes how it counted them" "total v1..v2: 1 commit, 1 with changes
+    warn-on-user           +1      -0
+    vla                    +2      -0
+note: warn-on-user by function name only (*_sendmsg, *_recvmsg, *_setsockopt, *_getsockopt, *_ioctl, *_store); kmig scan and 'kmig report' count it by the call graph
+note: vla sizes judged by the changed files' own definitions only: a size the headers make constant counts here, not in kmig scan and 'kmig report'" \
+	"$(sed -n '/^total/,$p' "$TRASH/.stdout")"
+t_exit "... csv" 0 "$KMIG" --repo "$V" --db "$TRASH/vla.db" log --format csv v1..v2
+t_ok "... has no note" sh -c "! grep -q note '$TRASH/.stdout'"
 
 t_exit "bad revision" 2 k log c1..nosuch
 t_is "bad revision: one line naming the side" "kmig: unknown revision 'nosuch' in 'c1..nosuch'" \

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "builtin.h"
 #include "gate.h"
@@ -492,20 +493,24 @@ out_free:
 }
 
 /*
- * --subsystem NAME names a known section: one the database has (a scan's
- * or a recorded change's), or one of the MAINTAINERS at either end of
- * the range, though no commit of it changed a use there.
+ * --subsystem NAME names a known section: one of the MAINTAINERS at
+ * either end of the range, though no commit of it changed a use there,
+ * or one the database has (a scan's or a recorded change's).  Asked
+ * before the range is lexed and recorded, and without creating the
+ * database @db_path: a mistyped name costs nothing.  1 known, 0 not.
  */
 static int subsystem_known(struct log_state *s, const git_oid *from,
-			   const git_oid *to)
+			   const git_oid *to, const char *db_path)
 {
-	int known = store_subsystem_exists(s->st, s->subsystem);
+	int known = section_at(s, to, s->subsystem);
 
 	if (!known)
-		known = section_at(s, to, s->subsystem);
-	if (!known)
 		known = section_at(s, from, s->subsystem);
-	return known;
+	if (known || access(db_path, F_OK))
+		return known;
+	if (store_open(&s->st, db_path))
+		return KMIG_EGENERIC;
+	return store_subsystem_exists(s->st, s->subsystem);
 }
 
 static int parse_range(git_repository *repo, const char *arg, git_oid *from,
@@ -595,10 +600,22 @@ static int cmd_log_fn(struct kmig_ctx *ctx, int argc, char **argv)
 	if (optind < argc)
 		return cmd_usage_error("log", "unexpected argument '%s'", argv[optind]);
 
-	/* a bad range: an error before the database is created */
+	/* a bad range or section: an error before the database is created */
 	if (repo_open(&s.repo, ctx->repo_path) ||
-	    parse_range(s.repo, range, &from, &to) ||
-	    store_open(&s.st, ctx->db_path))
+	    parse_range(s.repo, range, &from, &to))
+		goto out_fail;
+	if (s.subsystem) {
+		int known = subsystem_known(&s, &from, &to, ctx->db_path);
+
+		if (known < 0)
+			goto out_fail;
+		if (!known) {
+			status = cmd_fail(KMIG_EXIT_ERROR, "unknown subsystem '%s'",
+					  s.subsystem);
+			goto out;
+		}
+	}
+	if (!s.st && store_open(&s.st, ctx->db_path))
 		goto out_fail;
 	gate_init(&s.g, s.repo, s.st, jobs);
 	if (walk_range(&s, &from, &to))
@@ -611,17 +628,6 @@ static int cmd_log_fn(struct kmig_ctx *ctx, int argc, char **argv)
 	progress_stop(prog);
 	if (record(&s) || record_range(&s, range, &from, &to))
 		goto out_fail;
-	if (s.subsystem) {
-		int known = subsystem_known(&s, &from, &to);
-
-		if (known < 0)
-			goto out_fail;
-		if (!known) {
-			status = cmd_fail(KMIG_EXIT_ERROR, "unknown subsystem '%s'",
-					  s.subsystem);
-			goto out;
-		}
-	}
 	status = stdout_hold(s.fmt == FMT_TEXT);
 	if (status)
 		goto out;

@@ -188,6 +188,16 @@ t_is "... no change in it" "total c5..c6: 1 commit, 0 with changes" "$(cat "$TRA
 t_exit "--subsystem that no MAINTAINERS has" 2 \
 	"$KMIG" --repo "$W" --db "$TRASH/fresh.db" log --subsystem NETWORKIN c5..c6
 t_is "... named" "kmig: unknown subsystem 'NETWORKIN'" "$(cat "$TRASH/.stderr")"
+# a mistyped name: said before the range is lexed and recorded, and no
+# database is created for it
+t_exit "--subsystem mistyped, a new database" 2 \
+	"$KMIG" --repo "$W" --db "$TRASH/typo.db" log --subsystem NETWORKIN c1..c6
+t_is "... named" "kmig: unknown subsystem 'NETWORKIN'" "$(cat "$TRASH/.stderr")"
+t_ok "... no database created" test ! -e "$TRASH/typo.db"
+t_exit "--subsystem mistyped, the database" 2 \
+	"$KMIG" --repo "$W" --db "$TRASH/fresh.db" log --subsystem NETWORKIN c1..c6
+t_is "... nothing recorded of the range" "" \
+	"$(sqlite3 "$TRASH/fresh.db" "SELECT range FROM log_ranges WHERE range = 'c1..c6'")"
 
 # no call graph: a vla whose size a header defines counts, a WARN is
 # warn-on-user by its function's name; the text says so

@@ -228,13 +228,20 @@ static int cmd_web_fn(struct kmig_ctx *ctx, int argc, char **argv)
 	o.data = progress_start("web: pages written", 0);
 	ret = web_generate(st, tmp, &o);
 	progress_stop(o.data);
-	if (ret || web_replace(tmp, dir)) {
+	if (ret) {
 		cmd_fail_last(KMIG_EXIT_ERROR);
 		goto out_remove_tmp;
 	}
-	drop_stale(dir);
+	/* the result line first: a stdout that fails leaves the old site */
 	printf("%s/index.html\n", dir);
 	status = finish_stdout(KMIG_EXIT_OK);
+	if (status)
+		goto out_remove_tmp;
+	if (web_replace(tmp, dir)) {
+		status = cmd_fail_last(KMIG_EXIT_ERROR);
+		goto out_remove_tmp;
+	}
+	drop_stale(dir);
 	goto out_close;
 out_remove_tmp:
 	rm_rf(tmp);

@@ -168,6 +168,12 @@ t_is "log page: added and removed totals" \
 	"$(S column "$SITE/log.html" commits 4 | tr -d + | paste -sd+ | bc) $(S column "$SITE/log.html" commits 5 | tr -d - | paste -sd+ | bc)"
 
 # errors: exit 2, one line
+# a standard output that cannot be written: the old site stays
+echo old > "$SITE/marker.txt"
+t_exit "web > /dev/full" 2 sh -c "'$KMIG' --repo '$W' --db '$DB' web > /dev/full"
+t_is "... one line" "kmig: cannot write standard output" "$(cat "$TRASH/.stderr")"
+t_ok "... the old site kept" test -f "$SITE/marker.txt"
+t_is "... nothing left aside" "web" "$(ls "$KMIG_HOME" | grep web)"
 mkdir -p "$TRASH/precious" && echo keep > "$TRASH/precious/file"
 t_exit "refuses to replace a directory it did not write" 2 k web -o "$TRASH/precious"
 t_ok "one line naming it" sh -c "test \$(wc -l < '$TRASH/.stderr') = 1 && grep -q 'precious.*not a site written by kmig web' '$TRASH/.stderr'"

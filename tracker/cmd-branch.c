@@ -4,6 +4,7 @@
  * report its status, replay it on another release, export it back.
  */
 #include <dirent.h>
+#include <errno.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -1387,7 +1388,7 @@ static int stale_patch(const char *dir, git_commit **commits, size_t n)
 	int ret = 0;
 
 	if (!d) {
-		ret = kmig_err("cannot read '%s'", dir);
+		ret = kmig_err("cannot read '%s': %s", dir, strerror(errno));
 		goto out_free;
 	}
 	/* the files this export writes */

@@ -1032,7 +1032,7 @@ static int export_commit(char **file, git_repository *repo, git_commit *c,
 		*slash = '/';
 	}
 	if (!ret)
-		ret = write_file(path, mbox.buf, mbox.len);
+		ret = write_file_replace(path, mbox.buf, mbox.len);
 	free(path);
 	free(msg);
 	sbuf_release(&mbox);
@@ -1463,7 +1463,7 @@ static int export_send(struct kmig_ctx *ctx, const char *dir, git_repository *re
 		if (!ret) {
 			number_subject(&mbox, i + 1, n);
 			add_base_commit(&mbox, base_id);
-			ret = write_file(path, mbox.buf, mbox.len);
+			ret = write_file_replace(path, mbox.buf, mbox.len);
 		}
 		if (!ret) {
 			char *abs = realpath(path, NULL);
@@ -1480,7 +1480,7 @@ static int export_send(struct kmig_ctx *ctx, const char *dir, git_repository *re
 				sbuf_addf(&hdr, "Cc: %s\n", cc.buf);
 			if (hdr.len)
 				insert_headers(&mbox, hdr.buf);
-			ret = write_file(path, mbox.buf, mbox.len);
+			ret = write_file_replace(path, mbox.buf, mbox.len);
 		}
 		if (to.len)
 			addr_add(&allto, to.buf, to.len);
@@ -1572,7 +1572,7 @@ static int export_send(struct kmig_ctx *ctx, const char *dir, git_repository *re
 			sbuf_addf(&hdr, "Cc: %s\n", allcc.buf);
 		if (hdr.len)
 			insert_headers(&cover, hdr.buf);
-		ret = write_file(path, cover.buf, cover.len);
+		ret = write_file_replace(path, cover.buf, cover.len);
 		if (!ret)
 			printf("wrote %s\n", path);
 		sbuf_release(&hdr);

@@ -4,6 +4,7 @@
  * report its status, replay it on another release, export it back.
  */
 #include <dirent.h>
+#include <errno.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -1031,7 +1032,7 @@ static int export_commit(char **file, git_repository *repo, git_commit *c,
 		*slash = '/';
 	}
 	if (!ret)
-		ret = write_file(path, mbox.buf, mbox.len);
+		ret = write_file_replace(path, mbox.buf, mbox.len);
 	free(path);
 	free(msg);
 	sbuf_release(&mbox);
@@ -1387,7 +1388,7 @@ static int stale_patch(const char *dir, git_commit **commits, size_t n)
 	int ret = 0;
 
 	if (!d) {
-		ret = kmig_err("cannot read '%s'", dir);
+		ret = kmig_err("cannot read '%s': %s", dir, strerror(errno));
 		goto out_free;
 	}
 	/* the files this export writes */
@@ -1462,7 +1463,7 @@ static int export_send(struct kmig_ctx *ctx, const char *dir, git_repository *re
 		if (!ret) {
 			number_subject(&mbox, i + 1, n);
 			add_base_commit(&mbox, base_id);
-			ret = write_file(path, mbox.buf, mbox.len);
+			ret = write_file_replace(path, mbox.buf, mbox.len);
 		}
 		if (!ret) {
 			char *abs = realpath(path, NULL);
@@ -1479,7 +1480,7 @@ static int export_send(struct kmig_ctx *ctx, const char *dir, git_repository *re
 				sbuf_addf(&hdr, "Cc: %s\n", cc.buf);
 			if (hdr.len)
 				insert_headers(&mbox, hdr.buf);
-			ret = write_file(path, mbox.buf, mbox.len);
+			ret = write_file_replace(path, mbox.buf, mbox.len);
 		}
 		if (to.len)
 			addr_add(&allto, to.buf, to.len);
@@ -1571,7 +1572,7 @@ static int export_send(struct kmig_ctx *ctx, const char *dir, git_repository *re
 			sbuf_addf(&hdr, "Cc: %s\n", allcc.buf);
 		if (hdr.len)
 			insert_headers(&cover, hdr.buf);
-		ret = write_file(path, cover.buf, cover.len);
+		ret = write_file_replace(path, cover.buf, cover.len);
 		if (!ret)
 			printf("wrote %s\n", path);
 		sbuf_release(&hdr);

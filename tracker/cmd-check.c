@@ -844,9 +844,16 @@ static int judge_base(struct check *c)
 }
 
 /* The arguments that go together; 0 or the usage error's exit status. */
-static int check_args(int argc, char **argv, const char *rev, size_t npatches,
-		      const char *base)
+static int check_args(int argc, char **argv, const char *rev,
+		      char *const *patches, size_t npatches, const char *base)
 {
+	size_t i, nstdin = 0;
+
+	for (i = 0; i < npatches; i++)
+		nstdin += !strcmp(patches[i], "-");
+	if (nstdin > 1)
+		return cmd_usage_error("check", "--patch -: standard input can be read once, not %zu times",
+				       nstdin);
 	if (optind < argc)
 		return cmd_usage_error("check", "unexpected argument '%s'", argv[optind]);
 	if (!rev && !npatches)
@@ -936,7 +943,7 @@ static int cmd_check_fn(struct kmig_ctx *ctx, int argc, char **argv)
 	}
 	if (optind < argc)
 		rev = argv[optind++];
-	status = check_args(argc, argv, rev, npatches, base);
+	status = check_args(argc, argv, rev, patches, npatches, base);
 	if (!status && (rule_globs_check(want, nwant, "--rule") ||
 			rule_globs_check(skip, nskip, "--skip-rule")))
 		status = cmd_fail_last(KMIG_EXIT_ERROR);	/* it names kmig rules */

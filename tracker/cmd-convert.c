@@ -911,6 +911,9 @@ static int convert_section(struct convert *c, const struct csection *s,
 			ret = kmig_err("cannot write '%s': %s", path, strerror(errno));
 		if (!ret)
 			ret = series_append(c->dir, name);
+		/* no part of a patch, nor one the series does not list */
+		if (ret && f)
+			unlink(path);
 	}
 	if (!ret)
 		printf("%s %s: %s, %zu file%s, %lld use%s converted\n",

@@ -296,10 +296,22 @@ static int dispatch(struct kmig_ctx *ctx, int argc, char **argv)
 	while ((opt = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'r':
-			ctx->repo_path = optarg;
-			break;
 		case 'd':
-			ctx->db_path = optarg;
+			/*
+			 * An empty path is no default: SQLite opens a
+			 * temporary database for "" (a scan's results
+			 * gone, its call graph written to "./-graph").
+			 */
+			if (!*optarg) {
+				fprintf(stderr, "kmig: --%s needs a %s, not '' (see 'kmig --help')\n",
+					opt == 'r' ? "repo" : "db",
+					opt == 'r' ? "directory" : "file");
+				return KMIG_EXIT_ERROR;
+			}
+			if (opt == 'r')
+				ctx->repo_path = optarg;
+			else
+				ctx->db_path = optarg;
 			break;
 		case 'h':
 			help = true;

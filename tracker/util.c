@@ -326,6 +326,32 @@ int write_file(const char *path, const void *data, size_t len)
 	return 0;
 }
 
+int write_file_replace(const char *path, const void *data, size_t len)
+{
+	char *real = realpath(path, NULL);	/* a link: the file it names */
+	const char *dst = real ? real : path;
+	char *tmp = xasprintf("%s.kmig-new", dst);
+	FILE *f = fopen(tmp, "wb");
+	int ret = 0;
+
+	if (!f) {
+		ret = kmig_err("cannot write '%s': %s", path, strerror(errno));
+		goto out;
+	}
+	if ((len && fwrite(data, 1, len, f) != len) || ferror(f)) {
+		ret = kmig_err("cannot write '%s': %s", path, strerror(errno));
+		fclose(f);
+	} else if (fclose(f) || rename(tmp, dst)) {
+		ret = kmig_err("cannot write '%s': %s", path, strerror(errno));
+	}
+	if (ret)
+		unlink(tmp);
+out:
+	free(tmp);
+	free(real);
+	return ret;
+}
+
 char *normalize_ws(const char *s, size_t len)
 {
 	char *out = xmalloc(len + 1);

@@ -120,6 +120,12 @@ int sbuf_read_file(struct sbuf *sb, const char *path);
  * negative with "cannot write '@path': <reason>" recorded.
  */
 int write_file(const char *path, const void *data, size_t len);
+/*
+ * write_file_replace - write_file() through "@path.kmig-new" and rename():
+ * @path is the old file or the new one, never a part (a full disk, a
+ * write error); a symbolic link's file is replaced, the link kept.
+ */
+int write_file_replace(const char *path, const void *data, size_t len);
 
 /* Whitespace-normalise: runs of blanks become one space, ends trimmed. */
 char *normalize_ws(const char *s, size_t len);

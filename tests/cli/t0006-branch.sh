@@ -446,4 +446,35 @@ t_exit "a mode change and a hunk two lines down" 0 \
 t_is "applied with offsets, executable as git am makes it" "100755" \
 	"$(git -C "$M" ls-tree kmig/v1.1 s.sh | cut -d' ' -f1)"
 
+# export replaces each patch whole: a write that fails (a file size limit
+# here, a full disk alike) leaves the series' patch as it was, not cut short
+X="$TRASH/xfsz"
+git init -q "$X"
+printf 'int a;\n' > "$X/a.c"
+git_commit_all "$X" init && git -C "$X" tag v1.0
+printf 'int b;\n' >> "$X/a.c"
+git_commit_all "$X" "a: b"
+mkdir "$TRASH/xser"
+git -C "$X" format-patch -q -1 -o "$TRASH/xser"
+(cd "$TRASH/xser" && ls -- *.patch > series)
+git -C "$X" reset -q --hard v1.0
+t_exit "a series to export again" 0 \
+	"$KMIG" --repo "$X" --db "$TRASH/x.db" branch apply --base v1.0 --series "$TRASH/xser"
+# its commit amended on the branch to a patch of a megabyte
+git -C "$X" worktree add -q "$TRASH/xwt" kmig/v1.0
+seq 1 100000 | sed 's/^/int x/; s/$/;/' >> "$TRASH/xwt/a.c"
+git -C "$TRASH/xwt" commit -q -a --amend --no-edit
+git -C "$X" worktree remove --force "$TRASH/xwt"
+XP=$(ls "$TRASH/xser"/*.patch)
+xsum=$(md5sum < "$XP")
+t_exit "export that cannot write the patch" 2 sh -c \
+	"trap '' XFSZ; ulimit -f 1024; exec \"\$0\" --repo '$X' --db '$TRASH/x.db' branch export --base v1.0 --series '$TRASH/xser'" \
+	"$KMIG"
+t_is "one line naming it" "kmig: cannot write '$XP': File too large" "$(cat "$TRASH/.stderr")"
+t_is "the patch as it was" "$xsum" "$(md5sum < "$XP")"
+t_is "no other file left" "$(basename "$XP") series" "$(ls "$TRASH/xser" | tr '\n' ' ' | sed 's/ $//')"
+t_exit "export without the limit" 0 \
+	"$KMIG" --repo "$X" --db "$TRASH/x.db" branch export --base v1.0 --series "$TRASH/xser"
+t_ok "the amended patch written" grep -q '^+int x100000;$' "$XP"
+
 t_done

@@ -219,6 +219,11 @@ rm "$TRASH/send/0003-old-subject.patch"
 mkdir "$TRASH/send/notes.patch"
 t_exit "a directory named *.patch is no stale patch" 0 k branch export --base v1.0 --send "$TRASH/send"
 rmdir "$TRASH/send/notes.patch"
+printf 'notes\n' > "$TRASH/send.txt"
+t_exit "export --send to a file" 2 k branch export --base v1.0 --send "$TRASH/send.txt"
+t_is "one line saying why" "kmig: cannot read '$TRASH/send.txt': Not a directory" \
+	"$(cat "$TRASH/.stderr")"
+t_is "the file as it was" "notes" "$(cat "$TRASH/send.txt")"
 t_ok "the sent patches apply with git am" sh -c "
 	git clone -q '$W' '$TRASH/am2' && cd '$TRASH/am2' && git checkout -q v1.0 && git am -q '$P1' '$P2'"
 mkdir -p "$TRASH/home"
@@ -390,4 +395,27 @@ t_exit "unknown base" 2 k convert strlcpy --base v0.1 --series "$S"
 t_exit "bad --max-patches" 2 k convert strlcpy --max-patches 0
 t_exit "--jobs without a value" 2 k convert strlcpy --jobs
 t_is "one line" 1 "$(wc -l < "$TRASH/.stderr")"
+# a patch convert cannot write (a file size limit here, a full disk alike)
+# leaves no part of it in the series directory: the series as it was, and
+# the next run writes that patch under the same number
+F="$TRASH/big"
+git init -q "$F"
+mkdir -p "$F/drivers" "$TRASH/fser"
+printf 'DRV\nF:\tdrivers/\n' > "$F/MAINTAINERS"
+{ echo 'void g(char *a, char *b)'; echo '{'
+  seq 1 3000 | sed 's/.*/\tstrlcpy(a, b, &);/'; echo '}'; } > "$F/drivers/b.c"
+git_commit_all "$F" one && git -C "$F" tag v1.0
+printf '# mine\n' > "$TRASH/fser/series"
+t_exit "a release of 3000 uses" 0 "$KMIG" --repo "$F" --db "$TRASH/f.db" scan
+t_exit "convert that cannot write its patch" 2 sh -c \
+	"trap '' XFSZ; ulimit -f 128; exec \"\$0\" --repo '$F' --db '$TRASH/f.db' convert strlcpy --series '$TRASH/fser'" \
+	"$KMIG"
+t_is "one line naming it" \
+	"kmig: cannot write '$TRASH/fser/0001-drivers-b-Replace-strlcpy-with-strscpy.patch': File too large" \
+	"$(cat "$TRASH/.stderr")"
+t_is "no part of a patch left" "series" "$(ls "$TRASH/fser")"
+t_is "the series as it was" "# mine" "$(cat "$TRASH/fser/series")"
+t_exit "convert without the limit" 0 "$KMIG" --repo "$F" --db "$TRASH/f.db" convert strlcpy --series "$TRASH/fser"
+t_is "the patch under its number" "0001-drivers-b-Replace-strlcpy-with-strscpy.patch series" \
+	"$(ls "$TRASH/fser" | tr '\n' ' ' | sed 's/ $//')"
 t_done

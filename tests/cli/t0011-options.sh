@@ -124,6 +124,17 @@ t_is "bisect '' HEAD: said so" "kmig: unknown revision ''" "$(cat "$TRASH/.stder
 one_line "bisect v1.0 ''" 2 "$KMIG" --repo "$W" --db "$TRASH/none/h.db" bisect v1.0 ''
 t_is "bisect v1.0 '': said so" "kmig: unknown revision ''" "$(cat "$TRASH/.stderr")"
 t_ok "no database, no directory" test ! -e "$TRASH/none"
+# an empty --db or --repo is an error, not SQLite's temporary database (a
+# scan's results gone, exit 0, and its call graph written to ./-graph)
+mkdir "$TRASH/cwd"
+one_line "scan --db ''" 2 sh -c "cd '$TRASH/cwd' && '$KMIG' --repo '$W' --db '' scan"
+t_is "scan --db '': said so" "kmig: --db needs a file, not '' (see 'kmig --help')" \
+	"$(cat "$TRASH/.stderr")"
+t_is "scan --db '': nothing written where it ran" "" "$(ls -A "$TRASH/cwd")"
+one_line "log --db ''" 2 sh -c "cd '$TRASH/cwd' && '$KMIG' --repo '$W' --db '' log v1.0..HEAD"
+one_line "report --repo ''" 2 "$KMIG" --repo '' --db "$TRASH/kmig.db" report
+t_is "report --repo '': said so" "kmig: --repo needs a directory, not '' (see 'kmig --help')" \
+	"$(cat "$TRASH/.stderr")"
 unset KMIG_PROGRESS KMIG_NO_PROGRESS
 t_exit "scan, stderr not a terminal" 0 k scan
 t_is "... no progress" "" "$(cat "$TRASH/.stderr")"

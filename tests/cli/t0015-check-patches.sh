@@ -173,6 +173,11 @@ git -C "$W" diff v1.0 series~2 > "$TRASH/one.diff"
 t_exit "one new use" 1 k check --patch - --base v1.0 < "$TRASH/one.diff"
 t_is "singular, <stdin>, the base by its tag" "kmig check: <stdin> on v1.0" "$(head -n 1 "$TRASH/.stdout")"
 t_ok "singular summary" grep -qx "1 new deprecated use (0 allowed)" "$TRASH/.stdout"
+# standard input read twice: the second is empty, not "contains no diff"
+t_exit "--patch - twice" 2 k check --patch - --patch - --base v1.0 < "$TRASH/one.diff"
+t_is "--patch - twice: one line saying so" \
+	"kmig check: --patch -: standard input can be read once, not 2 times (see 'kmig help check')" \
+	"$(cat "$TRASH/.stderr")"
 t_exit "base between tags" 1 k check --patch "$TRASH/one.diff" --base shifted
 t_is "the base by its tag" "kmig check: $TRASH/one.diff on shifted" "$(head -n 1 "$TRASH/.stdout")"
 git -C "$W" checkout -q -b after-tag v1.0

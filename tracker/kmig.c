@@ -308,6 +308,12 @@ static int dispatch(struct kmig_ctx *ctx, int argc, char **argv)
 					opt == 'r' ? "directory" : "file");
 				return KMIG_EXIT_ERROR;
 			}
+			/* "DIR/": a directory, which a scan would create */
+			if (opt == 'd' && optarg[strlen(optarg) - 1] == '/') {
+				fprintf(stderr, "kmig: --db needs a file, not the directory '%s' (see 'kmig --help')\n",
+					optarg);
+				return KMIG_EXIT_ERROR;
+			}
 			if (opt == 'r')
 				ctx->repo_path = optarg;
 			else

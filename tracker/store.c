@@ -499,6 +499,19 @@ int store_open_readonly(struct store **out, const char *path)
 	free(upath);
 	if (open_ro(st, uri) || current_version(st, &have))
 		goto out_close;
+	if (!have) {
+		/* an empty file (no table at all): not written to make one */
+		int tables;
+
+		if (query_int(st, "SELECT count(*) FROM sqlite_master", &tables))
+			goto out_close;
+		if (!tables) {
+			kmig_errcode(KMIG_ENOTFOUND,
+				     "database '%s' is empty (run 'kmig scan' first)",
+				     path);
+			goto out_close_quiet;
+		}
+	}
 	if (have < store_schema_version() && !migrated) {
 		/* an older schema is migrated once: the one write, if allowed */
 		struct store *rw;
@@ -520,6 +533,10 @@ out_close:
 	free(uri);
 	store_close(st);
 	return KMIG_EGENERIC;
+out_close_quiet:
+	free(uri);
+	store_close(st);
+	return KMIG_ENOTFOUND;
 }
 
 const char *store_path(const struct store *st)

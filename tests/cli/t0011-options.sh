@@ -135,6 +135,20 @@ one_line "log --db ''" 2 sh -c "cd '$TRASH/cwd' && '$KMIG' --repo '$W' --db '' l
 one_line "report --repo ''" 2 "$KMIG" --repo '' --db "$TRASH/kmig.db" report
 t_is "report --repo '': said so" "kmig: --repo needs a directory, not '' (see 'kmig --help')" \
 	"$(cat "$TRASH/.stderr")"
+# a --db ending in '/' names a directory: a scan would create it, then fail
+one_line "scan --db DIR/" 2 "$KMIG" --repo "$W" --db "$TRASH/dbdir/" scan
+t_is "scan --db DIR/: said so" \
+	"kmig: --db needs a file, not the directory '$TRASH/dbdir/' (see 'kmig --help')" \
+	"$(cat "$TRASH/.stderr")"
+t_ok "... no directory made" test ! -e "$TRASH/dbdir"
+# an empty file: the read-only commands write no schema into it
+: > "$TRASH/zero.db"
+one_line "report on an empty database file" 2 "$KMIG" --db "$TRASH/zero.db" report
+t_is "... said so" "kmig: database '$TRASH/zero.db' is empty (run 'kmig scan' first)" \
+	"$(cat "$TRASH/.stderr")"
+t_exit "rules with an empty database file" 0 "$KMIG" --db "$TRASH/zero.db" rules
+t_exit "web with an empty database file" 2 "$KMIG" --db "$TRASH/zero.db" web -o "$TRASH/zsite"
+t_is "... the file still empty" 0 "$(wc -c < "$TRASH/zero.db")"
 unset KMIG_PROGRESS KMIG_NO_PROGRESS
 t_exit "scan, stderr not a terminal" 0 k scan
 t_is "... no progress" "" "$(cat "$TRASH/.stderr")"

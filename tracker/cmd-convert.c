@@ -758,19 +758,51 @@ static void convert_group(struct convert *c)
 	qsort(c->sections, c->nsections, sizeof(*c->sections), cmp_section);
 }
 
+/*
+ * Is the call at @call in the line @text a statement of its own: at the
+ * line's start, after ';', '{', '}', ':', the ')' of an if/for/while,
+ * else, do, or a (void) cast?  Not after '=', '(' of an expression,
+ * return, an operator: its value is used.
+ */
+static bool call_is_statement(const char *text, const char *call)
+{
+	const char *p = call;
+
+	while (p > text && (p[-1] == ' ' || p[-1] == '\t'))
+		p--;
+	if (p - text >= 6 && !strncmp(p - 6, "(void)", 6)) {
+		p -= 6;
+		while (p > text && (p[-1] == ' ' || p[-1] == '\t'))
+			p--;
+	}
+	if (p == text)
+		return true;
+	switch (p[-1]) {
+	case ';': case '{': case '}': case ':': case ')':
+		return true;
+	default:
+		break;
+	}
+	if ((p - text == 4 || (p - text > 4 && !is_ident_char(p[-5]))) &&
+	    !strncmp(p - 4, "else", 4))
+		return true;
+	return (p - text == 2 || (p - text > 2 && !is_ident_char(p[-3]))) &&
+	       !strncmp(p - 2, "do", 2);
+}
+
 /* left_reason - why the use @text (a whitespace-normalised line) was left. */
 static const char *left_reason(const struct convert *c, const char *text)
 {
-	const char *name = c->o.rule;
+	const char *name = c->o.rule, *p;
 	size_t n = strlen(name);
 
 	if (strcmp(name, "strcpy") && strcmp(name, "strlcpy"))
 		return c->cr->left_stmt;
-	while (*text == ' ' || *text == '\t')
-		text++;
-	if (!strncmp(text, "(void)", 6))
-		text += 6;
-	if (!strncmp(text, name, n) && text[n] == '(')
+	/* the first call of @name on the line: "void f(char *d) { strcpy(..." */
+	for (p = strstr(text, name); p; p = strstr(p + 1, name))
+		if ((p == text || !is_ident_char(p[-1])) && p[n] == '(')
+			break;
+	if (!p || call_is_statement(text, p))
 		return c->cr->left_stmt;
 	return "its return value is used";
 }

@@ -118,12 +118,6 @@ void relinfo_doc_sections(struct relinfo *out, const char *buf, size_t len)
 
 /* ---- include/ ---- */
 
-static bool ident_ch(char c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-	       (c >= '0' && c <= '9') || c == '_';
-}
-
 /* @buf with comments and literal contents blanked (newlines kept). */
 static char *code_only(const char *buf, size_t len)
 {
@@ -188,10 +182,10 @@ static bool decl_prefix(const char *a, const char *b)
 	if (a < b && (*a == ' ' || *a == '\t'))
 		return false;
 	while (p < b) {
-		if (ident_ch(*p)) {
+		if (is_ident_char(*p)) {
 			const char *w = p;
 
-			while (p < b && ident_ch(*p))
+			while (p < b && is_ident_char(*p))
 				p++;
 			if (is_stmt_word(w, (size_t)(p - w)))
 				return false;
@@ -242,7 +236,7 @@ static bool defines_at(const char *o, const char *at, size_t n)
 		p--;
 	while (q > p && (q[-1] == ' ' || q[-1] == '\t'))
 		q--;
-	return q > p && (ident_ch(q[-1]) || q[-1] == '*') && decl_prefix(p, q);
+	return q > p && (is_ident_char(q[-1]) || q[-1] == '*') && decl_prefix(p, q);
 }
 
 /* Bit k: names[k] is defined in the header @buf. */
@@ -265,7 +259,7 @@ static uint64_t header_mask(const char *buf, size_t len)
 		if (!(hit & (1ULL << k)))
 			continue;
 		while ((p = memmem(p, (size_t)(e - p), names[k], n))) {
-			if ((p == o || !ident_ch(p[-1])) && !ident_ch(p[n]) &&
+			if ((p == o || !is_ident_char(p[-1])) && !is_ident_char(p[n]) &&
 			    defines_at(o, p, n)) {
 				mask |= 1ULL << k;
 				break;
@@ -285,7 +279,7 @@ bool relinfo_header_defines(const char *buf, size_t len, const char *name)
 	bool ok = false;
 
 	while (!ok && n && (p = memmem(p, (size_t)(e - p), name, n))) {
-		ok = (p == o || !ident_ch(p[-1])) && !ident_ch(p[n]) &&
+		ok = (p == o || !is_ident_char(p[-1])) && !is_ident_char(p[n]) &&
 		     defines_at(o, p, n);
 		p += n;
 	}

@@ -7,12 +7,7 @@
 #include <string.h>
 
 #include "usetext.h"
-
-static bool word_char(char c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-	       (c >= '0' && c <= '9') || c == '_';
-}
+#include "util.h"
 
 /* A walk of a site's text as use_text_cmp() compares it. */
 struct text_walk {
@@ -59,7 +54,7 @@ static char text_next(struct text_walk *w)
 {
 	char c;
 
-	if (!w->quote && skip_gap(w) && word_char(w->last) && word_char(*w->p)) {
+	if (!w->quote && skip_gap(w) && is_ident_char(w->last) && is_ident_char(*w->p)) {
 		w->last = ' ';
 		return ' ';
 	}

@@ -127,6 +127,13 @@ int write_file(const char *path, const void *data, size_t len);
  */
 int write_file_replace(const char *path, const void *data, size_t len);
 
+/* is_ident_char - a letter, digit or '_': a byte of a C identifier. */
+static inline bool is_ident_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || c == '_';
+}
+
 /* Whitespace-normalise: runs of blanks become one space, ends trimmed. */
 char *normalize_ws(const char *s, size_t len);
 

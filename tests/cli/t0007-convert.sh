@@ -312,6 +312,9 @@ void foo_name(struct foo_dev *d, const char *s)
 	if (strcpy(buf, s))
 		d->label = buf;
 }
+
+void foo_one(char *a, char *b) { strcpy(a, b); }
+char *foo_two(char *a, char *b) { return strcpy(a, b); }
 EOF
 cat > "$W/drivers/foo/obj.c" <<'EOF'
 struct foo *foo_new(int n)
@@ -344,8 +347,10 @@ t_exit "convert strcpy --dry-run (the newest release is the default base)" 0 \
 	k convert strcpy --series "$TRASH/s5" --dry-run
 t_ok "strscpy(dst, src) into char arrays" sh -c "
 	grep -q '^+	strscpy(buf, s);$' '$TRASH/.stdout' && grep -q '^+	strscpy(d->name, buf);$' '$TRASH/.stdout'"
-t_is "the other uses, with the reason" "not converted: drivers/foo/s.c:12: strcpy(d->label, s); (the destination is not a char array of known size)
-not converted: drivers/foo/s.c:13: if (strcpy(buf, s)) (its return value is used)" \
+t_is "the other uses, with the reason (a function on one line too)" "not converted: drivers/foo/s.c:12: strcpy(d->label, s); (the destination is not a char array of known size)
+not converted: drivers/foo/s.c:13: if (strcpy(buf, s)) (its return value is used)
+not converted: drivers/foo/s.c:17: void foo_one(char *a, char *b) { strcpy(a, b); } (the destination is not a char array of known size)
+not converted: drivers/foo/s.c:18: char *foo_two(char *a, char *b) { return strcpy(a, b); } (its return value is used)" \
 	"$(grep '^not converted' "$TRASH/.stdout")"
 t_ok "on v1.1" grep -q '^(kmig convert strcpy --base v1.1), for the MAINTAINERS section$' "$TRASH/.stdout"
 t_is "dry run: nothing written" "" "$(ls "$TRASH/s5")"

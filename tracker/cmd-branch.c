@@ -482,6 +482,12 @@ static int do_apply(struct kmig_ctx *ctx, const struct branch_opts *o,
 		cmd_fail(KMIG_EXIT_ERROR, "invalid branch name '%s'", name);
 		goto out;
 	}
+	/* "refs/heads/x" would be the branch refs/heads/refs/heads/x */
+	if (!strncmp(name, "refs/", 5)) {
+		cmd_fail(KMIG_EXIT_ERROR, "--name takes a branch name, not the reference '%s'",
+			 name);
+		goto out;
+	}
 	if (series_read(&series, dir, false) || read_patches(&patches, &series) ||
 	    repo_open(&r.repo, ctx->repo_path) ||
 	    current_branch_guard(r.repo, refname) ||

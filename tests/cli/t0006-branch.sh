@@ -292,6 +292,10 @@ git -C "$W" worktree remove "$TRASH/wt"
 t_exit "--name HEAD" 2 k branch apply --base v1.0 --series "$S" --name HEAD
 t_is "--name HEAD: said" "kmig: invalid branch name 'HEAD'" "$(cat "$TRASH/.stderr")"
 t_exit "--name -x" 2 k branch apply --base v1.0 --series "$S" --name=-x
+t_exit "--name refs/heads/x" 2 k branch apply --base v1.0 --series "$S" --name refs/heads/x
+t_is "... said" "kmig: --name takes a branch name, not the reference 'refs/heads/x'" \
+	"$(cat "$TRASH/.stderr")"
+t_is "... no branch made" "" "$(git -C "$W" for-each-ref 'refs/heads/refs/*')"
 for sub in apply status export; do
 	t_exit "branch $sub --base ''" 2 k branch $sub --base ''
 	t_is "... said so" "kmig branch: --base needs a revision (see 'kmig help branch')" \

@@ -11,6 +11,7 @@
  * recorded.  Commits already recorded under the current rule set are read
  * back from the database.
  */
+#define _GNU_SOURCE
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,7 @@
 #include "gate.h"
 #include "maintainers.h"
 #include "maintcache.h"
+#include "oidset.h"
 #include "repo.h"
 #include "rules.h"
 #include "store.h"
@@ -493,11 +495,74 @@ out_free:
 }
 
 /*
+ * Whether @name is a section of the MAINTAINERS of a commit of the range
+ * (one added and renamed again inside it, its commits' changes
+ * attributed to it): 1, 0 or an error.  Each MAINTAINERS blob is read
+ * once and parsed only when its text holds the name: no lexing.
+ */
+static int section_in_range(struct log_state *s, const git_oid *from,
+			    const git_oid *to, const char *name)
+{
+	struct oidset seen = OIDSET_INIT;
+	git_revwalk *walk = NULL;
+	git_oid oid;
+	int ret = 0, rc;
+
+	if (git_revwalk_new(&walk, s->repo) < 0)
+		return kmig_err_git("cannot walk history");
+	if (git_revwalk_push(walk, to) < 0 || git_revwalk_hide(walk, from) < 0) {
+		ret = kmig_err_git("cannot walk history");
+		goto out_free_walk;
+	}
+	while (!ret && (rc = git_revwalk_next(&oid, walk)) == 0) {
+		const struct maintainers *m = NULL;
+		git_commit *commit = NULL;
+		git_tree *tree = NULL;
+		git_blob *blob = NULL;
+		git_oid maint;
+
+		if (git_commit_lookup(&commit, s->repo, &oid) < 0 ||
+		    git_commit_tree(&tree, commit) < 0) {
+			ret = kmig_err_git("cannot read commit tree");
+			goto next;
+		}
+		ret = repo_blob_id_at(tree, "MAINTAINERS", &maint);
+		if (ret == KMIG_ENOTFOUND) {
+			ret = 0;	/* no MAINTAINERS: no section */
+			goto next;
+		}
+		if (ret || !oidset_add(&seen, &maint))
+			goto next;
+		if (git_blob_lookup(&blob, s->repo, &maint) < 0) {
+			ret = kmig_err_git("cannot read MAINTAINERS");
+			goto next;
+		}
+		if (!memmem(git_blob_rawcontent(blob),
+			    (size_t)git_blob_rawsize(blob), name, strlen(name)))
+			goto next;
+		ret = maint_cache_get(&s->maint, s->repo, &maint, &m);
+		if (!ret && m && maintainers_has(m, name))
+			ret = 1;
+next:
+		git_blob_free(blob);
+		git_tree_free(tree);
+		git_commit_free(commit);
+	}
+	if (!ret && rc != GIT_ITEROVER)
+		ret = kmig_err_git("cannot walk history");
+	oidset_clear(&seen);
+out_free_walk:
+	git_revwalk_free(walk);
+	return ret;
+}
+
+/*
  * --subsystem NAME names a known section: one of the MAINTAINERS at
  * either end of the range, though no commit of it changed a use there,
- * or one the database has (a scan's or a recorded change's).  Asked
- * before the range is lexed and recorded, and without creating the
- * database @db_path: a mistyped name costs nothing.  1 known, 0 not.
+ * or one the database has (a scan's or a recorded change's), or one of
+ * the MAINTAINERS of a commit inside the range.  Asked before the range
+ * is lexed and recorded, and without creating the database @db_path: a
+ * mistyped name costs no lexing.  1 known, 0 not.
  */
 static int subsystem_known(struct log_state *s, const git_oid *from,
 			   const git_oid *to, const char *db_path)
@@ -506,11 +571,14 @@ static int subsystem_known(struct log_state *s, const git_oid *from,
 
 	if (!known)
 		known = section_at(s, from, s->subsystem);
-	if (known || access(db_path, F_OK))
-		return known;
-	if (store_open(&s->st, db_path))
-		return KMIG_EGENERIC;
-	return store_subsystem_exists(s->st, s->subsystem);
+	if (!known && !access(db_path, F_OK)) {
+		if (store_open(&s->st, db_path))
+			return KMIG_EGENERIC;
+		known = store_subsystem_exists(s->st, s->subsystem);
+	}
+	if (!known)
+		known = section_in_range(s, from, to, s->subsystem);
+	return known;
 }
 
 static int parse_range(git_repository *repo, const char *arg, git_oid *from,

@@ -354,9 +354,11 @@ static bool regex_too_costly(const char *re)
  * The Perl regex @re (get_maintainer.pl matches N: with Perl) as a POSIX
  * ERE for glibc's regcomp(): "\d" and "\D" become [0-9] and [^0-9]; in a
  * bracket, where POSIX takes a backslash literally, "\d", "\w" and "\s"
- * become 0-9, [:alnum:]_ and [:space:], and any other "\X" plain X
- * ("\bmxc[^\d]" in v7.3.4's MAINTAINERS).  glibc reads \b, \w and \s
- * outside brackets as Perl does.  Caller frees.
+ * become 0-9, [:alnum:]_ and [:space:], "\-", "\]", "\^" and "\["
+ * collating symbols ("[.-.]"), and any other "\X" plain X ("\bmxc[^\d]"
+ * in v7.3.4's MAINTAINERS).  glibc reads \b, \w and \s outside brackets
+ * as Perl does; "\<", "\>", "\`" and "\'", its anchors, become the
+ * plain characters Perl matches.  Caller frees.
  */
 static char *perl_to_posix(const char *re)
 {
@@ -392,11 +394,14 @@ static char *perl_to_posix(const char *re)
 		}
 		p++;
 		if (!in) {
-			if (*p == 'd')
+			if (*p == 'd') {
 				sbuf_addstr(&sb, "[0-9]");
-			else if (*p == 'D')
+			} else if (*p == 'D') {
 				sbuf_addstr(&sb, "[^0-9]");
-			else {
+			} else if (strchr("<>`'", *p)) {
+				/* glibc's anchors, Perl's plain characters */
+				sbuf_addch(&sb, *p);
+			} else {
 				sbuf_addch(&sb, '\\');
 				sbuf_addch(&sb, *p);
 			}
@@ -406,6 +411,15 @@ static char *perl_to_posix(const char *re)
 			sbuf_addstr(&sb, "[:alnum:]_");
 		} else if (*p == 's') {
 			sbuf_addstr(&sb, "[:space:]");
+		} else if (strchr("-]^[", *p)) {
+			/*
+			 * Perl's "\-", "\]", "\^" and "\[" are the character;
+			 * plain, POSIX would read a range, the bracket's end,
+			 * a negation or a class: a collating symbol is it.
+			 */
+			sbuf_addstr(&sb, "[.");
+			sbuf_addch(&sb, *p);
+			sbuf_addstr(&sb, ".]");
 		} else {
 			sbuf_addch(&sb, *p);
 		}

@@ -495,10 +495,53 @@ static bool mime_delimiter(const char *p, size_t n, const char *b, size_t bn,
 
 #define MIME_DEPTH 4
 
+static void mime_parts(struct sbuf *out, const char *p, const char *end,
+		       const char *b, int depth);
+
+/*
+ * The MIME entity @p..@end (its headers, then its body) at @depth into
+ * @out: a multipart's text parts, the entity of a message/rfc822 (a mail
+ * forwarded as an attachment, its headers left out), or a text part
+ * decoded; nothing for any other part.
+ */
+static void mime_entity(struct sbuf *out, const char *p, const char *end,
+			int depth)
+{
+	struct mime_head h;
+
+	mime_head_read(&h, &p, end);
+	if (type_is(h.type, "multipart/")) {
+		char *nb = header_param(h.type, "boundary");
+
+		if (nb && *nb && depth < MIME_DEPTH)
+			mime_parts(out, p, end, nb, depth + 1);
+		free(nb);
+	} else if (type_is(h.type, "message/rfc822")) {
+		struct sbuf msg = SBUF_INIT;
+
+		/* some mailers encode it, though RFC 2046 says not to */
+		if (h.qp || h.b64) {
+			mime_body(&msg, &h, p, end);
+			p = end;	/* nothing decoded: nothing to read */
+			if (msg.len) {
+				p = msg.buf;
+				end = msg.buf + msg.len;
+			}
+		}
+		if (p < end && depth < MIME_DEPTH)
+			mime_entity(out, p, end, depth + 1);
+		sbuf_release(&msg);
+	} else if (mime_text(&h)) {
+		mime_body(out, &h, p, end);
+	}
+	mime_head_release(&h);
+}
+
 /*
  * The text parts of the multipart body @p..@end (boundary @b), each
  * decoded, into @out in their order; nested multiparts (an alternative
- * inside a mixed one) up to MIME_DEPTH.
+ * inside a mixed one) and forwarded messages up to MIME_DEPTH.  A last
+ * part without the closing delimiter ends at @end, as git am reads it.
  */
 static void mime_parts(struct sbuf *out, const char *p, const char *end,
 		       const char *b, int depth)
@@ -517,27 +560,18 @@ static void mime_parts(struct sbuf *out, const char *p, const char *end,
 		if (part) {
 			/* the line break before the delimiter is the delimiter's */
 			const char *pend = p;
-			struct mime_head h;
 
 			if (pend > part && pend[-1] == '\n')
 				pend--;
 			if (pend > part && pend[-1] == '\r')
 				pend--;
-			mime_head_read(&h, &part, pend);
-			if (type_is(h.type, "multipart/")) {
-				char *nb = header_param(h.type, "boundary");
-
-				if (nb && *nb && depth < MIME_DEPTH)
-					mime_parts(out, part, pend, nb, depth + 1);
-				free(nb);
-			} else if (mime_text(&h)) {
-				mime_body(out, &h, part, pend);
-			}
-			mime_head_release(&h);
+			mime_entity(out, part, pend, depth);
 		}
 		p += n;
 		part = p;
 	}
+	if (part && !close && part < end)
+		mime_entity(out, part, end, depth);
 }
 
 char *patch_body_decode(const char *msg, size_t len, size_t *outlen)

@@ -130,7 +130,9 @@ char *patch_message_subject(const char *msg, size_t len);
  * some mailers send a patch, and git am reads it), or when it is a MIME
  * multipart: then its text parts (text/plain, text/x-patch, text/x-diff,
  * an attachment named *.patch or *.diff), each decoded, in their order,
- * nested multiparts included; HTML, signatures and images are left out.
+ * nested multiparts and forwarded mails (message/rfc822) included, a last
+ * part without the closing delimiter to the end; HTML, signatures and
+ * images are left out.
  * The headers as they are, then the decoded body; *@outlen its length.
  * NULL (nothing to do) for a single part with any other encoding or none.
  * Caller frees.

@@ -218,6 +218,27 @@ note: vla sizes judged by the changed files' own definitions only: a size the he
 t_exit "... csv" 0 "$KMIG" --repo "$V" --db "$TRASH/vla.db" log --format csv v1..v2
 t_ok "... has no note" sh -c "! grep -q note '$TRASH/.stdout'"
 
+# a section only the middle of the range has (added after its start,
+# renamed before its end), its commits' changes attributed to it: known
+M="$TRASH/mid"
+git init -q "$M"
+mkdir -p "$M/net"
+printf 'NETWORKING\nF:\tnet/\n' > "$M/MAINTAINERS"
+printf 'int f(void)\n{\n\treturn 0;\n}\n' > "$M/net/a.c"
+git_commit_all "$M" m1 && git -C "$M" tag m1
+printf 'NET CORE\nF:\tnet/\n' > "$M/MAINTAINERS"
+git_commit_all "$M" m2
+printf 'void f(char *d)\n{\n\tstrcpy(d, "x");\n}\n' > "$M/net/a.c"
+git_commit_all "$M" m3
+printf 'NET STACK\nF:\tnet/\n' > "$M/MAINTAINERS"
+git_commit_all "$M" m4 && git -C "$M" tag m4
+t_exit "--subsystem of the range's middle only, a new database" 0 \
+	"$KMIG" --repo "$M" --db "$TRASH/mid.db" log --subsystem "NET CORE" m1..m4
+t_ok "... its commit's change" grep -q "strcpy *+1 *-0" "$TRASH/.stdout"
+t_exit "... a name no commit of it has is still unknown" 2 \
+	"$KMIG" --repo "$M" --db "$TRASH/mid2.db" log --subsystem "NET COR" m1..m4
+t_ok "... and creates no database" test ! -e "$TRASH/mid2.db"
+
 t_exit "bad revision" 2 k log c1..nosuch
 t_is "bad revision: one line naming the side" "kmig: unknown revision 'nosuch' in 'c1..nosuch'" \
 	"$(cat "$TRASH/.stderr")"

@@ -194,6 +194,39 @@ static void test_regex(void **state)
 	maintainers_free(m);
 }
 
+/*
+ * Perl's escaped "-", "]" and "^" in a bracket are the characters, not a
+ * range, the bracket's end or a negation; "\<" outside one is '<', not
+ * glibc's start of a word.
+ */
+static void test_regex_escapes(void **state)
+{
+	struct maintainers *m = parse_str("RANGE\n"
+					  "N:\tfoo[a\\-c]bar\n"
+					  "\n"
+					  "CLOSE\n"
+					  "N:\tq[x\\]]r\n"
+					  "\n"
+					  "CARET\n"
+					  "N:\tu[\\^x]v\n"
+					  "\n"
+					  "ANGLE\n"
+					  "N:\tlt\\<gt\n");
+
+	(void)state;
+	assert_section(m, "lib/foo-bar.c", "RANGE");
+	assert_section(m, "lib/fooabar.c", "RANGE");
+	assert_section(m, "lib/foobbar.c", MAINTAINERS_NONE);
+	assert_section(m, "lib/q]r.c", "CLOSE");
+	assert_section(m, "lib/qxr.c", "CLOSE");
+	assert_section(m, "lib/u^v.c", "CARET");
+	assert_section(m, "lib/uxv.c", "CARET");
+	assert_section(m, "lib/uav.c", MAINTAINERS_NONE);
+	assert_section(m, "lib/lt<gt.c", "ANGLE");
+	assert_int_equal(maintainers_count(m), 4);
+	maintainers_free(m);
+}
+
 static void test_regex_below_f(void **state)
 {
 	struct maintainers *m = parse_str("ARM/TEGRA\n"
@@ -480,6 +513,7 @@ int main(void)
 		cmocka_unit_test(test_exclude),
 		cmocka_unit_test(test_exclude_blocks_regex),
 		cmocka_unit_test(test_regex),
+		cmocka_unit_test(test_regex_escapes),
 		cmocka_unit_test(test_regex_below_f),
 		cmocka_unit_test(test_catchall),
 		cmocka_unit_test(test_longest_wins),

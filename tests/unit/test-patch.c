@@ -488,6 +488,33 @@ static void test_body_decode(void **state)
 		  "Subject: x\r\nContent-Type: MULTIPART/mixed;\r\n"
 		  "\tboundary=outer\r\n\r\n"
 		  "a = b\n+\tstrcpy(d, s);\n" },
+		/*
+		 * a patch forwarded as an attachment (message/rfc822): the
+		 * forwarded mail's body, decoded by its own headers
+		 */
+		{ "Subject: fwd\nContent-Type: multipart/mixed; boundary=XX\n\n"
+		  "--XX\nContent-Type: text/plain\n\nSee attached.\n"
+		  "--XX\nContent-Type: message/rfc822\n\n"
+		  "From: A <a@b>\nSubject: [PATCH] x\n"
+		  "Content-Type: text/plain; charset=utf-8\n"
+		  "Content-Transfer-Encoding: quoted-printable\n\n"
+		  "--- a/f.c\n+++ b/f.c\n+a =3D 2;\n"
+		  "--XX\nContent-Type: message/rfc822\n\n"
+		  "Subject: html\nContent-Type: text/html\n\n<p>no</p>\n"
+		  "--XX--\n",
+		  "Subject: fwd\nContent-Type: multipart/mixed; boundary=XX\n\n"
+		  "See attached.\n--- a/f.c\n+++ b/f.c\n+a = 2;\n" },
+		/* a forwarded mail encoded to nothing: nothing */
+		{ "Subject: x\nContent-Type: multipart/mixed; boundary=XX\n\n"
+		  "--XX\nContent-Type: message/rfc822\n"
+		  "Content-Transfer-Encoding: base64\n\n--XX--\n",
+		  "Subject: x\nContent-Type: multipart/mixed; boundary=XX\n\n" },
+		/* no closing delimiter: the last part ends at the end */
+		{ "Subject: x\nContent-Type: multipart/mixed; boundary=XX\n\n"
+		  "--XX\n\nhi\n--XX\nContent-Type: text/x-patch\n\n"
+		  "--- a/f.c\n+++ b/f.c\n",
+		  "Subject: x\nContent-Type: multipart/mixed; boundary=XX\n\n"
+		  "hi\n--- a/f.c\n+++ b/f.c\n" },
 		/* a multipart with no boundary, or an empty one: as it is */
 		{ "Subject: x\nContent-Type: multipart/mixed\n\n--\nx\n", NULL },
 		{ "Subject: x\nContent-Type: multipart/mixed; boundary=\"\"\n\n"

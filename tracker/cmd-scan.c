@@ -1427,12 +1427,13 @@ static int cmd_scan_fn(struct kmig_ctx *ctx, int argc, char **argv)
 		cmd_fail_last(KMIG_EXIT_ERROR);
 		goto out;
 	}
-	if (!ntags && nrc) {
+	/* --prune of a repository without tags: the pruning only */
+	if (!ntags && nrc && !prune) {
 		cmd_fail(KMIG_EXIT_ERROR, "no release tags to scan in '%s' (%zu -rc tag%s left out: --include-rc scans them)",
 			 ctx->repo_path, nrc, nrc == 1 ? "" : "s");
 		goto out;
 	}
-	if (!ntags) {
+	if (!ntags && !prune) {
 		cmd_fail(KMIG_EXIT_ERROR, "no release tags to scan in '%s'",
 			 ctx->repo_path);
 		goto out;
@@ -1447,11 +1448,15 @@ static int cmd_scan_fn(struct kmig_ctx *ctx, int argc, char **argv)
 	}
 	if (prune_gone(&s, old, nold, prune, &i)) {
 		release_infos_free(old, nold);
-		cmd_fail(KMIG_EXIT_ERROR, "prune failed: %s", kmig_errmsg());
+		cmd_fail_last(KMIG_EXIT_ERROR);
 		goto out;
 	}
 	s.later = i > 0;
 	release_infos_free(old, nold);
+	if (!ntags) {		/* --prune, and nothing to scan */
+		status = finish_stdout(KMIG_EXIT_OK);
+		goto out;
+	}
 	store_checkpoint_behind(s.st);
 	s.graphs = reach_cache_new();
 	s.image = xasprintf("%s-graph", ctx->db_path);

@@ -99,5 +99,13 @@ t_ok "... and the same counts" cmp "$TRASH/counts.before" "$TRASH/counts.after"
 t_exit "report of the pruned release" 2 k report v1.1
 t_exit "scan --prune again: nothing to prune" 0 k scan --prune
 t_ok "... no line says pruned" sh -c "! grep -q pruned '$TRASH/.stdout'"
+# no release tag left at all: --prune prunes, a plain scan is an error
+git -C "$W" tag -d v1.0 v1.1.1 > /dev/null
+t_exit "scan with no tag left" 2 k scan
+t_is "... said" "kmig: no release tags to scan in '$W'" "$(cat "$TRASH/.stderr")"
+t_exit "scan --prune with no tag left" 0 k scan --prune
+t_is "... both pruned" "v1.0: pruned (no longer a tag)
+v1.1.1: pruned (no longer a tag)" "$(cat "$TRASH/.stdout")"
+t_is "... no release left" 0 "$(sqlite3 "$DB" "SELECT count(*) FROM releases")"
 
 t_done

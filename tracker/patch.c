@@ -381,6 +381,53 @@ static char *header_param(const char *v, const char *name)
 	return NULL;
 }
 
+/*
+ * The parameter @name of @v in RFC 2231's form, as long file names are
+ * sent: "name*=utf-8''a.patch", or continued, "name*0=...; name*1*=...";
+ * its pieces joined in their order, a charset'language' prefix dropped
+ * (percent escapes kept: only the name's end is read).  NULL if none.
+ */
+static char *header_param_2231(const char *v, const char *name)
+{
+	struct sbuf sb = SBUF_INIT;
+	char *key = xasprintf("%s*", name), *piece, *q;
+	unsigned int k;
+
+	piece = header_param(v, key);	/* "name*=charset'lang'value" */
+	if (piece) {
+		q = strchr(piece, '\'');
+		q = q ? strchr(q + 1, '\'') : NULL;
+		sbuf_addstr(&sb, q ? q + 1 : piece);
+		free(piece);
+	}
+	for (k = 0; !sb.len || k; k++) {
+		free(key);
+		key = xasprintf("%s*%u*", name, k);
+		piece = header_param(v, key);
+		if (piece) {
+			q = !k ? strchr(piece, '\'') : NULL;
+			q = q ? strchr(q + 1, '\'') : NULL;
+			sbuf_addstr(&sb, q ? q + 1 : piece);
+		} else {
+			free(key);
+			key = xasprintf("%s*%u", name, k);
+			piece = header_param(v, key);
+			if (!piece)
+				break;
+			sbuf_addstr(&sb, piece);
+		}
+		free(piece);
+		if (k > 64)
+			break;
+	}
+	free(key);
+	if (!sb.len) {
+		sbuf_release(&sb);
+		return NULL;
+	}
+	return sbuf_detach(&sb);
+}
+
 /* The headers of a MIME entity that decide what its body is. */
 struct mime_head {
 	char *type;		/* Content-Type, NULL: text/plain */
@@ -451,8 +498,12 @@ static bool mime_text(const struct mime_head *h)
 	    type_is(h->type, "text/x-c"))
 		return true;
 	name = h->disp ? header_param(h->disp, "filename") : NULL;
+	if (!name && h->disp)
+		name = header_param_2231(h->disp, "filename");
 	if (!name)
 		name = header_param(h->type, "name");
+	if (!name)
+		name = header_param_2231(h->type, "name");
 	named = patch_name(name);
 	free(name);
 	return named;

@@ -515,6 +515,19 @@ static void test_body_decode(void **state)
 		  "--- a/f.c\n+++ b/f.c\n",
 		  "Subject: x\nContent-Type: multipart/mixed; boundary=XX\n\n"
 		  "hi\n--- a/f.c\n+++ b/f.c\n" },
+		/* long attachment names in RFC 2231's form, continued */
+		{ "Subject: x\nContent-Type: multipart/mixed; boundary=b\n\n"
+		  "--b\nContent-Type: application/octet-stream\n"
+		  "Content-Disposition: attachment;\n"
+		  " filename*0*=utf-8''0001-a-very-long-name-that-;\n"
+		  " filename*1=\"goes-on.patch\"\n\nA\n"
+		  "--b\nContent-Type: application/octet-stream;\n"
+		  " name*=utf-8''0002-b.diff\n\nB\n"
+		  "--b\nContent-Type: application/octet-stream;\n"
+		  " name*=utf-8''notes.txt\n\nC\n"
+		  "--b--\n",
+		  "Subject: x\nContent-Type: multipart/mixed; boundary=b\n\n"
+		  "A\nB\n" },
 		/* a multipart with no boundary, or an empty one: as it is */
 		{ "Subject: x\nContent-Type: multipart/mixed\n\n--\nx\n", NULL },
 		{ "Subject: x\nContent-Type: multipart/mixed; boundary=\"\"\n\n"

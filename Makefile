@@ -71,7 +71,7 @@ $(BUILD)/web-assets.o: $(BUILD)/web-assets.c
 # on every make and rewritten only when its hash changes, so adding or
 # removing a lexer file changes it too, and rules.o is rebuilt only then.
 MATCHER_SRC := $(sort $(wildcard tracker/lex*.c tracker/lex*.h)) tracker/rules.def tracker/entry.def
-RELEASE_SRC := tracker/reach.c tracker/store-count.h
+RELEASE_SRC := tracker/reach.c tracker/store-count.h tracker/maintainers.c
 $(BUILD)/matcher-hash.h: $(MATCHER_SRC) $(RELEASE_SRC) FORCE | $(BUILD)
 	@new="$$(printf '#define KMIG_MATCHER_HASH "%s"\n#define KMIG_RELEASE_HASH "%s"' \
 		"$$(cat $(MATCHER_SRC) | sha1sum | cut -c1-16)" \

@@ -1029,15 +1029,51 @@ static int rule_count(struct store *st, long long rel, const char *rule,
  * blobs' cached sites and facts.  At another depth a WARN site may count
  * under the other of warn-on and warn-on-user: the line gives both.
  */
+static const char *maint_section(const void *data, const char *path)
+{
+	return data ? maintainers_match(data, path) : MAINTAINERS_NONE;
+}
+
+/*
+ * A release counted by another kmig: its files' sections again from its
+ * MAINTAINERS (kmig's reading of it may have changed: N: as Perl reads
+ * it), *@moved counting the files whose section changed.
+ */
+static int resection_release(struct scan_state *s, struct release_plan *p,
+			     size_t *moved)
+{
+	const struct maintainers *m = NULL;
+	char *hex = NULL;
+	git_oid oid;
+	int ret = store_release_maintainers(s->st, p->regraph, &hex);
+
+	if (!ret && hex) {
+		if (git_oid_fromstr(&oid, hex) < 0)
+			ret = kmig_err("database '%s': release %s: bad MAINTAINERS id '%s'",
+				       store_path(s->st), p->tag, hex);
+		else
+			ret = maint_cache_get(&s->maint, s->repo, &oid, &m);
+	}
+	free(hex);
+	if (!ret)
+		ret = store_release_subsystems(s->st, p->regraph, maint_section,
+					       m, moved);
+	return ret;
+}
+
 static int regraph_release(struct scan_state *s, struct release_plan *p)
 {
 	long long user = 0, warn = 0;
+	size_t moved = 0;
 	int ret = store_begin(s->st);
 
 	if (ret)
 		return ret;
 	graph_cache_restore(s, p);	/* lexes none */
-	ret = store_reach_clear(s->st, p->regraph);
+	if (p->recount)
+		ret = resection_release(s, p, &moved);
+	if (!ret)
+		ret = store_reach_clear(s->st, p->regraph);
 	if (!ret)
 		ret = release_graph(s, p->tag, p->regraph, NULL);
 	if (!ret)
@@ -1053,7 +1089,10 @@ static int regraph_release(struct scan_state *s, struct release_plan *p)
 		ret = rule_count(s->st, p->regraph, "warn-on", &warn);
 	if (ret)
 		return ret;
-	if (p->recount)
+	if (p->recount && moved)
+		printf("%s: counted again from its cached blobs (kmig's counting changed), %zu file%s in another MAINTAINERS section\n",
+		       p->tag, moved, moved == 1 ? "" : "s");
+	else if (p->recount)
 		printf("%s: counted again from its cached blobs (kmig's counting changed)\n",
 		       p->tag);
 	else

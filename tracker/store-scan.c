@@ -438,6 +438,91 @@ remember:
 	return 0;
 }
 
+int store_release_maintainers(struct store *st, long long release,
+			      char **oid)
+{
+	static const char sql[] =
+		"SELECT maintainers_oid FROM releases WHERE id = ?";
+	sqlite3_stmt *s = store_stmt(st, sql);
+	int rc;
+
+	*oid = NULL;
+	if (!s)
+		return KMIG_EGENERIC;
+	sqlite3_bind_int64(s, 1, release);
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW)
+		*oid = store_col_dup(s, 0);
+	sqlite3_reset(s);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return store_dberr(st, "read releases");
+	return 0;
+}
+
+int store_release_subsystems(struct store *st, long long release,
+			     const char *(*section)(const void *data, const char *path),
+			     const void *data, size_t *moved)
+{
+	static const char sel_sql[] =
+		"SELECT f.path, s.name FROM release_file_rows f "
+		"JOIN subsystems s ON s.id = f.subsystem_id "
+		"WHERE f.release_id = ? AND f.oid != ''";
+	static const char upd_sql[] =
+		"UPDATE release_file_rows SET subsystem_id = ?3 "
+		"WHERE release_id = ?1 AND path = ?2";
+	struct move {
+		char *path;
+		const char *name;
+	} *mv = NULL;
+	size_t n = 0, alloc = 0, i;
+	sqlite3_stmt *s;
+	int rc, ret = 0;
+
+	*moved = 0;
+	if (store_need_txn(st, "store_release_subsystems"))
+		return KMIG_EGENERIC;
+	s = store_stmt(st, sel_sql);
+	if (!s)
+		return KMIG_EGENERIC;
+	sqlite3_bind_int64(s, 1, release);
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		const char *path = (const char *)sqlite3_column_text(s, 0);
+		const char *old = (const char *)sqlite3_column_text(s, 1);
+		const char *now = section(data, path);
+
+		if (!strcmp(now, old))
+			continue;
+		ALLOC_GROW(mv, n + 1, alloc);
+		mv[n].path = xstrdup(path);
+		mv[n++].name = now;
+	}
+	sqlite3_reset(s);
+	if (rc != SQLITE_DONE)
+		ret = store_dberr(st, "read release files");
+	for (i = 0; !ret && i < n; i++) {
+		long long sid;
+
+		ret = subsystem_id(st, mv[i].name, &sid);
+		if (ret)
+			break;
+		s = store_stmt(st, upd_sql);
+		if (!s) {
+			ret = KMIG_EGENERIC;
+			break;
+		}
+		sqlite3_bind_int64(s, 1, release);
+		sqlite3_bind_text(s, 2, mv[i].path, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(s, 3, sid);
+		ret = store_done(st, s, "write");
+	}
+	for (i = 0; i < n; i++)
+		free(mv[i].path);
+	free(mv);
+	if (!ret)
+		*moved = n;
+	return ret;
+}
+
 int store_release_file(struct store *st, long long release, const char *path,
 		       const char *oid, const char *subsystem)
 {

@@ -177,6 +177,25 @@ int store_blob_sites(struct store *st, const char *oid, const char *ruleset,
 int store_prune_blobs(struct store *st, long long *pruned);
 
 /*
+ * store_release_maintainers - the MAINTAINERS blob id (hex) release
+ * @release was scanned with, in *@oid (caller frees), or NULL (none, or
+ * no such release).
+ */
+int store_release_maintainers(struct store *st, long long release,
+			      char **oid);
+
+/*
+ * store_release_subsystems - give each file row of release @release's own
+ * (not those it shares with its files_base, which that release's own
+ * call sets) the section @section(@data, path) names, where it differs;
+ * *@moved counts the rows changed.  The caller holds the transaction and
+ * counts the release again (store_release_finish()).
+ */
+int store_release_subsystems(struct store *st, long long release,
+			     const char *(*section)(const void *data, const char *path),
+			     const void *data, size_t *moved);
+
+/*
  * store_release_delete - remove release @tag and everything recorded for
  * it (counts, file rows, sites reached); the releases that share its file
  * rows get them as their own first.  The caller holds the transaction.

@@ -108,4 +108,29 @@ t_is "... both pruned" "v1.0: pruned (no longer a tag)
 v1.1.1: pruned (no longer a tag)" "$(cat "$TRASH/.stdout")"
 t_is "... no release left" 0 "$(sqlite3 "$DB" "SELECT count(*) FROM releases")"
 
+# a database from a kmig that read MAINTAINERS otherwise (N: with POSIX's
+# "[^\d]", where Perl's is no digit): counted again, the file moves
+M="$TRASH/maint"
+git init -q "$M"
+mkdir -p "$M/lib"
+printf 'MXC\nN:\t\\bmxc[^\\d]\n' > "$M/MAINTAINERS"
+printf 'void m(char *d) { strcpy(d, "x"); }\n' > "$M/lib/mxc2.c"
+git_commit_all "$M" one && git -C "$M" tag v1.0
+km() { "$KMIG" --repo "$M" --db "$TRASH/maint.db" "$@"; }
+t_exit "scan: lib/mxc2.c in no section" 0 km scan
+t_is "... (none)" "v1.0,(none),strcpy,1," \
+	"$(km report --format csv --by subsystem | grep strcpy)"
+sqlite3 "$TRASH/maint.db" "INSERT OR IGNORE INTO subsystems(name) VALUES ('MXC');
+	UPDATE release_file_rows SET subsystem_id = (SELECT id FROM subsystems WHERE name = 'MXC');
+	UPDATE counts SET subsystem_id = (SELECT id FROM subsystems WHERE name = 'MXC');
+	UPDATE releases SET counted_by = 'an older kmig'"
+t_is "as an older kmig left it: MXC" "v1.0,MXC,strcpy,1," \
+	"$(km report --format csv --by subsystem | grep strcpy)"
+t_exit "scan with this kmig" 0 km scan
+t_is "counted again, the file in its section" \
+	"v1.0: counted again from its cached blobs (kmig's counting changed), 1 file in another MAINTAINERS section" \
+	"$(cat "$TRASH/.stdout")"
+t_is "... (none) again" "v1.0,(none),strcpy,1," \
+	"$(km report --format csv --by subsystem | grep strcpy)"
+
 t_done

@@ -184,6 +184,7 @@ static int list_tags(git_repository *repo, char **globs, size_t nglobs,
 static int prune_gone(struct scan_state *s, const struct release_info *old,
 		      size_t nold, bool prune, size_t *left)
 {
+	const char **gone = xcalloc(nold ? nold : 1, sizeof(*gone));
 	size_t i, ngone = 0;
 	bool txn = false;
 	int ret = 0;
@@ -202,7 +203,7 @@ static int prune_gone(struct scan_state *s, const struct release_info *old,
 			}
 			continue;
 		}
-		ngone++;
+		gone[ngone++] = old[i].tag;
 		if (!prune) {
 			fprintf(stderr, "kmig: warning: %s is no longer a tag of the repository: 'kmig scan --prune' removes it from the database\n",
 				old[i].tag);
@@ -224,18 +225,14 @@ static int prune_gone(struct scan_state *s, const struct release_info *old,
 		else
 			store_rollback(s->st);
 	}
-	if (ret || !prune)
-		return ret;
-	for (i = 0; i < nold && ngone; i++) {
-		char *ref = xasprintf("refs/tags/%s", old[i].tag);
-		git_oid oid;
-
-		if (git_reference_name_to_id(&oid, s->repo, ref) == GIT_ENOTFOUND)
-			printf("%s: pruned (no longer a tag)\n", old[i].tag);
-		free(ref);
+	if (!ret && prune) {
+		/* said once the transaction holds */
+		for (i = 0; i < ngone; i++)
+			printf("%s: pruned (no longer a tag)\n", gone[i]);
+		*left = nold - ngone;
 	}
-	*left = nold - ngone;
-	return 0;
+	free(gone);
+	return ret;
 }
 
 /*
@@ -1023,12 +1020,6 @@ static int rule_count(struct store *st, long long rel, const char *rule,
 	return ret;
 }
 
-/*
- * A release scanned at another --reach-depth, or counted by another
- * release step (release_hash()): its graph and counts again, from the
- * blobs' cached sites and facts.  At another depth a WARN site may count
- * under the other of warn-on and warn-on-user: the line gives both.
- */
 static const char *maint_section(const void *data, const char *path)
 {
 	return data ? maintainers_match(data, path) : MAINTAINERS_NONE;
@@ -1061,6 +1052,12 @@ static int resection_release(struct scan_state *s, struct release_plan *p,
 	return ret;
 }
 
+/*
+ * A release scanned at another --reach-depth, or counted by another
+ * release step (release_hash()): its graph and counts again, from the
+ * blobs' cached sites and facts.  At another depth a WARN site may count
+ * under the other of warn-on and warn-on-user: the line gives both.
+ */
 static int regraph_release(struct scan_state *s, struct release_plan *p)
 {
 	long long user = 0, warn = 0;

@@ -273,7 +273,6 @@ int store_release_start(struct store *st, long long *id, const char *tag,
 			const char *commit, long long date, const char *ruleset,
 			const char *maintainers_oid)
 {
-	static const char del_sql[] = "DELETE FROM releases WHERE tag = ?";
 	static const char ins_sql[] =
 		"INSERT INTO releases(tag, commit_id, sort_key, date, ruleset, maintainers_oid, scanned_at, counted_by) "
 		"VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
@@ -281,13 +280,9 @@ int store_release_start(struct store *st, long long *id, const char *tag,
 	char *key;
 	int ret;
 
-	if (store_need_txn(st, "store_release_start") || unshare_files(st, tag))
-		return KMIG_EGENERIC;
-	s = store_stmt(st, del_sql);
-	if (!s)
-		return KMIG_EGENERIC;
-	sqlite3_bind_text(s, 1, tag, -1, SQLITE_TRANSIENT);
-	if (store_done(st, s, "write"))
+	/* an older scan of @tag goes first */
+	if (store_need_txn(st, "store_release_start") ||
+	    store_release_delete(st, tag))
 		return KMIG_EGENERIC;
 	s = store_stmt(st, ins_sql);
 	if (!s)

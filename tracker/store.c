@@ -473,7 +473,7 @@ int store_open_readonly(struct store **out, const char *path)
 	struct store *st;
 	char *upath, *uri, *dir;
 	bool dir_ro, migrated = false;
-	int have;
+	int have, ret = KMIG_EGENERIC;
 
 	*out = NULL;
 	if (access(path, F_OK) < 0)
@@ -506,10 +506,10 @@ int store_open_readonly(struct store **out, const char *path)
 		if (query_int(st, "SELECT count(*) FROM sqlite_master", &tables))
 			goto out_close;
 		if (!tables) {
-			kmig_errcode(KMIG_ENOTFOUND,
-				     "database '%s' is empty (run 'kmig scan' first)",
-				     path);
-			goto out_close_quiet;
+			ret = kmig_errcode(KMIG_ENOTFOUND,
+					   "database '%s' is empty (run 'kmig scan' first)",
+					   path);
+			goto out_close;
 		}
 	}
 	if (have < store_schema_version() && !migrated) {
@@ -532,11 +532,7 @@ int store_open_readonly(struct store **out, const char *path)
 out_close:
 	free(uri);
 	store_close(st);
-	return KMIG_EGENERIC;
-out_close_quiet:
-	free(uri);
-	store_close(st);
-	return KMIG_ENOTFOUND;
+	return ret;
 }
 
 const char *store_path(const struct store *st)

@@ -309,21 +309,28 @@ int sbuf_read_file(struct sbuf *sb, const char *path)
 	return 0;
 }
 
-int write_file(const char *path, const void *data, size_t len)
+/* Write @data to the file @path; errors name @name. */
+static int write_named(const char *path, const char *name, const void *data,
+		       size_t len)
 {
 	FILE *f = fopen(path, "wb");
 
 	if (!f)
-		return kmig_err("cannot write '%s': %s", path, strerror(errno));
+		return kmig_err("cannot write '%s': %s", name, strerror(errno));
 	if ((len && fwrite(data, 1, len, f) != len) || ferror(f)) {
 		int err = errno;
 
 		fclose(f);
-		return kmig_err("cannot write '%s': %s", path, strerror(err));
+		return kmig_err("cannot write '%s': %s", name, strerror(err));
 	}
 	if (fclose(f))
-		return kmig_err("cannot write '%s': %s", path, strerror(errno));
+		return kmig_err("cannot write '%s': %s", name, strerror(errno));
 	return 0;
+}
+
+int write_file(const char *path, const void *data, size_t len)
+{
+	return write_named(path, path, data, len);
 }
 
 int write_file_replace(const char *path, const void *data, size_t len)
@@ -331,22 +338,12 @@ int write_file_replace(const char *path, const void *data, size_t len)
 	char *real = realpath(path, NULL);	/* a link: the file it names */
 	const char *dst = real ? real : path;
 	char *tmp = xasprintf("%s.kmig-new", dst);
-	FILE *f = fopen(tmp, "wb");
-	int ret = 0;
+	int ret = write_named(tmp, path, data, len);
 
-	if (!f) {
+	if (!ret && rename(tmp, dst))
 		ret = kmig_err("cannot write '%s': %s", path, strerror(errno));
-		goto out;
-	}
-	if ((len && fwrite(data, 1, len, f) != len) || ferror(f)) {
-		ret = kmig_err("cannot write '%s': %s", path, strerror(errno));
-		fclose(f);
-	} else if (fclose(f) || rename(tmp, dst)) {
-		ret = kmig_err("cannot write '%s': %s", path, strerror(errno));
-	}
 	if (ret)
 		unlink(tmp);
-out:
 	free(tmp);
 	free(real);
 	return ret;

@@ -381,46 +381,54 @@ static char *header_param(const char *v, const char *name)
 	return NULL;
 }
 
+/* An RFC 2231 value after its "charset'language'" prefix, if it has one. */
+static const char *rfc2231_text(const char *v)
+{
+	const char *q = strchr(v, '\'');
+
+	q = q ? strchr(q + 1, '\'') : NULL;
+	return q ? q + 1 : v;
+}
+
 /*
- * The parameter @name of @v in RFC 2231's form, as long file names are
- * sent: "name*=utf-8''a.patch", or continued, "name*0=...; name*1*=...";
- * its pieces joined in their order, a charset'language' prefix dropped
+ * The parameter @name of the header value @v, plain or in RFC 2231's form,
+ * as long file names are sent: "name*=utf-8''a.patch", or continued,
+ * "name*0*=utf-8''a-; name*1=b.patch", the pieces joined in their order
  * (percent escapes kept: only the name's end is read).  NULL if none.
  */
-static char *header_param_2231(const char *v, const char *name)
+static char *header_param_any(const char *v, const char *name)
 {
 	struct sbuf sb = SBUF_INIT;
-	char *key = xasprintf("%s*", name), *piece, *q;
+	char *key, *piece = header_param(v, name);
 	unsigned int k;
 
-	piece = header_param(v, key);	/* "name*=charset'lang'value" */
+	if (piece)
+		return piece;
+	key = xasprintf("%s*", name);
+	piece = header_param(v, key);
+	free(key);
 	if (piece) {
-		q = strchr(piece, '\'');
-		q = q ? strchr(q + 1, '\'') : NULL;
-		sbuf_addstr(&sb, q ? q + 1 : piece);
+		sbuf_addstr(&sb, rfc2231_text(piece));
 		free(piece);
+		return sbuf_detach(&sb);
 	}
-	for (k = 0; !sb.len || k; k++) {
-		free(key);
+	for (k = 0; k <= 65; k++) {	/* at most 66 pieces */
+		bool ext = true;	/* "name*K*=": only the first has a prefix */
+
 		key = xasprintf("%s*%u*", name, k);
 		piece = header_param(v, key);
-		if (piece) {
-			q = !k ? strchr(piece, '\'') : NULL;
-			q = q ? strchr(q + 1, '\'') : NULL;
-			sbuf_addstr(&sb, q ? q + 1 : piece);
-		} else {
-			free(key);
+		free(key);
+		if (!piece) {
+			ext = false;
 			key = xasprintf("%s*%u", name, k);
 			piece = header_param(v, key);
-			if (!piece)
-				break;
-			sbuf_addstr(&sb, piece);
+			free(key);
 		}
-		free(piece);
-		if (k > 64)
+		if (!piece)
 			break;
+		sbuf_addstr(&sb, ext && !k ? rfc2231_text(piece) : piece);
+		free(piece);
 	}
-	free(key);
 	if (!sb.len) {
 		sbuf_release(&sb);
 		return NULL;
@@ -474,6 +482,19 @@ static bool type_is(const char *type, const char *what)
 		what[n - 1] == '/');
 }
 
+/* The boundary of a multipart (not empty), or NULL.  Caller frees. */
+static char *mime_boundary(const struct mime_head *h)
+{
+	char *b = type_is(h->type, "multipart/") ?
+		  header_param(h->type, "boundary") : NULL;
+
+	if (b && !*b) {
+		free(b);
+		b = NULL;
+	}
+	return b;
+}
+
 /* Does the file name @name end in .patch or .diff? */
 static bool patch_name(const char *name)
 {
@@ -497,13 +518,9 @@ static bool mime_text(const struct mime_head *h)
 	    type_is(h->type, "text/x-patch") || type_is(h->type, "text/x-diff") ||
 	    type_is(h->type, "text/x-c"))
 		return true;
-	name = h->disp ? header_param(h->disp, "filename") : NULL;
-	if (!name && h->disp)
-		name = header_param_2231(h->disp, "filename");
+	name = h->disp ? header_param_any(h->disp, "filename") : NULL;
 	if (!name)
-		name = header_param(h->type, "name");
-	if (!name)
-		name = header_param_2231(h->type, "name");
+		name = header_param_any(h->type, "name");
 	named = patch_name(name);
 	free(name);
 	return named;
@@ -559,12 +576,12 @@ static void mime_entity(struct sbuf *out, const char *p, const char *end,
 			int depth)
 {
 	struct mime_head h;
+	char *nb;
 
 	mime_head_read(&h, &p, end);
 	if (type_is(h.type, "multipart/")) {
-		char *nb = header_param(h.type, "boundary");
-
-		if (nb && *nb && depth < MIME_DEPTH)
+		nb = mime_boundary(&h);
+		if (nb && depth < MIME_DEPTH)
 			mime_parts(out, p, end, nb, depth + 1);
 		free(nb);
 	} else if (type_is(h.type, "message/rfc822")) {
@@ -630,15 +647,10 @@ char *patch_body_decode(const char *msg, size_t len, size_t *outlen)
 	const char *p = msg, *end = msg + len;
 	struct sbuf out = SBUF_INIT;
 	struct mime_head h;
-	char *b = NULL;
+	char *b;
 
 	mime_head_read(&h, &p, end);
-	if (type_is(h.type, "multipart/"))
-		b = header_param(h.type, "boundary");
-	if (b && !*b) {
-		free(b);
-		b = NULL;
-	}
+	b = mime_boundary(&h);
 	if (!b && !h.qp && !h.b64) {
 		mime_head_release(&h);
 		return NULL;

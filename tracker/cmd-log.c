@@ -465,33 +465,49 @@ static void print_json(const struct log_state *s, const char *range,
 }
 
 /*
+ * The MAINTAINERS blob of commit @id in *@maint: 0, KMIG_ENOTFOUND (the
+ * tree has none) or an error.
+ */
+static int maint_of(struct log_state *s, const git_oid *id, git_oid *maint)
+{
+	git_commit *commit = NULL;
+	git_tree *tree = NULL;
+	int ret;
+
+	if (git_commit_lookup(&commit, s->repo, id) < 0 ||
+	    git_commit_tree(&tree, commit) < 0)
+		ret = kmig_err_git("cannot read commit tree");
+	else
+		ret = repo_blob_id_at(tree, "MAINTAINERS", maint);
+	git_tree_free(tree);
+	git_commit_free(commit);
+	return ret;
+}
+
+/* Is @name (or MAINTAINERS_NONE) a section of MAINTAINERS blob @maint? */
+static int maint_has_section(struct log_state *s, const git_oid *maint,
+			     const char *name)
+{
+	const struct maintainers *m = NULL;
+	int ret = maint_cache_get(&s->maint, s->repo, maint, &m);
+
+	if (!ret && m)
+		ret = maintainers_has(m, name);
+	return ret;
+}
+
+/*
  * Whether @name is a section of the MAINTAINERS in the tree of commit @id
  * (or MAINTAINERS_NONE): 1, 0 (also without MAINTAINERS) or an error.
  */
 static int section_at(struct log_state *s, const git_oid *id, const char *name)
 {
-	const struct maintainers *m = NULL;
-	git_commit *commit = NULL;
-	git_tree *tree = NULL;
 	git_oid maint;
-	int ret;
+	int ret = maint_of(s, id, &maint);
 
-	if (git_commit_lookup(&commit, s->repo, id) < 0 ||
-	    git_commit_tree(&tree, commit) < 0) {
-		ret = kmig_err_git("cannot read commit tree");
-		goto out_free;
-	}
-	ret = repo_blob_id_at(tree, "MAINTAINERS", &maint);
 	if (ret == KMIG_ENOTFOUND)
-		ret = 0;		/* no MAINTAINERS: no section */
-	else if (!ret)
-		ret = maint_cache_get(&s->maint, s->repo, &maint, &m);
-	if (!ret && m)
-		ret = maintainers_has(m, name);
-out_free:
-	git_tree_free(tree);
-	git_commit_free(commit);
-	return ret;
+		return 0;	/* no MAINTAINERS: no section */
+	return ret ? ret : maint_has_section(s, &maint, name);
 }
 
 /*
@@ -515,38 +531,24 @@ static int section_in_range(struct log_state *s, const git_oid *from,
 		goto out_free_walk;
 	}
 	while (!ret && (rc = git_revwalk_next(&oid, walk)) == 0) {
-		const struct maintainers *m = NULL;
-		git_commit *commit = NULL;
-		git_tree *tree = NULL;
 		git_blob *blob = NULL;
 		git_oid maint;
 
-		if (git_commit_lookup(&commit, s->repo, &oid) < 0 ||
-		    git_commit_tree(&tree, commit) < 0) {
-			ret = kmig_err_git("cannot read commit tree");
-			goto next;
-		}
-		ret = repo_blob_id_at(tree, "MAINTAINERS", &maint);
+		ret = maint_of(s, &oid, &maint);
 		if (ret == KMIG_ENOTFOUND) {
 			ret = 0;	/* no MAINTAINERS: no section */
-			goto next;
+			continue;
 		}
 		if (ret || !oidset_add(&seen, &maint))
-			goto next;
+			continue;
 		if (git_blob_lookup(&blob, s->repo, &maint) < 0) {
 			ret = kmig_err_git("cannot read MAINTAINERS");
-			goto next;
+			continue;
 		}
-		if (!memmem(git_blob_rawcontent(blob),
-			    (size_t)git_blob_rawsize(blob), name, strlen(name)))
-			goto next;
-		ret = maint_cache_get(&s->maint, s->repo, &maint, &m);
-		if (!ret && m && maintainers_has(m, name))
-			ret = 1;
-next:
+		if (memmem(git_blob_rawcontent(blob),
+			   (size_t)git_blob_rawsize(blob), name, strlen(name)))
+			ret = maint_has_section(s, &maint, name);
 		git_blob_free(blob);
-		git_tree_free(tree);
-		git_commit_free(commit);
 	}
 	if (!ret && rc != GIT_ITEROVER)
 		ret = kmig_err_git("cannot walk history");

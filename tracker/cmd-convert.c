@@ -10,6 +10,7 @@
 #include <getopt.h>
 #include <limits.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -764,30 +765,37 @@ static void convert_group(struct convert *c)
  * else, do, or a (void) cast?  Not after '=', '(' of an expression,
  * return, an operator: its value is used.
  */
-static bool call_is_statement(const char *text, const char *call)
+/* @p (in @text) after blanks, going back. */
+static const char *skip_blanks_back(const char *text, const char *p)
 {
-	const char *p = call;
-
 	while (p > text && (p[-1] == ' ' || p[-1] == '\t'))
 		p--;
-	if (p - text >= 6 && !strncmp(p - 6, "(void)", 6)) {
-		p -= 6;
-		while (p > text && (p[-1] == ' ' || p[-1] == '\t'))
-			p--;
-	}
+	return p;
+}
+
+/* Does the word @w end at @p in @text (no identifier byte before it)? */
+static bool word_ends_at(const char *text, const char *p, const char *w)
+{
+	size_t n = strlen(w);
+
+	return (size_t)(p - text) >= n && !strncmp(p - n, w, n) &&
+	       (p - n == text || !is_ident_char(p[-(ptrdiff_t)n - 1]));
+}
+
+static bool call_is_statement(const char *text, const char *call)
+{
+	const char *p = skip_blanks_back(text, call);
+
+	if (p - text >= 6 && !strncmp(p - 6, "(void)", 6))
+		p = skip_blanks_back(text, p - 6);
 	if (p == text)
 		return true;
 	switch (p[-1]) {
 	case ';': case '{': case '}': case ':': case ')':
 		return true;
 	default:
-		break;
+		return word_ends_at(text, p, "else") || word_ends_at(text, p, "do");
 	}
-	if ((p - text == 4 || (p - text > 4 && !is_ident_char(p[-5]))) &&
-	    !strncmp(p - 4, "else", 4))
-		return true;
-	return (p - text == 2 || (p - text > 2 && !is_ident_char(p[-3]))) &&
-	       !strncmp(p - 2, "do", 2);
 }
 
 /* left_reason - why the use @text (a whitespace-normalised line) was left. */

@@ -5,6 +5,7 @@
  */
 #define _GNU_SOURCE
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,8 @@
 static const char *names[MAX_NAMES];
 static int nnames;
 static int name_of[RULE__COUNT][RULE_MAX_REPL];	/* index into names[] */
+static size_t names_len[MAX_NAMES], names_min = SIZE_MAX, names_max;
+static uint64_t names_first[4];	/* bit c: a name starts with byte c */
 static char facts_hex[17];
 static pthread_once_t names_once = PTHREAD_ONCE_INIT;
 
@@ -50,6 +53,13 @@ static void names_init(void)
 			if (k == nnames) {
 				if (nnames == MAX_NAMES)
 					abort();	/* rules.def: too many names */
+				names_len[nnames] = strlen(n);
+				if (names_len[nnames] < names_min)
+					names_min = names_len[nnames];
+				if (names_len[nnames] > names_max)
+					names_max = names_len[nnames];
+				names_first[(unsigned char)n[0] / 64] |=
+					1ULL << ((unsigned char)n[0] % 64);
 				names[nnames++] = n;
 			}
 			name_of[r][i] = k;
@@ -239,16 +249,46 @@ static bool defines_at(const char *o, const char *at, size_t n)
 	return q > p && (is_ident_char(q[-1]) || q[-1] == '*') && decl_prefix(p, q);
 }
 
+/*
+ * names_in - bit k: names[k] is a whole identifier somewhere in @buf,
+ * comments and strings included, in one pass (a memmem() per name read
+ * each header some 30 times).  The bits header_mask() keeps are among
+ * these: code_only() blanks bytes but never joins or splits identifiers.
+ */
+static uint64_t names_in(const char *buf, size_t len)
+{
+	const char *p = buf, *e = buf + len;
+	uint64_t hit = 0;
+
+	while (p < e) {
+		const char *s;
+		size_t n;
+		int k;
+
+		while (p < e && !is_ident_char(*p))
+			p++;
+		s = p;
+		while (p < e && is_ident_char(*p))
+			p++;
+		n = (size_t)(p - s);
+		if (n < names_min || n > names_max ||
+		    !(names_first[(unsigned char)*s / 64] &
+		      (1ULL << ((unsigned char)*s % 64))))
+			continue;
+		for (k = 0; k < nnames; k++)
+			if (names_len[k] == n && !memcmp(s, names[k], n))
+				hit |= 1ULL << k;
+	}
+	return hit;
+}
+
 /* Bit k: names[k] is defined in the header @buf. */
 static uint64_t header_mask(const char *buf, size_t len)
 {
-	uint64_t mask = 0, hit = 0;
+	uint64_t mask = 0, hit = names_in(buf, len);
 	char *o = NULL;
 	int k;
 
-	for (k = 0; k < nnames; k++)
-		if (memmem(buf, len, names[k], strlen(names[k])))
-			hit |= 1ULL << k;
 	if (!hit)
 		return 0;
 	o = code_only(buf, len);

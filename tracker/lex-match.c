@@ -1074,7 +1074,13 @@ void lex_match_word(struct lexer *lx, size_t i)
 	const struct tok *t = &lx->t[i];
 	const struct word *w = &lex_words.w[t->word];
 	const struct tok *pv = lex_prev(lx);
-	bool code = lx->in_define || lx->nfr > 0;
+	/*
+	 * Code: a function or #define body, or the arguments of a macro
+	 * called at file scope ("TRACE_EVENT(... TP_fast_assign(...))",
+	 * "DEFINE_GUARD(..., lock(_T), ...)"), whose calls the macro puts
+	 * in a function.  A declaration's "NAME(" is at paren depth 0.
+	 */
+	bool code = lx->in_define || lx->nfr > 0 || lx->st.paren > 0;
 	bool call, member;
 	size_t n;
 	uint32_t m;

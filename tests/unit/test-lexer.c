@@ -251,6 +251,19 @@ static void test_scope(void **state)
 	/* file-scope initializers are inside braces */
 	assert_int_equal(count("static int x[] = { BUG_ON(1) };\n",
 			       "bug-on"), 1);
+	/*
+	 * so are the arguments of a macro called at file scope, whose code
+	 * the macro puts in a function (ath11k's trace.h); a prototype of a
+	 * rule's name is not a call
+	 */
+	assert_int_equal(count("TRACE_EVENT(foo,\n\tTP_fast_assign(\n"
+			       "\t\tWARN_ON_ONCE(vsnprintf(b, 8, f) >= 8);\n"
+			       "\t),\n\tTP_printk(\"%s\", b)\n);\n",
+			       "warn-on"), 1);
+	assert_int_equal(count("DEFINE_GUARD(g, struct s *, BUG_ON(!_T),\n"
+			       "\tunlock(_T))\n"
+			       "int BUG_ON(int x);\n"
+			       "void f(void (*BUG_ON)(int));\n", "bug-on"), 1);
 }
 
 static void test_conditionals(void **state)

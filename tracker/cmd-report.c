@@ -11,6 +11,7 @@
 
 #include "builtin.h"
 #include "forecast.h"
+#include "maintcache.h"
 #include "relinfo.h"
 #include "repo.h"
 #include "rules.h"
@@ -47,6 +48,8 @@ static const char usage[] =
 	"squares of count on release date (a Debian package: the first Debian\n"
 	"release of its X.Y line), \"zero by YYYY-MM\" at that pace or \"not\n"
 	"converging\", with the slope per year (--trend: a final forecast line).\n"
+	"--subsystem NAME keeps one section of the release's MAINTAINERS (--trend:\n"
+	"of any scanned release's); one that no scanned file is in counts 0.\n"
 	"--rule ID and --skip-rule ID (globs over rule ids, repeatable) keep only\n"
 	"the matching rules, or drop them; totals cover the rules kept.\n"
 	"Text and JSON also give, per rule, \"documented since\" (the first scanned\n"
@@ -69,6 +72,12 @@ struct report_opts {
 	size_t nwant, awant, nskip, askip;
 	struct relinfo_since since;	/* per rule, from the scanned releases */
 	const char *subsystem;
+	/*
+	 * the tag of the release whose MAINTAINERS has the section
+	 * --subsystem names when no scanned file is in it, else NULL
+	 */
+	const char *empty_in;
+	const char *repo_path;
 	enum count_by by;
 	bool by_given;
 	long top;
@@ -347,6 +356,14 @@ static void print_forecast_json(const struct forecast *f)
 	sbuf_release(&sb);
 }
 
+/* The text's note on a --subsystem section with no file in scope. */
+static void print_empty_note(const struct report_opts *o)
+{
+	if (o->empty_in)
+		printf("note: '%s', a section of %s's MAINTAINERS, has no file in the scan's scope in any scanned release\n",
+		       o->subsystem, o->empty_in);
+}
+
 static void print_text(const struct release_info *rel,
 		       const struct release_info *prev,
 		       const struct report_opts *o, const struct count_rows *cur,
@@ -454,6 +471,7 @@ static void print_text(const struct release_info *rel,
 			       o->since.repl[i] ? o->since.repl[i] : "none");
 		}
 	}
+	print_empty_note(o);
 	if (rule_ok(o, RULE_WARN_ON_USER))
 		printf("note: warn-on-user is a WARN user space reaches through direct calls from an entry point, counted instead of warn-on ('kmig report --reach' shows the call paths)\n");
 }
@@ -676,6 +694,76 @@ static int fail_unscanned(const char *repo_path, const char *tag)
 	return status;
 }
 
+/*
+ * section_in_maintainers - whether @name is a section of the MAINTAINERS
+ * that one of the releases @rels[0..@n) was scanned with, the newest
+ * first: *@tag is the first release that has it, or NULL (none has it,
+ * or has a MAINTAINERS).  0, or negative with the error recorded (the
+ * repository or a MAINTAINERS blob cannot be read).
+ */
+static int section_in_maintainers(struct store *st, const char *repo_path,
+				  const struct release_info *rels, size_t n,
+				  const char *name, const char **tag)
+{
+	struct maint_cache mc = MAINT_CACHE_INIT;
+	git_repository *repo = NULL;
+	size_t i = n;
+	int ret;
+
+	*tag = NULL;
+	ret = repo_open(&repo, repo_path);
+	while (!ret && !*tag && i-- > 0) {
+		const struct maintainers *m = NULL;
+		char *hex = NULL;
+		git_oid oid;
+
+		ret = store_release_maintainers(st, rels[i].id, &hex);
+		if (!ret && hex && git_oid_fromstr(&oid, hex) < 0)
+			ret = kmig_err("release '%s' has a bad MAINTAINERS id '%s'",
+				       rels[i].tag, hex);
+		else if (!ret && hex)
+			ret = maint_cache_get(&mc, repo, &oid, &m);
+		if (!ret && m && maintainers_has(m, name))
+			*tag = rels[i].tag;
+		free(hex);
+	}
+	maint_cache_release(&mc);
+	git_repository_free(repo);
+	return ret;
+}
+
+/*
+ * check_subsystem - --subsystem names a section: one the database has
+ * files (or kmig log's changes) of, or else one of the MAINTAINERS of the
+ * releases @rels[0..@n) (the release reported, or every release for
+ * --trend), which no file in the scan's scope falls in (o->empty_in names
+ * the release).  0, or the exit status of the error.
+ */
+static int check_subsystem(struct store *st, struct report_opts *o,
+			   const struct release_info *rels, size_t n)
+{
+	int known;
+
+	if (!o->subsystem)
+		return 0;
+	known = store_subsystem_exists(st, o->subsystem);
+	if (known < 0)
+		return cmd_fail_last(KMIG_EXIT_ERROR);
+	if (known)
+		return 0;
+	if (section_in_maintainers(st, o->repo_path, rels, n, o->subsystem,
+				   &o->empty_in))
+		return cmd_fail(KMIG_EXIT_ERROR, "unknown subsystem '%s' (MAINTAINERS not read: %s)",
+				o->subsystem, kmig_errmsg());
+	if (o->empty_in)
+		return 0;
+	if (n == 1)
+		return cmd_fail(KMIG_EXIT_ERROR, "unknown subsystem '%s': no section of %s's MAINTAINERS",
+				o->subsystem, rels[0].tag);
+	return cmd_fail(KMIG_EXIT_ERROR, "unknown subsystem '%s': no section of a scanned release's MAINTAINERS",
+			o->subsystem);
+}
+
 static int do_report(struct store *st, const char *repo_path, const char *tag,
 		     struct report_opts *o)
 {
@@ -702,6 +790,8 @@ static int do_report(struct store *st, const char *repo_path, const char *tag,
 		fail_unscanned(repo_path, tag);
 		goto out;
 	}
+	if (check_subsystem(st, o, rel, 1))
+		goto out;
 	if (counts(o, st, rel->id, o->by, o->subsystem, &cur) ||
 	    counts(o, st, rel->id, BY_RULE, o->subsystem, &byrule) ||
 	    (prev && counts(o, st, prev->id, o->by, o->subsystem, &old)) ||
@@ -741,16 +831,24 @@ static long long sum_rows(const struct count_rows *r)
 	return s;
 }
 
-/* trend_releases - every scanned release into *@rels; an exit status. */
-static int trend_releases(struct store *st, struct release_info **rels, size_t *n)
+/*
+ * trend_releases - every scanned release into *@rels, and --subsystem
+ * checked against them (check_subsystem()); an exit status.
+ */
+static int trend_releases(struct store *st, struct report_opts *o,
+			  struct release_info **rels, size_t *n)
 {
+	int status;
+
 	if (store_releases(st, rels, n))
 		return cmd_fail_last(KMIG_EXIT_ERROR);
-	if (!*n) {
+	if (!*n)
+		status = cmd_fail(KMIG_EXIT_ERROR, "no release is scanned (run 'kmig scan')");
+	else
+		status = check_subsystem(st, o, *rels, *n);
+	if (status)
 		release_infos_free(*rels, *n);
-		return cmd_fail(KMIG_EXIT_ERROR, "no release is scanned (run 'kmig scan')");
-	}
-	return 0;
+	return status;
 }
 
 /*
@@ -798,7 +896,7 @@ static int do_trend(struct store *st, struct report_opts *o)
 	long long prev_count = 0;
 	int status = KMIG_EXIT_ERROR;
 
-	status = trend_releases(st, &rels, &n);
+	status = trend_releases(st, o, &rels, &n);
 	if (status)
 		return status;
 	status = KMIG_EXIT_ERROR;
@@ -852,6 +950,7 @@ static int do_trend(struct store *st, struct report_opts *o)
 		printf("note: delta = added - removed, over the files of the section now; moved: uses that came (or left, negative) with files changing section\n"
 		       "note: a use is matched per file: one moved to another file is removed there and added here ('kmig check' matches across files)\n");
 	if (o->fmt == FMT_TEXT) {
+		print_empty_note(o);
 		struct sbuf sb = SBUF_INIT;
 		struct forecast fc;
 
@@ -1011,7 +1110,7 @@ static int do_trend_by_section(struct store *st, struct report_opts *o)
 	size_t n, i;
 	int status = KMIG_EXIT_ERROR;
 
-	status = trend_releases(st, &rels, &n);
+	status = trend_releases(st, o, &rels, &n);
 	if (status)
 		return status;
 	status = KMIG_EXIT_ERROR;
@@ -1029,6 +1128,8 @@ static int do_trend_by_section(struct store *st, struct report_opts *o)
 		}
 	if (o->fmt == FMT_JSON)
 		printf("\n]\n");
+	else if (o->fmt == FMT_TEXT)
+		print_empty_note(o);
 	status = finish_stdout(KMIG_EXIT_OK);
 out:
 	release_infos_free(rels, n);
@@ -1245,20 +1346,10 @@ static int cmd_report_fn(struct kmig_ctx *ctx, int argc, char **argv)
 	}
 	if (!o.by_given)
 		o.by = o.fmt == FMT_CSV ? BY_SUBSYSTEM : BY_RULE;
+	o.repo_path = ctx->repo_path;
 	if (store_open_readonly(&st, ctx->db_path)) {
 		status = cmd_fail_last(KMIG_EXIT_ERROR);
 		goto out_free;
-	}
-	if (o.subsystem) {
-		int known = store_subsystem_exists(st, o.subsystem);
-
-		if (known <= 0) {
-			store_close(st);
-			status = known < 0 ? cmd_fail_last(KMIG_EXIT_ERROR) :
-				 cmd_fail(KMIG_EXIT_ERROR, "unknown subsystem '%s'",
-					  o.subsystem);
-			goto out_free;
-		}
 	}
 	if (relinfo_since_load(st, &o.since)) {
 		store_close(st);

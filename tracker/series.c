@@ -531,12 +531,10 @@ int series_write(const char *dir, char *const *names, size_t n)
 {
 	struct sbuf old = SBUF_INIT, out = SBUF_INIT;
 	char *path = xasprintf("%s/series", dir);
-	char *tmp = xasprintf("%s/series.tmp", dir);
 	struct old_entry *ent = NULL;
 	const char *tail = NULL, *eol = "\n";
 	size_t nent = 0, first, i, k;
-	FILE *f;
-	int ret = 0;
+	int ret;
 
 	if (!access(path, F_OK) && !sbuf_read_file(&old, path) && old.len) {
 		nent = old_entries(&ent, old.buf, old.buf + old.len, &tail);
@@ -572,25 +570,13 @@ int series_write(const char *dir, char *const *names, size_t n)
 		add_above(&out, ent, nent - 1, eol);
 	if (tail)
 		add_lines(&out, tail, (size_t)(old.buf + old.len - tail), eol);
-	f = fopen(tmp, "w");
-	if (!f) {
-		ret = kmig_err("cannot create '%s': %s", tmp, strerror(errno));
-		goto out;
-	}
-	if (out.len)
-		fwrite(out.buf, 1, out.len, f);
-	if (fclose(f) || rename(tmp, path)) {
-		ret = kmig_err("cannot write '%s': %s", path, strerror(errno));
-		unlink(tmp);
-	}
-out:
+	ret = write_file_replace(path, out.buf, out.len);
 	for (k = 0; k < nent; k++)
 		free(ent[k].name);
 	free(ent);
 	sbuf_release(&old);
 	sbuf_release(&out);
 	free(path);
-	free(tmp);
 	return ret;
 }
 

@@ -108,8 +108,8 @@ int series_append(const char *dir, const char *name);
  * file has besides its names: the lines of an entry kept stay as they
  * were (its -p1, a comment after it), comments and blank lines stay
  * above the entry they were above (that of an entry dropped: above the
- * next entry kept), a new name is a line of its own.  Written to a
- * temporary file first.
+ * next entry kept), a new name is a line of its own.  Written with
+ * write_file_replace(): the old file or the new one, never a part.
  */
 int series_write(const char *dir, char *const *names, size_t n);
 /* series_next_number - 1 + the highest "NNNN-" prefix among @s's names. */

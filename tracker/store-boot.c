@@ -39,21 +39,18 @@ int store_build_find(struct store *st, const char *commit,
 		"SELECT id FROM builds WHERE commit_id = ? AND config_hash = ? AND status = 'ok' "
 		"ORDER BY id DESC LIMIT 1";
 	sqlite3_stmt *s = store_stmt(st, sql);
-	int rc;
+	long long v;
+	int ret;
 
 	if (!s)
 		return KMIG_EGENERIC;
 	store_bind_text(s, 1, commit);
 	store_bind_text(s, 2, config_hash);
-	rc = sqlite3_step(s);
-	if (rc == SQLITE_ROW)
-		*id = sqlite3_column_int64(s, 0);
-	sqlite3_reset(s);
-	if (rc == SQLITE_ROW)
-		return 0;
-	if (rc != SQLITE_DONE)
-		return store_dberr(st, "find build");
-	return KMIG_ENOTFOUND;
+	ret = store_value(st, s, "find build", &v, NULL);
+	if (ret <= 0)
+		return ret ? ret : KMIG_ENOTFOUND;
+	*id = v;
+	return 0;
 }
 
 int store_boot_add(struct store *st, int64_t build_id, const char *tests,

@@ -127,19 +127,14 @@ int store_branch_latest(struct store *st, char **branch)
 	static const char sql[] =
 		"SELECT branch FROM branch_steps ORDER BY updated_at DESC, rowid DESC LIMIT 1";
 	sqlite3_stmt *s = store_stmt(st, sql);
-	int rc;
+	int ret;
 
 	*branch = NULL;
 	if (!s)
 		return KMIG_EGENERIC;
-	rc = sqlite3_step(s);
-	if (rc == SQLITE_ROW)
-		*branch = store_col_dup(s, 0);
-	sqlite3_reset(s);
-	if (rc == SQLITE_ROW)
-		return 0;
-	if (rc != SQLITE_DONE)
-		return store_dberr(st, "read branch steps");
+	ret = store_value(st, s, "read branch steps", NULL, branch);
+	if (ret)
+		return ret < 0 ? ret : 0;
 	return kmig_errcode(KMIG_ENOTFOUND,
 			    "no branch applied yet (run 'kmig branch apply')");
 }

@@ -63,6 +63,15 @@ int store_done(struct store *st, sqlite3_stmt *s, const char *what);
  */
 int store_exists(struct store *st, sqlite3_stmt *s, const char *what);
 /*
+ * store_value - store_exists() of @s, a query of one value (its first
+ * column, its first row), that also reads the value when there is a row:
+ * as an integer into *@num and as a copy of its text into *@text (NULL
+ * for SQL NULL; the caller frees), each unless NULL.  Without a row both
+ * are left as they were.  1, 0 or KMIG_EGENERIC, as store_exists().
+ */
+int store_value(struct store *st, sqlite3_stmt *s, const char *what,
+		long long *num, char **text);
+/*
  * store_need_txn - 0 when the caller holds a transaction (store_begin());
  * else KMIG_EGENERIC with "<fn> outside a transaction" recorded: the
  * functions documented "caller holds a transaction" write several rows

@@ -101,17 +101,15 @@ int store_release_blobs(struct store *st, long long release,
 	static const char rules_sql[] = "SELECT ruleset FROM releases WHERE id = ?";
 	sqlite3_stmt *s = store_stmt(st, rules_sql);
 	struct file_walk w;
-	char *ruleset;
+	char *ruleset = NULL;
 	int rc, ret;
 
 	if (!s)
 		return KMIG_EGENERIC;
 	sqlite3_bind_int64(s, 1, release);
-	rc = sqlite3_step(s);
-	ruleset = rc == SQLITE_ROW ? store_col_dup(s, 0) : NULL;
-	sqlite3_reset(s);
-	if (rc == SQLITE_DONE)
-		return 0;	/* no such release: no files */
+	ret = store_value(st, s, "read release files", NULL, &ruleset);
+	if (ret <= 0)
+		return ret;	/* 0: no such release, no files */
 	if (!ruleset)
 		return store_dberr(st, "read release files");
 	ret = file_walk_start(st, &w, release, 0);

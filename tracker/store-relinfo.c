@@ -116,18 +116,15 @@ int store_release_relinfo(struct store *st, long long id, struct relinfo *out)
 	static const char sql[] = "SELECT relinfo_key FROM releases WHERE id = ?";
 	sqlite3_stmt *s = store_stmt(st, sql);
 	char *key = NULL;
-	int rc, ret;
+	int ret;
 
 	memset(out, 0, sizeof(*out));
 	if (!s)
 		return KMIG_EGENERIC;
 	sqlite3_bind_int64(s, 1, id);
-	rc = sqlite3_step(s);
-	if (rc == SQLITE_ROW)
-		key = store_col_dup(s, 0);
-	sqlite3_reset(s);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		return store_dberr(st, "read releases");
+	ret = store_value(st, s, "read releases", NULL, &key);
+	if (ret < 0)
+		return ret;
 	if (!key)
 		return KMIG_ENOTFOUND;
 	ret = store_relinfo_get(st, key, out);

@@ -401,7 +401,7 @@ static int subsystem_id(struct store *st, const char *name, long long *id)
 	static const char sel_sql[] = "SELECT id FROM subsystems WHERE name = ?";
 	sqlite3_stmt *s;
 	size_t j;
-	int rc;
+	int ret;
 
 	if (st->sub_cap) {
 		j = sub_slot(st, name);
@@ -414,13 +414,11 @@ static int subsystem_id(struct store *st, const char *name, long long *id)
 	if (!s)
 		return KMIG_EGENERIC;
 	sqlite3_bind_text(s, 1, name, -1, SQLITE_TRANSIENT);
-	rc = sqlite3_step(s);
-	if (rc == SQLITE_ROW) {
-		*id = sqlite3_column_int64(s, 0);
-		sqlite3_reset(s);
+	ret = store_value(st, s, "read subsystems", id, NULL);
+	if (ret < 0)
+		return ret;
+	if (ret)
 		goto remember;
-	}
-	sqlite3_reset(s);
 	s = store_stmt(st, ins_sql);
 	if (!s)
 		return KMIG_EGENERIC;
@@ -439,19 +437,14 @@ int store_release_maintainers(struct store *st, long long release,
 	static const char sql[] =
 		"SELECT maintainers_oid FROM releases WHERE id = ?";
 	sqlite3_stmt *s = store_stmt(st, sql);
-	int rc;
+	int ret;
 
 	*oid = NULL;
 	if (!s)
 		return KMIG_EGENERIC;
 	sqlite3_bind_int64(s, 1, release);
-	rc = sqlite3_step(s);
-	if (rc == SQLITE_ROW)
-		*oid = store_col_dup(s, 0);
-	sqlite3_reset(s);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		return store_dberr(st, "read releases");
-	return 0;
+	ret = store_value(st, s, "read releases", NULL, oid);
+	return ret < 0 ? ret : 0;
 }
 
 int store_release_subsystems(struct store *st, long long release,
@@ -1067,20 +1060,17 @@ static int same_sections(struct store *st, long long old, long long new_,
 		"SELECT o.maintainers_oid IS NOT NULL AND o.maintainers_oid = n.maintainers_oid "
 		"FROM releases o, releases n WHERE o.id = ?1 AND n.id = ?2";
 	sqlite3_stmt *s = store_stmt(st, sql);
-	int rc;
+	long long v = 0;
+	int ret;
 
 	*same = false;
 	if (!s)
 		return KMIG_EGENERIC;
 	sqlite3_bind_int64(s, 1, old);
 	sqlite3_bind_int64(s, 2, new_);
-	rc = sqlite3_step(s);
-	if (rc == SQLITE_ROW)
-		*same = sqlite3_column_int(s, 0) != 0;
-	sqlite3_reset(s);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		return store_dberr(st, "compare releases");
-	return 0;
+	ret = store_value(st, s, "compare releases", &v, NULL);
+	*same = v != 0;
+	return ret < 0 ? ret : 0;
 }
 
 /*

@@ -66,8 +66,20 @@ int store_done(struct store *st, sqlite3_stmt *s, const char *what)
 
 int store_exists(struct store *st, sqlite3_stmt *s, const char *what)
 {
+	return store_value(st, s, what, NULL, NULL);
+}
+
+int store_value(struct store *st, sqlite3_stmt *s, const char *what,
+		long long *num, char **text)
+{
 	int rc = sqlite3_step(s);
 
+	if (rc == SQLITE_ROW) {
+		if (num)
+			*num = sqlite3_column_int64(s, 0);
+		if (text)
+			*text = store_col_dup(s, 0);
+	}
 	sqlite3_reset(s);
 	if (rc == SQLITE_ROW)
 		return 1;
@@ -246,18 +258,11 @@ static char *migration_sql(int n)
 static int query_int(struct store *st, const char *sql, int *out)
 {
 	sqlite3_stmt *s = store_stmt(st, sql);
-	int rc;
+	long long v = 0;
+	int ret = s ? store_value(st, s, "read schema", &v, NULL) : KMIG_EGENERIC;
 
-	*out = 0;
-	if (!s)
-		return KMIG_EGENERIC;
-	rc = sqlite3_step(s);
-	if (rc == SQLITE_ROW)
-		*out = sqlite3_column_int(s, 0);
-	sqlite3_reset(s);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		return store_dberr(st, "read schema");
-	return 0;
+	*out = (int)v;
+	return ret < 0 ? ret : 0;
 }
 
 /*

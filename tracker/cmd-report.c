@@ -950,10 +950,10 @@ static int do_trend(struct store *st, struct report_opts *o)
 		printf("note: delta = added - removed, over the files of the section now; moved: uses that came (or left, negative) with files changing section\n"
 		       "note: a use is matched per file: one moved to another file is removed there and added here ('kmig check' matches across files)\n");
 	if (o->fmt == FMT_TEXT) {
-		print_empty_note(o);
 		struct sbuf sb = SBUF_INIT;
 		struct forecast fc;
 
+		print_empty_note(o);
 		forecast_fit(dates, counts, n, &fc);
 		forecast_text(&sb, &fc);
 		printf("forecast: %s; %s, over %zu release%s\n", sb.buf, FORECAST_METHOD,

@@ -63,7 +63,8 @@ static const char usage[] =
 	"         the evidence), the newest release (the main base) last.\n"
 	"rebase   the same series on another release: apply with --base TAG.\n"
 	"export   write the branch's commits back to DIR as format-patch files\n"
-	"         (named by their Kmig-Patch: trailer) and rewrite DIR/series.\n"
+	"         (named by their Kmig-Patch: trailer) and rewrite DIR/series,\n"
+	"         all or nothing: a failed export leaves DIR as it was.\n"
 	"         --send DIR: ready for git send-email instead: [PATCH n/N] files\n"
 	"         with To: (M:/R:) and Cc: (L:) of the MAINTAINERS sections of the\n"
 	"         files each touches, as the base's scripts/get_maintainer.pl\n"
@@ -1012,16 +1013,17 @@ static bool entry_name_ok(const char *name)
 }
 
 /*
- * export_commit - write commit @c to @dir as format-patch, named by its
+ * export_commit - commit @c as format-patch into @fs, at @dir/ its
  * Kmig-Patch trailer or "NNNN-<subject>.patch" from *@next (also when
  * an earlier commit of the export, @names[0..@n), took the trailer's name:
  * one commit made into two keeps it on both); *@file gets the name.
  */
-static int export_commit(char **file, git_repository *repo, git_commit *c,
-			 const char *dir, int *next, char *const *names, size_t n)
+static int export_commit(char **file, struct file_set *fs, git_repository *repo,
+			 git_commit *c, const char *dir, int *next,
+			 char *const *names, size_t n)
 {
 	struct sbuf mbox = SBUF_INIT;
-	char *msg = NULL, *path, *slash;
+	char *msg = NULL, *path;
 	int ret;
 
 	*file = branch_message_trailer(git_commit_message(c), "Kmig-Patch", &msg);
@@ -1031,14 +1033,8 @@ static int export_commit(char **file, git_repository *repo, git_commit *c,
 	}
 	ret = commit_mbox(&mbox, repo, c, msg);
 	path = xasprintf("%s/%s", dir, *file);
-	slash = strrchr(path, '/');
-	if (!ret && slash > path + strlen(dir)) {	/* an entry in a subdirectory */
-		*slash = '\0';
-		ret = mkdir_p(path);
-		*slash = '/';
-	}
-	if (!ret)
-		ret = write_file_replace(path, mbox.buf, mbox.len);
+	if (!ret)	/* an entry in a subdirectory: made too */
+		ret = file_set_add(fs, path, mbox.buf, mbox.len);
 	free(path);
 	free(msg);
 	sbuf_release(&mbox);
@@ -1046,16 +1042,18 @@ static int export_commit(char **file, git_repository *repo, git_commit *c,
 }
 
 /*
- * export_series - rewrite the series: the old order, without the patches
- * that were applied on the branch but whose commit is gone (printed),
- * each new commit's patch after that of the commit before it (else at the
- * end).  *@n receives the length.
+ * export_series - the series rewritten, into @fs: the old order, without
+ * the patches that were applied on the branch but whose commit is gone
+ * (printed), each new commit's patch after that of the commit before it
+ * (else at the end).  *@n receives the length.
  */
-static int export_series(const char *dir, const struct series *series,
+static int export_series(struct file_set *fs, const char *dir,
+			 const struct series *series,
 			 const struct branch_steps *steps, char *const *names,
 			 size_t nnames, size_t *n)
 {
-	char **out = NULL;
+	struct sbuf text = SBUF_INIT;
+	char **out = NULL, *path;
 	size_t alloc = 0, i, k;
 	int ret;
 
@@ -1099,7 +1097,11 @@ static int export_series(const char *dir, const struct series *series,
 		out[at] = names[i];
 		(*n)++;
 	}
-	ret = series_write(dir, out, *n);
+	series_format(&text, dir, out, *n);
+	path = xasprintf("%s/series", dir);
+	ret = file_set_add(fs, path, text.buf ? text.buf : "", text.len);
+	free(path);
+	sbuf_release(&text);
 	free(out);
 	return ret;
 }
@@ -1606,6 +1608,7 @@ static int branch_export(struct kmig_ctx *ctx, int argc, char **argv)
 	struct branch_opts o;
 	struct series series = { 0 };
 	struct branch_steps steps = { 0 };
+	struct file_set fs = FILE_SET_INIT;
 	struct store *st = NULL;
 	git_repository *repo = NULL;
 	git_commit *base = NULL, **commits = NULL;
@@ -1615,6 +1618,10 @@ static int branch_export(struct kmig_ctx *ctx, int argc, char **argv)
 	int status = KMIG_EXIT_ERROR, next, ret;
 
 	ret = parse_opts(&o, "export", argc, argv);
+	if (ret)
+		return ret;
+	/* all or nothing: what it wrote is said once everything is */
+	ret = stdout_hold(true);
 	if (ret)
 		return ret;
 	dir = o.series ? xstrdup(o.series) : datadir_series();
@@ -1648,32 +1655,36 @@ static int branch_export(struct kmig_ctx *ctx, int argc, char **argv)
 		}
 		printf("%zu patch%s and a cover letter of %s in %s, ready for git send-email\n",
 		       ncommits, ncommits == 1 ? "" : "es", name, o.send);
-		status = finish_stdout(KMIG_EXIT_OK);
+		status = KMIG_EXIT_OK;
 		goto out;
 	}
-	/* made once the branch is known to exist: a failed export leaves none */
-	if (mkdir_p(dir)) {
-		cmd_fail_last(KMIG_EXIT_ERROR);
-		goto out;
-	}
+	/*
+	 * Every patch and the series are written beside their places first,
+	 * then renamed into them: a failed export leaves the series as it
+	 * was (and no directory it made).
+	 */
 	names = xcalloc(ncommits + 1, sizeof(*names));
 	next = series_next_number(&series);
 	for (i = 0; i < ncommits; i++) {
-		if (export_commit(&names[i], repo, commits[i], dir, &next, names, i)) {
+		if (export_commit(&names[i], &fs, repo, commits[i], dir, &next,
+				  names, i)) {
 			cmd_fail_last(KMIG_EXIT_ERROR);
 			goto out;
 		}
 		printf("wrote %s/%s\n", dir, names[i]);
 	}
-	if (export_series(dir, &series, &steps, names, ncommits, &nseries)) {
+	if (export_series(&fs, dir, &series, &steps, names, ncommits, &nseries) ||
+	    file_set_commit(&fs)) {
 		cmd_fail_last(KMIG_EXIT_ERROR);
 		goto out;
 	}
 	printf("exported %zu commit%s of %s to %s (series: %zu patch%s)\n",
 	       ncommits, ncommits == 1 ? "" : "s", name, dir, nseries,
 	       nseries == 1 ? "" : "es");
-	status = finish_stdout(KMIG_EXIT_OK);
+	status = KMIG_EXIT_OK;
 out:
+	status = stdout_release(status);
+	file_set_clear(&fs);
 	for (i = 0; i < ncommits; i++) {
 		git_commit_free(commits[i]);
 		if (names)

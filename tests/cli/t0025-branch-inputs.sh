@@ -261,4 +261,31 @@ t_is "said, one line" "kmig: no branch 't/nosuch' in '$W' (run 'kmig branch appl
 	"$(cat "$TRASH/.stderr")"
 t_ok "no series directory left" test ! -e "$TRASH/s-none"
 
+# export is all or nothing: a file it cannot write (a directory where the
+# new commit's patch goes) leaves every patch and the series as they were
+S7="$TRASH/s7"
+mkdir -p "$S7"
+cp "$TRASH/plain/0001-c-twenty.patch" "$S7/"
+printf '0001-c-twenty.patch\n' > "$S7/series"
+t_exit "apply a series to export" 0 k branch apply --base v1.0 --series "$S7" --name t/atomic
+git -C "$W" worktree add -q "$TRASH/wt7" t/atomic
+sed -i 's/return 20;/return 30;/' "$TRASH/wt7/b/c.c"
+git -C "$TRASH/wt7" commit -q -a --amend --no-edit
+sed -i 's/return 1;/return 40;/' "$TRASH/wt7/b/b.c"
+git -C "$TRASH/wt7" commit -q -a -m "b: forty"
+git -C "$W" worktree remove "$TRASH/wt7"
+mkdir "$S7/0002-b-forty.patch"
+s7sum=$(cat "$S7/0001-c-twenty.patch" "$S7/series" | md5sum)
+t_exit "export with a directory where a patch goes" 2 k branch export --name t/atomic --series "$S7"
+t_is "one line naming it" "kmig: cannot write '$S7/0002-b-forty.patch': Is a directory" \
+	"$(cat "$TRASH/.stderr")"
+t_is "the first patch and the series as they were" "$s7sum" \
+	"$(cat "$S7/0001-c-twenty.patch" "$S7/series" | md5sum)"
+t_is "nothing said written, no file left" "|0001-c-twenty.patch 0002-b-forty.patch series" \
+	"$(cat "$TRASH/.stdout")|$(ls -A "$S7" | tr '\n' ' ' | sed 's/ $//')"
+rmdir "$S7/0002-b-forty.patch"
+t_exit "export once it is gone" 0 k branch export --name t/atomic --series "$S7"
+t_ok "both written" sh -c "grep -q '^+	return 30;' '$S7/0001-c-twenty.patch' &&
+	grep -q '^+	return 40;' '$S7/0002-b-forty.patch'"
+
 t_done

@@ -1202,19 +1202,21 @@ static void maint_fallback(const char *maint, char *const *files, size_t nfiles,
 }
 
 /*
- * get_maintainer - "To:" and "Cc:" of the patch at @patch: the base
- * release's scripts/get_maintainer.pl --no-git (b4's options: M:/R:
- * people with --nol, L: lists with --nom --nor), run on its MAINTAINERS
- * in @work; the in-kmig reading of MAINTAINERS for a tree without the
- * script.
+ * get_maintainer - "To:" and "Cc:" of the patch @mbox (file name @patch):
+ * the base release's scripts/get_maintainer.pl --no-git (b4's options:
+ * M:/R: people with --nol, L: lists with --nom --nor), run on it and its
+ * MAINTAINERS in @work; the in-kmig reading of MAINTAINERS for a tree
+ * without the script.
  */
 static int get_maintainer(git_repository *repo, git_tree *tree, const char *work,
-			  const char *patch, char *const *files, size_t nfiles,
+			  const char *patch, const struct sbuf *mbox,
+			  char *const *files, size_t nfiles,
 			  struct sbuf *to, struct sbuf *cc)
 {
 	struct sbuf script = SBUF_INIT, maint = SBUF_INIT;
 	char *sp = xasprintf("%s/get_maintainer.pl", work);
 	char *mp = xasprintf("%s/MAINTAINERS", work);
+	char *pp = xasprintf("%s/patch", work);
 	int ret, k;
 
 	ret = repo_blob_at(repo, tree, "MAINTAINERS", &maint);
@@ -1232,12 +1234,14 @@ static int get_maintainer(git_repository *repo, git_tree *tree, const char *work
 	ret = write_file(sp, script.buf, script.len);
 	if (!ret)
 		ret = write_file(mp, maint.buf, maint.len);
+	if (!ret)
+		ret = write_file(pp, mbox->buf, mbox->len);
 	for (k = 0; !ret && k < 2; k++) {
 		struct sbuf outb = SBUF_INIT;
 		char *argv[] = { "perl", sp, "--no-tree", "--nogit", "--nogit-fallback",
 				 "--nogit-chief-penguins", "--norolestats",
 				 k ? "--nom" : "--nol", k ? "--nor" : "--r",
-				 (char *)patch, NULL };
+				 pp, NULL };
 		int st = child_run_status(&(struct child_opts){ .argv = argv,
 			.dir = work, .capture = &outb });
 
@@ -1253,6 +1257,7 @@ out:
 	sbuf_release(&maint);
 	free(sp);
 	free(mp);
+	free(pp);
 	return ret;
 }
 
@@ -1395,6 +1400,8 @@ static int stale_patch(const char *dir, git_commit **commits, size_t n)
 	size_t i;
 	int ret = 0;
 
+	if (!d && errno == ENOENT)
+		goto out_free;		/* made with the first patch written */
 	if (!d) {
 		ret = kmig_err("cannot read '%s': %s", dir, strerror(errno));
 		goto out_free;
@@ -1431,6 +1438,7 @@ static int export_send(struct kmig_ctx *ctx, const char *dir, git_repository *re
 		       git_commit *base, git_commit **commits, size_t n,
 		       const struct branch_steps *steps, const char *base_tag)
 {
+	struct file_set fs = FILE_SET_INIT;
 	struct sbuf allto = SBUF_INIT, allcc = SBUF_INIT, tested = SBUF_INIT;
 	struct sbuf cover = SBUF_INIT, body = SBUF_INIT, stat = SBUF_INIT;
 	long long per_rule[RULE__COUNT] = { 0 };
@@ -1448,8 +1456,6 @@ static int export_send(struct kmig_ctx *ctx, const char *dir, git_repository *re
 	free(parent);
 	if (!ret && !mkdtemp(work))
 		ret = kmig_err("cannot create '%s'", work);
-	if (!ret)
-		ret = mkdir_p(dir);
 	if (!ret)
 		ret = stale_patch(dir, commits, n);
 	if (!ret && (git_commit_tree(&base_tree, base) < 0 ||
@@ -1471,15 +1477,9 @@ static int export_send(struct kmig_ctx *ctx, const char *dir, git_repository *re
 		if (!ret) {
 			number_subject(&mbox, i + 1, n);
 			add_base_commit(&mbox, base_id);
-			ret = write_file_replace(path, mbox.buf, mbox.len);
-		}
-		if (!ret) {
-			char *abs = realpath(path, NULL);
-
-			ret = abs ? get_maintainer(repo, base_tree, work, abs, files,
-						   nfiles, &to, &cc) :
-				    kmig_err("cannot resolve '%s'", path);
-			free(abs);
+			/* the script reads it in the work area, not in @dir */
+			ret = get_maintainer(repo, base_tree, work, file, &mbox,
+					     files, nfiles, &to, &cc);
 		}
 		if (!ret) {
 			if (to.len)
@@ -1488,7 +1488,7 @@ static int export_send(struct kmig_ctx *ctx, const char *dir, git_repository *re
 				sbuf_addf(&hdr, "Cc: %s\n", cc.buf);
 			if (hdr.len)
 				insert_headers(&mbox, hdr.buf);
-			ret = write_file_replace(path, mbox.buf, mbox.len);
+			ret = file_set_add(&fs, path, mbox.buf, mbox.len);
 		}
 		if (to.len)
 			addr_add(&allto, to.buf, to.len);
@@ -1580,13 +1580,16 @@ static int export_send(struct kmig_ctx *ctx, const char *dir, git_repository *re
 			sbuf_addf(&hdr, "Cc: %s\n", allcc.buf);
 		if (hdr.len)
 			insert_headers(&cover, hdr.buf);
-		ret = write_file_replace(path, cover.buf, cover.len);
+		ret = file_set_add(&fs, path, cover.buf, cover.len);
+		if (!ret)
+			ret = file_set_commit(&fs);
 		if (!ret)
 			printf("wrote %s\n", path);
 		sbuf_release(&hdr);
 		free(path);
 	}
 out:
+	file_set_clear(&fs);
 	if (!getenv("KMIG_KEEP_TMP"))
 		rm_rf(work);
 	git_tree_free(base_tree);

@@ -288,4 +288,40 @@ t_exit "export once it is gone" 0 k branch export --name t/atomic --series "$S7"
 t_ok "both written" sh -c "grep -q '^+	return 30;' '$S7/0001-c-twenty.patch' &&
 	grep -q '^+	return 40;' '$S7/0002-b-forty.patch'"
 
+# export --send writes each patch once, whole: the base's
+# scripts/get_maintainer.pl reads it in the work area, and a run that
+# fails leaves no patch in the directory
+G="$TRASH/gm"
+git init -q "$G"
+mkdir -p "$G/scripts" "$G/b" "$TRASH/gser" "$TRASH/send"
+printf 'BEE\nM:\tBee <bee@example.org>\nF:\tb/\n' > "$G/MAINTAINERS"
+{
+	echo '# a stand-in: logs how many patches the send directory holds as it runs'
+	echo "exit 1 if -e '$TRASH/gm.fail';"
+	echo "my \$n = () = glob('$TRASH/send/*.patch');"
+	echo "open(my \$l, '>>', '$TRASH/gm.log') or die;"
+	echo 'print $l "$n\n";'
+	echo 'print "Bee <bee\@example.org>\n";'
+} > "$G/scripts/get_maintainer.pl"
+printf 'int b(void)\n{\n\treturn 1;\n}\n' > "$G/b/b.c"
+git_commit_all "$G" init && git -C "$G" tag v1.0
+sed -i 's/return 1;/return 2;/' "$G/b/b.c"
+git -C "$G" commit -q -a -m "b: two"
+sed -i 's/return 2;/return 3;/' "$G/b/b.c"
+git -C "$G" commit -q -a -m "b: three"
+git -C "$G" format-patch -q -2 -o "$TRASH/gser"
+git -C "$G" reset -q --hard v1.0
+(cd "$TRASH/gser" && ls -- *.patch > series)
+g() { "$KMIG" --repo "$G" --db "$TRASH/g.db" "$@"; }
+t_exit "apply on a tree with get_maintainer.pl" 0 g branch apply --base v1.0 --series "$TRASH/gser"
+t_exit "export --send" 0 g branch export --base v1.0 --send "$TRASH/send"
+t_is "get_maintainer.pl ran twice a patch, none in the directory yet" "0 0 0 0" \
+	"$(tr '\n' ' ' < "$TRASH/gm.log" | sed 's/ $//')"
+t_is "each patch said written once" 3 "$(grep -c '^wrote ' "$TRASH/.stdout")"
+t_ok "with its To:" grep -q '^To: Bee <bee@example.org>$' "$TRASH/send/0002-b-three.patch"
+touch "$TRASH/gm.fail"
+t_exit "export --send where get_maintainer.pl fails" 2 g branch export --base v1.0 --send "$TRASH/send2"
+t_is "said, one line" "kmig: scripts/get_maintainer.pl failed on '0001-b-two.patch'" "$(cat "$TRASH/.stderr")"
+t_ok "no directory made" test ! -e "$TRASH/send2"
+
 t_done

@@ -41,8 +41,9 @@ static const char usage[] =
 	"else the branch-patches directory next to the kmig binary) applied to a\n"
 	"release of the kernel repository, one commit per patch, on the branch\n"
 	"BRANCH (default kmig/<TAG>; TAG defaults to the newest imported release,\n"
-	"the main base, or " DEFAULT_BASE " before any scan).  No working\n"
-	"tree, index or HEAD is touched.\n"
+	"the main base, or " DEFAULT_BASE " before any scan).  A base that is no\n"
+	"tag (HEAD, a commit id, v6.1~1) needs --name.  No working tree, index\n"
+	"or HEAD is touched.\n"
 	"\n"
 	"apply    (re)create BRANCH at TAG and apply the series in order.  Each patch\n"
 	"         is applied (a commit keeping the patch's author, date and message\n"
@@ -182,6 +183,27 @@ static int parse_opts(struct branch_opts *o, const char *sub, int argc,
 static char *branch_name(const struct branch_opts *o, const char *base)
 {
 	return o->name ? xstrdup(o->name) : xasprintf("kmig/%s", base);
+}
+
+/*
+ * untagged_base - the exit status of a usage error when the branch would
+ * take its default name kmig/<@base> (no --name) from a @base (given as
+ * --@opt) that is no tag of @repo: HEAD, a commit id or "v6.1~1" would
+ * make kmig/HEAD, a name saying nothing of the base, or no branch name
+ * at all.  A @base that is no revision is that error; else 0.
+ */
+static int untagged_base(const struct branch_opts *o, git_repository *repo,
+			 const char *opt, const char *base)
+{
+	git_commit *c = NULL;
+
+	if (o->name || repo_tag_exists(repo, base))
+		return 0;
+	if (repo_resolve_commit(&c, repo, base))
+		return cmd_fail_last(KMIG_EXIT_ERROR);
+	git_commit_free(c);
+	return cmd_usage_error("branch", "--%s '%s' is not a tag: name the branch with --name BRANCH",
+			       opt, base);
 }
 
 /*
@@ -460,23 +482,31 @@ out:
 }
 
 static int do_apply(struct kmig_ctx *ctx, const struct branch_opts *o,
-		    const char *base)
+		    const char *opt, const char *base)
 {
 	struct series series = { 0 };
 	struct mbox_patch *patches = NULL;
 	struct apply_run r = { 0 };
 	struct progress *prog = NULL;
 	git_reference *ref = NULL;
-	char *name = branch_name(o, base), *refname = xasprintf("refs/heads/%s", name);
+	char *name = NULL, *refname = NULL;
 	char *dir = o->series ? xstrdup(o->series) : datadir_series();
 	char *reflog = NULL;
 	int status = KMIG_EXIT_ERROR, valid = 0;
 	bool in_txn = false;
 	size_t i;
 
+	kmig_identity(&r.cname, &r.cemail);
+	if (repo_open(&r.repo, ctx->repo_path)) {
+		cmd_fail_last(KMIG_EXIT_ERROR);
+		goto out;
+	}
+	if (untagged_base(o, r.repo, opt, base))
+		goto out;
+	name = branch_name(o, base);
+	refname = xasprintf("refs/heads/%s", name);
 	r.name = name;
 	r.base_tag = base;
-	kmig_identity(&r.cname, &r.cemail);
 	/* a name git branch takes: not HEAD, not an option */
 	if (git_branch_name_is_valid(&valid, name) < 0 || !valid ||
 	    git_reference_name_is_valid(&valid, refname) < 0 || !valid) {
@@ -490,7 +520,6 @@ static int do_apply(struct kmig_ctx *ctx, const struct branch_opts *o,
 		goto out;
 	}
 	if (series_read(&series, dir, false) || read_patches(&patches, &series) ||
-	    repo_open(&r.repo, ctx->repo_path) ||
 	    current_branch_guard(r.repo, refname) ||
 	    repo_resolve_commit(&r.base, r.repo, base) ||
 	    store_open(&r.st, ctx->db_path) ||
@@ -582,7 +611,7 @@ static int branch_apply(struct kmig_ctx *ctx, int argc, char **argv)
 	if (ret)
 		return ret;
 	base = o.base ? xstrdup(o.base) : main_base(ctx->db_path);
-	ret = do_apply(ctx, &o, base);
+	ret = do_apply(ctx, &o, "base", base);
 	free(base);
 	return ret;
 }
@@ -596,7 +625,7 @@ static int branch_rebase(struct kmig_ctx *ctx, int argc, char **argv)
 		return ret;
 	if (!o.onto)
 		return cmd_usage_error("branch", "rebase needs --onto TAG");
-	return do_apply(ctx, &o, o.onto);
+	return do_apply(ctx, &o, "onto", o.onto);
 }
 
 /* ---- status ---- */
@@ -1628,8 +1657,13 @@ static int branch_export(struct kmig_ctx *ctx, int argc, char **argv)
 	if (ret)
 		return ret;
 	dir = o.series ? xstrdup(o.series) : datadir_series();
-	if (open_steps(&st, ctx->db_path) || repo_open(&repo, ctx->repo_path) ||
-	    chosen_branch(st, &o, &name) ||
+	if (open_steps(&st, ctx->db_path) || repo_open(&repo, ctx->repo_path)) {
+		cmd_fail_last(KMIG_EXIT_ERROR);
+		goto out;
+	}
+	if (o.base && untagged_base(&o, repo, "base", o.base))
+		goto out;
+	if (chosen_branch(st, &o, &name) ||
 	    (st && store_branch_steps(st, name, &steps)) || series_read(&series, dir, true)) {
 		cmd_fail_last(KMIG_EXIT_ERROR);
 		goto out;

@@ -55,7 +55,8 @@ static const char usage[] =
 	"         Every step is recorded in the database.  Exit 1 when a patch\n"
 	"         conflicts.  A BRANCH with commits made on it since kmig's last\n"
 	"         apply (git commit, --amend) is an error unless the series gives\n"
-	"         the same tree (they were exported: 'kmig branch export');\n"
+	"         its tree on its base (they were exported: 'kmig branch export';\n"
+	"         then rebase --onto another TAG --name BRANCH goes on too);\n"
 	"         --force re-creates it anyway (the old tip stays in its reflog).\n"
 	"status   one line per patch (position, status, commit, file, subject)\n"
 	"         and a summary line; the newest applied branch by default.\n"
@@ -290,20 +291,52 @@ static int current_branch_guard(git_repository *repo, const char *ref)
 }
 
 /*
+ * series_gives - does the series (@patches, @n of them) give @want on
+ * @base, each patch that applies applied in order?
+ */
+static int series_gives(bool *yes, git_repository *repo, git_commit *base,
+			const struct mbox_patch *patches, size_t n,
+			const git_oid *want)
+{
+	git_tree *tree = NULL, *next;
+	size_t i;
+	int ret = 0;
+
+	*yes = false;
+	if (git_commit_tree(&tree, base) < 0)
+		return kmig_err_git("cannot read tree");
+	for (i = 0; !ret && i < n; i++) {
+		ret = branch_apply_tree(&next, repo, tree, &patches[i]);
+		if (!ret && next) {
+			git_tree_free(tree);
+			tree = next;
+		}
+	}
+	if (!ret)
+		*yes = git_oid_equal(git_tree_id(tree), want);
+	git_tree_free(tree);
+	return ret;
+}
+
+/*
  * edited_branch_guard - an error when the branch @refname exists and its
  * tip is not where the last apply of it left it (@old, its recorded
  * steps: the commit of its last applied step, else its base) and its
- * tree is not that of @next, the tip this apply made: commits made on it
- * with git since (a fix on top, an amend) and not exported to the series
- * would leave the branch.  With no steps recorded (another database)
- * there is nothing to compare: 0.
+ * tree is not that of @next, the tip this apply made on @base, nor the
+ * one the series (@patches) gives on the branch's own base (rebased
+ * elsewhere after an export): commits made on it with git since (a fix
+ * on top, an amend) and not exported to the series would leave the
+ * branch.  With no steps recorded (another database) there is nothing
+ * to compare: 0.
  */
 static int edited_branch_guard(git_repository *repo, const char *refname,
 			       const char *name, const struct branch_steps *old,
-			       git_commit *next)
+			       git_commit *base_now, git_commit *next,
+			       const struct mbox_patch *patches, size_t npatches)
 {
 	git_reference *ref = NULL;
-	git_commit *base = NULL, *cur = NULL;
+	git_commit *base = NULL, *cur = NULL, *old_base = NULL;
+	bool exported = false;
 	char have_hex[13], want_hex[13];
 	const char *hex = NULL;
 	const git_oid *tip;
@@ -334,6 +367,14 @@ static int edited_branch_guard(git_repository *repo, const char *refname,
 	if (!git_commit_lookup(&cur, repo, tip) &&
 	    git_oid_equal(git_commit_tree_id(cur), git_commit_tree_id(next)))
 		goto out_free;
+	/* ... on the branch's own base, when this apply is on another */
+	if (cur && !repo_resolve_commit(&old_base, repo, old->v[0].base) &&
+	    !git_oid_equal(git_commit_id(old_base), git_commit_id(base_now))) {
+		ret = series_gives(&exported, repo, old_base, patches, npatches,
+				   git_commit_tree_id(cur));
+		if (ret || exported)
+			goto out_free;
+	}
 	/*
 	 * the new tip has the old one (a base tag that moved on since an
 	 * apply that applied nothing): no commit of the branch is lost
@@ -347,6 +388,7 @@ static int edited_branch_guard(git_repository *repo, const char *refname,
 		       name, have_hex, want_hex, name);
 out_free:
 	git_error_clear();
+	git_commit_free(old_base);
 	git_commit_free(cur);
 	git_commit_free(base);
 	git_reference_free(ref);
@@ -561,7 +603,8 @@ static int do_apply(struct kmig_ctx *ctx, const struct branch_opts *o,
 	progress_stop(prog);
 	prog = NULL;
 	if (!o->force &&
-	    edited_branch_guard(r.repo, refname, name, &r.old, r.tip)) {
+	    edited_branch_guard(r.repo, refname, name, &r.old, r.base, r.tip,
+				patches, series.n)) {
 		cmd_fail_last(KMIG_EXIT_ERROR);
 		goto out;
 	}

@@ -234,6 +234,20 @@ t_ok "... from the series, without the new hand-made commit" \
 	test "$(git -C "$W" rev-parse t/edit)" != "$edited"
 t_ok "the hand-made commit is in the reflog" sh -c "git -C '$W' reflog t/edit | grep -q '$(echo "$edited" | cut -c1-7)'"
 t_exit "and apply goes on without --force" 0 k branch apply --base v1.0 --series "$S5" --name t/edit
+# after an export the branch is in the series: re-making it on another
+# base (rebase --onto --name) needs no --force; an edit not exported does
+hand_commit 23
+t_exit "rebase onto another base over an edit not exported" 2 \
+	k branch rebase --onto v1.1 --series "$S5" --name t/edit
+t_exit "export the edit" 0 k branch export --name t/edit --series "$S5"
+t_exit "then rebase --onto another base, no --force" 0 \
+	k branch rebase --onto v1.1 --series "$S5" --name t/edit
+t_is "... on it, with the edit" "$(git -C "$W" rev-parse v1.1) return 23;" \
+	"$(git -C "$W" merge-base v1.1 t/edit) $(git -C "$W" show t/edit:b/c.c | grep -o 'return [0-9]*;')"
+hand_commit 24
+t_exit "an edit made since on the new base still needs an export" 2 \
+	k branch rebase --onto v1.2 --series "$S5" --name t/edit
+t_ok "... said" grep -q "^kmig: 't/edit' has commits kmig did not make" "$TRASH/.stderr"
 t_ok "--force in the help" sh -c "'$KMIG' help branch | grep -q 're-creates it anyway (the old tip stays in its reflog)'"
 
 # a branch whose apply applied nothing (every patch upstream) is its base;

@@ -790,12 +790,59 @@ out:
 	return ret;
 }
 
+/*
+ * apply_index - @p applied on @tree into *@index, as its hunk headers say
+ * or with the hunks moved to where their pre-images are; *@index NULL
+ * when it applies neither way.  How it applied goes to @how, why it did
+ * not as its headers say to @why.
+ */
+static int apply_index(git_index **index, struct sbuf *how, struct sbuf *why,
+		       git_repository *repo, git_tree *tree,
+		       const struct mbox_patch *p)
+{
+	struct sbuf moved = SBUF_INIT;
+	bool ok = false;
+	int ret;
+
+	if (!try_apply(index, repo, tree, p->diff, p->diff_len, why)) {
+		sbuf_addf(how, "applies cleanly: %zu file%s\n",
+			  p->nfiles, p->nfiles == 1 ? "" : "s");
+		return 0;
+	}
+	ret = relocate(&moved, &ok, repo, tree, p->files, p->nfiles);
+	if (!ret && ok && !try_apply(index, repo, tree, moved.buf, moved.len, NULL))
+		sbuf_addf(how,
+			  "applies with offsets (%s; hunks moved to where their pre-image is)\n",
+			  why->buf ? why->buf : "");
+	sbuf_release(&moved);
+	return ret;
+}
+
+int branch_apply_tree(git_tree **out, git_repository *repo, git_tree *tree,
+		      const struct mbox_patch *p)
+{
+	struct sbuf how = SBUF_INIT, why = SBUF_INIT;
+	git_index *index = NULL;
+	git_oid oid;
+	int ret;
+
+	*out = NULL;
+	ret = apply_index(&index, &how, &why, repo, tree, p);
+	if (!ret && index && (git_index_write_tree_to(&oid, index, repo) < 0 ||
+			      git_tree_lookup(out, repo, &oid) < 0))
+		ret = kmig_err_git("cannot write tree");
+	git_index_free(index);
+	sbuf_release(&how);
+	sbuf_release(&why);
+	return ret;
+}
+
 int branch_apply_one(struct branch_outcome *out, git_repository *repo,
 		     git_commit *tip, git_commit *base,
 		     const struct mbox_patch *p, const char *file,
 		     const char *committer_name, const char *committer_email)
 {
-	struct sbuf why = SBUF_INIT, moved = SBUF_INIT;
+	struct sbuf why = SBUF_INIT;
 	struct analysis a;
 	git_index *index = NULL;
 	git_tree *tree = NULL;
@@ -806,20 +853,9 @@ int branch_apply_one(struct branch_outcome *out, git_repository *repo,
 	memset(out, 0, sizeof(*out));
 	if (git_commit_tree(&tree, tip) < 0)
 		return kmig_err_git("cannot read tree");
-	if (!try_apply(&index, repo, tree, p->diff, p->diff_len, &why)) {
-		sbuf_addf(&out->evidence, "applies cleanly: %zu file%s\n",
-			  p->nfiles, p->nfiles == 1 ? "" : "s");
-	} else {
-		bool ok = false;
-
-		ret = relocate(&moved, &ok, repo, tree, p->files, p->nfiles);
-		if (ret)
-			goto out;
-		if (ok && !try_apply(&index, repo, tree, moved.buf, moved.len, NULL))
-			sbuf_addf(&out->evidence,
-				  "applies with offsets (%s; hunks moved to where their pre-image is)\n",
-				  why.buf ? why.buf : "");
-	}
+	ret = apply_index(&index, &out->evidence, &why, repo, tree, p);
+	if (ret)
+		goto out;
 	if (index) {
 		ret = write_commit(&out->commit, repo, tip, index, p, file,
 				   committer_name, committer_email);
@@ -867,7 +903,6 @@ int branch_apply_one(struct branch_outcome *out, git_repository *repo,
 	}
 out:
 	sbuf_release(&why);
-	sbuf_release(&moved);
 	git_index_free(index);
 	git_tree_free(tree);
 	return ret;

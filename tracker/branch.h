@@ -74,6 +74,14 @@ int branch_apply_one(struct branch_outcome *out, git_repository *repo,
 		     const char *committer_name, const char *committer_email);
 
 /*
+ * branch_apply_tree - the tree of @tree with patch @p applied as
+ * branch_apply_one() applies it (with offsets too), no commit made: *@out
+ * (git_tree_free() it), NULL when it does not apply.  0 or negative.
+ */
+int branch_apply_tree(git_tree **out, git_repository *repo, git_tree *tree,
+		      const struct mbox_patch *p);
+
+/*
  * branch_message_add_trailer - @message with "@key: @value" added to its
  * trailer block (a new paragraph when it has none).  malloc'd.
  */

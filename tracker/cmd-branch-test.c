@@ -289,7 +289,7 @@ int branch_test(struct kmig_ctx *ctx, int argc, char **argv)
 		goto out_args;
 	}
 	if (base) {
-		/* any revision branch apply --base took: a tag, a commit id */
+		/* the branch kmig/TAG: branch apply names none after HEAD, a commit id */
 		git_commit *bc = NULL;
 
 		if (repo_resolve_commit(&bc, repo, base)) {
@@ -297,6 +297,11 @@ int branch_test(struct kmig_ctx *ctx, int argc, char **argv)
 			goto out_repo;
 		}
 		git_commit_free(bc);
+		if (!repo_tag_exists(repo, base)) {
+			status = cmd_usage_error("branch test", "--base '%s' is not a tag: name the branch with --name BRANCH",
+						 base);
+			goto out_repo;
+		}
 	}
 	ret = store_open_readonly(&st, ctx->db_path);
 	if (ret && ret != KMIG_ENOTFOUND) {

@@ -41,8 +41,9 @@ static const char usage[] =
 	"else the branch-patches directory next to the kmig binary) applied to a\n"
 	"release of the kernel repository, one commit per patch, on the branch\n"
 	"BRANCH (default kmig/<TAG>; TAG defaults to the newest imported release,\n"
-	"the main base, or " DEFAULT_BASE " before any scan).  No working\n"
-	"tree, index or HEAD is touched.\n"
+	"the main base, or " DEFAULT_BASE " before any scan).  A base that is no\n"
+	"tag (HEAD, a commit id, v6.1~1) needs --name.  No working tree, index\n"
+	"or HEAD is touched.\n"
 	"\n"
 	"apply    (re)create BRANCH at TAG and apply the series in order.  Each patch\n"
 	"         is applied (a commit keeping the patch's author, date and message\n"
@@ -54,7 +55,8 @@ static const char usage[] =
 	"         Every step is recorded in the database.  Exit 1 when a patch\n"
 	"         conflicts.  A BRANCH with commits made on it since kmig's last\n"
 	"         apply (git commit, --amend) is an error unless the series gives\n"
-	"         the same tree (they were exported: 'kmig branch export');\n"
+	"         its tree on its base (they were exported: 'kmig branch export';\n"
+	"         then rebase --onto another TAG --name BRANCH goes on too);\n"
 	"         --force re-creates it anyway (the old tip stays in its reflog).\n"
 	"status   one line per patch (position, status, commit, file, subject)\n"
 	"         and a summary line; the newest applied branch by default.\n"
@@ -63,7 +65,8 @@ static const char usage[] =
 	"         the evidence), the newest release (the main base) last.\n"
 	"rebase   the same series on another release: apply with --base TAG.\n"
 	"export   write the branch's commits back to DIR as format-patch files\n"
-	"         (named by their Kmig-Patch: trailer) and rewrite DIR/series.\n"
+	"         (named by their Kmig-Patch: trailer) and rewrite DIR/series,\n"
+	"         all or nothing: a failed export leaves DIR as it was.\n"
 	"         --send DIR: ready for git send-email instead: [PATCH n/N] files\n"
 	"         with To: (M:/R:) and Cc: (L:) of the MAINTAINERS sections of the\n"
 	"         files each touches, as the base's scripts/get_maintainer.pl\n"
@@ -184,6 +187,27 @@ static char *branch_name(const struct branch_opts *o, const char *base)
 }
 
 /*
+ * untagged_base - the exit status of a usage error when the branch would
+ * take its default name kmig/<@base> (no --name) from a @base (given as
+ * --@opt) that is no tag of @repo: HEAD, a commit id or "v6.1~1" would
+ * make kmig/HEAD, a name saying nothing of the base, or no branch name
+ * at all.  A @base that is no revision is that error; else 0.
+ */
+static int untagged_base(const struct branch_opts *o, git_repository *repo,
+			 const char *opt, const char *base)
+{
+	git_commit *c = NULL;
+
+	if (o->name || repo_tag_exists(repo, base))
+		return 0;
+	if (repo_resolve_commit(&c, repo, base))
+		return cmd_fail_last(KMIG_EXIT_ERROR);
+	git_commit_free(c);
+	return cmd_usage_error("branch", "--%s '%s' is not a tag: name the branch with --name BRANCH",
+			       opt, base);
+}
+
+/*
  * open_steps - the database read-only into *@st, NULL when there is none
  * yet: status, --matrix and export only read steps, and nothing to read
  * is no reason to create it.
@@ -267,20 +291,52 @@ static int current_branch_guard(git_repository *repo, const char *ref)
 }
 
 /*
+ * series_gives - does the series (@patches, @n of them) give @want on
+ * @base, each patch that applies applied in order?
+ */
+static int series_gives(bool *yes, git_repository *repo, git_commit *base,
+			const struct mbox_patch *patches, size_t n,
+			const git_oid *want)
+{
+	git_tree *tree = NULL, *next;
+	size_t i;
+	int ret = 0;
+
+	*yes = false;
+	if (git_commit_tree(&tree, base) < 0)
+		return kmig_err_git("cannot read tree");
+	for (i = 0; !ret && i < n; i++) {
+		ret = branch_apply_tree(&next, repo, tree, &patches[i]);
+		if (!ret && next) {
+			git_tree_free(tree);
+			tree = next;
+		}
+	}
+	if (!ret)
+		*yes = git_oid_equal(git_tree_id(tree), want);
+	git_tree_free(tree);
+	return ret;
+}
+
+/*
  * edited_branch_guard - an error when the branch @refname exists and its
  * tip is not where the last apply of it left it (@old, its recorded
  * steps: the commit of its last applied step, else its base) and its
- * tree is not that of @next, the tip this apply made: commits made on it
- * with git since (a fix on top, an amend) and not exported to the series
- * would leave the branch.  With no steps recorded (another database)
- * there is nothing to compare: 0.
+ * tree is not that of @next, the tip this apply made on @base, nor the
+ * one the series (@patches) gives on the branch's own base (rebased
+ * elsewhere after an export): commits made on it with git since (a fix
+ * on top, an amend) and not exported to the series would leave the
+ * branch.  With no steps recorded (another database) there is nothing
+ * to compare: 0.
  */
 static int edited_branch_guard(git_repository *repo, const char *refname,
 			       const char *name, const struct branch_steps *old,
-			       git_commit *next)
+			       git_commit *base_now, git_commit *next,
+			       const struct mbox_patch *patches, size_t npatches)
 {
 	git_reference *ref = NULL;
-	git_commit *base = NULL, *cur = NULL;
+	git_commit *base = NULL, *cur = NULL, *old_base = NULL;
+	bool exported = false;
 	char have_hex[13], want_hex[13];
 	const char *hex = NULL;
 	const git_oid *tip;
@@ -311,6 +367,14 @@ static int edited_branch_guard(git_repository *repo, const char *refname,
 	if (!git_commit_lookup(&cur, repo, tip) &&
 	    git_oid_equal(git_commit_tree_id(cur), git_commit_tree_id(next)))
 		goto out_free;
+	/* ... on the branch's own base, when this apply is on another */
+	if (cur && !repo_resolve_commit(&old_base, repo, old->v[0].base) &&
+	    !git_oid_equal(git_commit_id(old_base), git_commit_id(base_now))) {
+		ret = series_gives(&exported, repo, old_base, patches, npatches,
+				   git_commit_tree_id(cur));
+		if (ret || exported)
+			goto out_free;
+	}
 	/*
 	 * the new tip has the old one (a base tag that moved on since an
 	 * apply that applied nothing): no commit of the branch is lost
@@ -324,6 +388,7 @@ static int edited_branch_guard(git_repository *repo, const char *refname,
 		       name, have_hex, want_hex, name);
 out_free:
 	git_error_clear();
+	git_commit_free(old_base);
 	git_commit_free(cur);
 	git_commit_free(base);
 	git_reference_free(ref);
@@ -459,23 +524,31 @@ out:
 }
 
 static int do_apply(struct kmig_ctx *ctx, const struct branch_opts *o,
-		    const char *base)
+		    const char *opt, const char *base)
 {
 	struct series series = { 0 };
 	struct mbox_patch *patches = NULL;
 	struct apply_run r = { 0 };
 	struct progress *prog = NULL;
 	git_reference *ref = NULL;
-	char *name = branch_name(o, base), *refname = xasprintf("refs/heads/%s", name);
+	char *name = NULL, *refname = NULL;
 	char *dir = o->series ? xstrdup(o->series) : datadir_series();
 	char *reflog = NULL;
 	int status = KMIG_EXIT_ERROR, valid = 0;
 	bool in_txn = false;
 	size_t i;
 
+	kmig_identity(&r.cname, &r.cemail);
+	if (repo_open(&r.repo, ctx->repo_path)) {
+		cmd_fail_last(KMIG_EXIT_ERROR);
+		goto out;
+	}
+	if (untagged_base(o, r.repo, opt, base))
+		goto out;
+	name = branch_name(o, base);
+	refname = xasprintf("refs/heads/%s", name);
 	r.name = name;
 	r.base_tag = base;
-	kmig_identity(&r.cname, &r.cemail);
 	/* a name git branch takes: not HEAD, not an option */
 	if (git_branch_name_is_valid(&valid, name) < 0 || !valid ||
 	    git_reference_name_is_valid(&valid, refname) < 0 || !valid) {
@@ -489,7 +562,6 @@ static int do_apply(struct kmig_ctx *ctx, const struct branch_opts *o,
 		goto out;
 	}
 	if (series_read(&series, dir, false) || read_patches(&patches, &series) ||
-	    repo_open(&r.repo, ctx->repo_path) ||
 	    current_branch_guard(r.repo, refname) ||
 	    repo_resolve_commit(&r.base, r.repo, base) ||
 	    store_open(&r.st, ctx->db_path) ||
@@ -531,7 +603,8 @@ static int do_apply(struct kmig_ctx *ctx, const struct branch_opts *o,
 	progress_stop(prog);
 	prog = NULL;
 	if (!o->force &&
-	    edited_branch_guard(r.repo, refname, name, &r.old, r.tip)) {
+	    edited_branch_guard(r.repo, refname, name, &r.old, r.base, r.tip,
+				patches, series.n)) {
 		cmd_fail_last(KMIG_EXIT_ERROR);
 		goto out;
 	}
@@ -581,7 +654,7 @@ static int branch_apply(struct kmig_ctx *ctx, int argc, char **argv)
 	if (ret)
 		return ret;
 	base = o.base ? xstrdup(o.base) : main_base(ctx->db_path);
-	ret = do_apply(ctx, &o, base);
+	ret = do_apply(ctx, &o, "base", base);
 	free(base);
 	return ret;
 }
@@ -595,7 +668,7 @@ static int branch_rebase(struct kmig_ctx *ctx, int argc, char **argv)
 		return ret;
 	if (!o.onto)
 		return cmd_usage_error("branch", "rebase needs --onto TAG");
-	return do_apply(ctx, &o, o.onto);
+	return do_apply(ctx, &o, "onto", o.onto);
 }
 
 /* ---- status ---- */
@@ -1012,16 +1085,17 @@ static bool entry_name_ok(const char *name)
 }
 
 /*
- * export_commit - write commit @c to @dir as format-patch, named by its
+ * export_commit - commit @c as format-patch into @fs, at @dir/ its
  * Kmig-Patch trailer or "NNNN-<subject>.patch" from *@next (also when
  * an earlier commit of the export, @names[0..@n), took the trailer's name:
  * one commit made into two keeps it on both); *@file gets the name.
  */
-static int export_commit(char **file, git_repository *repo, git_commit *c,
-			 const char *dir, int *next, char *const *names, size_t n)
+static int export_commit(char **file, struct file_set *fs, git_repository *repo,
+			 git_commit *c, const char *dir, int *next,
+			 char *const *names, size_t n)
 {
 	struct sbuf mbox = SBUF_INIT;
-	char *msg = NULL, *path, *slash;
+	char *msg = NULL, *path;
 	int ret;
 
 	*file = branch_message_trailer(git_commit_message(c), "Kmig-Patch", &msg);
@@ -1031,14 +1105,8 @@ static int export_commit(char **file, git_repository *repo, git_commit *c,
 	}
 	ret = commit_mbox(&mbox, repo, c, msg);
 	path = xasprintf("%s/%s", dir, *file);
-	slash = strrchr(path, '/');
-	if (!ret && slash > path + strlen(dir)) {	/* an entry in a subdirectory */
-		*slash = '\0';
-		ret = mkdir_p(path);
-		*slash = '/';
-	}
-	if (!ret)
-		ret = write_file_replace(path, mbox.buf, mbox.len);
+	if (!ret)	/* an entry in a subdirectory: made too */
+		ret = file_set_add(fs, path, mbox.buf, mbox.len);
 	free(path);
 	free(msg);
 	sbuf_release(&mbox);
@@ -1046,16 +1114,18 @@ static int export_commit(char **file, git_repository *repo, git_commit *c,
 }
 
 /*
- * export_series - rewrite the series: the old order, without the patches
- * that were applied on the branch but whose commit is gone (printed),
- * each new commit's patch after that of the commit before it (else at the
- * end).  *@n receives the length.
+ * export_series - the series rewritten, into @fs: the old order, without
+ * the patches that were applied on the branch but whose commit is gone
+ * (printed), each new commit's patch after that of the commit before it
+ * (else at the end).  *@n receives the length.
  */
-static int export_series(const char *dir, const struct series *series,
+static int export_series(struct file_set *fs, const char *dir,
+			 const struct series *series,
 			 const struct branch_steps *steps, char *const *names,
 			 size_t nnames, size_t *n)
 {
-	char **out = NULL;
+	struct sbuf text = SBUF_INIT;
+	char **out = NULL, *path;
 	size_t alloc = 0, i, k;
 	int ret;
 
@@ -1099,7 +1169,11 @@ static int export_series(const char *dir, const struct series *series,
 		out[at] = names[i];
 		(*n)++;
 	}
-	ret = series_write(dir, out, *n);
+	series_format(&text, dir, out, *n);
+	path = xasprintf("%s/series", dir);
+	ret = file_set_add(fs, path, text.buf ? text.buf : "", text.len);
+	free(path);
+	sbuf_release(&text);
 	free(out);
 	return ret;
 }
@@ -1200,19 +1274,21 @@ static void maint_fallback(const char *maint, char *const *files, size_t nfiles,
 }
 
 /*
- * get_maintainer - "To:" and "Cc:" of the patch at @patch: the base
- * release's scripts/get_maintainer.pl --no-git (b4's options: M:/R:
- * people with --nol, L: lists with --nom --nor), run on its MAINTAINERS
- * in @work; the in-kmig reading of MAINTAINERS for a tree without the
- * script.
+ * get_maintainer - "To:" and "Cc:" of the patch @mbox (file name @patch):
+ * the base release's scripts/get_maintainer.pl --no-git (b4's options:
+ * M:/R: people with --nol, L: lists with --nom --nor), run on it and its
+ * MAINTAINERS in @work; the in-kmig reading of MAINTAINERS for a tree
+ * without the script.
  */
 static int get_maintainer(git_repository *repo, git_tree *tree, const char *work,
-			  const char *patch, char *const *files, size_t nfiles,
+			  const char *patch, const struct sbuf *mbox,
+			  char *const *files, size_t nfiles,
 			  struct sbuf *to, struct sbuf *cc)
 {
 	struct sbuf script = SBUF_INIT, maint = SBUF_INIT;
 	char *sp = xasprintf("%s/get_maintainer.pl", work);
 	char *mp = xasprintf("%s/MAINTAINERS", work);
+	char *pp = xasprintf("%s/patch", work);
 	int ret, k;
 
 	ret = repo_blob_at(repo, tree, "MAINTAINERS", &maint);
@@ -1230,12 +1306,14 @@ static int get_maintainer(git_repository *repo, git_tree *tree, const char *work
 	ret = write_file(sp, script.buf, script.len);
 	if (!ret)
 		ret = write_file(mp, maint.buf, maint.len);
+	if (!ret)
+		ret = write_file(pp, mbox->buf, mbox->len);
 	for (k = 0; !ret && k < 2; k++) {
 		struct sbuf outb = SBUF_INIT;
 		char *argv[] = { "perl", sp, "--no-tree", "--nogit", "--nogit-fallback",
 				 "--nogit-chief-penguins", "--norolestats",
 				 k ? "--nom" : "--nol", k ? "--nor" : "--r",
-				 (char *)patch, NULL };
+				 pp, NULL };
 		int st = child_run_status(&(struct child_opts){ .argv = argv,
 			.dir = work, .capture = &outb });
 
@@ -1251,6 +1329,7 @@ out:
 	sbuf_release(&maint);
 	free(sp);
 	free(mp);
+	free(pp);
 	return ret;
 }
 
@@ -1393,6 +1472,8 @@ static int stale_patch(const char *dir, git_commit **commits, size_t n)
 	size_t i;
 	int ret = 0;
 
+	if (!d && errno == ENOENT)
+		goto out_free;		/* made with the first patch written */
 	if (!d) {
 		ret = kmig_err("cannot read '%s': %s", dir, strerror(errno));
 		goto out_free;
@@ -1429,6 +1510,7 @@ static int export_send(struct kmig_ctx *ctx, const char *dir, git_repository *re
 		       git_commit *base, git_commit **commits, size_t n,
 		       const struct branch_steps *steps, const char *base_tag)
 {
+	struct file_set fs = FILE_SET_INIT;
 	struct sbuf allto = SBUF_INIT, allcc = SBUF_INIT, tested = SBUF_INIT;
 	struct sbuf cover = SBUF_INIT, body = SBUF_INIT, stat = SBUF_INIT;
 	long long per_rule[RULE__COUNT] = { 0 };
@@ -1446,8 +1528,6 @@ static int export_send(struct kmig_ctx *ctx, const char *dir, git_repository *re
 	free(parent);
 	if (!ret && !mkdtemp(work))
 		ret = kmig_err("cannot create '%s'", work);
-	if (!ret)
-		ret = mkdir_p(dir);
 	if (!ret)
 		ret = stale_patch(dir, commits, n);
 	if (!ret && (git_commit_tree(&base_tree, base) < 0 ||
@@ -1469,15 +1549,9 @@ static int export_send(struct kmig_ctx *ctx, const char *dir, git_repository *re
 		if (!ret) {
 			number_subject(&mbox, i + 1, n);
 			add_base_commit(&mbox, base_id);
-			ret = write_file_replace(path, mbox.buf, mbox.len);
-		}
-		if (!ret) {
-			char *abs = realpath(path, NULL);
-
-			ret = abs ? get_maintainer(repo, base_tree, work, abs, files,
-						   nfiles, &to, &cc) :
-				    kmig_err("cannot resolve '%s'", path);
-			free(abs);
+			/* the script reads it in the work area, not in @dir */
+			ret = get_maintainer(repo, base_tree, work, file, &mbox,
+					     files, nfiles, &to, &cc);
 		}
 		if (!ret) {
 			if (to.len)
@@ -1486,7 +1560,7 @@ static int export_send(struct kmig_ctx *ctx, const char *dir, git_repository *re
 				sbuf_addf(&hdr, "Cc: %s\n", cc.buf);
 			if (hdr.len)
 				insert_headers(&mbox, hdr.buf);
-			ret = write_file_replace(path, mbox.buf, mbox.len);
+			ret = file_set_add(&fs, path, mbox.buf, mbox.len);
 		}
 		if (to.len)
 			addr_add(&allto, to.buf, to.len);
@@ -1578,13 +1652,16 @@ static int export_send(struct kmig_ctx *ctx, const char *dir, git_repository *re
 			sbuf_addf(&hdr, "Cc: %s\n", allcc.buf);
 		if (hdr.len)
 			insert_headers(&cover, hdr.buf);
-		ret = write_file_replace(path, cover.buf, cover.len);
+		ret = file_set_add(&fs, path, cover.buf, cover.len);
+		if (!ret)
+			ret = file_set_commit(&fs);
 		if (!ret)
 			printf("wrote %s\n", path);
 		sbuf_release(&hdr);
 		free(path);
 	}
 out:
+	file_set_clear(&fs);
 	if (!getenv("KMIG_KEEP_TMP"))
 		rm_rf(work);
 	git_tree_free(base_tree);
@@ -1606,6 +1683,7 @@ static int branch_export(struct kmig_ctx *ctx, int argc, char **argv)
 	struct branch_opts o;
 	struct series series = { 0 };
 	struct branch_steps steps = { 0 };
+	struct file_set fs = FILE_SET_INIT;
 	struct store *st = NULL;
 	git_repository *repo = NULL;
 	git_commit *base = NULL, **commits = NULL;
@@ -1617,9 +1695,18 @@ static int branch_export(struct kmig_ctx *ctx, int argc, char **argv)
 	ret = parse_opts(&o, "export", argc, argv);
 	if (ret)
 		return ret;
+	/* all or nothing: what it wrote is said once everything is */
+	ret = stdout_hold(true);
+	if (ret)
+		return ret;
 	dir = o.series ? xstrdup(o.series) : datadir_series();
-	if (open_steps(&st, ctx->db_path) || repo_open(&repo, ctx->repo_path) ||
-	    chosen_branch(st, &o, &name) ||
+	if (open_steps(&st, ctx->db_path) || repo_open(&repo, ctx->repo_path)) {
+		cmd_fail_last(KMIG_EXIT_ERROR);
+		goto out;
+	}
+	if (o.base && untagged_base(&o, repo, "base", o.base))
+		goto out;
+	if (chosen_branch(st, &o, &name) ||
 	    (st && store_branch_steps(st, name, &steps)) || series_read(&series, dir, true)) {
 		cmd_fail_last(KMIG_EXIT_ERROR);
 		goto out;
@@ -1648,32 +1735,36 @@ static int branch_export(struct kmig_ctx *ctx, int argc, char **argv)
 		}
 		printf("%zu patch%s and a cover letter of %s in %s, ready for git send-email\n",
 		       ncommits, ncommits == 1 ? "" : "es", name, o.send);
-		status = finish_stdout(KMIG_EXIT_OK);
+		status = KMIG_EXIT_OK;
 		goto out;
 	}
-	/* made once the branch is known to exist: a failed export leaves none */
-	if (mkdir_p(dir)) {
-		cmd_fail_last(KMIG_EXIT_ERROR);
-		goto out;
-	}
+	/*
+	 * Every patch and the series are written beside their places first,
+	 * then renamed into them: a failed export leaves the series as it
+	 * was (and no directory it made).
+	 */
 	names = xcalloc(ncommits + 1, sizeof(*names));
 	next = series_next_number(&series);
 	for (i = 0; i < ncommits; i++) {
-		if (export_commit(&names[i], repo, commits[i], dir, &next, names, i)) {
+		if (export_commit(&names[i], &fs, repo, commits[i], dir, &next,
+				  names, i)) {
 			cmd_fail_last(KMIG_EXIT_ERROR);
 			goto out;
 		}
 		printf("wrote %s/%s\n", dir, names[i]);
 	}
-	if (export_series(dir, &series, &steps, names, ncommits, &nseries)) {
+	if (export_series(&fs, dir, &series, &steps, names, ncommits, &nseries) ||
+	    file_set_commit(&fs)) {
 		cmd_fail_last(KMIG_EXIT_ERROR);
 		goto out;
 	}
 	printf("exported %zu commit%s of %s to %s (series: %zu patch%s)\n",
 	       ncommits, ncommits == 1 ? "" : "s", name, dir, nseries,
 	       nseries == 1 ? "" : "es");
-	status = finish_stdout(KMIG_EXIT_OK);
+	status = KMIG_EXIT_OK;
 out:
+	status = stdout_release(status);
+	file_set_clear(&fs);
 	for (i = 0; i < ncommits; i++) {
 		git_commit_free(commits[i]);
 		if (names)

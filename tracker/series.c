@@ -527,14 +527,14 @@ static void add_above(struct sbuf *out, struct old_entry *ent, size_t k,
 		}
 }
 
-int series_write(const char *dir, char *const *names, size_t n)
+void series_format(struct sbuf *out, const char *dir, char *const *names,
+		   size_t n)
 {
-	struct sbuf old = SBUF_INIT, out = SBUF_INIT;
+	struct sbuf old = SBUF_INIT;
 	char *path = xasprintf("%s/series", dir);
 	struct old_entry *ent = NULL;
 	const char *tail = NULL, *eol = "\n";
 	size_t nent = 0, first, i, k;
-	int ret;
 
 	if (!access(path, F_OK) && !sbuf_read_file(&old, path) && old.len) {
 		nent = old_entries(&ent, old.buf, old.buf + old.len, &tail);
@@ -551,30 +551,40 @@ int series_write(const char *dir, char *const *names, size_t n)
 	 * it; a new name is written alone.
 	 */
 	if (nent) {
-		add_above(&out, ent, 0, eol);
+		add_above(out, ent, 0, eol);
 	} else if (tail) {	/* comments only */
-		add_lines(&out, tail, old.len, eol);
+		add_lines(out, tail, old.len, eol);
 		tail = NULL;
 	}
 	for (i = 0; i < n; i++) {
 		for (k = 0; k < nent && strcmp(ent[k].name, names[i]); k++)
 			;
 		if (k == nent) {
-			sbuf_addf(&out, "%s%s", names[i], eol);
+			sbuf_addf(out, "%s%s", names[i], eol);
 			continue;
 		}
-		add_above(&out, ent, k, eol);
-		add_lines(&out, ent[k].line, ent[k].len, eol);
+		add_above(out, ent, k, eol);
+		add_lines(out, ent[k].line, ent[k].len, eol);
 	}
 	if (nent)
-		add_above(&out, ent, nent - 1, eol);
+		add_above(out, ent, nent - 1, eol);
 	if (tail)
-		add_lines(&out, tail, (size_t)(old.buf + old.len - tail), eol);
-	ret = write_file_replace(path, out.buf, out.len);
+		add_lines(out, tail, (size_t)(old.buf + old.len - tail), eol);
 	for (k = 0; k < nent; k++)
 		free(ent[k].name);
 	free(ent);
 	sbuf_release(&old);
+	free(path);
+}
+
+int series_write(const char *dir, char *const *names, size_t n)
+{
+	struct sbuf out = SBUF_INIT;
+	char *path = xasprintf("%s/series", dir);
+	int ret;
+
+	series_format(&out, dir, names, n);
+	ret = write_file_replace(path, out.buf, out.len);
 	sbuf_release(&out);
 	free(path);
 	return ret;

@@ -112,6 +112,9 @@ int series_append(const char *dir, const char *name);
  * write_file_replace(): the old file or the new one, never a part.
  */
 int series_write(const char *dir, char *const *names, size_t n);
+/* series_format - the text series_write() writes, added to @out. */
+void series_format(struct sbuf *out, const char *dir, char *const *names,
+		   size_t n);
 /* series_next_number - 1 + the highest "NNNN-" prefix among @s's names. */
 int series_next_number(const struct series *s);
 

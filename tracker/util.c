@@ -333,20 +333,111 @@ int write_file(const char *path, const void *data, size_t len)
 	return write_named(path, path, data, len);
 }
 
-int write_file_replace(const char *path, const void *data, size_t len)
+/*
+ * write_file_stage - the first half of write_file_replace(): @data in
+ * "@path.kmig-new" (beside the file a symbolic link names), errors naming
+ * @path; *@tmp and *@dst receive that name and the one rename() gives it
+ * (malloc'd, NULL on error).
+ */
+static int write_file_stage(const char *path, const void *data, size_t len,
+			    char **tmp, char **dst)
 {
 	char *real = realpath(path, NULL);	/* a link: the file it names */
-	const char *dst = real ? real : path;
-	char *tmp = xasprintf("%s.kmig-new", dst);
-	int ret = write_named(tmp, path, data, len);
+	int ret;
 
-	if (!ret && rename(tmp, dst))
-		ret = kmig_err("cannot write '%s': %s", path, strerror(errno));
-	if (ret)
-		unlink(tmp);
-	free(tmp);
-	free(real);
+	*dst = real ? real : xstrdup(path);
+	*tmp = xasprintf("%s.kmig-new", *dst);
+	ret = write_named(*tmp, path, data, len);
+	if (ret) {
+		unlink(*tmp);
+		free(*tmp);
+		free(*dst);
+		*tmp = *dst = NULL;
+	}
 	return ret;
+}
+
+int write_file_replace(const char *path, const void *data, size_t len)
+{
+	char *tmp, *dst;
+	int ret = write_file_stage(path, data, len, &tmp, &dst);
+
+	if (ret)
+		return ret;
+	if (rename(tmp, dst)) {
+		ret = kmig_err("cannot write '%s': %s", path, strerror(errno));
+		unlink(tmp);
+	}
+	free(tmp);
+	free(dst);
+	return ret;
+}
+
+int file_set_add(struct file_set *s, const char *path, const void *data,
+		 size_t len)
+{
+	char *parent = path_parent(path), *made = NULL, *tmp, *dst;
+	struct stat st;
+	int ret;
+
+	ret = mkdir_p_made(parent, &made);
+	free(parent);
+	if (made) {
+		ALLOC_GROW(s->made, s->nmade + 1, s->amade);
+		s->made[s->nmade++] = made;
+	}
+	if (ret)
+		return ret;
+	/* rename() would refuse it only once other files are in place */
+	if (!stat(path, &st) && S_ISDIR(st.st_mode))
+		return kmig_err("cannot write '%s': %s", path, strerror(EISDIR));
+	ret = write_file_stage(path, data, len, &tmp, &dst);
+	if (ret)
+		return ret;
+	if (s->n == s->alloc) {
+		s->alloc = s->alloc ? 2 * s->alloc : 8;
+		s->path = xrealloc(s->path, s->alloc * sizeof(*s->path));
+		s->tmp = xrealloc(s->tmp, s->alloc * sizeof(*s->tmp));
+		s->dst = xrealloc(s->dst, s->alloc * sizeof(*s->dst));
+	}
+	s->path[s->n] = xstrdup(path);
+	s->tmp[s->n] = tmp;
+	s->dst[s->n] = dst;
+	s->n++;
+	return 0;
+}
+
+int file_set_commit(struct file_set *s)
+{
+	for (; s->done < s->n; s->done++)
+		if (rename(s->tmp[s->done], s->dst[s->done]))
+			return kmig_err("cannot write '%s': %s", s->path[s->done],
+					strerror(errno));
+	return 0;
+}
+
+void file_set_clear(struct file_set *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->n; i++) {
+		if (i >= s->done)
+			unlink(s->tmp[i]);
+		free(s->path[i]);
+		free(s->tmp[i]);
+		free(s->dst[i]);
+	}
+	/* the directories made, when nothing was put in them (newest first) */
+	for (i = s->nmade; i-- > 0;) {
+		if (!s->done)
+			rm_rf(s->made[i]);
+		free(s->made[i]);
+	}
+	free(s->path);
+	free(s->tmp);
+	free(s->dst);
+	free(s->made);
+	memset(s, 0, sizeof(*s));
 }
 
 char *normalize_ws(const char *s, size_t len)

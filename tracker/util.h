@@ -127,6 +127,28 @@ int write_file(const char *path, const void *data, size_t len);
  */
 int write_file_replace(const char *path, const void *data, size_t len);
 
+/*
+ * struct file_set - files replaced together, all or none (an export's
+ * patches and its series): file_set_add() writes each beside its place
+ * as write_file_replace() does (the directories it needs made), and
+ * file_set_commit() renames them all into place once every one is
+ * written.  An error before the commit (a write that fails, a directory
+ * where a file should go) leaves every file as it was: file_set_clear()
+ * removes what was written, and the directories made for it.
+ */
+struct file_set {
+	char **path, **tmp, **dst;	/* asked for, written, renamed to */
+	char **made;			/* directories file_set_add() made */
+	size_t n, alloc, nmade, amade;
+	size_t done;			/* renamed into place */
+};
+#define FILE_SET_INIT { 0 }
+
+int file_set_add(struct file_set *s, const char *path, const void *data,
+		 size_t len);
+int file_set_commit(struct file_set *s);
+void file_set_clear(struct file_set *s);
+
 /* is_ident_char - a letter, digit or '_': a byte of a C identifier. */
 static inline bool is_ident_char(char c)
 {

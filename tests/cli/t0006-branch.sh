@@ -305,6 +305,31 @@ t_exit "branch status --name ''" 2 k branch status --name ''
 t_is "... said so" "kmig branch: --name needs a branch name (see 'kmig help branch')" \
 	"$(cat "$TRASH/.stderr")"
 t_is "no such branches" "" "$(git -C "$W" for-each-ref refs/heads/HEAD refs/heads/-x)"
+# a base that is no tag names no default branch: kmig/HEAD would say
+# nothing of the base, kmig/v1.1~1 is no branch name
+IDV=$(git -C "$W" rev-parse v1.0)
+# (branch test first: no kmig/HEAD to build even where apply made one)
+t_exit "branch test --base HEAD" 2 k branch test --base HEAD
+t_is "... said" "kmig branch test: --base 'HEAD' is not a tag: name the branch with --name BRANCH (see 'kmig help branch test')" \
+	"$(cat "$TRASH/.stderr")"
+t_exit "apply --base HEAD without --name" 2 k branch apply --base HEAD --series "$S"
+t_is "... said, one line" "kmig branch: --base 'HEAD' is not a tag: name the branch with --name BRANCH (see 'kmig help branch')" \
+	"$(cat "$TRASH/.stderr")"
+t_exit "apply --base v1.1~1 without --name" 2 k branch apply --base v1.1~1 --series "$S"
+t_is "... said" "kmig branch: --base 'v1.1~1' is not a tag: name the branch with --name BRANCH (see 'kmig help branch')" \
+	"$(cat "$TRASH/.stderr")"
+t_exit "rebase --onto a commit id without --name" 2 k branch rebase --onto "$IDV" --series "$S"
+t_is "... said" "kmig branch: --onto '$IDV' is not a tag: name the branch with --name BRANCH (see 'kmig help branch')" \
+	"$(cat "$TRASH/.stderr")"
+t_exit "export --base HEAD without --name" 2 k branch export --base HEAD --series "$TRASH/s-head"
+t_is "no branch made, no step recorded" "|0" \
+	"$(git -C "$W" for-each-ref 'refs/heads/kmig/HEAD' "refs/heads/kmig/$IDV")|$(sqlite3 "$DB" "SELECT count(*) FROM branch_steps WHERE branch NOT GLOB 'kmig/v[0-9].[0-9]' AND branch NOT GLOB 'test/*' AND branch NOT GLOB 'rds/*'")"
+t_exit "an unknown base is said unknown" 2 k branch apply --base v9.9~1 --series "$S"
+t_ok "... not a tag to name" sh -c "! grep -q 'not a tag' '$TRASH/.stderr'"
+t_exit "--base HEAD with --name" 1 k branch apply --base HEAD --series "$S" --name test/head
+t_is "... on HEAD's commit" "$(git -C "$W" rev-parse HEAD)" \
+	"$(git -C "$W" rev-parse test/head~2)"
+t_ok "a base that is no tag in the help" sh -c "'$KMIG' help branch | grep -q 'A base that is no'"
 # a branch that cannot be written (refs/heads/test/... exist): an error,
 # and no step recorded
 t_exit "a branch git cannot create" 2 k branch apply --base v1.0 --series "$S" --name test

@@ -234,6 +234,20 @@ t_ok "... from the series, without the new hand-made commit" \
 	test "$(git -C "$W" rev-parse t/edit)" != "$edited"
 t_ok "the hand-made commit is in the reflog" sh -c "git -C '$W' reflog t/edit | grep -q '$(echo "$edited" | cut -c1-7)'"
 t_exit "and apply goes on without --force" 0 k branch apply --base v1.0 --series "$S5" --name t/edit
+# after an export the branch is in the series: re-making it on another
+# base (rebase --onto --name) needs no --force; an edit not exported does
+hand_commit 23
+t_exit "rebase onto another base over an edit not exported" 2 \
+	k branch rebase --onto v1.1 --series "$S5" --name t/edit
+t_exit "export the edit" 0 k branch export --name t/edit --series "$S5"
+t_exit "then rebase --onto another base, no --force" 0 \
+	k branch rebase --onto v1.1 --series "$S5" --name t/edit
+t_is "... on it, with the edit" "$(git -C "$W" rev-parse v1.1) return 23;" \
+	"$(git -C "$W" merge-base v1.1 t/edit) $(git -C "$W" show t/edit:b/c.c | grep -o 'return [0-9]*;')"
+hand_commit 24
+t_exit "an edit made since on the new base still needs an export" 2 \
+	k branch rebase --onto v1.2 --series "$S5" --name t/edit
+t_ok "... said" grep -q "^kmig: 't/edit' has commits kmig did not make" "$TRASH/.stderr"
 t_ok "--force in the help" sh -c "'$KMIG' help branch | grep -q 're-creates it anyway (the old tip stays in its reflog)'"
 
 # a branch whose apply applied nothing (every patch upstream) is its base;
@@ -260,5 +274,68 @@ t_exit "export --name of no branch" 2 k branch export --name t/nosuch --series "
 t_is "said, one line" "kmig: no branch 't/nosuch' in '$W' (run 'kmig branch apply')" \
 	"$(cat "$TRASH/.stderr")"
 t_ok "no series directory left" test ! -e "$TRASH/s-none"
+
+# export is all or nothing: a file it cannot write (a directory where the
+# new commit's patch goes) leaves every patch and the series as they were
+S7="$TRASH/s7"
+mkdir -p "$S7"
+cp "$TRASH/plain/0001-c-twenty.patch" "$S7/"
+printf '0001-c-twenty.patch\n' > "$S7/series"
+t_exit "apply a series to export" 0 k branch apply --base v1.0 --series "$S7" --name t/atomic
+git -C "$W" worktree add -q "$TRASH/wt7" t/atomic
+sed -i 's/return 20;/return 30;/' "$TRASH/wt7/b/c.c"
+git -C "$TRASH/wt7" commit -q -a --amend --no-edit
+sed -i 's/return 1;/return 40;/' "$TRASH/wt7/b/b.c"
+git -C "$TRASH/wt7" commit -q -a -m "b: forty"
+git -C "$W" worktree remove "$TRASH/wt7"
+mkdir "$S7/0002-b-forty.patch"
+s7sum=$(cat "$S7/0001-c-twenty.patch" "$S7/series" | md5sum)
+t_exit "export with a directory where a patch goes" 2 k branch export --name t/atomic --series "$S7"
+t_is "one line naming it" "kmig: cannot write '$S7/0002-b-forty.patch': Is a directory" \
+	"$(cat "$TRASH/.stderr")"
+t_is "the first patch and the series as they were" "$s7sum" \
+	"$(cat "$S7/0001-c-twenty.patch" "$S7/series" | md5sum)"
+t_is "nothing said written, no file left" "|0001-c-twenty.patch 0002-b-forty.patch series" \
+	"$(cat "$TRASH/.stdout")|$(ls -A "$S7" | tr '\n' ' ' | sed 's/ $//')"
+rmdir "$S7/0002-b-forty.patch"
+t_exit "export once it is gone" 0 k branch export --name t/atomic --series "$S7"
+t_ok "both written" sh -c "grep -q '^+	return 30;' '$S7/0001-c-twenty.patch' &&
+	grep -q '^+	return 40;' '$S7/0002-b-forty.patch'"
+
+# export --send writes each patch once, whole: the base's
+# scripts/get_maintainer.pl reads it in the work area, and a run that
+# fails leaves no patch in the directory
+G="$TRASH/gm"
+git init -q "$G"
+mkdir -p "$G/scripts" "$G/b" "$TRASH/gser" "$TRASH/send"
+printf 'BEE\nM:\tBee <bee@example.org>\nF:\tb/\n' > "$G/MAINTAINERS"
+{
+	echo '# a stand-in: logs how many patches the send directory holds as it runs'
+	echo "exit 1 if -e '$TRASH/gm.fail';"
+	echo "my \$n = () = glob('$TRASH/send/*.patch');"
+	echo "open(my \$l, '>>', '$TRASH/gm.log') or die;"
+	echo 'print $l "$n\n";'
+	echo 'print "Bee <bee\@example.org>\n";'
+} > "$G/scripts/get_maintainer.pl"
+printf 'int b(void)\n{\n\treturn 1;\n}\n' > "$G/b/b.c"
+git_commit_all "$G" init && git -C "$G" tag v1.0
+sed -i 's/return 1;/return 2;/' "$G/b/b.c"
+git -C "$G" commit -q -a -m "b: two"
+sed -i 's/return 2;/return 3;/' "$G/b/b.c"
+git -C "$G" commit -q -a -m "b: three"
+git -C "$G" format-patch -q -2 -o "$TRASH/gser"
+git -C "$G" reset -q --hard v1.0
+(cd "$TRASH/gser" && ls -- *.patch > series)
+g() { "$KMIG" --repo "$G" --db "$TRASH/g.db" "$@"; }
+t_exit "apply on a tree with get_maintainer.pl" 0 g branch apply --base v1.0 --series "$TRASH/gser"
+t_exit "export --send" 0 g branch export --base v1.0 --send "$TRASH/send"
+t_is "get_maintainer.pl ran twice a patch, none in the directory yet" "0 0 0 0" \
+	"$(tr '\n' ' ' < "$TRASH/gm.log" | sed 's/ $//')"
+t_is "each patch said written once" 3 "$(grep -c '^wrote ' "$TRASH/.stdout")"
+t_ok "with its To:" grep -q '^To: Bee <bee@example.org>$' "$TRASH/send/0002-b-three.patch"
+touch "$TRASH/gm.fail"
+t_exit "export --send where get_maintainer.pl fails" 2 g branch export --base v1.0 --send "$TRASH/send2"
+t_is "said, one line" "kmig: scripts/get_maintainer.pl failed on '0001-b-two.patch'" "$(cat "$TRASH/.stderr")"
+t_ok "no directory made" test ! -e "$TRASH/send2"
 
 t_done

@@ -63,10 +63,13 @@ t_ok "... the progress line" grep -q "^\[1/1\] testing 0001-c2.patch$" "$TRASH/.
 one_line "branch test --base of a missing tag, a database there" k branch test --base v9
 t_exit "branch test --base v1.0" 1 k branch test --base v1.0 --no-compile-check
 t_ok "... its step" grep -q "^0001 build-fail   c2: " "$TRASH/.stdout"
-# a branch applied on a commit id, as branch apply --base takes any revision
+# a branch applied on a commit id (any revision; one that is no tag needs
+# --name, kmig/<id> would name nothing)
 id=$(git -C "$R" rev-parse v1.0)
-t_exit "fixture: branch apply --base a commit id" 0 env KMIG_NO_PROGRESS=1 "$KMIG" \
-	--repo "$R" --db "$D" branch apply --base "$id" --series "$S"
-t_exit "branch test --base that commit id" 1 k branch test --base "$id" --no-compile-check
+t_exit "branch test --base a commit id, no --name" 2 k branch test --base "$id" --no-compile-check
+t_ok "... says to name the branch" grep -q "is not a tag: name the branch with --name" "$TRASH/.stderr"
+t_exit "fixture: branch apply --base a commit id --name" 0 env KMIG_NO_PROGRESS=1 "$KMIG" \
+	--repo "$R" --db "$D" branch apply --base "$id" --name t/byid --series "$S"
+t_exit "branch test --name of that branch" 1 k branch test --name t/byid --no-compile-check
 t_ok "... its step" grep -q "^0001 build-fail   c2: " "$TRASH/.stdout"
 t_done

@@ -177,13 +177,20 @@ t_is "... nothing left aside" "web" "$(ls "$KMIG_HOME" | grep web)"
 mkdir -p "$TRASH/precious" && echo keep > "$TRASH/precious/file"
 t_exit "refuses to replace a directory it did not write" 2 k web -o "$TRASH/precious"
 t_ok "one line naming it" sh -c "test \$(wc -l < '$TRASH/.stderr') = 1 && grep -q 'precious.*not a site written by kmig web' '$TRASH/.stderr'"
+t_is "... no index.html path on standard output" "" "$(cat "$TRASH/.stdout")"
 t_ok "the directory is untouched, nothing left aside" \
 	sh -c "test \"\$(cat '$TRASH/precious/file')\" = keep && test -z \"\$(ls '$TRASH' | grep 'precious\.')\""
 t_exit "unexpected argument" 2 k web extra
 echo file > "$TRASH/afile"
 t_exit "-o under a file" 2 k web -o "$TRASH/afile/site"
 t_ok "-o under a file: the real failure" \
-	grep -q "^kmig: cannot create directory '.*/afile/site.tmp-[0-9]*': Not a directory$" "$TRASH/.stderr"
+	grep -q "^kmig: cannot access '.*/afile/site': Not a directory$" "$TRASH/.stderr"
+t_exit "-o naming a file" 2 k web -o "$TRASH/afile"
+t_is "... one line, no index.html path on standard output" \
+	"kmig: '$TRASH/afile' exists and is not a directory|" \
+	"$(cat "$TRASH/.stderr")|$(cat "$TRASH/.stdout")"
+t_ok "... refused before writing the site: nothing left aside" \
+	sh -c "! ls -d '$TRASH'/afile.* 2> /dev/null"
 
 # what an interrupted run left beside the site (a site of kmig web's, or
 # an empty directory): removed once its process is gone and the new site

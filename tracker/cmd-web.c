@@ -157,6 +157,7 @@ static int cmd_web_fn(struct kmig_ctx *ctx, int argc, char **argv)
 	char *dir, *tmp, *dflt = NULL, *made = NULL;
 	struct stat sb;
 	unsigned long n;
+	bool exists;
 	int opt, ret, status = KMIG_EXIT_ERROR;
 
 	while ((opt = getopt_long(argc, argv, "o:", opts, NULL)) != -1) {
@@ -212,7 +213,9 @@ static int cmd_web_fn(struct kmig_ctx *ctx, int argc, char **argv)
 	}
 	tmp = xasprintf("%s.tmp-%ld", dir, (long)getpid());
 
-	if (store_open_readonly(&st, ctx->db_path)) {
+	/* a DIR that cannot be replaced fails before the site is written */
+	if (web_replace_check(dir, &exists) ||
+	    store_open_readonly(&st, ctx->db_path)) {
 		cmd_fail_last(KMIG_EXIT_ERROR);
 		goto out_free;
 	}

@@ -223,12 +223,24 @@ int store_reach_clear(struct store *st, long long release)
 	return 0;
 }
 
+/*
+ * The warn-on sites user space reaches in release @rel, rr (release_reach)
+ * joined with bs (blob_sites): one row per site, as SITE_RULE counts them
+ * (two WARN_ON()s on a reached line are two warn-on-user uses).
+ */
+#define REACH_SITES(rel) \
+	"release_reach rr JOIN releases r ON r.id = rr.release_id " \
+	"JOIN release_files rf ON rf.release_id = rr.release_id AND rf.path = rr.path " \
+	"JOIN blob_sites bs ON bs.oid = rf.oid AND bs.ruleset = r.ruleset " \
+	"AND bs.line = rr.line AND bs.rule = 'warn-on' " \
+	"WHERE rr.release_id = " rel
+
 int store_reach_info(struct store *st, long long release, int *depth,
 		     long long *entries, long long *reached, long long *sites)
 {
 	static const char sql[] =
 		"SELECT reach_depth, reach_entries, reach_reached, "
-		"(SELECT count(*) FROM release_reach WHERE release_id = ?1) "
+		"(SELECT count(*) FROM " REACH_SITES("?1") ") "
 		"FROM releases WHERE id = ?1";
 	sqlite3_stmt *s = store_stmt(st, sql);
 	int rc;
@@ -255,12 +267,8 @@ int store_reach_sites(struct store *st, long long release,
 		      store_reach_chain_fn *fn, void *data)
 {
 	static const char sql[] =
-		"SELECT rr.path, rr.line, rr.chain, "
-		"  (SELECT bs.text FROM release_files rf JOIN releases r ON r.id = rf.release_id "
-		"   JOIN blob_sites bs ON bs.oid = rf.oid AND bs.ruleset = r.ruleset "
-		"   WHERE rf.release_id = rr.release_id AND rf.path = rr.path "
-		"   AND bs.line = rr.line AND bs.rule = 'warn-on' LIMIT 1) "
-		"FROM release_reach rr WHERE rr.release_id = ? ORDER BY rr.path, rr.line";
+		"SELECT rr.path, rr.line, rr.chain, bs.text FROM " REACH_SITES("?1") " "
+		"ORDER BY rr.path, rr.line, bs.rowid";
 	sqlite3_stmt *s = store_stmt(st, sql);
 
 	if (!s)

@@ -414,9 +414,10 @@ int store_reach_clear(struct store *st, long long release);
 int store_reach_info(struct store *st, long long release, int *depth,
 		     long long *entries, long long *reached, long long *sites);
 /*
- * store_reach_sites - @fn for each reached site of @release by path and
- * line: its path, line, call path and source line (NULL if not found).
- * No transaction needed.
+ * store_reach_sites - @fn for each reached warn-on site of @release by
+ * path and line (two on one line are two calls, as they count twice as
+ * warn-on-user): its path, line, call path and source line.  No
+ * transaction needed.
  */
 typedef int store_reach_chain_fn(void *data, const char *path,
 				 unsigned int line, const char *chain,

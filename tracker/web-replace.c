@@ -16,33 +16,47 @@
 #include "kmig.h"
 #include "web.h"
 
-int web_replace(const char *tmp, const char *dir)
+int web_replace_check(const char *dir, bool *exists)
 {
 	struct stat sb;
-	char *marker, *old = NULL;
+	char *marker;
 	int ret = 0;
 
+	*exists = false;
 	if (lstat(dir, &sb) < 0) {
 		if (errno != ENOENT)
 			return kmig_err("cannot access '%s': %s", dir, strerror(errno));
+		return 0;
+	}
+	if (!S_ISDIR(sb.st_mode))
+		return kmig_err("'%s' exists and is not a directory", dir);
+	*exists = true;
+	marker = xasprintf("%s/%s", dir, WEB_MARKER);
+	if (access(marker, F_OK) < 0 && !dir_is_empty(dir))
+		ret = kmig_err("'%s' is not a site written by kmig web (no %s in it); refusing to replace it",
+			       dir, WEB_MARKER);
+	free(marker);
+	return ret;
+}
+
+int web_replace(const char *tmp, const char *dir)
+{
+	char *old;
+	bool exists;
+	int ret;
+
+	ret = web_replace_check(dir, &exists);
+	if (ret)
+		return ret;
+	if (!exists) {
 		if (rename(tmp, dir) < 0)
 			return kmig_err("cannot rename '%s' to '%s': %s", tmp, dir,
 					strerror(errno));
 		return 0;
 	}
-	if (!S_ISDIR(sb.st_mode))
-		return kmig_err("'%s' exists and is not a directory", dir);
-	marker = xasprintf("%s/%s", dir, WEB_MARKER);
-	if (access(marker, F_OK) < 0 && !dir_is_empty(dir)) {
-		ret = kmig_err("'%s' is not a site written by kmig web (no %s in it); refusing to replace it",
-			       dir, WEB_MARKER);
-		goto out_free_marker;
-	}
 	/* swap atomically where the file system can; tmp then holds the old site */
-	if (renameat2(AT_FDCWD, tmp, AT_FDCWD, dir, RENAME_EXCHANGE) == 0) {
-		ret = rm_rf(tmp);
-		goto out_free_marker;
-	}
+	if (renameat2(AT_FDCWD, tmp, AT_FDCWD, dir, RENAME_EXCHANGE) == 0)
+		return rm_rf(tmp);
 	old = xasprintf("%s.old-%ld", dir, (long)getpid());
 	if (rename(dir, old) < 0) {
 		ret = kmig_err("cannot rename '%s' to '%s': %s", dir, old, strerror(errno));
@@ -56,7 +70,5 @@ int web_replace(const char *tmp, const char *dir)
 	ret = rm_rf(old);
 out_free_old:
 	free(old);
-out_free_marker:
-	free(marker);
 	return ret;
 }

@@ -129,16 +129,20 @@ int web_generate(struct store *st, const char *dir, const struct web_opts *o)
 	struct web_progress progress = { .lock = PTHREAD_MUTEX_INITIALIZER };
 	struct web w = { .st = st, .out = { .dir = dir, .opts = o, .progress = &progress } };
 	const char *sde = getenv("SOURCE_DATE_EPOCH");
-	long long now = (long long)time(NULL);
+	time_t now = time(NULL);
 	unsigned long v;
+	struct tm tm;
 	char stamp[64];
 	size_t i;
 	int ret = 0;
 
 	/* reproducible builds' variable: the same site from the same database */
 	if (sde && !parse_ulong(sde, 0, 253402300799UL, &v))
-		now = (long long)v;
-	format_date(stamp, sizeof(stamp), now, "%Y-%m-%d %H:%M UTC");
+		now = (time_t)v;
+	/* not format_date(): its "-" for 0 is no date, and 0 is the epoch here */
+	if (!gmtime_r(&now, &tm) ||
+	    !strftime(stamp, sizeof(stamp), "%Y-%m-%d %H:%M UTC", &tm))
+		snprintf(stamp, sizeof(stamp), "-");
 	w.out.stamp = xstrdup(stamp);
 	for (i = 0; !ret && i < ARRAY_SIZE(generate_steps); i++)
 		ret = generate_steps[i](&w);

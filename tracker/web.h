@@ -54,6 +54,12 @@ int web_generate(struct store *st, const char *dir, const struct web_opts *o);
  * it is renamed aside, @tmp renamed to @dir, then the old one removed.
  */
 int web_replace(const char *tmp, const char *dir);
+/*
+ * web_replace_check - whether web_replace() may replace @dir: it does not
+ * exist (*@exists false), or is a directory that holds WEB_MARKER or is
+ * empty.  0, or negative with the error recorded.
+ */
+int web_replace_check(const char *dir, bool *exists);
 
 /* ---- building blocks ---- */
 

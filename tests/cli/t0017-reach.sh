@@ -272,4 +272,34 @@ t_exit "its trend, warn-on" 0 \
 t_is "... removed in v1.1" "release,count,delta,added,removed,moved
 v1.0,1,,,,
 v1.1,0,-1,0,1,0" "$(cat "$TRASH/.stdout")"
+# Two WARNs on one reached line are two warn-on-user uses: report --reach
+# lists (and counts) each of them, as report and web count them.
+W3="$TRASH/work3"
+git init -q "$W3"
+mkdir -p "$W3/kernel"
+cat > "$W3/kernel/kcov.c" <<'EOF2'
+static const struct file_operations kcov_fops = {
+	.unlocked_ioctl = kcov_ioctl,
+};
+
+long kcov_ioctl(struct file *filep, unsigned int cmd, unsigned long arg)
+{
+	if (WARN_ON(kcov->remote) || WARN_ON(kcov->t != t))
+		return -EINVAL;
+	WARN_ON_ONCE(!arg);
+	return 0;
+}
+EOF2
+git_commit_all "$W3" "v1.0" && git -C "$W3" tag v1.0
+k3() { "$KMIG" --repo "$W3" --db "$TRASH/w3.db" "$@"; }
+t_exit "scan: two WARNs on one reached line" 0 k3 scan
+t_is "... counted as 3 warn-on-user uses" "v1.0,warn-on-user,3" \
+	"$(k3 report --format csv --by rule | grep ',warn-on-user,')"
+t_exit "report --reach" 0 k3 report --reach
+t_ok "... 3 sites" grep -qx "warn-on-user sites: 3" "$TRASH/.stdout"
+t_is "... one line per site" 2 "$(grep -c '^kernel/kcov.c:7: ' "$TRASH/.stdout")"
+t_is "report --reach --format csv: a row per site" 3 \
+	"$(k3 report --reach --format csv | sed 1d | wc -l)"
+t_is "report --reach --format json: a site per use" 3 \
+	"$(k3 report --reach --format json | python3 -c 'import json, sys; print(len(json.load(sys.stdin)["sites"]))')"
 t_done

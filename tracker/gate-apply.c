@@ -32,6 +32,9 @@ struct dfile {
 	char *old_path, *new_path;	/* as written, NULL for /dev/null */
 	bool created;
 	bool git;			/* after a "diff --git" line */
+	bool deleted, renamed;		/* "deleted file", "rename/copy from" */
+	const char *git_hdr;		/* the "diff --git" line's names */
+	size_t git_hdr_len;
 	struct dhunk *h;
 	size_t nh, ah;
 };
@@ -126,6 +129,82 @@ static const char *hunk_body(struct ddiff *d, const char *q, const char *end,
 	return q;
 }
 
+/* @path without its first @strip components, or NULL if it has fewer. */
+static const char *strip_path(const char *path, int strip)
+{
+	while (strip-- > 0) {
+		const char *slash = path ? strchr(path, '/') : NULL;
+
+		if (!slash)
+			return NULL;
+		path = slash + 1;
+		while (*path == '/')
+			path++;
+	}
+	return path;
+}
+
+/*
+ * The two names of a "diff --git A B" line (@n bytes at @s, after "diff
+ * --git "), as git writes them for one file: both C-quoted, or both not
+ * and the same but for their first component (a/ and b/, or none at all
+ * with --no-prefix).  False when they cannot be told apart.
+ */
+static bool git_header_names(const char *s, size_t n, char **a, char **b)
+{
+	const char *end = s + n, *q, *sp;
+
+	if (n && *s == '"') {
+		for (q = s + 1; q < end && *q != '"'; q++)
+			if (*q == '\\' && q + 1 < end)
+				q++;
+		if (q + 3 > end || q[1] != ' ' || q[2] != '"')
+			return false;
+		*a = patch_path_dup(s, (size_t)(q + 1 - s));
+		*b = patch_path_dup(q + 2, (size_t)(end - q - 2));
+		return true;
+	}
+	for (sp = memchr(s, ' ', n); sp; sp = memchr(sp + 1, ' ', (size_t)(end - sp - 1))) {
+		char *x = xstrndup(s, (size_t)(sp - s));
+		char *y = xstrndup(sp + 1, (size_t)(end - sp - 1));
+		const char *xs = strip_path(x, 1), *ys = strip_path(y, 1);
+
+		if (!strcmp(x, y) || (xs && ys && *xs && !strcmp(xs, ys))) {
+			*a = x;
+			*b = y;
+			return true;
+		}
+		free(x);
+		free(y);
+	}
+	return false;
+}
+
+/*
+ * A file of a git diff with no "---" and "+++" lines (a mode change, a
+ * binary file) is named by its "diff --git" line alone: its names, as
+ * written, so that -p is detected on it as on any other.  A rename's or
+ * copy's names need no -p (git apply reads its "rename from" lines as
+ * they are).
+ */
+static void dfile_finish(struct dfile *f)
+{
+	char *a, *b;
+
+	if (!f || !f->git || f->old_path || f->new_path || f->renamed ||
+	    !f->git_hdr ||
+	    !git_header_names(f->git_hdr, f->git_hdr_len, &a, &b))
+		return;
+	if (f->created)
+		free(a);
+	else
+		f->old_path = a;
+	if (f->deleted)
+		free(b);
+	else
+		f->new_path = b;
+}
+
 static void ddiff_parse(struct ddiff *d, const char *p, const char *end)
 {
 	struct dfile *cur = NULL;
@@ -136,11 +215,26 @@ static void ddiff_parse(struct ddiff *d, const char *p, const char *end)
 		const char *next = p + patch_line_len(p, end);
 
 		if (patch_starts(p, end, "diff ")) {
+			dfile_finish(cur);
 			ALLOC_GROW(d->v, d->n + 1, d->alloc);
 			cur = &d->v[d->n++];
 			memset(cur, 0, sizeof(*cur));
 			cur->git = patch_starts(p, end, "diff --git ");
+			if (cur->git) {
+				cur->git_hdr = p + 11;
+				cur->git_hdr_len = patch_line_chomp(p, end) - 11;
+			}
 			have_paths = false;
+		} else if (cur && cur->git && !cur->nh && !have_paths &&
+			   patch_starts(p, end, "new file mode ")) {
+			cur->created = true;
+		} else if (cur && cur->git && !cur->nh && !have_paths &&
+			   patch_starts(p, end, "deleted file mode ")) {
+			cur->deleted = true;
+		} else if (cur && cur->git && !cur->nh && !have_paths &&
+			   (patch_starts(p, end, "rename from ") ||
+			    patch_starts(p, end, "copy from "))) {
+			cur->renamed = true;
 		} else if (patch_starts(p, end, "--- ") && next < end &&
 			   patch_starts(next, end, "+++ ")) {
 			if (!cur || have_paths) {
@@ -174,21 +268,7 @@ static void ddiff_parse(struct ddiff *d, const char *p, const char *end)
 		}
 		p = next;
 	}
-}
-
-/* @path without its first @strip components, or NULL if it has fewer. */
-static const char *strip_path(const char *path, int strip)
-{
-	while (strip-- > 0) {
-		const char *slash = path ? strchr(path, '/') : NULL;
-
-		if (!slash)
-			return NULL;
-		path = slash + 1;
-		while (*path == '/')
-			path++;
-	}
-	return path;
+	dfile_finish(cur);
 }
 
 /* A created file's directory (stripped by @strip) exists, below the root. */

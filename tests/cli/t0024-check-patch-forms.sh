@@ -225,4 +225,26 @@ new = sorted(set(n["path"] for n in d["new"]))
 assert offs == new == ["drivers/a_new.c", "drivers/café.c"], (offs, new)
 ' "$TRASH/.stdout"
 
+# git diff --no-prefix (diff.noprefix) of files it gives no "---" line: a
+# mode change, a binary file changed; -p0 found from their "diff --git"
+# line, as from any other's
+git -C "$W" checkout -q -b b-np v1.0
+printf 'fw\0\1' > "$W/drivers/fw.bin"
+git_commit_all "$W" "firmware" && git -C "$W" tag np0
+chmod +x "$W/net/b.c"
+printf 'fw\0\2' > "$W/drivers/fw.bin"
+git_commit_all "$W" "net: mode; new firmware" && git -C "$W" tag np1
+git -C "$W" diff --no-prefix --binary np0 np1 > "$TRASH/np-mode.diff"
+t_ok "no-prefix: a mode change and a binary file, no '---' line" \
+	sh -c "! grep -q '^--- ' '$TRASH/np-mode.diff'"
+t_exit "no-prefix: a mode change and a binary change" 0 \
+	k check --base np0 --patch "$TRASH/np-mode.diff"
+t_is "no-prefix: applied, stderr silent" "" "$(cat "$TRASH/.stderr")"
+t_is "no-prefix: nothing added" "0 new deprecated uses (0 allowed)" \
+	"$(tail -n 1 "$TRASH/.stdout")"
+git -C "$W" diff --no-prefix np0 np1 -- net/b.c > "$TRASH/np-mode-only.diff"
+t_exit "no-prefix: a mode change alone" 0 \
+	k check --base np0 --patch "$TRASH/np-mode-only.diff"
+t_is "no-prefix: a mode change alone, stderr silent" "" "$(cat "$TRASH/.stderr")"
+
 t_done

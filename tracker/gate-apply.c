@@ -33,6 +33,8 @@ struct dfile {
 	bool created;
 	bool git;			/* after a "diff --git" line */
 	bool deleted, renamed;		/* "deleted file", "rename/copy from" */
+	bool nodata;			/* "Binary files ... differ" */
+	const char *start;		/* its "diff" line */
 	const char *git_hdr;		/* the "diff --git" line's names */
 	size_t git_hdr_len;
 	struct dhunk *h;
@@ -220,6 +222,7 @@ static void ddiff_parse(struct ddiff *d, const char *p, const char *end)
 			cur = &d->v[d->n++];
 			memset(cur, 0, sizeof(*cur));
 			cur->git = patch_starts(p, end, "diff --git ");
+			cur->start = p;
 			if (cur->git) {
 				cur->git_hdr = p + 11;
 				cur->git_hdr_len = patch_line_chomp(p, end) - 11;
@@ -235,6 +238,9 @@ static void ddiff_parse(struct ddiff *d, const char *p, const char *end)
 			   (patch_starts(p, end, "rename from ") ||
 			    patch_starts(p, end, "copy from "))) {
 			cur->renamed = true;
+		} else if (cur && cur->git && !cur->nh && !have_paths &&
+			   patch_starts(p, end, "Binary files ")) {
+			cur->nodata = true;
 		} else if (patch_starts(p, end, "--- ") && next < end &&
 			   patch_starts(next, end, "+++ ")) {
 			if (!cur || have_paths) {
@@ -721,6 +727,42 @@ static int apply_failure(const struct ddiff *d, int strip, const char *label,
 	return ret;
 }
 
+/*
+ * @text (*@len bytes) without the files git diff wrote no data for
+ * ("Binary files a/x and b/x differ", git diff without --binary) that are
+ * out of scope (path_in_scope(), at -p@strip): git apply refuses them, and
+ * no use is in them.  NULL when there is none; *@left: the files kept.
+ */
+static char *without_nodata(const struct ddiff *d, int strip,
+			    const char *text, size_t *len, size_t *left)
+{
+	const char *end = text + *len, *from = text;
+	struct sbuf out = SBUF_INIT;
+	size_t i, dropped = 0;
+
+	for (i = 0; i < d->n; i++) {
+		const struct dfile *f = &d->v[i];
+		const char *path = strip_path(f->new_path ? f->new_path :
+					      f->old_path, strip);
+		const char *q;
+
+		if (!f->nodata || !f->start || !path || path_in_scope(path))
+			continue;
+		for (q = f->start + patch_line_len(f->start, end); q < end &&
+		     !patch_starts(q, end, "diff "); q += patch_line_len(q, end))
+			;
+		sbuf_add(&out, from, (size_t)(f->start - from));
+		from = q;
+		dropped++;
+	}
+	*left = d->n - dropped;
+	if (!dropped)
+		return NULL;
+	sbuf_add(&out, from, (size_t)(end - from));
+	*len = out.len;
+	return sbuf_detach(&out);
+}
+
 static int apply_one(struct gate_series *s, struct gitenv *ge,
 		     git_repository *repo, git_tree *base, size_t i,
 		     const struct pending *pd)
@@ -731,8 +773,8 @@ static int apply_one(struct gate_series *s, struct gitenv *ge,
 	char *file = xasprintf("%s/%zu.patch", ge->dir, i + 1);
 	char popt[8];
 	const char *args[10];
-	size_t n = 0, len = pd->len;
-	char *own = patch_without_crs(pd->start, &len);
+	size_t n = 0, len = pd->len, left;
+	char *own = patch_without_crs(pd->start, &len), *kept;
 	const char *text = own ? own : pd->start;
 	int code = 0, ret;
 	FILE *f;
@@ -742,6 +784,14 @@ static int apply_one(struct gate_series *s, struct gitenv *ge,
 	if (ret)
 		goto out_free;
 	p->recount = d.recount;
+	kept = without_nodata(&d, p->strip, text, &len, &left);
+	if (kept) {
+		free(own);
+		own = kept;
+		text = own;
+	}
+	if (!left)	/* nothing git apply would change */
+		goto out_tree;
 	f = fopen(file, "w");
 	if (!f || fwrite(text, 1, len, f) != len) {
 		ret = kmig_err("cannot write '%s': %s", file, strerror(errno));
@@ -771,6 +821,7 @@ static int apply_one(struct gate_series *s, struct gitenv *ge,
 		goto out_free;
 	}
 	read_offsets(s, i, &d, p->strip, &se);
+out_tree:
 	ret = write_tree(ge, repo, &p->tree);
 out_free:
 	sbuf_release(&se);

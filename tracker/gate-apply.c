@@ -32,6 +32,11 @@ struct dfile {
 	char *old_path, *new_path;	/* as written, NULL for /dev/null */
 	bool created;
 	bool git;			/* after a "diff --git" line */
+	bool deleted, renamed;		/* "deleted file", "rename/copy from" */
+	bool nodata;			/* "Binary files ... differ" */
+	const char *start;		/* its "diff" line */
+	const char *git_hdr;		/* the "diff --git" line's names */
+	size_t git_hdr_len;
 	struct dhunk *h;
 	size_t nh, ah;
 };
@@ -126,6 +131,82 @@ static const char *hunk_body(struct ddiff *d, const char *q, const char *end,
 	return q;
 }
 
+/* @path without its first @strip components, or NULL if it has fewer. */
+static const char *strip_path(const char *path, int strip)
+{
+	while (strip-- > 0) {
+		const char *slash = path ? strchr(path, '/') : NULL;
+
+		if (!slash)
+			return NULL;
+		path = slash + 1;
+		while (*path == '/')
+			path++;
+	}
+	return path;
+}
+
+/*
+ * The two names of a "diff --git A B" line (@n bytes at @s, after "diff
+ * --git "), as git writes them for one file: both C-quoted, or both not
+ * and the same but for their first component (a/ and b/, or none at all
+ * with --no-prefix).  False when they cannot be told apart.
+ */
+static bool git_header_names(const char *s, size_t n, char **a, char **b)
+{
+	const char *end = s + n, *q, *sp;
+
+	if (n && *s == '"') {
+		for (q = s + 1; q < end && *q != '"'; q++)
+			if (*q == '\\' && q + 1 < end)
+				q++;
+		if (q + 3 > end || q[1] != ' ' || q[2] != '"')
+			return false;
+		*a = patch_path_dup(s, (size_t)(q + 1 - s));
+		*b = patch_path_dup(q + 2, (size_t)(end - q - 2));
+		return true;
+	}
+	for (sp = memchr(s, ' ', n); sp; sp = memchr(sp + 1, ' ', (size_t)(end - sp - 1))) {
+		char *x = xstrndup(s, (size_t)(sp - s));
+		char *y = xstrndup(sp + 1, (size_t)(end - sp - 1));
+		const char *xs = strip_path(x, 1), *ys = strip_path(y, 1);
+
+		if (!strcmp(x, y) || (xs && ys && *xs && !strcmp(xs, ys))) {
+			*a = x;
+			*b = y;
+			return true;
+		}
+		free(x);
+		free(y);
+	}
+	return false;
+}
+
+/*
+ * A file of a git diff with no "---" and "+++" lines (a mode change, a
+ * binary file) is named by its "diff --git" line alone: its names, as
+ * written, so that -p is detected on it as on any other.  A rename's or
+ * copy's names need no -p (git apply reads its "rename from" lines as
+ * they are).
+ */
+static void dfile_finish(struct dfile *f)
+{
+	char *a, *b;
+
+	if (!f || !f->git || f->old_path || f->new_path || f->renamed ||
+	    !f->git_hdr ||
+	    !git_header_names(f->git_hdr, f->git_hdr_len, &a, &b))
+		return;
+	if (f->created)
+		free(a);
+	else
+		f->old_path = a;
+	if (f->deleted)
+		free(b);
+	else
+		f->new_path = b;
+}
+
 static void ddiff_parse(struct ddiff *d, const char *p, const char *end)
 {
 	struct dfile *cur = NULL;
@@ -136,11 +217,30 @@ static void ddiff_parse(struct ddiff *d, const char *p, const char *end)
 		const char *next = p + patch_line_len(p, end);
 
 		if (patch_starts(p, end, "diff ")) {
+			dfile_finish(cur);
 			ALLOC_GROW(d->v, d->n + 1, d->alloc);
 			cur = &d->v[d->n++];
 			memset(cur, 0, sizeof(*cur));
 			cur->git = patch_starts(p, end, "diff --git ");
+			cur->start = p;
+			if (cur->git) {
+				cur->git_hdr = p + 11;
+				cur->git_hdr_len = patch_line_chomp(p, end) - 11;
+			}
 			have_paths = false;
+		} else if (cur && cur->git && !cur->nh && !have_paths &&
+			   patch_starts(p, end, "new file mode ")) {
+			cur->created = true;
+		} else if (cur && cur->git && !cur->nh && !have_paths &&
+			   patch_starts(p, end, "deleted file mode ")) {
+			cur->deleted = true;
+		} else if (cur && cur->git && !cur->nh && !have_paths &&
+			   (patch_starts(p, end, "rename from ") ||
+			    patch_starts(p, end, "copy from "))) {
+			cur->renamed = true;
+		} else if (cur && cur->git && !cur->nh && !have_paths &&
+			   patch_starts(p, end, "Binary files ")) {
+			cur->nodata = true;
 		} else if (patch_starts(p, end, "--- ") && next < end &&
 			   patch_starts(next, end, "+++ ")) {
 			if (!cur || have_paths) {
@@ -174,21 +274,7 @@ static void ddiff_parse(struct ddiff *d, const char *p, const char *end)
 		}
 		p = next;
 	}
-}
-
-/* @path without its first @strip components, or NULL if it has fewer. */
-static const char *strip_path(const char *path, int strip)
-{
-	while (strip-- > 0) {
-		const char *slash = path ? strchr(path, '/') : NULL;
-
-		if (!slash)
-			return NULL;
-		path = slash + 1;
-		while (*path == '/')
-			path++;
-	}
-	return path;
+	dfile_finish(cur);
 }
 
 /* A created file's directory (stripped by @strip) exists, below the root. */
@@ -641,6 +727,42 @@ static int apply_failure(const struct ddiff *d, int strip, const char *label,
 	return ret;
 }
 
+/*
+ * @text (*@len bytes) without the files git diff wrote no data for
+ * ("Binary files a/x and b/x differ", git diff without --binary) that are
+ * out of scope (path_in_scope(), at -p@strip): git apply refuses them, and
+ * no use is in them.  NULL when there is none; *@left: the files kept.
+ */
+static char *without_nodata(const struct ddiff *d, int strip,
+			    const char *text, size_t *len, size_t *left)
+{
+	const char *end = text + *len, *from = text;
+	struct sbuf out = SBUF_INIT;
+	size_t i, dropped = 0;
+
+	for (i = 0; i < d->n; i++) {
+		const struct dfile *f = &d->v[i];
+		const char *path = strip_path(f->new_path ? f->new_path :
+					      f->old_path, strip);
+		const char *q;
+
+		if (!f->nodata || !f->start || !path || path_in_scope(path))
+			continue;
+		for (q = f->start + patch_line_len(f->start, end); q < end &&
+		     !patch_starts(q, end, "diff "); q += patch_line_len(q, end))
+			;
+		sbuf_add(&out, from, (size_t)(f->start - from));
+		from = q;
+		dropped++;
+	}
+	*left = d->n - dropped;
+	if (!dropped)
+		return NULL;
+	sbuf_add(&out, from, (size_t)(end - from));
+	*len = out.len;
+	return sbuf_detach(&out);
+}
+
 static int apply_one(struct gate_series *s, struct gitenv *ge,
 		     git_repository *repo, git_tree *base, size_t i,
 		     const struct pending *pd)
@@ -651,8 +773,8 @@ static int apply_one(struct gate_series *s, struct gitenv *ge,
 	char *file = xasprintf("%s/%zu.patch", ge->dir, i + 1);
 	char popt[8];
 	const char *args[10];
-	size_t n = 0, len = pd->len;
-	char *own = patch_without_crs(pd->start, &len);
+	size_t n = 0, len = pd->len, left;
+	char *own = patch_without_crs(pd->start, &len), *kept;
 	const char *text = own ? own : pd->start;
 	int code = 0, ret;
 	FILE *f;
@@ -662,6 +784,14 @@ static int apply_one(struct gate_series *s, struct gitenv *ge,
 	if (ret)
 		goto out_free;
 	p->recount = d.recount;
+	kept = without_nodata(&d, p->strip, text, &len, &left);
+	if (kept) {
+		free(own);
+		own = kept;
+		text = own;
+	}
+	if (!left)	/* nothing git apply would change */
+		goto out_tree;
 	f = fopen(file, "w");
 	if (!f || fwrite(text, 1, len, f) != len) {
 		ret = kmig_err("cannot write '%s': %s", file, strerror(errno));
@@ -691,6 +821,7 @@ static int apply_one(struct gate_series *s, struct gitenv *ge,
 		goto out_free;
 	}
 	read_offsets(s, i, &d, p->strip, &se);
+out_tree:
 	ret = write_tree(ge, repo, &p->tree);
 out_free:
 	sbuf_release(&se);

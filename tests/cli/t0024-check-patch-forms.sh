@@ -225,4 +225,44 @@ new = sorted(set(n["path"] for n in d["new"]))
 assert offs == new == ["drivers/a_new.c", "drivers/café.c"], (offs, new)
 ' "$TRASH/.stdout"
 
+# git diff --no-prefix (diff.noprefix) of files it gives no "---" line: a
+# mode change, a binary file changed; -p0 found from their "diff --git"
+# line, as from any other's
+git -C "$W" checkout -q -b b-np v1.0
+printf 'fw\0\1' > "$W/drivers/fw.bin"
+git_commit_all "$W" "firmware" && git -C "$W" tag np0
+chmod +x "$W/net/b.c"
+printf 'fw\0\2' > "$W/drivers/fw.bin"
+git_commit_all "$W" "net: mode; new firmware" && git -C "$W" tag np1
+git -C "$W" diff --no-prefix --binary np0 np1 > "$TRASH/np-mode.diff"
+t_ok "no-prefix: a mode change and a binary file, no '---' line" \
+	sh -c "! grep -q '^--- ' '$TRASH/np-mode.diff'"
+t_exit "no-prefix: a mode change and a binary change" 0 \
+	k check --base np0 --patch "$TRASH/np-mode.diff"
+t_is "no-prefix: applied, stderr silent" "" "$(cat "$TRASH/.stderr")"
+t_is "no-prefix: nothing added" "0 new deprecated uses (0 allowed)" \
+	"$(tail -n 1 "$TRASH/.stdout")"
+git -C "$W" diff --no-prefix np0 np1 -- net/b.c > "$TRASH/np-mode-only.diff"
+t_exit "no-prefix: a mode change alone" 0 \
+	k check --base np0 --patch "$TRASH/np-mode-only.diff"
+t_is "no-prefix: a mode change alone, stderr silent" "" "$(cat "$TRASH/.stderr")"
+
+# git diff without --binary ("git diff HEAD | kmig check --patch -" over
+# a changed firmware file): "Binary files ... differ" has no data git
+# apply could use; out of scope, it is left out and the rest checked
+printf 'fw\0\3' > "$W/drivers/fw.bin"
+sed -i 's/^\tif (y)$/\tBUG_ON(!y);\n&/' "$W/net/b.c"
+git_commit_all "$W" "net: a BUG_ON; newer firmware" && git -C "$W" tag np2
+git -C "$W" diff np1 np2 > "$TRASH/nodata.diff"
+t_ok "a binary file without its data" grep -q '^Binary files a/drivers/fw.bin and b/drivers/fw.bin differ$' "$TRASH/nodata.diff"
+t_exit "check of the commit" 1 k check np2
+uses > "$TRASH/nodata.want"
+t_exit "a binary file without its data, out of scope" 1 \
+	k check --base np1 --patch "$TRASH/nodata.diff"
+t_is "no data: the same use" "$(cat "$TRASH/nodata.want")" "$(uses)"
+t_is "no data: stderr silent" "" "$(cat "$TRASH/.stderr")"
+git -C "$W" diff np1 np2 -- drivers/fw.bin > "$TRASH/nodata-only.diff"
+t_exit "a binary file without its data alone" 0 \
+	k check --base np1 --patch "$TRASH/nodata-only.diff"
+
 t_done

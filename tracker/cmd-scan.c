@@ -30,7 +30,7 @@ static const char usage[] =
 	"Only blobs never lexed under the current rule set are lexed; each\n"
 	"release is committed on its own, so an interrupted scan resumes.\n"
 	"\n"
-	"  --tags GLOB     scan tags matching GLOB (repeatable)\n"
+	"  --tags GLOB     scan tags matching GLOB (repeatable; each must match)\n"
 	"  --include-rc    include -rc tags\n"
 	"  --jobs N        lexer threads (default: CPUs)\n"
 	"  --reach-depth N warn-on-user: WARN sites within N direct calls of an\n"
@@ -144,7 +144,19 @@ static int list_tags(git_repository *repo, char **globs, size_t nglobs,
 
 		if (git_tag_list_match(&tags, globs[i], repo) < 0) {
 			free_strv(rcs, nrcs);
+			free_strv(*out, *n);
+			*out = NULL;
+			*n = 0;
 			return kmig_err_git("cannot list tags");
+		}
+		/* a mistyped --tags among others would go unscanned unsaid */
+		if (!tags.count && globs != &dflt) {
+			free_strv(rcs, nrcs);
+			free_strv(*out, *n);
+			*out = NULL;
+			*n = 0;
+			return kmig_err("--tags '%s' matches no tag of the repository",
+					globs[i]);
 		}
 		for (j = 0; j < tags.count; j++) {
 			const char *t = tags.strings[j];

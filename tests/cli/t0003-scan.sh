@@ -214,6 +214,9 @@ t_exit "scan with --include-rc" 0 k scan --include-rc
 t_is "the rc tag: one new blob" "v1.11-rc1: 8 files, 1 blobs lexed, 16 uses" "$(tail -n 1 "$TRASH/.stdout")"
 t_exit "scan --tags GLOB" 0 k scan --tags 'v1.9'
 t_is "only the matching tag" "v1.9: up to date" "$(cat "$TRASH/.stdout")"
+t_exit "scan --tags GLOB --tags NOSUCH" 2 k scan --tags 'v1.9' --tags 'v1.99*'
+t_is "... names the pattern, scans nothing" "kmig: --tags 'v1.99*' matches no tag of the repository|" \
+	"$(cat "$TRASH/.stderr")|$(cat "$TRASH/.stdout")"
 t_exit "report on an unscanned tag" 2 k report v9.9
 t_ok "a tag the repository lacks is named as such" grep -q "tag 'v9.9' does not exist" "$TRASH/.stderr"
 t_exit "report on an unknown subsystem" 2 k report --subsystem 'NO SUCH'

@@ -5,7 +5,8 @@
  * Parsing follows get_maintainer.pl: a field is a line "X:<blank>value"
  * starting in column 0; blank lines and '#' comment lines are ignored; a
  * section starts with the field that follows a non-field line, which is
- * the section's title.  When the file has the usual header, parsing
+ * the section's title (but for "X<blank>value" right after a field: a
+ * field whose colon is missing, ignored).  When the file has the usual header, parsing
  * starts after the line beginning "Maintainers List", so the indented
  * examples in the header never count.
  *
@@ -619,7 +620,7 @@ int maintainers_parse(struct maintainers **out, const char *buf, size_t len)
 	struct maintainers *m;
 	const char *title = NULL;
 	size_t title_len = 0, pos;
-	bool in_section = false;
+	bool in_section = false, after_field = false;
 
 	if (!out || (!buf && len))
 		return kmig_errcode(KMIG_EUSAGE, "maintainers: bad arguments");
@@ -631,9 +632,24 @@ int maintainers_parse(struct maintainers **out, const char *buf, size_t len)
 
 		pos += llen + 1;
 		llen = trim_end(l, llen);
-		if (is_blank_or_comment(l, llen))
+		if (is_blank_or_comment(l, llen)) {
+			after_field = false;
 			continue;
+		}
 		if (!parse_field(l, llen, &v, &vlen)) {
+			/*
+			 * "W<tab>https://..." among a section's fields is
+			 * one whose colon is missing (v5.10's INVENSENSE
+			 * ICM-426xx section), not the title of a section of
+			 * the F: lines below it: left out, as a malformed
+			 * field.
+			 */
+			if (after_field && llen > 2 && l[0] >= 'A' &&
+			    l[0] <= 'Z' && (l[1] == ' ' || l[1] == '\t')) {
+				m->ignored++;
+				continue;
+			}
+			after_field = false;
 			title = l;
 			title_len = llen;
 			in_section = false;
@@ -658,6 +674,7 @@ int maintainers_parse(struct maintainers **out, const char *buf, size_t len)
 			in_section = true;
 		}
 		add_field(m, l[0], v, vlen);
+		after_field = true;
 	}
 	build_index(m);
 	*out = m;

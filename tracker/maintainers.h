@@ -39,7 +39,7 @@ bool maintainers_has(const struct maintainers *m, const char *title);
 /*
  * Number of malformed lines ignored: F:/X: patterns that are empty, "/"
  * or hold a NUL byte, empty or uncompilable N: expressions, fields before
- * any section title.
+ * any section title, a field without its colon ("W<tab>value").
  */
 size_t maintainers_ignored(const struct maintainers *m);
 void maintainers_free(struct maintainers *m);

@@ -318,6 +318,28 @@ static void test_tie_first_section(void **state)
 	maintainers_free(m);
 }
 
+/* v5.10's "W<tab>https://..." (no colon) is a broken field, not a title */
+static void test_field_without_colon(void **state)
+{
+	struct maintainers *m = parse_str("INVENSENSE ICM-426xx IMU DRIVER\n"
+					  "M:\tA Person <a@example.com>\n"
+					  "S:\tMaintained\n"
+					  "W\thttps://invensense.tdk.com/\n"
+					  "F:\tdrivers/iio/imu/inv_icm42600/\n"
+					  "\n"
+					  "X DRIVER\n"
+					  "F:\tdrivers/x/\n");
+
+	(void)state;
+	assert_section(m, "drivers/iio/imu/inv_icm42600/core.c",
+		       "INVENSENSE ICM-426xx IMU DRIVER");
+	/* a title after a blank line stays a title, one letter or not */
+	assert_section(m, "drivers/x/x.c", "X DRIVER");
+	assert_false(maintainers_has(m, "W\thttps://invensense.tdk.com/"));
+	assert_int_equal(maintainers_ignored(m), 1);
+	maintainers_free(m);
+}
+
 static void test_none(void **state)
 {
 	struct maintainers *m = parse_str("ONLY\nF:\tkernel/\n");
@@ -518,6 +540,7 @@ int main(void)
 		cmocka_unit_test(test_catchall),
 		cmocka_unit_test(test_longest_wins),
 		cmocka_unit_test(test_tie_first_section),
+		cmocka_unit_test(test_field_without_colon),
 		cmocka_unit_test(test_none),
 		cmocka_unit_test(test_header_ignored),
 		cmocka_unit_test(test_no_marker_blocks),

@@ -428,25 +428,27 @@ static int run_spatch(const char *cocci, const char *dir, int jobs, bool objs)
 	return ret;
 }
 
-/* section_diff - the diff of the section's files, and its diffstat. */
+/*
+ * section_diff - the diff of the section's files, and its diffstat as git
+ * format-patch writes it (names shortened, the graph scaled to 72 columns).
+ */
 static int section_diff(git_repository *repo, struct cfile *files,
 			const struct csection *s, struct sbuf *diff,
 			struct sbuf *stat)
 {
 	git_diff_options opts;
-	git_diff *d = NULL;
-	git_diff_stats *stats = NULL;
-	git_buf sbuf = { 0 };
-	size_t i;
+	struct diffstat_file *ds = xcalloc(s->n ? s->n : 1, sizeof(*ds));
+	size_t i, nds = 0;
 	int ret = 0;
 
 	git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION);
 	opts.id_abbrev = 12;
-	for (i = 0; i < s->n; i++) {
+	for (i = 0; !ret && i < s->n; i++) {
 		struct cfile *f = &files[s->files[i]];
 		git_blob *old = NULL;
 		git_patch *patch = NULL;
 		git_buf b = { 0 };
+		size_t adds = 0, dels = 0;
 
 		if (!f->changed)
 			continue;
@@ -454,26 +456,20 @@ static int section_diff(git_repository *repo, struct cfile *files,
 		    git_patch_from_blob_and_buffer(&patch, old, f->path,
 						   f->after.buf, f->after.len,
 						   f->path, &opts) < 0 ||
-		    git_patch_to_buf(&b, patch) < 0)
+		    git_patch_to_buf(&b, patch) < 0 ||
+		    git_patch_line_stats(NULL, &adds, &dels, patch) < 0) {
 			ret = kmig_err_git("cannot diff");
-		else
+		} else {
 			sbuf_add(diff, b.ptr, b.size);
+			ds[nds++] = (struct diffstat_file){ f->path, adds, dels };
+		}
 		git_buf_dispose(&b);
 		git_patch_free(patch);
 		git_blob_free(old);
-		if (ret)
-			return ret;
 	}
-	if (git_diff_from_buffer(&d, diff->buf, diff->len) < 0 ||
-	    git_diff_get_stats(&stats, d) < 0 ||
-	    git_diff_stats_to_buf(&sbuf, stats, GIT_DIFF_STATS_FULL |
-				  GIT_DIFF_STATS_INCLUDE_SUMMARY, 72) < 0)
-		ret = kmig_err_git("cannot compute the diffstat");
-	else
-		sbuf_add(stat, sbuf.ptr, sbuf.size);
-	git_buf_dispose(&sbuf);
-	git_diff_stats_free(stats);
-	git_diff_free(d);
+	if (!ret)
+		diffstat_format(stat, ds, nds, 72);
+	free(ds);
 	return ret;
 }
 

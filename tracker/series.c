@@ -5,6 +5,7 @@
 #define _GNU_SOURCE
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -344,6 +345,105 @@ void mbox_format(struct sbuf *out, const char *commit, const char *name,
 		sbuf_addch(out, '\n');
 	sbuf_addstr(out, "-- \nkmig " "0.1.0" "\n\n");
 	sbuf_release(&subject);
+}
+
+/* ---- diffstat ---- */
+
+static int decimal_width(size_t n)
+{
+	int w = 1;
+
+	while (n >= 10) {
+		n /= 10;
+		w++;
+	}
+	return w;
+}
+
+/* git's scale_linear(): @it of @max in @width columns, at least one. */
+static int scale_linear(size_t it, int width, size_t max)
+{
+	return it ? 1 + (int)(it * (size_t)(width - 1) / max) : 0;
+}
+
+/* The widths are those of git's show_stats() (diff.c), without --stat-name-width. */
+void diffstat_format(struct sbuf *out, const struct diffstat_file *f, size_t n,
+		     int width)
+{
+	size_t max_len = 0, max_change = 0, ins = 0, del = 0, i;
+	int number_width = 0, name_width, graph_width;
+
+	for (i = 0; i < n; i++) {
+		if (strlen(f[i].name) > max_len)
+			max_len = strlen(f[i].name);
+		if (f[i].added + f[i].deleted > max_change)
+			max_change = f[i].added + f[i].deleted;
+		ins += f[i].added;
+		del += f[i].deleted;
+	}
+	if (decimal_width(max_change) > number_width)
+		number_width = decimal_width(max_change);
+	if (width < 16 + 6 + number_width)
+		width = 16 + 6 + number_width;
+	graph_width = max_change > INT_MAX / 2 ? INT_MAX / 2 : (int)max_change;
+	name_width = max_len > INT_MAX / 2 ? INT_MAX / 2 : (int)max_len;
+	if (name_width + number_width + 6 + graph_width > width) {
+		if (graph_width > width * 3 / 8 - number_width - 6) {
+			graph_width = width * 3 / 8 - number_width - 6;
+			if (graph_width < 6)
+				graph_width = 6;
+		}
+		if (name_width > width - number_width - 6 - graph_width)
+			name_width = width - number_width - 6 - graph_width;
+		else
+			graph_width = width - number_width - 6 - name_width;
+	}
+	for (i = 0; i < n; i++) {
+		const char *name = f[i].name, *prefix = "";
+		size_t len = (size_t)name_width, total = f[i].added + f[i].deleted;
+		size_t add = f[i].added, rm = f[i].deleted;
+		int padding;
+
+		if (strlen(name) > len) {
+			const char *slash;
+
+			prefix = "...";
+			len = len > 3 ? len - 3 : 0;
+			name += strlen(name) - len;
+			slash = strchr(name, '/');
+			if (slash)
+				name = slash;
+		}
+		padding = (int)len - (int)strlen(name);
+		if (padding < 0)
+			padding = 0;
+		if ((size_t)graph_width <= max_change) {
+			size_t scaled = (size_t)scale_linear(total, graph_width, max_change);
+
+			if (scaled < 2 && add && rm)
+				scaled = 2;
+			if (add < rm) {
+				add = (size_t)scale_linear(add, graph_width, max_change);
+				rm = scaled - add;
+			} else {
+				rm = (size_t)scale_linear(rm, graph_width, max_change);
+				add = scaled - rm;
+			}
+		}
+		sbuf_addf(out, " %s%s%*s | %*zu%s", prefix, name, padding, "",
+			  number_width, total, total ? " " : "");
+		for (; add; add--)
+			sbuf_addch(out, '+');
+		for (; rm; rm--)
+			sbuf_addch(out, '-');
+		sbuf_addch(out, '\n');
+	}
+	sbuf_addf(out, " %zu file%s changed", n, n == 1 ? "" : "s");
+	if (ins || !del)
+		sbuf_addf(out, ", %zu insertion%s(+)", ins, ins == 1 ? "" : "s");
+	if (del || !ins)
+		sbuf_addf(out, ", %zu deletion%s(-)", del, del == 1 ? "" : "s");
+	sbuf_addch(out, '\n');
 }
 
 /* ---- series file ---- */

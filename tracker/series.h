@@ -81,6 +81,22 @@ void mbox_format(struct sbuf *out, const char *commit, const char *name,
 		 const char *email, long long time, int offset,
 		 const char *message, const char *diffstat, const char *diff);
 
+/* One file of a diffstat: its path and the lines it adds and removes. */
+struct diffstat_file {
+	const char *name;
+	size_t added, deleted;
+};
+/*
+ * diffstat_format - append the diffstat of the @n files @f as git
+ * format-patch writes it (--stat=@width, 72 for a mail): the names
+ * shortened from the left ("...") and the +/- graph scaled to fit the
+ * width, then the summary line (" 2 files changed, 3 insertions(+), 1
+ * deletion(-)").  Text files changed in place only: no renames, modes
+ * or binary files.
+ */
+void diffstat_format(struct sbuf *out, const struct diffstat_file *f, size_t n,
+		     int width);
+
 /* rfc2822_date - "Sun, 16 Dec 2018 09:01:08 +0200" into @buf (>= 40 bytes). */
 void rfc2822_date(char *buf, size_t size, long long time, int offset);
 /* rfc2822_parse - the reverse; 0, or negative when @s is not such a date. */

@@ -305,6 +305,38 @@ static void test_trailers(void **state)
 	free(rest);
 }
 
+static void test_diffstat(void **state)
+{
+	/* what git format-patch (--stat=72) writes for the same changes */
+	static const struct diffstat_file small[] = {
+		{ "net/bar/b.c", 1, 1 }, { "net/bar/b.h", 1, 1 },
+	};
+	static const struct diffstat_file wide[] = {
+		{ "drivers/gpu/drm/amd/display/dc/dml2/dml21/src/dml2_core/"
+		  "dml2_core_dcn4_calcs_long_name.c", 150, 150 },
+		{ "drivers/gpu/drm/amd/x.c", 1, 1 },
+		{ "drivers/gpu/drm/amd/y.c", 40, 40 },
+	};
+	static const struct diffstat_file added[] = { { "a.c", 3, 0 } };
+	struct sbuf out = SBUF_INIT;
+
+	(void)state;
+	diffstat_format(&out, small, ARRAY_SIZE(small), 72);
+	assert_string_equal(out.buf, " net/bar/b.c | 2 +-\n net/bar/b.h | 2 +-\n"
+			    " 2 files changed, 2 insertions(+), 2 deletions(-)\n");
+	sbuf_release(&out);
+	diffstat_format(&out, wide, ARRAY_SIZE(wide), 72);
+	assert_string_equal(out.buf,
+		" .../dml2_core_dcn4_calcs_long_name.c          | 300 +++++++++---------\n"
+		" drivers/gpu/drm/amd/x.c                       |   2 +-\n"
+		" drivers/gpu/drm/amd/y.c                       |  80 ++---\n"
+		" 3 files changed, 191 insertions(+), 191 deletions(-)\n");
+	sbuf_release(&out);
+	diffstat_format(&out, added, ARRAY_SIZE(added), 72);
+	assert_string_equal(out.buf, " a.c | 3 +++\n 1 file changed, 3 insertions(+)\n");
+	sbuf_release(&out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -317,6 +349,7 @@ int main(void)
 		cmocka_unit_test(test_format_roundtrip),
 		cmocka_unit_test(test_reverse),
 		cmocka_unit_test(test_trailers),
+		cmocka_unit_test(test_diffstat),
 	};
 
 	git_libgit2_init();	/* diff_parse() reads diffs with libgit2 */

@@ -17,6 +17,9 @@
 /// kmalloc_objs()), an assignment to a typed pointer becomes
 ///   p = kmalloc(n * sizeof(*p), gfp) -> p = kmalloc_objs(*p, n, gfp)
 ///   p = kzalloc(n * sizeof(T), gfp)  -> p = kzalloc_objs(T, n, gfp)
+/// (sizeof(T) only where p is a T *: kmalloc_objs(T, ...) is a T *, and
+/// "u8 *buf = kmalloc_objs(u32, n, gfp)" would not build; other pointers
+/// get kmalloc_array()).
 /// A sizeof() first factor becomes the size argument.  A product of two constants cannot overflow at run time and is left
 /// alone (the compiler folds it).
 //
@@ -28,6 +31,7 @@ virtual objs
 @alloc_objs depends on patch && objs@
 expression P, n, gfp;
 type T;
+T *Q;
 constant C1, C2;
 @@
 (
@@ -45,17 +49,17 @@ constant C1, C2;
 - P = kzalloc(n * sizeof(*P), gfp)
 + P = kzalloc_objs(*P, n, gfp)
 |
-- P = kmalloc(sizeof(T) * n, gfp)
-+ P = kmalloc_objs(T, n, gfp)
+- Q = kmalloc(sizeof(T) * n, gfp)
++ Q = kmalloc_objs(T, n, gfp)
 |
-- P = kmalloc(n * sizeof(T), gfp)
-+ P = kmalloc_objs(T, n, gfp)
+- Q = kmalloc(n * sizeof(T), gfp)
++ Q = kmalloc_objs(T, n, gfp)
 |
-- P = kzalloc(sizeof(T) * n, gfp)
-+ P = kzalloc_objs(T, n, gfp)
+- Q = kzalloc(sizeof(T) * n, gfp)
++ Q = kzalloc_objs(T, n, gfp)
 |
-- P = kzalloc(n * sizeof(T), gfp)
-+ P = kzalloc_objs(T, n, gfp)
+- Q = kzalloc(n * sizeof(T), gfp)
++ Q = kzalloc_objs(T, n, gfp)
 )
 
 @alloc_arith depends on patch@

@@ -9,7 +9,12 @@
 /// knows to be char arrays (locals, globals, members of structs it can
 /// see) are converted, and only calls used as statements; "kmig convert"
 /// lists the others with the reason.  Coccinelle types "array + n" as
-/// the array, so such destinations (pointers into it) are left alone.
+/// the array, so such destinations (pointers into it) are left alone;
+/// it types a parameter declared "char buf[]" or "char buf[16]" as an
+/// array too, but C makes it a pointer (sizeof() is that of a pointer,
+/// and strscpy()'s __must_be_array() a build error), and a flexible
+/// array member ("char name[]", "char name[0]") has no size: both are
+/// left alone as well.
 //
 // Options: --no-includes --include-headers
 
@@ -25,10 +30,50 @@ position p;
   strcpy@p(E1 - E2, src);
 )
 
+// a parameter: "char buf[16]" in a parameter list is a pointer
+@param depends on patch@
+identifier f, P;
+type T;
+expression src;
+position p;
+@@
+f(..., T P, ...)
+{
+<...
+  strcpy@p(P, src);
+...>
+}
+
+// a flexible array member of a struct the file defines, by its name
+@flex depends on patch@
+identifier S, F;
+type T;
+@@
+struct S {
+  ...
+(
+  T F[];
+|
+  T F[0];
+)
+  ...
+};
+
+@flex_use depends on patch@
+identifier flex.F;
+expression E, src;
+position p;
+@@
+(
+  strcpy@p(E->F, src);
+|
+  strcpy@p(E.F, src);
+)
+
 @strcpy_array depends on patch@
 char [] dst;
 expression src;
-position p != offset.p;
+position p != {offset.p, param.p, flex_use.p};
 @@
 - strcpy@p
 + strscpy

@@ -458,8 +458,16 @@ int runner_plan(struct runner *rn, struct kbuild *kb, struct store *st,
 		const struct boottest_opts *o)
 {
 	struct runner_queue *q;
+	char *boots;
 
 	runner_release(rn);
+	/*
+	 * What boots of a killed kmig left (Ctrl-C): no other kmig uses the
+	 * work area while we hold its lock (kbuild_open()).
+	 */
+	boots = xasprintf("%s/boots", kbuild_dir(kb));
+	rm_rf(boots);
+	free(boots);
 	q = xcalloc(1, sizeof(*q));
 	q->kb = kb;
 	q->st = st;

@@ -361,8 +361,13 @@ static void start_next(const struct runner *rn, struct runner_queue *q)
 	fflush(NULL);
 	sl->pid = fork();
 	if (sl->pid == 0) {
-		/* Dies with kmig; its QEMU or lava-run dies with it. */
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		/*
+		 * Dies with kmig, and by a signal child_run() catches: it
+		 * kills the whole group of QEMU or lava-run then, the
+		 * QEMU lava-run started included (SIGKILL would end this
+		 * process alone, their own SIGKILL only the group leader).
+		 */
+		prctl(PR_SET_PDEATHSIG, SIGTERM);
 		if (getppid() != parent)
 			_exit(1);
 		worker(rn, q, sl);

@@ -2,8 +2,8 @@
 # t0064-boot-interrupt.sh - what an interrupted kmig branch test --jobs
 # leaves: the fixture's fake images (boot_fixture in lib.sh) booted by a
 # fake qemu-system-x86_64 first on PATH, so no kernel is built or booted.
-# The directories of the boots in the background must not pile up in
-# the work area.
+# The boots in the background must not outlive kmig, and their
+# directories must not pile up in the work area.
 . "$(dirname "$0")/../lib.sh"
 export KMIG_NO_PROGRESS=1
 
@@ -47,6 +47,18 @@ t_is "both steps boot in the background" 2 "$(boots)"
 kill -INT $pid
 wait $pid
 t_is "SIGINT ends kmig" 130 "$?"
+sleep 0.5
+left=
+for f in "$TRASH"/pids/*; do
+	p=$(cat "$f")
+	# a zombie is gone (reaped when its parent, or init, gets to it)
+	case $(ps -o stat= -p "$p") in
+	""|Z*) ;;
+	*) left="$left $p" ;;
+	esac
+done
+t_is "... and what its boots ran" "" "$left"
+for p in $left; do kill "$p"; done
 
 t_exit "the next branch test --jobs 2" 1 env FAKE_FAST=1 PATH="$TRASH/bin:$PATH" \
 	"$KMIG" --repo "$R" --db "$D" branch test --name t/x --no-compile-check --jobs 2

@@ -22,8 +22,8 @@
 const char branch_test_usage[] =
 	"usage: kmig branch test [--base TAG | --name BRANCH] [--test NAME]...\n"
 	"                        [--timeout S] [--keep-log] [--rebuild]\n"
-	"                        [--accel tcg|kvm] [--no-compile-check] [--jobs N]\n"
-	"                        [--compile-config x86_64|arm64|all]\n"
+	"                        [--accel tcg|kvm] [--jobs N]\n"
+	"                        [--no-compile-check | --compile-config x86_64|arm64|all]\n"
 	"                        [--runner kmig|lava] [--lava-identity NAME\n"
 	"                        --artifact-url URL --artifact-dir DIR]\n"
 	"\n"
@@ -43,7 +43,8 @@ const char branch_test_usage[] =
 	"  --accel A         tcg (default) or kvm\n"
 	"  --no-compile-check  skip the W=1 compile check\n"
 	"  --compile-config C  only this configuration of the compile check:\n"
-	"                    x86_64, arm64 or all (default)\n"
+	"                    x86_64, arm64 or all (default); not with\n"
+	"                    --no-compile-check\n"
 	"  --jobs N          build the steps in order and keep up to N boots\n"
 	"                    running on the runner (default 1)\n"
 	RUNNER_USAGE
@@ -209,6 +210,7 @@ int branch_test(struct kmig_ctx *ctx, int argc, char **argv)
 		KBUILD_CHECK_X86_64, KBUILD_CHECK_ARM64, KBUILD_CHECK_ALL,
 	};
 	unsigned int compile_check = KBUILD_CHECK_ALL;
+	bool no_check = false, check_config = false;
 	size_t i, tested = 0, passed = 0, untested = 0;
 	int c, ret, status = KMIG_EXIT_ERROR;
 
@@ -222,7 +224,7 @@ int branch_test(struct kmig_ctx *ctx, int argc, char **argv)
 			bname = optarg;
 			break;
 		case 'C':
-			compile_check = 0;
+			no_check = true;
 			break;
 		case 'c':
 			c = parse_choice(optarg, configs);
@@ -233,6 +235,7 @@ int branch_test(struct kmig_ctx *ctx, int argc, char **argv)
 				goto out_args;
 			}
 			compile_check = config_flags[c];
+			check_config = true;
 			break;
 		case 'j':
 			if (opt_uint("branch test", "--jobs", optarg, 1, 64, &jobs))
@@ -269,6 +272,14 @@ int branch_test(struct kmig_ctx *ctx, int argc, char **argv)
 		status = cmd_usage_error("branch test", "--base and --name exclude each other");
 		goto out_args;
 	}
+	/* whichever came last would win: a check asked for and skipped, or not */
+	if (no_check && check_config) {
+		status = cmd_usage_error("branch test",
+					 "--no-compile-check and --compile-config exclude each other");
+		goto out_args;
+	}
+	if (no_check)
+		compile_check = 0;
 	/* --accel kvm and --artifact-dir: before the first build */
 	if (runner_check_host(&rn, a.opts.accel)) {
 		status = cmd_fail_last(KMIG_EXIT_ERROR);

@@ -86,7 +86,28 @@ static bool is_source_package(const char *p)
 	return !strncmp(p, s, strlen(s)) && is_line(p + strlen(s));
 }
 
-/* "6.1.192-3" -> "6.1.192" (strip an epoch and the Debian revision). */
+/*
+ * The length of the release candidate suffix @s starts with: "~rcN" (as
+ * Debian writes it: 6.13~rc7-1~exp1) or "-rcN" (as the kernel does),
+ * followed by nothing or a Debian revision ('-'); 0 when it is none.
+ */
+static size_t rc_suffix_len(const char *s)
+{
+	size_t n;
+
+	if ((*s != '~' && *s != '-') || strncmp(s + 1, "rc", 2) || s[3] == '0')
+		return 0;
+	n = strspn(s + 3, "0123456789");
+	if (!n || (s[3 + n] && s[3 + n] != '-'))
+		return 0;
+	return 3 + n;
+}
+
+/*
+ * "6.1.192-3" -> "6.1.192" (strip an epoch and the Debian revision); a
+ * release candidate "6.13~rc7-1~exp1" -> "6.13-rc7", the kernel's name.
+ * Any other '~' stays, so it makes no release tag (it is no release).
+ */
 static char *upstream_of(const char *debver)
 {
 	const char *colon = strchr(debver, ':');
@@ -95,8 +116,9 @@ static char *upstream_of(const char *debver)
 	size_t n = dash ? (size_t)(dash - start) : strlen(start);
 	const char *tilde = memchr(start, '~', n);
 
-	if (tilde)
-		n = (size_t)(tilde - start);
+	if (tilde && rc_suffix_len(tilde) == n - (size_t)(tilde - start))
+		return xasprintf("%.*s-%.*s", (int)(tilde - start), start,
+				 (int)(n - (size_t)(tilde - start) - 1), tilde + 1);
 	return xstrndup(start, n);
 }
 
@@ -729,21 +751,42 @@ static int version_split(const char *version, const char **p, size_t *n)
 			    version);
 }
 
+/*
+ * The kernel version @version (split by version_split() into @p, @n)
+ * names, without the 'v': "6.1.192" for "6.1.192-3", "6.13-rc7" for
+ * "6.13~rc7-1~exp1", "6.13~rc7" and "6.13-rc7".
+ */
+static char *version_upstream(const char *p, size_t n)
+{
+	size_t rc = rc_suffix_len(p + n);
+
+	if (rc)
+		return xasprintf("%.*s-%.*s", (int)n, p, (int)rc - 1, p + n + 1);
+	return xstrndup(p, n);
+}
+
 int deb_version_tag(char **tag, const char *version)
 {
 	const char *p;
 	size_t n;
 	int ret = version_split(version, &p, &n);
+	char *up;
 
-	*tag = ret ? NULL : xasprintf("v%.*s", (int)n, p);
-	return ret;
+	*tag = NULL;
+	if (ret)
+		return ret;
+	up = version_upstream(p, n);
+	*tag = xasprintf("v%s", up);
+	free(up);
+	return 0;
 }
 
 int deb_resolve(struct deb_version *out, const char *version)
 {
 	struct deb_list l = { 0 };
 	const char *p, *dot;
-	char *pkg;
+	char *pkg, *up;
+	bool by_debian;
 	int ret;
 	size_t i, n, series;
 
@@ -751,6 +794,9 @@ int deb_resolve(struct deb_version *out, const char *version)
 	ret = version_split(version, &p, &n);
 	if (ret)
 		return ret;
+	/* a Debian version names one package; else the newest of a kernel version */
+	up = version_upstream(p, n);
+	by_debian = p[n] && rc_suffix_len(p + n) != strlen(p + n);
 	/* X.Y, the version's first two numbers, is the package series */
 	dot = strchr(p, '.');
 	series = (size_t)(dot + 1 - p) + strspn(dot + 1, "0123456789");
@@ -763,8 +809,8 @@ int deb_resolve(struct deb_version *out, const char *version)
 		goto out;
 	}
 	for (i = 0; i < l.n; i++) {
-		bool match = p[n] ? !strcmp(l.v[i].debian, p) :
-			!strcmp(l.v[i].upstream, p);
+		bool match = by_debian ? !strcmp(l.v[i].debian, p) :
+			!strcmp(l.v[i].upstream, up);
 
 		if (match) {	/* madison lists newest first */
 			*out = l.v[i];
@@ -774,6 +820,7 @@ int deb_resolve(struct deb_version *out, const char *version)
 	}
 	ret = no_such_version(version, pkg, &l);
 out:
+	free(up);
 	free(pkg);
 	deb_list_clear(&l);
 	return ret;

@@ -35,7 +35,7 @@
 
 struct deb_version {
 	char *package;		/* linux-source-6.1 */
-	char *upstream;		/* 6.1.192 */
+	char *upstream;		/* 6.1.192; 6.13-rc7 for 6.13~rc7-1~exp1 */
 	char *debian;		/* 6.1.192-3 */
 	char *suite;		/* bookworm-security ("a,b" when several) */
 };
@@ -79,9 +79,9 @@ int deb_available(struct deb_list *out, const char *package);
 void deb_list_clear(struct deb_list *l);
 
 /*
- * deb_resolve - map a user's VERSION ("6.1.192" or "6.1.192-3") to an
- * available package version (the newest Debian revision of an upstream
- * version).  Fills @out (caller clears with deb_version_clear()).
+ * deb_resolve - map a user's VERSION ("6.1.192" or "6.1.192-3"; a
+ * release candidate "6.13-rc7" or "6.13~rc7") to an available package
+ * version (the newest Debian revision of an upstream version).  Fills @out (caller clears with deb_version_clear()).
  * Returns 0; KMIG_EUSAGE for a string that is no version; KMIG_ENOTFOUND
  * when the line or the version is not offered (the message names the
  * lines, or the line's versions); other negative codes for apt failures.
@@ -91,8 +91,9 @@ void deb_version_clear(struct deb_version *v);
 
 /*
  * deb_version_tag - the tag an import of VERSION @version makes ("v6.1.192"
- * for "6.1.192", "v6.1.192-3" and "v6.1.192"), without apt: *@tag, which
- * the caller frees.  The version is checked as deb_resolve() does:
+ * for "6.1.192", "v6.1.192-3" and "v6.1.192"; "v6.13-rc7" for the release
+ * candidate "6.13~rc7-1~exp1", "6.13~rc7" and "6.13-rc7"), without apt:
+ * *@tag, which the caller frees.  The version is checked as deb_resolve() does:
  * "v"?X.Y[.Z...] (util.h's kernel_version_len()), then nothing or '-' or
  * '~' and a Debian revision.  Returns 0, or KMIG_EUSAGE with the message
  * recorded and *@tag NULL.

@@ -361,8 +361,13 @@ static void start_next(const struct runner *rn, struct runner_queue *q)
 	fflush(NULL);
 	sl->pid = fork();
 	if (sl->pid == 0) {
-		/* Dies with kmig; its QEMU or lava-run dies with it. */
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		/*
+		 * Dies with kmig, and by a signal child_run() catches: it
+		 * kills the whole group of QEMU or lava-run then, the
+		 * QEMU lava-run started included (SIGKILL would end this
+		 * process alone, their own SIGKILL only the group leader).
+		 */
+		prctl(PR_SET_PDEATHSIG, SIGTERM);
 		if (getppid() != parent)
 			_exit(1);
 		worker(rn, q, sl);
@@ -458,8 +463,16 @@ int runner_plan(struct runner *rn, struct kbuild *kb, struct store *st,
 		const struct boottest_opts *o)
 {
 	struct runner_queue *q;
+	char *boots;
 
 	runner_release(rn);
+	/*
+	 * What boots of a killed kmig left (Ctrl-C): no other kmig uses the
+	 * work area while we hold its lock (kbuild_open()).
+	 */
+	boots = xasprintf("%s/boots", kbuild_dir(kb));
+	rm_rf(boots);
+	free(boots);
 	q = xcalloc(1, sizeof(*q));
 	q->kb = kb;
 	q->st = st;

@@ -130,7 +130,9 @@ int runner_boottest_run(const struct runner *rn, struct kbuild *kb,
  * @revs[0..@n) in this order with @o (kept, not copied; @kb and @st too):
  * each call then builds ahead, in order, and keeps up to @rn->jobs boots
  * running in the background (each in a process of its own, with its own
- * directory), returning the results in order.  A planned boot is not
+ * directory, under the work area's boots/, which is emptied first: a
+ * killed kmig's are left there), returning the results in order.  A
+ * planned boot is not
  * retried (@o->retries is not used: kmig branch test has no --retries).  A call for another
  * revision runs alone, as without a plan.  Returns 0.
  */

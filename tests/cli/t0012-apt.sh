@@ -227,6 +227,38 @@ t_is "is named" \
 t_exit "no suites data" 2 kd "$TRASH/none" import --list
 t_ok "names the file" grep -q "^kmig: cannot read '$TRASH/none/suites'" "$TRASH/.stderr"
 
+# Release candidates (experimental's linux-source-X.Y, 9.4~rc1-1~exp1) are
+# the kernel's vX.Y-rcN, not its release vX.Y: the release, uploaded
+# later, is imported under its own tag.
+mk_deb exp 9.4 '9.4~rc1-1~exp1'
+mk_deb exp 9.4 '9.4~rc2-1~exp1'
+mk_suite exp
+mkdir -p "$TRASH/data-exp"
+printf 'suite file://%s exp main trusted=yes\n' "$M" > "$TRASH/data-exp/suites"
+RC="$TRASH/linux-rc"
+rc() { KMIG_DEBIAN_DIR="$TRASH/data-exp" "$KMIG" --repo "$RC" --db "$DB" "$@"; }
+t_exit "--list of release candidates" 0 rc import --list
+t_is "... named as the kernel names them" \
+"line  version  debian          suite
+9.4   9.4-rc2  9.4~rc2-1~exp1  exp
+9.4   9.4-rc1  9.4~rc1-1~exp1  exp" "$(cat "$TRASH/.stdout")"
+t_exit "import of a release candidate by its Debian version" 0 rc import '9.4~rc1-1~exp1'
+t_is "... is tagged vX.Y-rcN" v9.4-rc1 "$(git -C "$RC" tag -l)"
+t_is "... and says so" "Linux 9.4-rc1" "$(git -C "$RC" log -1 --format=%s)"
+t_exit "... by the kernel's name" 0 rc import 9.4-rc2
+t_is "... is that one" "v9.4-rc1 v9.4-rc2" "$(git -C "$RC" tag -l | tr '\n' ' ' | sed 's/ $//')"
+t_exit "the release, not uploaded yet" 2 rc import 9.4
+t_is "... is not a release candidate" \
+	"kmig: no 9.4 in Debian; linux-source-9.4 has 9.4-rc2, 9.4-rc1" "$(cat "$TRASH/.stderr")"
+mk_deb exp 9.4 9.4-1
+mk_suite exp
+t_exit "the release, uploaded" 0 rc import --update 9.4
+t_is "... is tagged vX.Y after its candidates" "Linux 9.4
+Linux 9.4-rc2
+Linux 9.4-rc1" "$(git -C "$RC" log --format=%s)"
+t_exit "a candidate and its kernel name together" 2 rc import 9.4-rc1 '9.4~rc1-1~exp1'
+t_ok "... both import v9.4-rc1" grep -q "both import v9.4-rc1:" "$TRASH/.stderr"
+
 machine_apt > "$TRASH/apt-after"
 t_ok "the machine's apt configuration and lists are untouched" \
 	cmp "$TRASH/apt-before" "$TRASH/apt-after"

@@ -38,6 +38,15 @@ one_line "branch test --name ''" n --name ''
 t_is "... said so" "kmig branch test: --name needs a branch name (see 'kmig help branch test')" \
 	"$(cat "$TRASH/.stderr")"
 one_line "branch test --base ''" n --base ''
+# the last of them won: a skipped check ran (allmodconfig, minutes), or
+# an asked one did not
+for o in "--no-compile-check --compile-config x86_64" "--compile-config arm64 --no-compile-check"; do
+	# shellcheck disable=SC2086
+	one_line "branch test $o" n --name x $o
+	t_is "... said so" \
+		"kmig branch test: --no-compile-check and --compile-config exclude each other (see 'kmig help branch test')" \
+		"$(cat "$TRASH/.stderr")"
+done
 one_line "branch test before any apply" n
 t_is "... said so" "kmig: no branch applied yet (run 'kmig branch apply')" \
 	"$(cat "$TRASH/.stderr")"

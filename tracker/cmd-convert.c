@@ -462,7 +462,9 @@ static int section_diff(git_repository *repo, struct cfile *files,
 			ret = kmig_err_git("cannot diff");
 		} else {
 			sbuf_add(diff, b.ptr, b.size);
-			ds[nds++] = (struct diffstat_file){ f->path, adds, dels };
+			ds[nds++] = (struct diffstat_file){
+				.name = f->path, .added = adds, .deleted = dels
+			};
 		}
 		git_buf_dispose(&b);
 		git_patch_free(patch);

@@ -66,7 +66,8 @@ static const char usage[] =
 	"rebase   the same series on another release: apply with --base TAG.\n"
 	"export   write the branch's commits back to DIR as format-patch files\n"
 	"         (named by their Kmig-Patch: trailer) and rewrite DIR/series,\n"
-	"         all or nothing: a failed export leaves DIR as it was.\n"
+	"         all or nothing: a failed export leaves DIR as it was.  The\n"
+	"         diffstats are git format-patch's (72 columns, renames, modes).\n"
 	"         --send DIR: ready for git send-email instead: [PATCH n/N] files\n"
 	"         with To: (M:/R:) and Cc: (L:) of the MAINTAINERS sections of the\n"
 	"         files each touches, as the base's scripts/get_maintainer.pl\n"
@@ -961,6 +962,29 @@ out:
 
 /* ---- export ---- */
 
+/*
+ * series_diffstat - the diffstat of the whole series, @base to @tip, as
+ * git format-patch --cover-letter writes it (renames found).
+ */
+static int series_diffstat(struct sbuf *out, git_repository *repo,
+			   git_tree *base, git_tree *tip)
+{
+	git_diff_options dopts;
+	git_diff *diff = NULL;
+	int ret;
+
+	git_diff_options_init(&dopts, GIT_DIFF_OPTIONS_VERSION);
+	if (git_diff_tree_to_tree(&diff, repo, base, tip, &dopts) < 0 ||
+	    git_diff_find_similar(diff, NULL) < 0) {
+		ret = kmig_err_git("cannot compute the diffstat");
+		goto out;
+	}
+	ret = diffstat_diff(out, repo, diff, 72);
+out:
+	git_diff_free(diff);
+	return ret;
+}
+
 static int commit_mbox(struct sbuf *out, git_repository *repo, git_commit *c,
 		       const char *message)
 {
@@ -969,8 +993,8 @@ static int commit_mbox(struct sbuf *out, git_repository *repo, git_commit *c,
 	git_commit *parent = NULL;
 	git_tree *t = NULL, *pt = NULL;
 	git_diff *diff = NULL;
-	git_diff_stats *stats = NULL;
-	git_buf patch = { 0 }, stat = { 0 };
+	git_buf patch = { 0 };
+	struct sbuf stat = SBUF_INIT;
 	int ret = 0;
 
 	git_diff_options_init(&dopts, GIT_DIFF_OPTIONS_VERSION);
@@ -980,20 +1004,20 @@ static int commit_mbox(struct sbuf *out, git_repository *repo, git_commit *c,
 	    git_commit_tree(&pt, parent) < 0 ||
 	    git_diff_tree_to_tree(&diff, repo, pt, t, &dopts) < 0 ||
 	    git_diff_find_similar(diff, NULL) < 0 ||
-	    git_diff_to_buf(&patch, diff, GIT_DIFF_FORMAT_PATCH) < 0 ||
-	    git_diff_get_stats(&stats, diff) < 0 ||
-	    git_diff_stats_to_buf(&stat, stats, GIT_DIFF_STATS_FULL |
-				  GIT_DIFF_STATS_INCLUDE_SUMMARY, 72) < 0) {
+	    git_diff_to_buf(&patch, diff, GIT_DIFF_FORMAT_PATCH) < 0) {
 		ret = kmig_err_git("cannot diff commit");
 		goto out;
 	}
+	/* as git format-patch writes it: names shortened, graph scaled */
+	ret = diffstat_diff(&stat, repo, diff, 72);
+	if (ret)
+		goto out;
 	mbox_format(out, git_oid_tostr_s(git_commit_id(c)), a->name, a->email,
 		    (long long)a->when.time, a->when.offset, message,
-		    stat.ptr, patch.ptr ? patch.ptr : "");
+		    stat.buf, patch.ptr ? patch.ptr : "");
 out:
 	git_buf_dispose(&patch);
-	git_buf_dispose(&stat);
-	git_diff_stats_free(stats);
+	sbuf_release(&stat);
 	git_diff_free(diff);
 	git_tree_free(t);
 	git_tree_free(pt);
@@ -1605,22 +1629,7 @@ static int export_send(struct kmig_ctx *ctx, const char *dir, git_repository *re
 	sbuf_addf(&body, "How each step was tested (kmig branch test: build, boot in QEMU,\n"
 		  "W=1 compile check under x86_64 and arm64 allmodconfig):\n%s\n",
 		  tested.buf);
-	{
-		git_diff *d = NULL;
-		git_diff_stats *st = NULL;
-		git_buf sb = { 0 };
-
-		if (git_diff_tree_to_tree(&d, repo, base_tree, tip_tree, NULL) < 0 ||
-		    git_diff_get_stats(&st, d) < 0 ||
-		    git_diff_stats_to_buf(&sb, st, GIT_DIFF_STATS_FULL |
-					  GIT_DIFF_STATS_INCLUDE_SUMMARY, 72) < 0)
-			ret = kmig_err_git("cannot compute the diffstat");
-		else
-			sbuf_add(&stat, sb.ptr, sb.size);
-		git_buf_dispose(&sb);
-		git_diff_stats_free(st);
-		git_diff_free(d);
-	}
+	ret = series_diffstat(&stat, repo, base_tree, tip_tree);
 	if (ret)
 		goto out;
 	kmig_identity(&name, &email);

@@ -64,8 +64,9 @@ static const char usage[] =
 	"\n"
 	"Uses the semantic patch cannot convert are listed as \"not converted\",\n"
 	"with the reason (its return value is used, the destination is not a\n"
-	"char array of known size, ...).  Semantic patches: strlcpy, strcpy\n"
-	"(two-argument strscpy() into char arrays), alloc-arith (kmalloc_array(),\n"
+	"char array of known size, it is a one-element array \"char name[1]\",\n"
+	"...).  Semantic patches: strlcpy, strcpy (two-argument strscpy() into\n"
+	"char arrays of more than one element), alloc-arith (kmalloc_array(),\n"
 	"kcalloc(), size_mul(), and kmalloc_objs() where the base has it), and\n"
 	"the in-tree kmalloc_objs.cocci for alloc-obj.  $KMIG_COCCI_DIR overrides\n"
 	"where tracker/cocci files are looked up.\n";
@@ -461,7 +462,9 @@ static int section_diff(git_repository *repo, struct cfile *files,
 			ret = kmig_err_git("cannot diff");
 		} else {
 			sbuf_add(diff, b.ptr, b.size);
-			ds[nds++] = (struct diffstat_file){ f->path, adds, dels };
+			ds[nds++] = (struct diffstat_file){
+				.name = f->path, .added = adds, .deleted = dels
+			};
 		}
 		git_buf_dispose(&b);
 		git_patch_free(patch);
@@ -794,8 +797,83 @@ static bool call_is_statement(const char *text, const char *call)
 	}
 }
 
-/* left_reason - why the use @text (a whitespace-normalised line) was left. */
-static const char *left_reason(const struct convert *c, const char *text)
+/* Is the word before @p in @text (blanks skipped) a type's, not a keyword? */
+static bool type_word_before(const char *text, const char *p)
+{
+	static const char *const kw[] = { "return", "sizeof", "case", "else",
+					   "do", "goto" };
+	size_t i;
+
+	p = skip_blanks_back(text, p);
+	if (p == text || !is_ident_char(p[-1]))
+		return false;
+	for (i = 0; i < ARRAY_SIZE(kw); i++)
+		if (word_ends_at(text, p, kw[i]))
+			return false;
+	return true;
+}
+
+/*
+ * declared_one - @file declares @name (of @n bytes) as a one-element
+ * array: "char name[1];", "u8 a[4], name[1] = ...", a struct member
+ * "char name[1];" (the names strcpy.cocci leaves alone).
+ */
+static bool declared_one(const char *file, const char *name, size_t n)
+{
+	const char *p, *q;
+
+	for (p = strstr(file, name); p; p = strstr(p + 1, name)) {
+		if ((p > file && is_ident_char(p[-1])) || is_ident_char(p[n]))
+			continue;
+		q = p + n + strspn(p + n, " \t");
+		if (*q++ != '[')
+			continue;
+		q += strspn(q, " \t");
+		if (*q++ != '1')
+			continue;
+		q += strspn(q, " \t");
+		if (*q++ != ']')
+			continue;
+		q += strspn(q, " \t");
+		if (*q != ';' && *q != '=' && *q != ',')
+			continue;
+		if (type_word_before(file, p))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * one_element_dest - the destination of the call at @call ("strcpy(d->name,
+ * src)") is a name @file declares as a one-element array.
+ */
+static bool one_element_dest(const char *file, const char *call)
+{
+	const char *arg = strchr(call, '('), *end, *start;
+	char *name;
+	bool yes;
+
+	if (!arg)
+		return false;
+	end = arg + 1 + strcspn(arg + 1, ",)");
+	while (end > arg + 1 && (end[-1] == ' ' || end[-1] == '\t'))
+		end--;
+	for (start = end; start > arg + 1 && is_ident_char(start[-1]); start--)
+		;
+	if (start == end)
+		return false;	/* "tbl[1]", "(d)": no name */
+	name = xstrndup(start, (size_t)(end - start));
+	yes = declared_one(file, name, strlen(name));
+	free(name);
+	return yes;
+}
+
+/*
+ * left_reason - why the use @text (a whitespace-normalised line) of the
+ * converted @file was left.
+ */
+static const char *left_reason(const struct convert *c, const char *text,
+			       const char *file)
 {
 	const char *name = c->o.rule, *p;
 	size_t n = strlen(name);
@@ -806,9 +884,13 @@ static const char *left_reason(const struct convert *c, const char *text)
 	for (p = strstr(text, name); p; p = strstr(p + 1, name))
 		if ((p == text || !is_ident_char(p[-1])) && p[n] == '(')
 			break;
-	if (!p || call_is_statement(text, p))
+	if (!p)
 		return c->cr->left_stmt;
-	return "its return value is used";
+	if (!call_is_statement(text, p))
+		return "its return value is used";
+	if (!strcmp(name, "strcpy") && one_element_dest(file, p))
+		return "the destination is a one-element array: strscpy() would copy only the NUL and return -E2BIG";
+	return c->cr->left_stmt;
 }
 
 /*
@@ -866,7 +948,8 @@ static int convert_run(struct convert *c, const struct csection *s,
 				continue;
 			f->left++;
 			printf("not converted: %s:%u: %s (%s)\n", f->path,
-			       sites.v[k].line, text, left_reason(c, text));
+			       sites.v[k].line, text,
+			       left_reason(c, text, f->after.buf ? f->after.buf : ""));
 		}
 		c->left += f->left;
 		site_list_clear(&sites);

@@ -366,16 +366,173 @@ static int scale_linear(size_t it, int width, size_t max)
 	return it ? 1 + (int)(it * (size_t)(width - 1) / max) : 0;
 }
 
+/*
+ * quote_path - @path as git's quote_c_style() with core.quotePath (the
+ * default) writes it: as it is, or in double quotes with \" \\ \t \n ...
+ * and octal escapes for other control bytes and bytes >= 0x80.
+ */
+static void quote_path(struct sbuf *out, const char *path)
+{
+	static const char esc[] = "\a\b\t\n\v\f\r";
+	static const char letter[] = "abtnvfr";
+	const unsigned char *p;
+
+	for (p = (const unsigned char *)path; *p; p++)
+		if (*p < 0x20 || *p == '"' || *p == '\\' || *p >= 0x7f)
+			break;
+	if (!*p) {
+		sbuf_addstr(out, path);
+		return;
+	}
+	sbuf_addch(out, '"');
+	for (p = (const unsigned char *)path; *p; p++) {
+		const char *e = *p ? strchr(esc, *p) : NULL;
+
+		if (*p == '"' || *p == '\\')
+			sbuf_addf(out, "\\%c", *p);
+		else if (e)
+			sbuf_addf(out, "\\%c", letter[e - esc]);
+		else if (*p < 0x20 || *p >= 0x7f)
+			sbuf_addf(out, "\\%03o", *p);
+		else
+			sbuf_addch(out, (char)*p);
+	}
+	sbuf_addch(out, '"');
+}
+
+static bool needs_quote(const char *path)
+{
+	struct sbuf sb = SBUF_INIT;
+	bool yes;
+
+	quote_path(&sb, path);
+	yes = sb.len && sb.buf[0] == '"';
+	sbuf_release(&sb);
+	return yes;
+}
+
+/*
+ * rename_name - "old => new" as git's pprint_rename() writes it: the
+ * common leading directories and trailing path components outside
+ * braces, "drivers/{old => new}/x.c".
+ */
+static void rename_name(struct sbuf *out, const char *a, const char *b)
+{
+	size_t len_a = strlen(a), len_b = strlen(b), pfx = 0, sfx = 0;
+	const char *oa = a, *ob = b;
+	ptrdiff_t a_mid, b_mid;
+
+	if (needs_quote(a) || needs_quote(b)) {
+		quote_path(out, a);
+		sbuf_addstr(out, " => ");
+		quote_path(out, b);
+		return;
+	}
+	while (*oa && *ob && *oa == *ob) {
+		if (*oa == '/')
+			pfx = (size_t)(oa - a) + 1;
+		oa++;
+		ob++;
+	}
+	/* from the NULs back; into the prefix's slash when there is one */
+	oa = a + len_a;
+	ob = b + len_b;
+	while (oa >= a + pfx - (pfx ? 1 : 0) && ob >= b + pfx - (pfx ? 1 : 0) &&
+	       *oa == *ob) {
+		if (*oa == '/')
+			sfx = len_a - (size_t)(oa - a);
+		if (oa == a || ob == b)
+			break;
+		oa--;
+		ob--;
+	}
+	a_mid = (ptrdiff_t)len_a - (ptrdiff_t)(pfx + sfx);
+	b_mid = (ptrdiff_t)len_b - (ptrdiff_t)(pfx + sfx);
+	if (pfx + sfx) {
+		sbuf_add(out, a, pfx);
+		sbuf_addch(out, '{');
+	}
+	sbuf_add(out, a + pfx, a_mid > 0 ? (size_t)a_mid : 0);
+	sbuf_addstr(out, " => ");
+	sbuf_add(out, b + pfx, b_mid > 0 ? (size_t)b_mid : 0);
+	if (pfx + sfx) {
+		sbuf_addch(out, '}');
+		sbuf_addstr(out, a + len_a - sfx);
+	}
+}
+
+/* The name of @f in the graph: its path, or its rename. */
+static char *stat_name(const struct diffstat_file *f)
+{
+	struct sbuf sb = SBUF_INIT;
+
+	if (f->old_name && strcmp(f->old_name, f->name))
+		rename_name(&sb, f->old_name, f->name);
+	else
+		quote_path(&sb, f->name);
+	return sbuf_detach(&sb);
+}
+
+/* git's diff_summary(): "create mode", "rename", "mode change" lines. */
+static void diffstat_summary(struct sbuf *out, const struct diffstat_file *f)
+{
+	bool renamed = f->old_name && strcmp(f->old_name, f->name);
+
+	if (!f->old_mode && f->new_mode) {
+		sbuf_addf(out, " create mode %06o ", f->new_mode);
+		quote_path(out, f->name);
+		sbuf_addch(out, '\n');
+		return;
+	}
+	if (f->old_mode && !f->new_mode) {
+		sbuf_addf(out, " delete mode %06o ", f->old_mode);
+		quote_path(out, f->name);
+		sbuf_addch(out, '\n');
+		return;
+	}
+	if (renamed) {
+		sbuf_addstr(out, " rename ");
+		rename_name(out, f->old_name, f->name);
+		sbuf_addf(out, " (%d%%)\n", f->similarity);
+	}
+	if (f->old_mode && f->new_mode && f->old_mode != f->new_mode) {
+		sbuf_addf(out, " mode change %06o => %06o", f->old_mode,
+			  f->new_mode);
+		if (!renamed) {
+			sbuf_addch(out, ' ');
+			quote_path(out, f->name);
+		}
+		sbuf_addch(out, '\n');
+	}
+}
+
 /* The widths are those of git's show_stats() (diff.c), without --stat-name-width. */
 void diffstat_format(struct sbuf *out, const struct diffstat_file *f, size_t n,
 		     int width)
 {
 	size_t max_len = 0, max_change = 0, ins = 0, del = 0, i;
-	int number_width = 0, name_width, graph_width;
+	int number_width = 0, bin_width = 0, name_width, graph_width;
+	char **names;
 
+	if (!n) {
+		sbuf_addstr(out, " 0 files changed\n");
+		return;
+	}
+	names = xcalloc(n, sizeof(*names));
 	for (i = 0; i < n; i++) {
-		if (strlen(f[i].name) > max_len)
-			max_len = strlen(f[i].name);
+		names[i] = stat_name(&f[i]);
+		if (strlen(names[i]) > max_len)
+			max_len = strlen(names[i]);
+		if (f[i].binary) {
+			/* "Bin XXX -> YYY bytes", the count's column "Bin" */
+			int w = 14 + decimal_width(f[i].added) +
+				decimal_width(f[i].deleted);
+
+			if (w > bin_width)
+				bin_width = w;
+			number_width = 3;
+			continue;
+		}
 		if (f[i].added + f[i].deleted > max_change)
 			max_change = f[i].added + f[i].deleted;
 		ins += f[i].added;
@@ -385,7 +542,12 @@ void diffstat_format(struct sbuf *out, const struct diffstat_file *f, size_t n,
 		number_width = decimal_width(max_change);
 	if (width < 16 + 6 + number_width)
 		width = 16 + 6 + number_width;
-	graph_width = max_change > INT_MAX / 2 ? INT_MAX / 2 : (int)max_change;
+	if (max_change > INT_MAX / 2)
+		graph_width = INT_MAX / 2;
+	else if ((int)max_change + 4 > bin_width)
+		graph_width = (int)max_change;
+	else
+		graph_width = bin_width - 4;
 	name_width = max_len > INT_MAX / 2 ? INT_MAX / 2 : (int)max_len;
 	if (name_width + number_width + 6 + graph_width > width) {
 		if (graph_width > width * 3 / 8 - number_width - 6) {
@@ -399,7 +561,7 @@ void diffstat_format(struct sbuf *out, const struct diffstat_file *f, size_t n,
 			graph_width = width - number_width - 6 - name_width;
 	}
 	for (i = 0; i < n; i++) {
-		const char *name = f[i].name, *prefix = "";
+		const char *name = names[i], *prefix = "";
 		size_t len = (size_t)name_width, total = f[i].added + f[i].deleted;
 		size_t add = f[i].added, rm = f[i].deleted;
 		int padding;
@@ -417,6 +579,15 @@ void diffstat_format(struct sbuf *out, const struct diffstat_file *f, size_t n,
 		padding = (int)len - (int)strlen(name);
 		if (padding < 0)
 			padding = 0;
+		if (f[i].binary) {
+			sbuf_addf(out, " %s%s%*s | %*s", prefix, name, padding, "",
+				  number_width, "Bin");
+			if (f[i].added || f[i].deleted)
+				sbuf_addf(out, " %zu -> %zu bytes", f[i].deleted,
+					  f[i].added);
+			sbuf_addch(out, '\n');
+			continue;
+		}
 		if ((size_t)graph_width <= max_change) {
 			size_t scaled = (size_t)scale_linear(total, graph_width, max_change);
 
@@ -444,6 +615,75 @@ void diffstat_format(struct sbuf *out, const struct diffstat_file *f, size_t n,
 	if (del || !ins)
 		sbuf_addf(out, ", %zu deletion%s(-)", del, del == 1 ? "" : "s");
 	sbuf_addch(out, '\n');
+	for (i = 0; i < n; i++) {
+		diffstat_summary(out, &f[i]);
+		free(names[i]);
+	}
+	free(names);
+}
+
+/* The size of the blob @id (0 for the zero id: no such side). */
+static int blob_size(size_t *size, git_odb *odb, const git_oid *id)
+{
+	git_object_t type;
+	size_t len = 0;
+
+	*size = 0;
+	if (git_oid_is_zero(id))
+		return 0;
+	if (git_odb_read_header(&len, &type, odb, id) < 0)
+		return kmig_err_git("cannot read a blob's size");
+	*size = len;
+	return 0;
+}
+
+int diffstat_diff(struct sbuf *out, git_repository *repo, git_diff *diff,
+		  int width)
+{
+	size_t n = git_diff_num_deltas(diff), i;
+	struct diffstat_file *f = xcalloc(n ? n : 1, sizeof(*f));
+	git_odb *odb = NULL;
+	int ret = 0;
+
+	if (git_repository_odb(&odb, repo) < 0) {
+		ret = kmig_err_git("cannot open the object database");
+		goto out_free;
+	}
+	for (i = 0; !ret && i < n; i++) {
+		const git_diff_delta *d;
+		git_patch *patch = NULL;
+
+		if (git_patch_from_diff(&patch, diff, i) < 0 ||
+		    git_patch_line_stats(NULL, &f[i].added, &f[i].deleted, patch) < 0) {
+			ret = kmig_err_git("cannot diff");
+			git_patch_free(patch);
+			break;
+		}
+		f[i].binary = git_patch_get_delta(patch)->flags & GIT_DIFF_FLAG_BINARY;
+		git_patch_free(patch);
+		d = git_diff_get_delta(diff, i);
+		f[i].name = d->status == GIT_DELTA_DELETED ? d->old_file.path :
+			    d->new_file.path;
+		if (d->status == GIT_DELTA_RENAMED || d->status == GIT_DELTA_COPIED) {
+			f[i].old_name = d->old_file.path;
+			f[i].similarity = (int)d->similarity;
+		}
+		f[i].old_mode = d->status == GIT_DELTA_ADDED ? 0 : d->old_file.mode;
+		f[i].new_mode = d->status == GIT_DELTA_DELETED ? 0 : d->new_file.mode;
+		if (f[i].binary) {
+			ret = blob_size(&f[i].deleted, odb, &d->old_file.id);
+			if (!ret)
+				ret = blob_size(&f[i].added, odb, &d->new_file.id);
+			if (!ret && git_oid_equal(&d->old_file.id, &d->new_file.id))
+				f[i].added = f[i].deleted = 0;
+		}
+	}
+	if (!ret)
+		diffstat_format(out, f, n, width);
+	git_odb_free(odb);
+out_free:
+	free(f);
+	return ret;
 }
 
 /* ---- series file ---- */

@@ -81,21 +81,43 @@ void mbox_format(struct sbuf *out, const char *commit, const char *name,
 		 const char *email, long long time, int offset,
 		 const char *message, const char *diffstat, const char *diff);
 
-/* One file of a diffstat: its path and the lines it adds and removes. */
+/*
+ * One file of a diffstat: its path and the lines it adds and removes,
+ * and what git's summary lines say of it.  A file of two modes 0 was
+ * changed in place (modes unknown: no summary line).
+ */
 struct diffstat_file {
-	const char *name;
-	size_t added, deleted;
+	const char *name;	/* the path (of a rename: the new one) */
+	size_t added, deleted;	/* lines; of a binary file: the bytes of
+				 * the new and the old blob (0 and 0: same) */
+	const char *old_name;	/* a rename's old path, else NULL */
+	int similarity;		/* a rename's, in percent */
+	unsigned int old_mode;	/* 0: created */
+	unsigned int new_mode;	/* 0: deleted */
+	bool binary;
 };
 /*
  * diffstat_format - append the diffstat of the @n files @f as git
- * format-patch writes it (--stat=@width, 72 for a mail): the names
- * shortened from the left ("...") and the +/- graph scaled to fit the
- * width, then the summary line (" 2 files changed, 3 insertions(+), 1
- * deletion(-)").  Text files changed in place only: no renames, modes
- * or binary files.
+ * format-patch writes it (--stat=@width, 72 for a mail), as git's
+ * show_stats() and diff_summary() do: the names shortened from the left
+ * ("...") and the +/- graph scaled to fit the width, a rename as
+ * "dir/{old => new}/x.c", a binary file as "Bin 100 -> 123 bytes", names
+ * C-quoted where git quotes them; then the summary line (" 2 files
+ * changed, 3 insertions(+), 1 deletion(-)"; binary files count as files
+ * only), then a line for each file created, deleted, renamed or whose
+ * mode changed (" create mode 100644 x.c", " mode change 100644 =>
+ * 100755 x.sh").
  */
 void diffstat_format(struct sbuf *out, const struct diffstat_file *f, size_t n,
 		     int width);
+/*
+ * diffstat_diff - diffstat_format() of the files of @diff (in its order;
+ * renames found or not by the caller), binary files as libgit2 finds them
+ * (the patch of @diff has a "GIT binary patch" for them).  0, or negative
+ * with the error recorded.
+ */
+int diffstat_diff(struct sbuf *out, git_repository *repo, git_diff *diff,
+		  int width);
 
 /* rfc2822_date - "Sun, 16 Dec 2018 09:01:08 +0200" into @buf (>= 40 bytes). */
 void rfc2822_date(char *buf, size_t size, long long time, int offset);

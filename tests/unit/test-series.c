@@ -309,15 +309,18 @@ static void test_diffstat(void **state)
 {
 	/* what git format-patch (--stat=72) writes for the same changes */
 	static const struct diffstat_file small[] = {
-		{ "net/bar/b.c", 1, 1 }, { "net/bar/b.h", 1, 1 },
+		{ .name = "net/bar/b.c", .added = 1, .deleted = 1 },
+		{ .name = "net/bar/b.h", .added = 1, .deleted = 1 },
 	};
 	static const struct diffstat_file wide[] = {
-		{ "drivers/gpu/drm/amd/display/dc/dml2/dml21/src/dml2_core/"
-		  "dml2_core_dcn4_calcs_long_name.c", 150, 150 },
-		{ "drivers/gpu/drm/amd/x.c", 1, 1 },
-		{ "drivers/gpu/drm/amd/y.c", 40, 40 },
+		{ .name = "drivers/gpu/drm/amd/display/dc/dml2/dml21/src/dml2_core/"
+			  "dml2_core_dcn4_calcs_long_name.c", .added = 150, .deleted = 150 },
+		{ .name = "drivers/gpu/drm/amd/x.c", .added = 1, .deleted = 1 },
+		{ .name = "drivers/gpu/drm/amd/y.c", .added = 40, .deleted = 40 },
 	};
-	static const struct diffstat_file added[] = { { "a.c", 3, 0 } };
+	static const struct diffstat_file added[] = {
+		{ .name = "a.c", .added = 3 },
+	};
 	struct sbuf out = SBUF_INIT;
 
 	(void)state;
@@ -337,6 +340,121 @@ static void test_diffstat(void **state)
 	sbuf_release(&out);
 }
 
+#define REN(o, n, sim) .old_name = (o), .name = (n), .similarity = (sim), \
+			.old_mode = 0100644, .new_mode = 0100644
+
+/* Renames, modes, created and deleted files, quoted names: git format-patch's. */
+static void test_diffstat_summary(void **state)
+{
+	static const struct diffstat_file f[] = {
+		{ REN("a.c", "b/a.c", 100) },
+		{ REN("a/b.c", "c/d.c", 100) },
+		{ .name = "caf\303\251.c", .added = 1, .new_mode = 0100644 },
+		{ REN("drivers/old/sub/x.c", "drivers/new/sub/x.c", 100) },
+		{ REN("lib/x.c", "lib/y/x.c", 100) },
+		{ .name = "mode.sh", .old_mode = 0100644, .new_mode = 0100755 },
+		{ .name = "q\"uo te.c", .added = 1, .old_mode = 0100644,
+		  .new_mode = 0100644 },
+		{ .old_name = "ren_mode.sh", .name = "ren_mode2.sh", .similarity = 100,
+		  .old_mode = 0100644, .new_mode = 0100755 },
+		{ REN("tab\there.c", "tab\there2.c", 100) },
+	};
+	struct sbuf out = SBUF_INIT;
+
+	(void)state;
+	diffstat_format(&out, f, ARRAY_SIZE(f), 72);
+	assert_string_equal(out.buf,
+		" a.c => b/a.c                    | 0\n"
+		" a/b.c => c/d.c                  | 0\n"
+		" \"caf\\303\\251.c\"                 | 1 +\n"
+		" drivers/{old => new}/sub/x.c    | 0\n"
+		" lib/{ => y}/x.c                 | 0\n"
+		" mode.sh                         | 0\n"
+		" \"q\\\"uo te.c\"                    | 1 +\n"
+		" ren_mode.sh => ren_mode2.sh     | 0\n"
+		" \"tab\\there.c\" => \"tab\\there2.c\" | 0\n"
+		" 9 files changed, 2 insertions(+)\n"
+		" rename a.c => b/a.c (100%)\n"
+		" rename a/b.c => c/d.c (100%)\n"
+		" create mode 100644 \"caf\\303\\251.c\"\n"
+		" rename drivers/{old => new}/sub/x.c (100%)\n"
+		" rename lib/{ => y}/x.c (100%)\n"
+		" mode change 100644 => 100755 mode.sh\n"
+		" rename ren_mode.sh => ren_mode2.sh (100%)\n"
+		" mode change 100644 => 100755\n"
+		" rename \"tab\\there.c\" => \"tab\\there2.c\" (100%)\n");
+	sbuf_release(&out);
+}
+
+/* Binary files ("Bin"), a long rename shortened, a deleted file. */
+static void test_diffstat_binary(void **state)
+{
+	static const struct diffstat_file f[] = {
+		{ .name = "bin1.bin", .added = 123, .deleted = 100, .binary = true,
+		  .old_mode = 0100644, .new_mode = 0100644 },
+		{ .name = "bin2.bin", .added = 1, .new_mode = 0100644 },
+		{ REN("drivers/net/ethernet/intel/ice/ice_main.c",
+		      "drivers/net/ethernet/intel/ice/ice_main_renamed_for_test.c", 100) },
+		{ REN("drivers/old/sub/x.c", "drivers/new/sub/x.c", 94), .added = 1,
+		  .deleted = 1 },
+		{ .name = "gone.c", .deleted = 10, .old_mode = 0100644 },
+		{ .name = "newfile.c", .added = 1, .new_mode = 0100644 },
+		{ .name = "scripts/x.sh", .old_mode = 0100644, .new_mode = 0100755 },
+	};
+	static const struct diffstat_file g[] = {
+		{ .name = "drivers/gpu/drm/amd/display/dc/dml2/dml21/src/dml2_core/"
+			  "dml2_core_dcn4_calcs_longer_name.c", .added = 111,
+		  .deleted = 111, .old_mode = 0100644, .new_mode = 0100644 },
+		{ .name = "fw/blob.bin", .added = 7, .deleted = 5, .binary = true,
+		  .old_mode = 0100644, .new_mode = 0100644 },
+		{ .name = "fw/new.bin", .added = 3, .binary = true, .new_mode = 0100644 },
+	};
+	static const struct diffstat_file h[] = {
+		{ REN("drivers/gpu/drm/amd/display/dc/dml2/dml21/src/dml2_core/"
+		      "dml2_core_dcn4_calcs_long_name.c",
+		      "drivers/gpu/drm/amd/display/dc/dml2/dml21/src/dml2_core/"
+		      "dml2_core_dcn4_calcs_longer_name.c", 100) },
+		{ REN("drivers/old/sub/same.c", "drivers/new/sub/same.c", 100) },
+	};
+	struct sbuf out = SBUF_INIT;
+
+	(void)state;
+	diffstat_format(&out, f, ARRAY_SIZE(f), 72);
+	assert_string_equal(out.buf,
+		" bin1.bin                                        | Bin 100 -> 123 bytes\n"
+		" bin2.bin                                        |   1 +\n"
+		" .../{ice_main.c => ice_main_renamed_for_test.c} |   0\n"
+		" drivers/{old => new}/sub/x.c                    |   2 +-\n"
+		" gone.c                                          |  10 ----------\n"
+		" newfile.c                                       |   1 +\n"
+		" scripts/x.sh                                    |   0\n"
+		" 7 files changed, 3 insertions(+), 11 deletions(-)\n"
+		" create mode 100644 bin2.bin\n"
+		" rename drivers/net/ethernet/intel/ice/{ice_main.c => ice_main_renamed_for_test.c} (100%)\n"
+		" rename drivers/{old => new}/sub/x.c (94%)\n"
+		" delete mode 100644 gone.c\n"
+		" create mode 100644 newfile.c\n"
+		" mode change 100644 => 100755 scripts/x.sh\n");
+	sbuf_release(&out);
+	diffstat_format(&out, g, ARRAY_SIZE(g), 72);
+	assert_string_equal(out.buf,
+		" .../dml2_core_dcn4_calcs_longer_name.c        | 222 +++++++++---------\n"
+		" fw/blob.bin                                   | Bin 5 -> 7 bytes\n"
+		" fw/new.bin                                    | Bin 0 -> 3 bytes\n"
+		" 3 files changed, 111 insertions(+), 111 deletions(-)\n"
+		" create mode 100644 fw/new.bin\n");
+	sbuf_release(&out);
+	diffstat_format(&out, h, ARRAY_SIZE(h), 72);
+	assert_string_equal(out.buf,
+		" ..._dcn4_calcs_long_name.c => dml2_core_dcn4_calcs_longer_name.c} | 0\n"
+		" drivers/{old => new}/sub/same.c                                   | 0\n"
+		" 2 files changed, 0 insertions(+), 0 deletions(-)\n"
+		" rename drivers/gpu/drm/amd/display/dc/dml2/dml21/src/dml2_core/"
+		"{dml2_core_dcn4_calcs_long_name.c => dml2_core_dcn4_calcs_longer_name.c} (100%)\n"
+		" rename drivers/{old => new}/sub/same.c (100%)\n");
+	sbuf_release(&out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -350,6 +468,8 @@ int main(void)
 		cmocka_unit_test(test_reverse),
 		cmocka_unit_test(test_trailers),
 		cmocka_unit_test(test_diffstat),
+		cmocka_unit_test(test_diffstat_summary),
+		cmocka_unit_test(test_diffstat_binary),
 	};
 
 	git_libgit2_init();	/* diff_parse() reads diffs with libgit2 */

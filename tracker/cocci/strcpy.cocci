@@ -14,7 +14,12 @@
 /// array too, but C makes it a pointer (sizeof() is that of a pointer,
 /// and strscpy()'s __must_be_array() a build error), and a flexible
 /// array member ("char name[]", "char name[0]") has no size: both are
-/// left alone as well.
+/// left alone as well.  So is a one-element array: sizeof() of the
+/// old-style flexible array member "char name[1]" is 1, and strscpy()
+/// into it copies nothing (only the NUL) and returns -E2BIG; a "char
+/// x[1]" variable only ever holds "".  Members and variables are known
+/// by their names (a strcpy() into a member or variable of that name is
+/// left alone even where it is another's).
 //
 // Options: --no-includes --include-headers
 
@@ -44,20 +49,20 @@ f(..., T P, ...)
 ...>
 }
 
-// a flexible array member of a struct the file defines, by its name
+// a flexible array member ("char name[]", "char name[0]") or a
+// one-element array ("char name[1]", the old-style flexible array) member
+// of a struct the file defines, by its name
 @flex depends on patch@
-identifier S, F;
-type T;
+identifier S, F, V;
+type T, N;
 @@
-struct S {
-  ...
 (
-  T F[];
+  struct S { ... \( T F[]; \| T F[0]; \| T F[1]; \) ... };
 |
-  T F[0];
+  struct S { ... \( T F[]; \| T F[0]; \| T F[1]; \) ... } V;
+|
+  typedef struct { ... \( T F[]; \| T F[0]; \| T F[1]; \) ... } N;
 )
-  ...
-};
 
 @flex_use depends on patch@
 identifier flex.F;
@@ -70,10 +75,29 @@ position p;
   strcpy@p(E.F, src);
 )
 
+// a one-element array variable: only "" fits, by its name
+@one depends on patch@
+identifier X;
+type T;
+expression I;
+@@
+(
+  T X[1];
+|
+  T X[1] = I;
+)
+
+@one_use depends on patch@
+identifier one.X;
+expression src;
+position p;
+@@
+  strcpy@p(X, src);
+
 @strcpy_array depends on patch@
 char [] dst;
 expression src;
-position p != {offset.p, param.p, flex_use.p};
+position p != {offset.p, param.p, flex_use.p, one_use.p};
 @@
 - strcpy@p
 + strscpy

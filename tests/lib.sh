@@ -47,6 +47,13 @@ t_skip() {
 	echo "ok $_t_n # skip $1"
 }
 
+# t_need_spatch - the test is one skip, and ends, without Coccinelle
+t_need_spatch() {
+	command -v spatch > /dev/null 2>&1 && return 0
+	t_skip "spatch (coccinelle) is not installed: make deps"
+	t_done
+}
+
 # t_exit "desc" STATUS command... - the command exits with STATUS
 t_exit() {
 	_t_desc=$1 _t_want=$2; shift 2

@@ -9,10 +9,7 @@
 # (also in a typedef'd struct) and listed as not converted, with the reason.
 . "$(dirname "$0")/../lib.sh"
 
-if ! command -v spatch > /dev/null 2>&1; then
-	t_skip "spatch (coccinelle) is not installed: make deps"
-	t_done
-fi
+t_need_spatch
 
 W="$TRASH/work"
 DB="$TRASH/kmig.db"

@@ -6,10 +6,7 @@
 # a u8 * would not build (incompatible pointer types).
 . "$(dirname "$0")/../lib.sh"
 
-if ! command -v spatch > /dev/null 2>&1; then
-	t_skip "spatch (coccinelle) is not installed: make deps"
-	t_done
-fi
+t_need_spatch
 
 W="$TRASH/work"
 DB="$TRASH/kmig.db"

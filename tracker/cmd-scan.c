@@ -151,6 +151,7 @@ static int list_tags(git_repository *repo, char **globs, size_t nglobs,
 		}
 		/* a mistyped --tags among others would go unscanned unsaid */
 		if (!tags.count && globs != &dflt) {
+			git_strarray_dispose(&tags);
 			free_strv(rcs, nrcs);
 			free_strv(*out, *n);
 			*out = NULL;

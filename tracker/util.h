@@ -350,4 +350,18 @@ void json_date(FILE *f, long long t, bool quoted);
  */
 bool glob_match(const char *pat, const char *str, bool pathname);
 
+/*
+ * plural, plural_es - the ending of a count's noun: "%zu base%s" with
+ * plural(n), "%zu patch%s" with plural_es(n); "" for one.
+ */
+static inline const char *plural(size_t n)
+{
+	return n == 1 ? "" : "s";
+}
+
+static inline const char *plural_es(size_t n)
+{
+	return n == 1 ? "" : "es";
+}
+
 #endif

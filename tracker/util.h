@@ -198,6 +198,23 @@ double mono_now(void);
 int ncpus(void);
 
 /*
+ * proc_owner - who this process is, for a database row that says "a kmig
+ * is doing this" (a running bisection): "PID START BOOT PIDNS HOST", its
+ * process id, its start time (clock ticks after boot, /proc/PID/stat),
+ * the kernel's boot id, its pid namespace and the host name.  Caller
+ * frees.
+ */
+char *proc_owner(void);
+/*
+ * proc_owner_gone - is the process @owner (proc_owner()'s text) gone: it
+ * ran on this host, and the host rebooted since or no process of that id
+ * and start time is left?  false when it may still run: it does, another
+ * host or pid namespace ran it (which cannot be told from here), or
+ * @owner is NULL or not proc_owner()'s form.
+ */
+bool proc_owner_gone(const char *owner);
+
+/*
  * FNV-1a hashes (Fowler/Noll/Vo), 32 and 64 bit.  Incremental: start from
  * FNV32_INIT / FNV64_INIT and feed bytes with fnv32_add() / fnv64_add()
  * (or one byte with fnv32_byte()); the value after the last byte is the

@@ -36,6 +36,7 @@ enum {
 	KMIG_ENOTFOUND = -2,
 	KMIG_EUSAGE = -3,
 	KMIG_ECONFLICT = -4,
+	KMIG_EDATA = -5,	/* a file is not what it should be (a bad download) */
 };
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))

@@ -340,3 +340,14 @@ WHERE f.oid != '' AND (f.release_id = r.id OR NOT EXISTS
 -- counted again from its cached blobs, with no lexing.  NULL: counted
 -- before this migration (counted again).
 ALTER TABLE releases ADD COLUMN counted_by TEXT;
+
+-- migration: 15
+-- Who runs a bisection (util.h's proc_owner(): "PID START BOOT PIDNS
+-- HOST"), so that one whose kmig is gone (Ctrl-C, SIGTERM, SIGKILL, a
+-- reboot: no handler runs for some of them) reads as 'interrupted', not
+-- 'running'; kmig bisect records it so when it starts another.  NULL:
+-- started before this migration, by a kmig that never set it; such a row
+-- still 'running' was interrupted (a kmig still running it sets its
+-- final status at the end, over this).
+ALTER TABLE bisects ADD COLUMN owner TEXT;
+UPDATE bisects SET status = 'interrupted' WHERE status = 'running';

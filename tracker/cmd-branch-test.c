@@ -169,7 +169,7 @@ static int test_step(struct kbuild *kb, struct store *st, git_repository *repo,
 		if (!cr.compiled)
 			*verdict = "untested";
 		sbuf_addf(detail, ", %zu of %zu file%s compiled (W=1, allmodconfig: %s)",
-			  cr.compiled, cr.tried, cr.tried == 1 ? "" : "s",
+			  cr.compiled, cr.tried, plural(cr.tried),
 			  cr.configs ? cr.configs : "none");
 		if (cr.inherited)
 			sbuf_addf(detail, "; not compilable at its parent either: %s",
@@ -383,8 +383,8 @@ int branch_test(struct kmig_ctx *ctx, int argc, char **argv)
 		sbuf_release(&detail);
 		fflush(stdout);
 	}
-	printf("%s: %zu steps tested, %zu passed, %zu failed, %zu untested, %zu not applied\n",
-	       name, tested, passed, tested - passed - untested, untested,
+	printf("%s: %zu step%s tested, %zu passed, %zu failed, %zu untested, %zu not applied\n",
+	       name, tested, plural(tested), passed, tested - passed - untested, untested,
 	       steps.n - tested);
 	status = finish_stdout(passed + untested == tested ? KMIG_EXIT_OK :
 			       KMIG_EXIT_VERDICT);

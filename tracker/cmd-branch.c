@@ -800,7 +800,8 @@ static void matrix_print(int fmt, const struct release_info *rel, size_t nrel,
 	if (fmt == FMT_JSON)
 		printf("\n]}\n");
 	else if (fmt == FMT_TEXT)
-		printf("%zu patches on %zu bases\n", nrows, nrel);
+		printf("%zu patch%s on %zu base%s\n", nrows, plural_es(nrows),
+		       nrel, plural(nrel));
 }
 
 /*
@@ -949,7 +950,7 @@ static int branch_status(struct kmig_ctx *ctx, int argc, char **argv)
 		printf("}}\n");
 	} else if (o.fmt == FMT_TEXT) {
 		printf("%zu patch%s: %zu applied, %zu upstream, %zu superseded, %zu conflict\n",
-		       steps.n, steps.n == 1 ? "" : "es", c.n[BRANCH_APPLIED], c.n[BRANCH_UPSTREAM],
+		       steps.n, plural_es(steps.n), c.n[BRANCH_APPLIED], c.n[BRANCH_UPSTREAM],
 		       c.n[BRANCH_SUPERSEDED], c.n[BRANCH_CONFLICT]);
 	}
 	status = finish_stdout(KMIG_EXIT_OK);
@@ -1622,7 +1623,7 @@ static int export_send(struct kmig_ctx *ctx, const char *dir, git_repository *re
 			continue;
 		why = series_deprecated_reason(repo, base_tree, rules[k].source);
 		sbuf_addf(&body, "%s: %lld use%s removed.\n%s\n\n", rules[k].id,
-			  per_rule[k], per_rule[k] == 1 ? "" : "s",
+			  per_rule[k], plural((size_t)per_rule[k]),
 			  why ? why : rules[k].advice);
 		free(why);
 	}
@@ -1743,7 +1744,7 @@ static int branch_export(struct kmig_ctx *ctx, int argc, char **argv)
 			goto out;
 		}
 		printf("%zu patch%s and a cover letter of %s in %s, ready for git send-email\n",
-		       ncommits, ncommits == 1 ? "" : "es", name, o.send);
+		       ncommits, plural_es(ncommits), name, o.send);
 		status = KMIG_EXIT_OK;
 		goto out;
 	}
@@ -1768,8 +1769,8 @@ static int branch_export(struct kmig_ctx *ctx, int argc, char **argv)
 		goto out;
 	}
 	printf("exported %zu commit%s of %s to %s (series: %zu patch%s)\n",
-	       ncommits, ncommits == 1 ? "" : "s", name, dir, nseries,
-	       nseries == 1 ? "" : "es");
+	       ncommits, plural(ncommits), name, dir, nseries,
+	       plural_es(nseries));
 	status = KMIG_EXIT_OK;
 out:
 	status = stdout_release(status);

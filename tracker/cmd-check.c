@@ -376,11 +376,6 @@ static int load_allow(struct check *c, const char *file)
 	return ret;
 }
 
-static const char *plural(size_t n)
-{
-	return n == 1 ? "" : "s";
-}
-
 /* How a patch of the series is named: its subject, else its file. */
 static const char *patch_title(const struct gate_patch *p)
 {

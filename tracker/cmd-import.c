@@ -31,8 +31,10 @@ static const char usage[] =
 	"Debian's linux-source-X.Y packages: each VERSION (6.1.192, or a Debian\n"
 	"version like 6.1.192-3; two of one X.Y.Z are an error; a release\n"
 	"candidate 6.13~rc7-1~exp1 is v6.13-rc7) is downloaded\n"
-	"with 'apt-get download' into $KMIG_HOME/debs (reused when present),\n"
-	"unpacked, and committed as one commit with an annotated tag vX.Y.Z, in\n"
+	"with 'apt-get download' into $KMIG_HOME/debs (reused when present\n"
+	"with the size and SHA256 the package lists give, else deleted and\n"
+	"downloaded again), unpacked, and committed as one commit with an\n"
+	"annotated tag vX.Y.Z, in\n"
 	"version order, on a linear history; an older version is inserted in\n"
 	"order, the commits after it re-created on their trees and their tags\n"
 	"moved.  A package's commit and tag carry the date of its Debian\n"
@@ -942,7 +944,7 @@ static int cmd_import_fn(struct kmig_ctx *ctx, int argc, char **argv)
 	const char *tarball = NULL, *tag = NULL;
 	git_repository *repo = NULL;
 	struct store *st = NULL;
-	char *debs = NULL, *tmpdir = NULL, *unpack = NULL;
+	char *debs = NULL, *tmpdir = NULL, *unpack = NULL, *bad = NULL;
 	struct chain chain = { 0 };
 	struct sbuf journal = SBUF_INIT;
 	bool list = false, update = false, replayed = false, jobs_set = false;
@@ -1081,10 +1083,15 @@ static int cmd_import_fn(struct kmig_ctx *ctx, int argc, char **argv)
 			printf("%s already imported, skipped\n", it->tag);
 			continue;
 		}
-		if (!it->tarball && deb_fetch(&it->deb, &it->v, debs)) {
+		if (!it->tarball && deb_fetch(&it->deb, &bad, &it->v, debs)) {
 			cmd_fail_last(KMIG_EXIT_ERROR);
 			goto out;
 		}
+		if (bad)
+			fprintf(stderr, "kmig: warning: %s: deleted and downloaded again\n",
+				bad);
+		free(bad);
+		bad = NULL;
 		if (chain_base(&base, &chain, repo, it->tag) ||
 		    import_tree(&l, repo, it, base, unpack, jobs)) {
 			cmd_fail(KMIG_EXIT_ERROR, "import of %s failed: %s", it->tag,

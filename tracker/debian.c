@@ -6,6 +6,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <openssl/evp.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -843,40 +844,217 @@ static char *deb_filename(const struct deb_version *v)
 	return sbuf_detach(&sb);
 }
 
-int deb_fetch(char **path, const struct deb_version *v, const char *debs_dir)
+/* What the package lists say a .deb is (one record of its version). */
+struct deb_meta {
+	unsigned long long size;
+	char sha256[65];	/* "" when the record has none */
+};
+
+/*
+ * The Size and SHA256 of each record of @v in kmig's package lists
+ * ("apt-cache show PKG=VERSION": a version several suites offer may be
+ * several records) into *@m, *@n of them; 0 or negative.
+ */
+static int deb_metadata(const struct deb_version *v, struct deb_meta **m,
+			size_t *n)
 {
-	char *name = deb_filename(v), *spec = NULL, *log = NULL, *why;
-	char *args[] = { "download", "-q", NULL, NULL };
+	char *spec = xasprintf("%s=%s", v->package, v->debian);
+	char *args[] = { "show", "-q", spec, NULL };
+	struct sbuf sb = SBUF_INIT;
+	char *line, *save = NULL;
+	size_t alloc = 0;
+	bool in_record = false;
 	int ret;
 
-	*path = xasprintf("%s/%s", debs_dir, name);
-	free(name);
-	if (access(*path, R_OK) == 0)
-		return 0;
-	ret = mkdir_p(debs_dir);
-	if (!ret)
-		ret = deb_setup(false);
-	if (ret)
+	*m = NULL;
+	*n = 0;
+	ret = apt_cache(args, &sb);
+	if (ret || !sb.len)
 		goto out;
-	spec = xasprintf("%s=%s", v->package, v->debian);
-	log = xasprintf("%s/download.log", apt.dir);
-	args[2] = spec;
+	for (line = strtok_r(sb.buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (!strncmp(line, "Package: ", 9)) {
+			ALLOC_GROW(*m, *n + 1, alloc);
+			memset(&(*m)[(*n)++], 0, sizeof(**m));
+			in_record = true;
+		} else if (in_record && !strncmp(line, "Size: ", 6)) {
+			(*m)[*n - 1].size = strtoull(line + 6, NULL, 10);
+		} else if (in_record && !strncmp(line, "SHA256: ", 8) &&
+			   strlen(line + 8) == 64) {
+			memcpy((*m)[*n - 1].sha256, line + 8, 65);
+		}
+	}
+out:
+	sbuf_release(&sb);
+	free(spec);
+	return ret;
+}
+
+/* The SHA256 of the file @path, in hex; 0 or negative. */
+static int file_sha256(const char *path, char hex[65])
+{
+	unsigned char buf[65536], md[EVP_MAX_MD_SIZE];
+	EVP_MD_CTX *ctx;
+	unsigned int len = 0, i;
+	ssize_t got;
+	int fd, ret = 0;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return kmig_err("cannot read '%s': %s", path, strerror(errno));
+	ctx = EVP_MD_CTX_new();
+	if (!ctx || !EVP_DigestInit_ex(ctx, EVP_sha256(), NULL)) {
+		ret = kmig_err("cannot hash '%s': no SHA256", path);
+		goto out_free;
+	}
+	while ((got = read(fd, buf, sizeof(buf))) != 0) {
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			ret = kmig_err("cannot read '%s': %s", path, strerror(errno));
+			goto out_free;
+		}
+		EVP_DigestUpdate(ctx, buf, (size_t)got);
+	}
+	EVP_DigestFinal_ex(ctx, md, &len);
+	for (i = 0; i < len && i < 32; i++)
+		snprintf(hex + 2 * i, 3, "%02x", md[i]);
+	hex[2 * i] = '\0';
+out_free:
+	EVP_MD_CTX_free(ctx);
+	close(fd);
+	return ret;
+}
+
+/*
+ * check_deb - is @path the package of one of the @n records @m (its size,
+ * then its SHA256 where the record has one)?  0; KMIG_EDATA with what
+ * differs recorded ("'F' is 2000 bytes, not 81234 as the package lists
+ * say"); other negative codes when it cannot be read.  No record (n 0):
+ * nothing to check against, 0.
+ */
+static int check_deb(const char *path, const struct deb_meta *m, size_t n)
+{
+	char hex[65] = "";
+	struct stat st;
+	size_t i;
+	int ret;
+
+	if (!n)
+		return 0;
+	if (stat(path, &st) < 0)
+		return kmig_err("cannot stat '%s': %s", path, strerror(errno));
+	for (i = 0; i < n; i++)
+		if ((unsigned long long)st.st_size == m[i].size)
+			break;
+	if (i == n)
+		return kmig_errcode(KMIG_EDATA,
+				    "'%s' is %lld bytes, not %llu as the package lists say",
+				    path, (long long)st.st_size, m[0].size);
+	for (i = 0; i < n; i++) {
+		if ((unsigned long long)st.st_size != m[i].size)
+			continue;
+		if (!*m[i].sha256)
+			return 0;
+		if (!*hex) {
+			ret = file_sha256(path, hex);
+			if (ret)
+				return ret;
+		}
+		if (!strcmp(hex, m[i].sha256))
+			return 0;
+	}
+	return kmig_errcode(KMIG_EDATA,
+			    "'%s' has SHA256 %.16s..., not the package lists' %.16s...",
+			    path, hex, m[0].sha256);
+}
+
+/*
+ * apt-get download writes straight to its file's final name (a download
+ * cut short leaves part of it there): it downloads into a directory of
+ * its own, .download-PID in @debs_dir, and the package is renamed into
+ * @path once it is checked.
+ */
+static int download(const char *path, const char *name,
+		    const struct deb_version *v, const char *debs_dir,
+		    const struct deb_meta *m, size_t n)
+{
+	char *dir = xasprintf("%s/.download-%d", debs_dir, (int)getpid());
+	char *got = xasprintf("%s/%s", dir, name);
+	char *spec = xasprintf("%s=%s", v->package, v->debian);
+	char *log = xasprintf("%s/download.log", apt.dir);
+	char *args[] = { "download", "-q", spec, NULL }, *why;
+	int ret;
+
+	rm_stale(debs_dir, ".download-", NULL, NULL);
+	ret = rm_rf(dir);
+	if (!ret)
+		ret = mkdir_p(dir);
+	if (ret)
+		goto out_free;
 	progress_note("downloading %s into %s\n", spec, debs_dir);
-	ret = apt_run("apt-get", args, NULL, log, debs_dir);
+	ret = apt_run("apt-get", args, NULL, log, dir);
 	if (ret > 0) {
 		why = last_error(log);
 		ret = kmig_err("apt-get download %s failed with status %d%s%s (see %s)",
 			       spec, ret, *why ? ": " : "", why, log);
 		free(why);
 	}
-	if (!ret && access(*path, R_OK) < 0)
-		ret = kmig_err("apt-get download did not produce '%s'", *path);
-out:
-	free(spec);
+	if (!ret && access(got, R_OK) < 0)
+		ret = kmig_err("apt-get download did not produce '%s'", path);
+	if (!ret && (ret = check_deb(got, m, n)) == KMIG_EDATA)
+		ret = kmig_errcode(KMIG_EDATA, "apt-get download %s: %s", spec,
+				   kmig_errmsg());
+	if (!ret && rename(got, path) < 0)
+		ret = kmig_err("cannot rename '%s' to '%s': %s", got, path,
+			       strerror(errno));
+	rm_rf(dir);
+out_free:
 	free(log);
+	free(spec);
+	free(got);
+	free(dir);
+	return ret;
+}
+
+int deb_fetch(char **path, char **bad, const struct deb_version *v,
+	      const char *debs_dir)
+{
+	char *name = deb_filename(v);
+	struct deb_meta *m = NULL;
+	size_t n = 0;
+	int ret;
+
+	*bad = NULL;
+	*path = xasprintf("%s/%s", debs_dir, name);
+	ret = mkdir_p(debs_dir);
+	if (!ret)
+		ret = deb_setup(false);
+	if (!ret)
+		ret = deb_metadata(v, &m, &n);
+	if (ret)
+		goto out;
+	if (access(*path, F_OK) == 0) {
+		ret = check_deb(*path, m, n);
+		if (ret != KMIG_EDATA)
+			goto out;
+		/* not the package: out of the way, and downloaded again */
+		*bad = xstrdup(kmig_errmsg());
+		if (unlink(*path) < 0) {
+			ret = kmig_err("%s; cannot delete it: %s", *bad,
+				       strerror(errno));
+			goto out;
+		}
+	}
+	ret = download(*path, name, v, debs_dir, m, n);
+out:
+	free(m);
+	free(name);
 	if (ret) {
 		free(*path);
 		*path = NULL;
+		free(*bad);
+		*bad = NULL;
 	}
 	return ret;
 }
@@ -1099,7 +1277,7 @@ static int deb_date(struct unpacked *out, const char *deb, const char *debver,
 						     .out_path = log,
 						     .kill_signal = SIGTERM });
 	if (ret > 0 || (!ret && !sb.len))
-		ret = kmig_err("cannot read the changelog in '%s' (a corrupt package? remove it to download it again)",
+		ret = kmig_err("cannot read the changelog in '%s' (a corrupt package? delete it and kmig import downloads it again)",
 			       deb);
 	if (!ret) {
 		ret = deb_changelog_date(sb.buf, debver, &out->date, &out->tz);
@@ -1126,7 +1304,8 @@ void unpacked_clear(struct unpacked *u)
  * run_tar - run the unpacking @argv with its messages in @log; a failure
  * or a member tar had to rename (absolute, "../") is an error naming @what.
  */
-static int run_tar(char *const *argv, const char *log, const char *what)
+static int run_tar(char *const *argv, const char *log, const char *what,
+		   bool is_deb)
 {
 	struct sbuf msg = SBUF_INIT;
 	int ret;
@@ -1142,6 +1321,9 @@ static int run_tar(char *const *argv, const char *log, const char *what)
 		ret = kmig_errcode(KMIG_EUSAGE,
 				   "'%s' has members outside its top directory (absolute or '../' names): refused",
 				   what);
+	else if (ret && is_deb)
+		ret = kmig_err("cannot unpack '%s' (a corrupt package? delete it and kmig import downloads it again): %.*s",
+			       what, (int)strcspn(msg.buf, "\n"), msg.buf);
 	else if (ret)
 		ret = kmig_err("cannot unpack '%s' (corrupt?): %.*s", what,
 			       (int)strcspn(msg.buf, "\n"), msg.buf);
@@ -1170,7 +1352,7 @@ int unpack_source(struct unpacked *out, const char *deb, const char *debver,
 
 		ret = deb_date(out, deb, debver, log);
 		if (!ret)
-			ret = run_tar(argv, log, deb);
+			ret = run_tar(argv, log, deb, true);
 	} else {
 		char *argv[] = { "tar", "-xf", (char *)tarball, "-C", (char *)dir,
 				 "--no-same-owner", "--no-same-permissions", NULL };
@@ -1179,7 +1361,7 @@ int unpack_source(struct unpacked *out, const char *deb, const char *debver,
 			ret = kmig_err("cannot read tarball '%s': %s", tarball,
 				       strerror(errno));
 		else
-			ret = run_tar(argv, log, tarball);
+			ret = run_tar(argv, log, tarball, false);
 	}
 	if (ret)
 		goto out;

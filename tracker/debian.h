@@ -103,9 +103,18 @@ int deb_version_tag(char **tag, const char *version);
 /*
  * deb_fetch - path of the .deb in @debs_dir, downloading it with
  * "apt-get download" (output in $KMIG_HOME/apt/download.log) when not
- * already there.  Caller frees *path.  0 or negative.
+ * already there.  The file, cached or downloaded, must have the size and
+ * SHA256 the package lists give its version (apt-cache show).  apt-get
+ * download writes in a directory of its own (@debs_dir/.download-PID)
+ * and the checked package is renamed into place, so that a download cut
+ * short leaves no part of it under the package's name.  A cached file
+ * that fails the check (one an older kmig left, a disk error) is deleted
+ * and downloaded again: *@bad then says what was wrong with it (caller
+ * frees; NULL when nothing was).  Caller frees *path.  0; KMIG_EDATA
+ * when the download itself fails the check; other negative codes.
  */
-int deb_fetch(char **path, const struct deb_version *v, const char *debs_dir);
+int deb_fetch(char **path, char **bad, const struct deb_version *v,
+	      const char *debs_dir);
 
 /* What unpack_source() gives. */
 struct unpacked {

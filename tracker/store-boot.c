@@ -78,22 +78,77 @@ int store_boot_add(struct store *st, int64_t build_id, const char *tests,
 	return 0;
 }
 
+/* Mark the running bisections whose kmig is gone 'interrupted'. */
+static int bisect_mark_interrupted(struct store *st)
+{
+	static const char sel[] =
+		"SELECT id, owner FROM bisects WHERE status = 'running'";
+	static const char upd[] =
+		"UPDATE bisects SET status = 'interrupted' WHERE id = ? AND status = 'running'";
+	sqlite3_stmt *s = store_stmt(st, sel), *u;
+	int64_t *gone = NULL;
+	size_t n = 0, alloc = 0, i;
+	int rc, ret = 0;
+
+	if (!s)
+		return KMIG_EGENERIC;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		if (!proc_owner_gone((const char *)sqlite3_column_text(s, 1)))
+			continue;
+		ALLOC_GROW(gone, n + 1, alloc);
+		gone[n++] = sqlite3_column_int64(s, 0);
+	}
+	sqlite3_reset(s);
+	if (rc != SQLITE_DONE) {
+		ret = store_dberr(st, "read running bisections");
+		goto out_free;
+	}
+	for (i = 0; i < n && !ret; i++) {
+		u = store_stmt(st, upd);
+		if (!u) {
+			ret = KMIG_EGENERIC;
+			break;
+		}
+		sqlite3_bind_int64(u, 1, gone[i]);
+		ret = store_done(st, u, "mark bisection interrupted");
+	}
+out_free:
+	free(gone);
+	return ret;
+}
+
+const char *store_bisect_status(const char *status, const char *owner)
+{
+	if (status && !strcmp(status, "running") && proc_owner_gone(owner))
+		return "interrupted";
+	return status;
+}
+
 int store_bisect_start(struct store *st, const char *good, const char *bad,
 		       const char *tests, int64_t *id)
 {
 	static const char sql[] =
-		"INSERT INTO bisects(good, bad, tests, status, created_at) "
-		"VALUES (?, ?, ?, 'running', ?)";
-	sqlite3_stmt *s = store_stmt(st, sql);
+		"INSERT INTO bisects(good, bad, tests, status, created_at, owner) "
+		"VALUES (?, ?, ?, 'running', ?, ?)";
+	sqlite3_stmt *s;
+	char *owner;
+	int ret;
 
+	if (bisect_mark_interrupted(st))
+		return KMIG_EGENERIC;
+	s = store_stmt(st, sql);
 	if (!s)
 		return KMIG_EGENERIC;
+	owner = proc_owner();
 	store_bind_text(s, 1, good);
 	store_bind_text(s, 2, bad);
 	store_bind_text(s, 3, tests);
 	sqlite3_bind_int64(s, 4, (sqlite3_int64)time(NULL));
-	if (store_done(st, s, "insert bisect"))
-		return KMIG_EGENERIC;
+	store_bind_text(s, 5, owner);
+	ret = store_done(st, s, "insert bisect");
+	free(owner);
+	if (ret)
+		return ret;
 	*id = sqlite3_last_insert_rowid(st->db);
 	return 0;
 }

@@ -334,7 +334,7 @@ static int bisect_row(sqlite3_stmt *s, void *fn, void *data)
 		.tests = col_text(s, 3),
 		.first_bad = col_text(s, 4),
 		.finding = col_text(s, 5),
-		.status = col_text(s, 6),
+		.status = store_bisect_status(col_text(s, 6), col_text(s, 11)),
 		.created_at = sqlite3_column_int64(s, 7),
 		.seq = sqlite3_column_int64(s, 8),
 		.step_commit = col_text(s, 9),
@@ -348,10 +348,10 @@ int store_web_bisects(struct store *st, web_bisect_fn *fn, void *data)
 {
 	static const char sql[] =
 		"SELECT b.id, b.good, b.bad, b.tests, b.first_bad, b.finding, b.status, "
-		"       b.created_at, -1, NULL, NULL FROM bisects b "
+		"       b.created_at, -1, NULL, NULL, b.owner FROM bisects b "
 		"UNION ALL "
 		"SELECT b.id, b.good, b.bad, b.tests, b.first_bad, b.finding, b.status, "
-		"       b.created_at, s.seq, s.commit_id, s.verdict "
+		"       b.created_at, s.seq, s.commit_id, s.verdict, b.owner "
 		"FROM bisects b JOIN bisect_steps s ON s.bisect_id = b.id "
 		"ORDER BY 8 DESC, 1 DESC, 9";
 	sqlite3_stmt *s = store_stmt(st, sql);

@@ -563,14 +563,25 @@ struct store_boot {
  */
 int store_boot_add(struct store *st, int64_t build_id, const char *tests,
 		   const struct store_boot *b, int64_t *id);
-/* store_bisect_start - a new bisection, status "running"; *@id its row. */
+/*
+ * store_bisect_start - a new bisection, status "running", owned by this
+ * process (bisects.owner, util.h's proc_owner()); *@id its row.  First
+ * the running bisections whose kmig is gone get status "interrupted".
+ */
 int store_bisect_start(struct store *st, const char *good, const char *bad,
 		       const char *tests, int64_t *id);
+/*
+ * store_bisect_status - the status to show of a bisection recorded with
+ * @status by @owner: "interrupted" for a "running" one whose kmig is gone
+ * (killed: no final status was written), else @status.
+ */
+const char *store_bisect_status(const char *status, const char *owner);
 /* store_bisect_step - step @seq tested @commit: "good", "bad" or "skip". */
 int store_bisect_step(struct store *st, int64_t bisect_id, int seq,
 		      const char *commit, const char *verdict);
 /*
- * store_bisect_finish - final @status ("found", "ambiguous", "error")
+ * store_bisect_finish - final @status ("found", "ambiguous", "unreliable",
+ * "error")
  * with the first bad commit and the finding that made it bad.
  */
 int store_bisect_finish(struct store *st, int64_t bisect_id,
@@ -742,7 +753,7 @@ struct web_bisect {
 	const char *tests;
 	const char *first_bad;
 	const char *finding;
-	const char *status;
+	const char *status;	/* store_bisect_status(): running, interrupted, found... */
 	long long created_at;
 	long long seq;		/* -1: the bisection itself; else a step */
 	const char *step_commit;

@@ -613,6 +613,96 @@ int ncpus(void)
 	return n > 0 ? (int)n : 1;
 }
 
+/*
+ * The start time (field 22) of /proc/@pid/stat; false when there is no
+ * such process, or only its zombie (it has ended).
+ */
+static bool proc_start(long pid, unsigned long long *start)
+{
+	char path[64], buf[1024], *p;
+	ssize_t n;
+	int fd, i;
+
+	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	/* after the command name, which may hold blanks and parentheses */
+	p = strrchr(buf, ')');
+	if (!p || p[1] != ' ' || p[2] == 'Z')
+		return false;
+	for (i = 2; p && i < 22; i++)
+		p = strchr(p + 1, ' ');
+	return p && sscanf(p + 1, "%llu", start) == 1;
+}
+
+/* The first line of @path into @buf, or "-" when it cannot be read. */
+static void read_line(const char *path, char *buf, size_t size)
+{
+	FILE *f = fopen(path, "re");
+
+	if (!f || !fgets(buf, (int)size, f))
+		snprintf(buf, size, "-");
+	if (f)
+		fclose(f);
+	buf[strcspn(buf, "\n")] = '\0';
+}
+
+/* This process's boot id, pid namespace and host name. */
+static void proc_where(char *boot, char *ns, char *host, size_t size)
+{
+	ssize_t n;
+
+	read_line("/proc/sys/kernel/random/boot_id", boot, size);
+	n = readlink("/proc/self/ns/pid", ns, size - 1);
+	if (n > 0)
+		ns[n] = '\0';
+	else
+		snprintf(ns, size, "-");
+	if (gethostname(host, size - 1))
+		snprintf(host, size, "-");
+	host[size - 1] = '\0';
+	/* one word each */
+	boot[strcspn(boot, " \t")] = '\0';
+	ns[strcspn(ns, " \t")] = '\0';
+	host[strcspn(host, " \t")] = '\0';
+}
+
+char *proc_owner(void)
+{
+	char boot[256], ns[256], host[256];
+	unsigned long long start = 0;
+
+	proc_where(boot, ns, host, sizeof(boot));
+	proc_start((long)getpid(), &start);
+	return xasprintf("%ld %llu %s %s %s", (long)getpid(), start, boot, ns,
+			 host);
+}
+
+bool proc_owner_gone(const char *owner)
+{
+	char boot[256], ns[256], host[256], oboot[256], ons[256], ohost[256];
+	unsigned long long start, now;
+	long pid;
+
+	if (!owner || sscanf(owner, "%ld %llu %255s %255s %255s", &pid, &start,
+			     oboot, ons, ohost) != 5 || pid <= 0)
+		return false;
+	proc_where(boot, ns, host, sizeof(boot));
+	if (strcmp(ohost, host))
+		return false;		/* another host's: cannot tell */
+	if (strcmp(oboot, boot))
+		return true;		/* this host rebooted since */
+	if (strcmp(ons, ns))
+		return false;		/* another pid namespace's */
+	return !proc_start(pid, &now) || now != start;
+}
+
 const char *kmig_home(void)
 {
 	static char *home;

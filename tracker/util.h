@@ -36,6 +36,7 @@ enum {
 	KMIG_ENOTFOUND = -2,
 	KMIG_EUSAGE = -3,
 	KMIG_ECONFLICT = -4,
+	KMIG_EDATA = -5,	/* a file is not what it should be (a bad download) */
 };
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -198,6 +199,23 @@ double mono_now(void);
 int ncpus(void);
 
 /*
+ * proc_owner - who this process is, for a database row that says "a kmig
+ * is doing this" (a running bisection): "PID START BOOT PIDNS HOST", its
+ * process id, its start time (clock ticks after boot, /proc/PID/stat),
+ * the kernel's boot id, its pid namespace and the host name.  Caller
+ * frees.
+ */
+char *proc_owner(void);
+/*
+ * proc_owner_gone - is the process @owner (proc_owner()'s text) gone: it
+ * ran on this host, and the host rebooted since or no process of that id
+ * and start time is left?  false when it may still run: it does, another
+ * host or pid namespace ran it (which cannot be told from here), or
+ * @owner is NULL or not proc_owner()'s form.
+ */
+bool proc_owner_gone(const char *owner);
+
+/*
  * FNV-1a hashes (Fowler/Noll/Vo), 32 and 64 bit.  Incremental: start from
  * FNV32_INIT / FNV64_INIT and feed bytes with fnv32_add() / fnv64_add()
  * (or one byte with fnv32_byte()); the value after the last byte is the
@@ -349,5 +367,19 @@ void json_date(FILE *f, long long t, bool quoted);
  * brackets do not match '/').  Leading dots are ordinary characters.
  */
 bool glob_match(const char *pat, const char *str, bool pathname);
+
+/*
+ * plural, plural_es - the ending of a count's noun: "%zu base%s" with
+ * plural(n), "%zu patch%s" with plural_es(n); "" for one.
+ */
+static inline const char *plural(size_t n)
+{
+	return n == 1 ? "" : "s";
+}
+
+static inline const char *plural_es(size_t n)
+{
+	return n == 1 ? "" : "es";
+}
 
 #endif

@@ -138,7 +138,7 @@ q "INSERT INTO branch_steps VALUES ('kmig/strcpy-v1.10', 'v1.10', 1, '0001-net-r
 KMIG-TEST rds PASS loopback payload received, 12 sendmsg errno cases checked');
    INSERT INTO base_boots VALUES ('v1.11', '0001.0011', '$(git -C "$W" rev-parse v1.11)', 1, 2, 14);
    INSERT INTO base_boots VALUES ('v1.10', '0001.0010', '$(git -C "$W" rev-parse v1.10)', 2, NULL, 14);
-   INSERT INTO bisects VALUES (1, 'v1.9', 'v1.11', 'rds', '$(git -C "$W" rev-parse v1.10)', 'WARNING: <x>', 'found', 13, 'verify PASS, revert PASS', 'To: a@b.invalid');
+   INSERT INTO bisects VALUES (1, 'v1.9', 'v1.11', 'rds', '$(git -C "$W" rev-parse v1.10)', 'WARNING: <x>', 'found', 13, 'verify PASS, revert PASS', 'To: a@b.invalid', NULL);
    INSERT INTO bisect_steps VALUES (1, 1, '$(git -C "$W" rev-parse v1.10)', 'bad');
    INSERT INTO bisect_steps VALUES (1, 2, '$(git -C "$W" rev-parse v1.9)', 'good');"
 t_exit "regenerate over the old site" 0 k web

@@ -171,6 +171,34 @@ t_exit "--list marks what the repository has" 0 k import --list
 t_is "imported versions are marked" "9.1.4 9.2.1 9.10.1" \
 	"$(awk '$5 == "imported" { printf "%s%s", s, $2; s = " " }' "$TRASH/.stdout")"
 
+# A bad .deb in $KMIG_HOME/debs (apt-get download writes straight to the
+# final name: a download cut short leaves part of it there) is caught by
+# the size and SHA256 of kmig's package lists, deleted and downloaded
+# again; a download happens in a directory of its own.
+deb="$KMIG_HOME/debs/linux-source-9.1_9.1.3-1_all.deb"
+good="$M/pool/old/linux-source-9.1_9.1.3-1_all.deb"
+half=$(($(stat -c %s "$good") / 2))
+head -c $half "$good" > "$deb"
+t_exit "import with a truncated .deb cached" 0 "$KMIG" --repo "$TRASH/linux3" --db "$DB" import 9.1.3
+t_is "... says so, naming the file" \
+	"kmig: warning: '$deb' is $half bytes, not $(stat -c %s "$good") as the package lists say: deleted and downloaded again" \
+	"$(cat "$TRASH/.stderr")"
+t_ok "... the cache holds the package now" cmp "$good" "$deb"
+t_is "... and is imported" v9.1.3 "$(git -C "$TRASH/linux3" tag -l)"
+t_is "... no download directory left" "" "$(ls -A "$KMIG_HOME/debs" | grep '^\.download-')"
+printf 'XXXX' | dd of="$deb" bs=1 seek=100 conv=notrunc 2> /dev/null
+t_exit "import with a .deb of the right size, other bytes" 0 \
+	"$KMIG" --repo "$TRASH/linux4" --db "$DB" import 9.1.3
+t_ok "... its SHA256 is not the lists'" \
+	grep -q "^kmig: warning: '$deb' has SHA256 [0-9a-f]*\.\.\., not the package lists' [0-9a-f]*\.\.\.: deleted and downloaded again$" \
+	"$TRASH/.stderr"
+t_ok "... the cache holds the package now" cmp "$good" "$deb"
+mkdir -p "$KMIG_HOME/debs/.download-999999999"
+t_exit "a cached package that is right" 0 "$KMIG" --repo "$TRASH/linux5" --db "$DB" import 9.1.3
+t_is "... is reused without a word" "" "$(cat "$TRASH/.stderr")"
+t_ok "... and the download directory a killed kmig left is kept (nothing downloaded)" \
+	test -d "$KMIG_HOME/debs/.download-999999999"
+rmdir "$KMIG_HOME/debs/.download-999999999"
 # Fresh lists are not fetched again; stale ones (24 hours) are, and
 # --update fetches them whatever their age.
 mk_deb new 9.2 9.2.2-1
@@ -258,6 +286,22 @@ Linux 9.4-rc2
 Linux 9.4-rc1" "$(git -C "$RC" log --format=%s)"
 t_exit "a candidate and its kernel name together" 2 rc import 9.4-rc1 '9.4~rc1-1~exp1'
 t_ok "... both import v9.4-rc1" grep -q "both import v9.4-rc1:" "$TRASH/.stderr"
+
+# A package the mirror itself serves corrupt (its lists agree): the error
+# names the cached file and says what to do
+mk_deb bad 9.5 9.5.1-1
+head -c $(($(stat -c %s "$M/pool/bad/linux-source-9.5_9.5.1-1_all.deb") / 2)) \
+	"$M/pool/bad/linux-source-9.5_9.5.1-1_all.deb" > "$TRASH/cut.deb"
+mv "$TRASH/cut.deb" "$M/pool/bad/linux-source-9.5_9.5.1-1_all.deb"
+mk_suite bad
+mkdir -p "$TRASH/data-bad"
+printf 'suite file://%s bad main trusted=yes\n' "$M" > "$TRASH/data-bad/suites"
+t_exit "a corrupt package" 2 env KMIG_DEBIAN_DIR="$TRASH/data-bad" \
+	"$KMIG" --repo "$TRASH/linux6" --db "$DB" import 9.5.1
+t_is "... one line" 1 "$(wc -l < "$TRASH/.stderr")"
+t_ok "... naming the cached file and saying to delete it" \
+	grep -q "'$KMIG_HOME/debs/linux-source-9.5_9.5.1-1_all.deb' (a corrupt package? delete it and kmig import downloads it again)" \
+	"$TRASH/.stderr"
 
 machine_apt > "$TRASH/apt-after"
 t_ok "the machine's apt configuration and lists are untouched" \

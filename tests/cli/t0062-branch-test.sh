@@ -66,6 +66,9 @@ t_ok "... its line" grep -q "^0001 build-fail   c2: " "$TRASH/.stdout"
 t_is "... no progress line" "" "$(cat "$TRASH/.stderr")"
 t_exit "branch test, stderr no terminal" 1 k branch test --no-compile-check
 t_is "... no progress line" "" "$(cat "$TRASH/.stderr")"
+t_ok "... the summary counts one step, singular" \
+	grep -qx "kmig/v1.0: 1 step tested, 0 passed, 1 failed, 0 untested, 0 not applied" \
+	"$TRASH/.stdout"
 t_exit "branch test, KMIG_PROGRESS=1" 1 \
 	env KMIG_PROGRESS=1 "$KMIG" --repo "$R" --db "$D" branch test --no-compile-check
 t_ok "... the progress line" grep -q "^\[1/1\] testing 0001-c2.patch$" "$TRASH/.stderr"
@@ -81,4 +84,11 @@ t_exit "fixture: branch apply --base a commit id --name" 0 env KMIG_NO_PROGRESS=
 	--repo "$R" --db "$D" branch apply --base "$id" --name t/byid --series "$S"
 t_exit "branch test --name of that branch" 1 k branch test --name t/byid --no-compile-check
 t_ok "... its step" grep -q "^0001 build-fail   c2: " "$TRASH/.stdout"
+# one patch on one release: the matrix's counts are singular
+t_ok "scan v1.0" k scan
+t_exit "branch status --matrix" 0 k branch status --matrix
+t_is "... one patch on one base" "1 patch on 1 base" "$(tail -n 1 "$TRASH/.stdout")"
+t_exit "branch status" 0 k branch status
+t_is "... one patch" "1 patch: 1 applied, 0 upstream, 0 superseded, 0 conflict" \
+	"$(tail -n 1 "$TRASH/.stdout")"
 t_done

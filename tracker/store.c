@@ -284,10 +284,48 @@ static int current_version(struct store *st, int *out)
 	return query_int(st, legacy ? legacy_sql : pragma_sql, out);
 }
 
+static int newer_err(struct store *st, int have)
+{
+	return kmig_err("database '%s' has schema version %d, newer than this kmig (%d); upgrade kmig",
+			st->path, have, store_schema_version());
+}
+
+/*
+ * check_database - the schema version of @st's database into *@have and
+ * its number of tables into *@tables (both 0 for a new, empty file);
+ * refuse, before anything is written to it, a database newer than this
+ * kmig and one that is no kmig database: a file SQLite cannot read, or
+ * an SQLite database of another program (tables or a version, but no
+ * table releases, which migration 1 made).
+ */
+static int check_database(struct store *st, int *have, int *tables)
+{
+	static const char tables_sql[] = "SELECT count(*) FROM sqlite_master";
+	static const char ours_sql[] =
+		"SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'releases'";
+	int ours;
+
+	*have = *tables = 0;
+	if (current_version(st, have) || query_int(st, tables_sql, tables) ||
+	    query_int(st, ours_sql, &ours)) {
+		if (sqlite3_errcode(st->db) == SQLITE_NOTADB)
+			return kmig_err("database '%s' is not a kmig database: %s",
+					st->path, sqlite3_errmsg(st->db));
+		return KMIG_EGENERIC;
+	}
+	if (*have > store_schema_version())
+		return newer_err(st, *have);
+	if ((*tables || *have) && !ours)
+		return kmig_err("database '%s' is not a kmig database (it has no table 'releases')",
+				st->path);
+	return 0;
+}
+
 /*
  * migrate - apply, in one transaction, every migration above the
  * database's version, each followed by PRAGMA user_version; refuse a
- * database newer than this kmig.
+ * database newer than this kmig (one may have migrated it since
+ * check_database()).
  */
 static int migrate(struct store *st)
 {
@@ -298,8 +336,7 @@ static int migrate(struct store *st)
 	if (current_version(st, &have))
 		goto out_rollback;
 	if (have > want) {
-		kmig_err("database '%s' has schema version %d, newer than this kmig (%d); upgrade kmig",
-			 st->path, have, want);
+		newer_err(st, have);
 		goto out_rollback;
 	}
 	for (n = have + 1; n <= want; n++) {
@@ -379,6 +416,7 @@ int store_open(struct store **out, const char *path)
 {
 	struct store *st;
 	char *dir, *slash;
+	int have, tables;
 
 	*out = NULL;
 	if (not_a_file(path))
@@ -405,7 +443,8 @@ int store_open(struct store **out, const char *path)
 		goto out_close;
 	}
 	sqlite3_busy_timeout(st->db, 30000);
-	if (add_functions(st) ||
+	/* before journal_mode, which writes a database not in WAL mode */
+	if (add_functions(st) || check_database(st, &have, &tables) ||
 	    store_exec(st, "PRAGMA journal_mode = WAL") ||
 	    store_exec(st, "PRAGMA foreign_keys = ON") ||
 	    store_exec(st, "PRAGMA synchronous = NORMAL"))
@@ -434,8 +473,7 @@ static int check_version_ro(struct store *st)
 		return kmig_err("database '%s' has schema version %d, older than this kmig (%d); run 'kmig scan' to migrate it",
 				st->path, have, want);
 	if (have > want)
-		return kmig_err("database '%s' has schema version %d, newer than this kmig (%d); upgrade kmig",
-				st->path, have, want);
+		return newer_err(st, have);
 	return 0;
 }
 
@@ -478,7 +516,7 @@ int store_open_readonly(struct store **out, const char *path)
 	struct store *st;
 	char *upath, *uri, *dir;
 	bool dir_ro, migrated = false;
-	int have, ret = KMIG_EGENERIC;
+	int have, tables, ret = KMIG_EGENERIC;
 
 	*out = NULL;
 	if (access(path, F_OK) < 0)
@@ -502,20 +540,14 @@ int store_open_readonly(struct store **out, const char *path)
 	 */
 	uri = xasprintf("file:%s?mode=ro%s", upath, dir_ro ? "&immutable=1" : "");
 	free(upath);
-	if (open_ro(st, uri) || current_version(st, &have))
+	if (open_ro(st, uri) || check_database(st, &have, &tables))
 		goto out_close;
-	if (!have) {
-		/* an empty file (no table at all): not written to make one */
-		int tables;
-
-		if (query_int(st, "SELECT count(*) FROM sqlite_master", &tables))
-			goto out_close;
-		if (!tables) {
-			ret = kmig_errcode(KMIG_ENOTFOUND,
-					   "database '%s' is empty (run 'kmig scan' first)",
-					   path);
-			goto out_close;
-		}
+	if (!have && !tables) {
+		/* an empty file: not written to make one */
+		ret = kmig_errcode(KMIG_ENOTFOUND,
+				   "database '%s' is empty (run 'kmig scan' first)",
+				   path);
+		goto out_close;
 	}
 	if (have < store_schema_version() && !migrated) {
 		/* an older schema is migrated once: the one write, if allowed */

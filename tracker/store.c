@@ -17,10 +17,27 @@ extern const char kmig_schema_sql[];
 
 #define MIGRATION_MARK "-- migration: "
 
+/*
+ * db_reason - @msg, SQLite's message for @db's last error, followed by the
+ * system's when it is an I/O error: "disk I/O error" alone does not tell
+ * a full disk from a failing one.  The caller frees it.
+ */
+static char *db_reason(sqlite3 *db, const char *msg)
+{
+	int err = db ? sqlite3_system_errno(db) : 0;
+
+	if (!db || (sqlite3_errcode(db) & 0xff) != SQLITE_IOERR || !err)
+		return xstrdup(msg);
+	return xasprintf("%s (%s)", msg, strerror(err));
+}
+
 int store_dberr(struct store *st, const char *what)
 {
-	return kmig_err("database '%s': %s: %s", st->path, what,
-			sqlite3_errmsg(st->db));
+	char *why = db_reason(st->db, sqlite3_errmsg(st->db));
+
+	kmig_err("database '%s': %s: %s", st->path, what, why);
+	free(why);
+	return KMIG_EGENERIC;
 }
 
 /* store_prepare - prepare @sql; on failure records the error, *out NULL. */
@@ -100,7 +117,10 @@ int store_exec(struct store *st, const char *sql)
 	char *msg = NULL;
 
 	if (sqlite3_exec(st->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
-		kmig_err("database '%s': %s", st->path, msg ? msg : "error");
+		char *why = db_reason(st->db, msg ? msg : "error");
+
+		kmig_err("database '%s': %s", st->path, why);
+		free(why);
 		sqlite3_free(msg);
 		return KMIG_EGENERIC;
 	}

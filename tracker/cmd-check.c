@@ -55,7 +55,7 @@ static const char usage[] =
 	"                   file is warned about on stderr\n"
 	"  --format FMT     text (default, the 0day bot's shape) or json\n"
 	"  --removed        list the removed uses too (text; JSON always has them)\n"
-	"  --jobs N         lexer threads (default: CPUs)\n"
+	"  -j, --jobs N     lexer threads (default: CPUs)\n"
 	"  --rule ID        only the rules matching ID (a glob; repeatable)\n"
 	"  --skip-rule ID   not the rules matching ID (a glob; repeatable)\n"
 	"\n"

@@ -57,7 +57,7 @@ static const char usage[] =
 	"\n"
 	"  --subsystem NAME  only this MAINTAINERS section (repeatable)\n"
 	"  --max-patches N   at most N patches (sections in name order)\n"
-	"  --jobs N          spatch processes (default: CPUs)\n"
+	"  -j, --jobs N      spatch processes (default: CPUs)\n"
 	"  --dry-run         print each patch it would write (with its diff),\n"
 	"                    write nothing\n"
 	"  --cocci TREE-PATH the base tree's semantic patch at TREE-PATH\n"

@@ -56,7 +56,7 @@ static const char usage[] =
 	"  --tarball FILE    import a local kernel tarball instead (needs --tag)\n"
 	"  --tag TAG         the tag for --tarball: a kernel release tag, vX.Y,\n"
 	"                    vX.Y.Z or vX.Y-rcN (numbers without leading zeros)\n"
-	"  --jobs N          threads writing blobs (default: CPUs)\n";
+	"  -j, --jobs N      threads writing blobs (default: CPUs)\n";
 
 /*
  * The author, committer and tagger of everything kmig import writes: how

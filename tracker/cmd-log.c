@@ -44,7 +44,7 @@ static const char usage[] =
 	"  --rule ID          only this rule\n"
 	"  --subsystem NAME   only uses in files of this MAINTAINERS section\n"
 	"  --all              also list commits without changes (text, json)\n"
-	"  --jobs N           lexer threads (default: CPUs)\n"
+	"  -j, --jobs N       lexer threads (default: CPUs)\n"
 	"  --format FMT       text (default), csv or json\n"
 	"\n"
 	"CSV: commit,date,author,email,subject,rule,added,removed  (one row per\n"

@@ -32,7 +32,7 @@ static const char usage[] =
 	"\n"
 	"  --tags GLOB     scan tags matching GLOB (repeatable; each must match)\n"
 	"  --include-rc    include -rc tags\n"
-	"  --jobs N        lexer threads (default: CPUs)\n"
+	"  -j, --jobs N    lexer threads (default: CPUs)\n"
 	"  --reach-depth N warn-on-user: WARN sites within N direct calls of an\n"
 	"                  entry point user space drives (default 3; 0: in the\n"
 	"                  entry points only).  A release scanned at another depth\n"

@@ -220,6 +220,12 @@ struct scan_state {
 	bool stmt_start;
 	bool stmt_const;		/* "const" seen in this statement */
 	bool stmt_rhs;			/* after '=' in this statement */
+	/*
+	 * the parentheses open at file scope are a macro's arguments: the
+	 * outermost opened after an upper-case name ("TRACE_EVENT(",
+	 * "DEFINE_GUARD("), no prototype's or declaration's
+	 */
+	bool macro_args;
 };
 
 struct lex_fx;

@@ -1075,12 +1075,15 @@ void lex_match_word(struct lexer *lx, size_t i)
 	const struct word *w = &lex_words.w[t->word];
 	const struct tok *pv = lex_prev(lx);
 	/*
-	 * Code: a function or #define body, or the arguments of a macro
-	 * called at file scope ("TRACE_EVENT(... TP_fast_assign(...))",
-	 * "DEFINE_GUARD(..., lock(_T), ...)"), whose calls the macro puts
-	 * in a function.  A declaration's "NAME(" is at paren depth 0.
+	 * Code: a function or #define body, or the arguments of an
+	 * upper-case macro called at file scope ("TRACE_EVENT(...
+	 * TP_fast_assign(...))", "DEFINE_GUARD(..., lock(_T), ...)"), whose
+	 * calls the macro puts in a function.  Not a declaration's "NAME(",
+	 * nor what is inside a prototype's parentheses ("__typeof__(...)",
+	 * a parameter list that #if branches leave unbalanced).
 	 */
-	bool code = lx->in_define || lx->nfr > 0 || lx->st.paren > 0;
+	bool code = lx->in_define || lx->nfr > 0 ||
+		    (lx->st.paren > 0 && lx->st.macro_args);
 	bool call, member;
 	size_t n;
 	uint32_t m;

@@ -412,6 +412,12 @@ static inline void scan_punct(struct lexer *lx, struct frame *f,
 {
 	switch (t->sub) {
 	case P_LPAREN:
+		if (!f && !lx->in_define && lx->st.paren == 0) {
+			const struct tok *pv = lex_prev(lx);
+
+			lx->st.macro_args = pv && pv->type == T_IDENT &&
+				lex_all_upper(lx->buf + pv->off, pv->len);
+		}
 		lx->st.paren++;
 		break;
 	case P_RPAREN:

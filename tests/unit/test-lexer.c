@@ -264,6 +264,17 @@ static void test_scope(void **state)
 			       "\tunlock(_T))\n"
 			       "int BUG_ON(int x);\n"
 			       "void f(void (*BUG_ON)(int));\n", "bug-on"), 1);
+	/*
+	 * but not inside a prototype's parentheses: an unevaluated
+	 * __typeof__(), a parameter's size, a parameter list the #if
+	 * branches leave unbalanced (the depth stays open after it)
+	 */
+	assert_int_equal(count("static __typeof__(strcpy(a, b)) tp1;\n"
+			       "void f(char buf[sizeof(strcpy(a, b))]);\n"
+			       "#if 1\nint h(int a\n#else\nint h(int a, int b\n"
+			       "#endif\n);\n"
+			       "extern char *strcpy(char *, const char *);\n",
+			       "strcpy"), 0);
 }
 
 static void test_conditionals(void **state)

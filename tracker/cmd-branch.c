@@ -319,15 +319,83 @@ static int series_gives(bool *yes, git_repository *repo, git_commit *base,
 	return ret;
 }
 
+static char *strip_kmig_trailers(const char *message);
+
+/* @s without its trailing blanks and newlines: messages compared so. */
+static size_t trimmed_len(const char *s)
+{
+	size_t n = strlen(s);
+
+	while (n && (s[n - 1] == '\n' || s[n - 1] == ' ' || s[n - 1] == '\t'))
+		n--;
+	return n;
+}
+
+/*
+ * messages_exported - is the message of every commit from @tip back to
+ * @stop (first parents, @stop excluded) that of a patch of the series
+ * (@patches), Kmig-* trailers aside?  A message amended on the branch (a
+ * Reviewed-by added) and not exported is not, though the tree is.
+ */
+static int messages_exported(bool *yes, git_commit *tip, const git_oid *stop,
+			     const struct mbox_patch *patches, size_t npatches)
+{
+	char **want = xcalloc(npatches ? npatches : 1, sizeof(*want));
+	git_commit *c = NULL, *parent;
+	size_t i, steps = 0;
+	int ret = 0;
+
+	*yes = true;
+	for (i = 0; i < npatches; i++) {
+		char *m = mbox_message(&patches[i]);
+
+		want[i] = strip_kmig_trailers(m);
+		free(m);
+	}
+	if (git_commit_dup(&c, tip) < 0) {
+		ret = kmig_err_git("cannot read commit");
+		goto out_free;
+	}
+	while (*yes && !git_oid_equal(git_commit_id(c), stop)) {
+		char *have;
+		size_t n;
+
+		if (git_commit_parentcount(c) == 0 || ++steps > npatches) {
+			*yes = false;	/* not on @stop, or more commits */
+			break;
+		}
+		have = strip_kmig_trailers(git_commit_message(c));
+		n = trimmed_len(have);
+		for (i = 0; i < npatches; i++)
+			if (want[i] && trimmed_len(want[i]) == n &&
+			    !memcmp(want[i], have, n))
+				break;
+		*yes = i < npatches;
+		free(have);
+		if (git_commit_parent(&parent, c, 0) < 0) {
+			ret = kmig_err_git("cannot read commit");
+			break;
+		}
+		git_commit_free(c);
+		c = parent;
+	}
+	git_commit_free(c);
+out_free:
+	for (i = 0; i < npatches; i++)
+		free(want[i]);
+	free(want);
+	return ret;
+}
+
 /*
  * edited_branch_guard - an error when the branch @refname exists and its
  * tip is not where the last apply of it left it (@old, its recorded
  * steps: the commit of its last applied step, else its base) and its
  * tree is not that of @next, the tip this apply made on @base, nor the
  * one the series (@patches) gives on the branch's own base (rebased
- * elsewhere after an export): commits made on it with git since (a fix
- * on top, an amend) and not exported to the series would leave the
- * branch.  With no steps recorded (another database) there is nothing
+ * elsewhere after an export), or a commit's message is no patch's:
+ * commits made on it with git since (a fix on top, an amend, a trailer
+ * added) and not exported to the series would leave the branch.  With no steps recorded (another database) there is nothing
  * to compare: 0.
  */
 static int edited_branch_guard(git_repository *repo, const char *refname,
@@ -364,18 +432,35 @@ static int edited_branch_guard(git_repository *repo, const char *refname,
 	tip = git_reference_target(ref);
 	if (!tip || git_oid_equal(tip, &want))
 		goto out_free;		/* where the last apply left it */
-	/* edited, and exported: the series gives the same tree */
-	if (!git_commit_lookup(&cur, repo, tip) &&
+	/*
+	 * edited, and exported: the series gives the same tree, and has
+	 * the message of each of its commits
+	 */
+	if (git_commit_lookup(&cur, repo, tip) < 0)
+		goto refuse;
+	if (repo_resolve_commit(&old_base, repo, old->v[0].base)) {
+		/* its base is gone: the tree alone tells */
+		if (git_oid_equal(git_commit_tree_id(cur),
+				  git_commit_tree_id(next)))
+			goto out_free;
+		goto refuse;
+	}
+	ret = messages_exported(&exported, cur, git_commit_id(old_base),
+				patches, npatches);
+	if (ret)
+		goto out_free;
+	if (exported &&
 	    git_oid_equal(git_commit_tree_id(cur), git_commit_tree_id(next)))
 		goto out_free;
 	/* ... on the branch's own base, when this apply is on another */
-	if (cur && !repo_resolve_commit(&old_base, repo, old->v[0].base) &&
+	if (exported &&
 	    !git_oid_equal(git_commit_id(old_base), git_commit_id(base_now))) {
 		ret = series_gives(&exported, repo, old_base, patches, npatches,
 				   git_commit_tree_id(cur));
 		if (ret || exported)
 			goto out_free;
 	}
+refuse:
 	/*
 	 * the new tip has the old one (a base tag that moved on since an
 	 * apply that applied nothing): no commit of the branch is lost

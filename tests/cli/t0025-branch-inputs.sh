@@ -248,6 +248,25 @@ hand_commit 24
 t_exit "an edit made since on the new base still needs an export" 2 \
 	k branch rebase --onto v1.2 --series "$S5" --name t/edit
 t_ok "... said" grep -q "^kmig: 't/edit' has commits kmig did not make" "$TRASH/.stderr"
+# a message amended on the branch (a Reviewed-by added, the same tree) is
+# an edit too: neither another base nor the same one drops it unexported
+t_exit "fixture: the branch re-made on v1.1" 0 \
+	k branch rebase --onto v1.1 --series "$S5" --name t/edit --force
+git -C "$W" checkout -q t/edit
+git -C "$W" commit -q --amend -m "$(git -C "$W" log -1 --format=%B)
+
+Reviewed-by: Important Person <ip@example.com>"
+git -C "$W" checkout -q -
+amended=$(git -C "$W" rev-parse t/edit)
+t_exit "rebase onto another base over an amended message" 2 \
+	k branch rebase --onto v1.2 --series "$S5" --name t/edit
+t_exit "apply on the same base over it" 2 \
+	k branch apply --base v1.1 --series "$S5" --name t/edit
+t_is "the branch as it was" "$amended" "$(git -C "$W" rev-parse t/edit)"
+t_exit "export the amended message" 0 k branch export --name t/edit --series "$S5"
+t_exit "then rebase --onto another base takes it" 0 \
+	k branch rebase --onto v1.2 --series "$S5" --name t/edit
+t_ok "... with the Reviewed-by" sh -c "git -C '$W' log -1 --format=%B t/edit | grep -q '^Reviewed-by: Important Person'"
 t_ok "--force in the help" sh -c "'$KMIG' help branch | grep -q 're-creates it anyway (the old tip stays in its reflog)'"
 
 # a branch whose apply applied nothing (every patch upstream) is its base;

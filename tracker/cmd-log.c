@@ -484,18 +484,6 @@ static int maint_of(struct log_state *s, const git_oid *id, git_oid *maint)
 	return ret;
 }
 
-/* Is @name (or MAINTAINERS_NONE) a section of MAINTAINERS blob @maint? */
-static int maint_has_section(struct log_state *s, const git_oid *maint,
-			     const char *name)
-{
-	const struct maintainers *m = NULL;
-	int ret = maint_cache_get(&s->maint, s->repo, maint, &m);
-
-	if (!ret && m)
-		ret = maintainers_has(m, name);
-	return ret;
-}
-
 /*
  * Whether @name is a section of the MAINTAINERS in the tree of commit @id
  * (or MAINTAINERS_NONE): 1, 0 (also without MAINTAINERS) or an error.
@@ -507,7 +495,7 @@ static int section_at(struct log_state *s, const git_oid *id, const char *name)
 
 	if (ret == KMIG_ENOTFOUND)
 		return 0;	/* no MAINTAINERS: no section */
-	return ret ? ret : maint_has_section(s, &maint, name);
+	return ret ? ret : maint_cache_has(&s->maint, s->repo, &maint, name);
 }
 
 /*
@@ -547,7 +535,7 @@ static int section_in_range(struct log_state *s, const git_oid *from,
 		}
 		if (memmem(git_blob_rawcontent(blob),
 			   (size_t)git_blob_rawsize(blob), name, strlen(name)))
-			ret = maint_has_section(s, &maint, name);
+			ret = maint_cache_has(&s->maint, s->repo, &maint, name);
 		git_blob_free(blob);
 	}
 	if (!ret && rc != GIT_ITEROVER)

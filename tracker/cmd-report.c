@@ -713,7 +713,6 @@ static int section_in_maintainers(struct store *st, const char *repo_path,
 	*tag = NULL;
 	ret = repo_open(&repo, repo_path);
 	while (!ret && !*tag && i-- > 0) {
-		const struct maintainers *m = NULL;
 		char *hex = NULL;
 		git_oid oid;
 
@@ -722,9 +721,11 @@ static int section_in_maintainers(struct store *st, const char *repo_path,
 			ret = kmig_err("release '%s' has a bad MAINTAINERS id '%s'",
 				       rels[i].tag, hex);
 		else if (!ret && hex)
-			ret = maint_cache_get(&mc, repo, &oid, &m);
-		if (!ret && m && maintainers_has(m, name))
+			ret = maint_cache_has(&mc, repo, &oid, name);
+		if (ret > 0) {
 			*tag = rels[i].tag;
+			ret = 0;
+		}
 		free(hex);
 	}
 	maint_cache_release(&mc);

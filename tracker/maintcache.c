@@ -45,6 +45,17 @@ int maint_cache_get(struct maint_cache *c, git_repository *repo,
 	return 0;
 }
 
+int maint_cache_has(struct maint_cache *c, git_repository *repo,
+		    const git_oid *oid, const char *name)
+{
+	const struct maintainers *m = NULL;
+	int ret = maint_cache_get(c, repo, oid, &m);
+
+	if (!ret && m)
+		ret = maintainers_has(m, name);
+	return ret;
+}
+
 void maint_cache_release(struct maint_cache *c)
 {
 	size_t i;

@@ -33,6 +33,13 @@ struct maint_cache {
  */
 int maint_cache_get(struct maint_cache *c, git_repository *repo,
 		    const git_oid *oid, const struct maintainers **out);
+/*
+ * maint_cache_has - is @name (or MAINTAINERS_NONE) a section of the
+ * MAINTAINERS blob @oid (maint_cache_get())?  1, 0 (also for the zero
+ * id) or negative.
+ */
+int maint_cache_has(struct maint_cache *c, git_repository *repo,
+		    const git_oid *oid, const char *name);
 void maint_cache_release(struct maint_cache *c);
 
 #endif

@@ -54,6 +54,31 @@ t_need_spatch() {
 	t_done
 }
 
+# fake_qemu_hanging DIR - DIR/qemu-system-x86_64: a QEMU that prints a
+# kernel banner, runs a process of its own (as lava-run runs QEMU), writes
+# that process's id into $FAKE_PIDS/<its own pid> and never ends; with
+# $FAKE_FAST set it fails at once instead
+fake_qemu_hanging() {
+	cat > "$1/qemu-system-x86_64" <<'FAKE'
+#!/bin/sh
+echo "Linux version 0.0 (fake)"
+[ -n "$FAKE_FAST" ] && exit 1
+sleep 300 &
+echo $! > "$FAKE_PIDS/$$"
+wait
+FAKE
+	chmod +x "$1/qemu-system-x86_64"
+}
+
+# wait_files DIR N - wait, 20 s at most, until DIR holds N files or more
+wait_files() {
+	_wf_n=0
+	while [ "$(ls "$1" | grep -c .)" -lt "$2" ] && [ $_wf_n -lt 200 ]; do
+		sleep 0.1
+		_wf_n=$((_wf_n + 1))
+	done
+}
+
 # t_exit "desc" STATUS command... - the command exits with STATUS
 t_exit() {
 	_t_desc=$1 _t_want=$2; shift 2

@@ -20,17 +20,7 @@ for c in $(git -C "$R" rev-list t/x); do
 		[ -e "$d/$c-$hash.bzImage" ] || head -c 4096 /dev/urandom > "$d/$c-$hash.bzImage"
 	done
 done
-# a QEMU that runs a process of its own (as lava-run runs QEMU) and
-# never ends; $FAKE_FAST: one that fails at once
-cat > "$TRASH/bin/qemu-system-x86_64" <<'FAKE'
-#!/bin/sh
-echo "Linux version 0.0 (fake)"
-[ -n "$FAKE_FAST" ] && exit 1
-sleep 300 &
-echo $! > "$FAKE_PIDS/$$"
-wait
-FAKE
-chmod +x "$TRASH/bin/qemu-system-x86_64"
+fake_qemu_hanging "$TRASH/bin"
 export FAKE_PIDS="$TRASH/pids"
 boots() { ls "$KMIG_HOME"/work/*/boots 2> /dev/null | grep -c .; }
 
@@ -38,11 +28,7 @@ boots() { ls "$KMIG_HOME"/work/*/boots 2> /dev/null | grep -c .; }
 PATH="$TRASH/bin:$PATH" env --default-signal=INT "$KMIG" --repo "$R" --db "$D" \
 	branch test --name t/x --no-compile-check --jobs 2 > "$TRASH/int.out" 2>&1 &
 pid=$!
-n=0
-while [ "$(ls "$TRASH/pids" | grep -c .)" -lt 2 ] && [ $n -lt 200 ]; do
-	sleep 0.1
-	n=$((n + 1))
-done
+wait_files "$TRASH/pids" 2
 t_is "both steps boot in the background" 2 "$(boots)"
 kill -INT $pid
 wait $pid

@@ -15,15 +15,7 @@ q() { sqlite3 "$D" "$@"; }
 t_ok "fixture: five commits with fake images" boot_fixture "$R" "$D"
 t_ok "fixture: v1.0 scanned (kmig web needs a release)" k scan
 mkdir -p "$TRASH/bin" "$TRASH/pids"
-cat > "$TRASH/bin/qemu-system-x86_64" <<'FAKE'
-#!/bin/sh
-echo "Linux version 0.0 (fake)"
-[ -n "$FAKE_FAST" ] && exit 1
-sleep 300 &
-echo $! > "$FAKE_PIDS/$$"
-wait
-FAKE
-chmod +x "$TRASH/bin/qemu-system-x86_64"
+fake_qemu_hanging "$TRASH/bin"
 export FAKE_PIDS="$TRASH/pids"
 head=$(git -C "$R" rev-parse HEAD)
 
@@ -35,11 +27,7 @@ interrupted() {
 	PATH="$TRASH/bin:$PATH" env --default-signal=INT "$KMIG" --repo "$R" --db "$D" \
 		bisect v1.0 master --verify 1 > "$TRASH/int.out" 2>&1 &
 	_pid=$!
-	_n=0
-	while [ -z "$(ls "$TRASH/pids")" ] && [ $_n -lt 200 ]; do
-		sleep 0.1
-		_n=$((_n + 1))
-	done
+	wait_files "$TRASH/pids" 1
 	kill "-$1" $_pid
 	wait $_pid 2> /dev/null
 	echo $? > "$TRASH/rc"
@@ -78,11 +66,7 @@ rm -f "$TRASH"/pids/*
 PATH="$TRASH/bin:$PATH" "$KMIG" --repo "$R" --db "$D" bisect v1.0 master --verify 1 \
 	> /dev/null 2>&1 &
 pid=$!
-n=0
-while [ -z "$(ls "$TRASH/pids")" ] && [ $n -lt 200 ]; do
-	sleep 0.1
-	n=$((n + 1))
-done
+wait_files "$TRASH/pids" 1
 t_is "a bisect in its first boot reads running" \
 	"1|interrupted 2|interrupted 3|interrupted 4|running" "$(web_status)"
 kill -TERM $pid

@@ -315,9 +315,10 @@ out_free:
 /*
  * The console lines around @finding in the log @path: five lines before
  * it to the end of its trace ("---[ end trace" or "---[ end Kernel
- * panic"), at most 40 lines (under panic_on_warn the panic and its own
- * trace follow the warning's); the last 30 lines when the finding is no
- * console line (a missing marker).
+ * panic"), at most 80 lines (under panic_on_warn the panic and its own
+ * trace follow the warning's, and a trace's "? frame" guesses vary from
+ * boot to boot: at 40 the panic line was cut off); the last 30 lines
+ * when the finding is no console line (a missing marker).
  */
 static void console_excerpt(struct sbuf *out, const char *path,
 			    const char *finding)
@@ -338,7 +339,7 @@ static void console_excerpt(struct sbuf *out, const char *path,
 	for (p = hit ? hit : buf_end; p > log.buf; p--)
 		if (p[-1] == '\n' && --n == 0)
 			break;
-	for (n = 0; p < buf_end && n < 40; n++) {
+	for (n = 0; p < buf_end && n < 80; n++) {
 		size_t len = strcspn(p, "\n"), show = len;
 
 		while (show && p[show - 1] == '\r')

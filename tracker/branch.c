@@ -11,6 +11,7 @@
 #include "lexer.h"
 #include "repo.h"
 #include "rules.h"
+#include "store.h"
 #include "usetext.h"
 
 const char *const branch_status_names[BRANCH__COUNT] = {
@@ -24,6 +25,47 @@ void branch_outcome_clear(struct branch_outcome *o)
 {
 	sbuf_release(&o->evidence);
 	memset(o, 0, sizeof(*o));
+}
+
+char *branch_default_name(const char *tag)
+{
+	return xasprintf("kmig/%s", tag);
+}
+
+int branch_name_for(char **out, git_repository *repo, const char *name,
+		    const char *base)
+{
+	git_commit *c = NULL;
+	int ret;
+
+	*out = NULL;
+	if (name) {
+		*out = xstrdup(name);
+		return 0;
+	}
+	if (!repo_tag_exists(repo, base)) {
+		ret = repo_resolve_commit(&c, repo, base);
+		if (ret)
+			return ret;
+		git_commit_free(c);
+		return kmig_errcode(KMIG_EUSAGE,
+				    "'%s' is not a tag: name the branch with --name BRANCH",
+				    base);
+	}
+	*out = branch_default_name(base);
+	return 0;
+}
+
+int branch_chosen(char **out, git_repository *repo, struct store *st,
+		  const char *name, const char *base)
+{
+	*out = NULL;
+	if (name || base)
+		return branch_name_for(out, repo, name, base);
+	if (!st)
+		return kmig_errcode(KMIG_ENOTFOUND,
+				    "no branch applied yet (run 'kmig branch apply')");
+	return store_branch_latest(st, out);
 }
 
 void kmig_identity(char **name, char **email)

@@ -38,6 +38,8 @@
 #include "series.h"
 #include "util.h"
 
+struct store;
+
 #define BRANCH_WALK_LIMIT 1000
 
 enum branch_status {
@@ -94,6 +96,36 @@ char *branch_message_add_trailer(const char *message, const char *key,
  */
 char *branch_message_trailer(const char *message, const char *key,
 			     char **strip);
+
+/*
+ * branch_default_name - kmig/<@tag>, the name of the conversion branch
+ * made on the tag @tag without --name (malloc'd).
+ */
+char *branch_default_name(const char *tag);
+
+/*
+ * branch_name_for - the branch a branch subcommand names from --name
+ * @name and --base @base (or --onto), into *@out (malloc'd): @name when
+ * given (NULL: none), else branch_default_name(@base), which only a tag
+ * of @repo (refs/tags/@base) names: HEAD, a commit id or "v6.1~1" would
+ * make kmig/HEAD, a name saying nothing of the base, or no branch name
+ * at all.  Returns 0; KMIG_EUSAGE with "'@base' is not a tag: name the
+ * branch with --name BRANCH" recorded for a revision that is no tag; else
+ * repo_resolve_commit()'s error for a @base that is no revision
+ * (KMIG_ENOTFOUND, "unknown revision").
+ */
+int branch_name_for(char **out, git_repository *repo, const char *name,
+		    const char *base);
+
+/*
+ * branch_chosen - the branch status, export and test work on, into *@out
+ * (malloc'd): branch_name_for() when @name or @base is given (@repo is
+ * read for a @base without @name only), else the branch applied last in
+ * @st; with no database yet (@st NULL) KMIG_ENOTFOUND, "no branch applied
+ * yet (run 'kmig branch apply')".  0 or negative.
+ */
+int branch_chosen(char **out, git_repository *repo, struct store *st,
+		  const char *name, const char *base);
 
 /*
  * kmig_identity - "KMIG_IDENTITY" ("Name <email>"), else git's user.name and

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "boottest.h"
+#include "branch.h"
 #include "cmd-boot.h"
 #include "kbuild.h"
 #include "kmig.h"
@@ -299,35 +300,18 @@ int branch_test(struct kmig_ctx *ctx, int argc, char **argv)
 		status = cmd_fail_last(KMIG_EXIT_ERROR);
 		goto out_args;
 	}
-	if (base) {
-		/* the branch kmig/TAG: branch apply names none after HEAD, a commit id */
-		git_commit *bc = NULL;
-
-		if (repo_resolve_commit(&bc, repo, base)) {
-			status = cmd_fail_last(KMIG_EXIT_ERROR);
-			goto out_repo;
-		}
-		git_commit_free(bc);
-		if (!repo_tag_exists(repo, base)) {
-			status = cmd_usage_error("branch test", "--base '%s' is not a tag: name the branch with --name BRANCH",
-						 base);
-			goto out_repo;
-		}
-	}
 	ret = store_open_readonly(&st, ctx->db_path);
 	if (ret && ret != KMIG_ENOTFOUND) {
 		status = cmd_fail_last(KMIG_EXIT_ERROR);
 		goto out_repo;
 	}
-	if (bname)
-		name = xstrdup(bname);
-	else if (base)
-		name = xasprintf("kmig/%s", base);
-	else if (!st) {
-		status = cmd_fail(KMIG_EXIT_ERROR,
-				  "no branch applied yet (run 'kmig branch apply')");
+	/* the branch as apply named it: kmig/TAG from a tag only, not HEAD */
+	ret = branch_chosen(&name, repo, st, bname, base);
+	if (ret == KMIG_EUSAGE) {
+		status = cmd_usage_error("branch test", "--base %s", kmig_errmsg());
 		goto out_repo;
-	} else if (store_branch_latest(st, &name)) {
+	}
+	if (ret) {
 		status = cmd_fail_last(KMIG_EXIT_ERROR);
 		goto out_repo;
 	}

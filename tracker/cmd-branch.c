@@ -182,30 +182,15 @@ static int parse_opts(struct branch_opts *o, const char *sub, int argc,
 	return 0;
 }
 
-static char *branch_name(const struct branch_opts *o, const char *base)
-{
-	return o->name ? xstrdup(o->name) : xasprintf("kmig/%s", base);
-}
-
 /*
- * untagged_base - the exit status of a usage error when the branch would
- * take its default name kmig/<@base> (no --name) from a @base (given as
- * --@opt) that is no tag of @repo: HEAD, a commit id or "v6.1~1" would
- * make kmig/HEAD, a name saying nothing of the base, or no branch name
- * at all.  A @base that is no revision is that error; else 0.
+ * name_fail - the exit status of branch_name_for()'s or branch_chosen()'s
+ * error @ret: a base that is no tag (given as --@opt) is a usage error.
  */
-static int untagged_base(const struct branch_opts *o, git_repository *repo,
-			 const char *opt, const char *base)
+static int name_fail(int ret, const char *opt)
 {
-	git_commit *c = NULL;
-
-	if (o->name || repo_tag_exists(repo, base))
-		return 0;
-	if (repo_resolve_commit(&c, repo, base))
-		return cmd_fail_last(KMIG_EXIT_ERROR);
-	git_commit_free(c);
-	return cmd_usage_error("branch", "--%s '%s' is not a tag: name the branch with --name BRANCH",
-			       opt, base);
+	if (ret == KMIG_EUSAGE)
+		return cmd_usage_error("branch", "--%s %s", opt, kmig_errmsg());
+	return cmd_fail_last(KMIG_EXIT_ERROR);
 }
 
 /*
@@ -218,19 +203,6 @@ static int open_steps(struct store **st, const char *db_path)
 	int ret = store_open_readonly(st, db_path);
 
 	return ret == KMIG_ENOTFOUND ? 0 : ret;
-}
-
-/* The branch @o names, else the newest applied one (@st NULL: none yet). */
-static int chosen_branch(struct store *st, const struct branch_opts *o,
-			 char **name)
-{
-	if (o->name || o->base) {
-		*name = branch_name(o, o->base);
-		return 0;
-	}
-	if (!st)
-		return kmig_err("no branch applied yet (run 'kmig branch apply')");
-	return store_branch_latest(st, name);
 }
 
 /*
@@ -620,7 +592,7 @@ static int do_apply(struct kmig_ctx *ctx, const struct branch_opts *o,
 	char *name = NULL, *refname = NULL;
 	char *dir = o->series ? xstrdup(o->series) : datadir_series();
 	char *reflog = NULL;
-	int status = KMIG_EXIT_ERROR, valid = 0;
+	int status = KMIG_EXIT_ERROR, valid = 0, ret;
 	bool in_txn = false;
 	size_t i;
 
@@ -629,9 +601,11 @@ static int do_apply(struct kmig_ctx *ctx, const struct branch_opts *o,
 		cmd_fail_last(KMIG_EXIT_ERROR);
 		goto out;
 	}
-	if (untagged_base(o, r.repo, opt, base))
+	ret = branch_name_for(&name, r.repo, o->name, base);
+	if (ret) {
+		status = name_fail(ret, opt);
 		goto out;
-	name = branch_name(o, base);
+	}
 	refname = xasprintf("refs/heads/%s", name);
 	r.name = name;
 	r.base_tag = base;
@@ -914,7 +888,7 @@ static int branch_matrix(struct kmig_ctx *ctx, const struct branch_opts *o)
 	}
 	steps = xcalloc(nrel, sizeof(*steps));
 	for (k = 0; k < nrel; k++) {
-		char *name = xasprintf("kmig/%s", rel[k].tag);
+		char *name = branch_default_name(rel[k].tag);
 		int ret = store_branch_steps(st, name, &steps[k]);
 
 		free(name);
@@ -963,6 +937,7 @@ static int branch_status(struct kmig_ctx *ctx, int argc, char **argv)
 	struct counts c = { 0 };
 	struct branch_opts o;
 	struct store *st = NULL;
+	git_repository *repo = NULL;
 	char *name = NULL;
 	int status = KMIG_EXIT_ERROR, ret;
 	size_t i, k;
@@ -972,8 +947,18 @@ static int branch_status(struct kmig_ctx *ctx, int argc, char **argv)
 		return ret;
 	if (o.matrix)
 		return branch_matrix(ctx, &o);
-	if (open_steps(&st, ctx->db_path) || chosen_branch(st, &o, &name) ||
-	    (st && store_branch_steps(st, name, &steps))) {
+	/* --base names the branch as apply named it: the repository tells */
+	if ((o.base && repo_open(&repo, ctx->repo_path)) ||
+	    open_steps(&st, ctx->db_path)) {
+		cmd_fail_last(KMIG_EXIT_ERROR);
+		goto out;
+	}
+	ret = branch_chosen(&name, repo, st, o.name, o.base);
+	if (ret) {
+		status = name_fail(ret, "base");
+		goto out;
+	}
+	if (st && store_branch_steps(st, name, &steps)) {
 		cmd_fail_last(KMIG_EXIT_ERROR);
 		goto out;
 	}
@@ -1042,6 +1027,7 @@ static int branch_status(struct kmig_ctx *ctx, int argc, char **argv)
 out:
 	branch_steps_clear(&steps);
 	store_close(st);
+	git_repository_free(repo);
 	free(name);
 	return status;
 }
@@ -1799,10 +1785,12 @@ static int branch_export(struct kmig_ctx *ctx, int argc, char **argv)
 		cmd_fail_last(KMIG_EXIT_ERROR);
 		goto out;
 	}
-	if (o.base && untagged_base(&o, repo, "base", o.base))
+	ret = branch_chosen(&name, repo, st, o.name, o.base);
+	if (ret) {
+		status = name_fail(ret, "base");
 		goto out;
-	if (chosen_branch(st, &o, &name) ||
-	    (st && store_branch_steps(st, name, &steps)) || series_read(&series, dir, true)) {
+	}
+	if ((st && store_branch_steps(st, name, &steps)) || series_read(&series, dir, true)) {
 		cmd_fail_last(KMIG_EXIT_ERROR);
 		goto out;
 	}

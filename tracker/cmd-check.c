@@ -473,16 +473,19 @@ static void print_offsets(const struct check *c)
 		printf("note: ");
 		if (s->n > 1)
 			printf("%s: ", patch_title(&s->v[o->patch]));
-		printf("%s: hunk #%u applied at line %ld (offset %s%ld line%s)\n",
-		       o->path, o->hunk, o->line, o->offset < 0 ? "-" : "+",
-		       off, off == 1 ? "" : "s");
+		text_name(stdout, o->path);
+		printf(": hunk #%u applied at line %ld (offset %s%ld line%s)\n",
+		       o->hunk, o->line, o->offset < 0 ? "-" : "+", off,
+		       off == 1 ? "" : "s");
 	}
 }
 
 static void print_site_line(const char *what, const struct gate_site *s)
 {
-	printf("%s: %s:%u: %s: %s\n", what, s->path, s->line,
-	       rules[s->rule].id, rules[s->rule].title);
+	printf("%s: ", what);
+	text_name(stdout, s->path);
+	printf(":%u: %s: %s\n", s->line, rules[s->rule].id,
+	       rules[s->rule].title);
 	printf("\t%s\n", s->text);
 }
 
@@ -552,26 +555,36 @@ static void print_text(const struct check *c, const struct gate_change *ch,
 	for (i = 0; i < ch->added.n; i++) {
 		const struct gate_site *s = &ch->added.v[i];
 		const struct rule *r = &rules[s->rule];
-		char *line, *advice;
+		struct sbuf line = SBUF_INIT;
+		char *advice;
 
 		if (s->allow >= 0 || s->info)
 			continue;
 		if (s->func && (!last_path || strcmp(last_path, s->path) ||
-				!last_func || strcmp(last_func, s->func)))
-			printf(">> %s: In function '%s':\n", s->path, s->func);
+				!last_func || strcmp(last_func, s->func))) {
+			printf(">> ");
+			text_name(stdout, s->path);
+			printf(": In function '");
+			text_name(stdout, s->func);
+			printf("':\n");
+		}
 		last_path = s->path;
 		last_func = s->func;
 		advice = relinfo_advice(&c->base_ri, s->rule);
 		/* ">> " the lead: a long path never leaves ">>" alone on a line */
-		line = xasprintf("%s:%u: %s: %s \xe2\x80\x94 %s", s->path,
-				 s->line, r->id, r->title, advice);
-		print_wrapped(">> ", line);
-		free(line);
+		sbuf_add_cquoted(&line, s->path, 0);
+		sbuf_addf(&line, ":%u: %s: %s \xe2\x80\x94 %s", s->line, r->id,
+			  r->title, advice);
+		print_wrapped(">> ", line.buf);
+		sbuf_release(&line);
 		free(advice);
 		if (c->series.n > 1 && s->patch >= 0)
 			print_wrapped("   in ", patch_title(&c->series.v[s->patch]));
-		if (s->chain)
-			printf("   reached: %s: %s\n", s->chain, s->text);
+		if (s->chain) {
+			printf("   reached: ");
+			text_name(stdout, s->chain);
+			printf(": %s\n", s->text);
+		}
 		printf("\t%s\n", s->text);
 	}
 	for (i = 0; nallowed && i < ch->added.n; i++) {
@@ -581,26 +594,29 @@ static void print_text(const struct check *c, const struct gate_change *ch,
 		if (s->allow < 0 || s->info)
 			continue;
 		e = &c->allow.v[s->allow];
-		printf("allowed: %s:%u: %s: %s (%s:%u%s%s)\n", s->path, s->line,
-		       rules[s->rule].id, rules[s->rule].title, c->allow.name,
-		       e->lineno, e->reason ? ": " : "",
-		       e->reason ? e->reason : "");
+		printf("allowed: ");
+		text_name(stdout, s->path);
+		printf(":%u: %s: %s (%s:%u%s%s)\n", s->line, rules[s->rule].id,
+		       rules[s->rule].title, c->allow.name, e->lineno,
+		       e->reason ? ": " : "", e->reason ? e->reason : "");
 		printf("\t%s\n", s->text);
 	}
 	for (i = 0; i < ch->added.n; i++) {
 		const struct gate_site *s = &ch->added.v[i];
-		char *why, *line;
+		struct sbuf line = SBUF_INIT;
+		char *why;
 
 		if (!s->info)
 			continue;
 		ninfo++;
 		why = info_reason(c, s->rule);
-		line = xasprintf("info: %s:%u: %s: %s \xe2\x80\x94 %s", s->path,
-				 s->line, rules[s->rule].id,
-				 rules[s->rule].title, why);
-		print_wrapped("", line);
+		sbuf_addstr(&line, "info: ");
+		sbuf_add_cquoted(&line, s->path, 0);
+		sbuf_addf(&line, ":%u: %s: %s \xe2\x80\x94 %s", s->line,
+			  rules[s->rule].id, rules[s->rule].title, why);
+		print_wrapped("", line.buf);
 		printf("\t%s\n", s->text);
-		free(line);
+		sbuf_release(&line);
 		free(why);
 	}
 	for (i = 0; removed && i < ch->removed.n; i++)

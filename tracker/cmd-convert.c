@@ -947,8 +947,9 @@ static int convert_run(struct convert *c, const struct csection *s,
 			if (sites.v[k].rule != c->rule)
 				continue;
 			f->left++;
-			printf("not converted: %s:%u: %s (%s)\n", f->path,
-			       sites.v[k].line, text,
+			printf("not converted: ");
+			text_name(stdout, f->path);
+			printf(":%u: %s (%s)\n", sites.v[k].line, text,
 			       left_reason(c, text, f->after.buf ? f->after.buf : ""));
 		}
 		c->left += f->left;
@@ -990,7 +991,9 @@ static int convert_section(struct convert *c, const struct csection *s,
 	int ret;
 
 	if (section_in_series(&c->series, subject, c->files, s)) {
-		printf("skipped %s: \"%s\" is already in the series\n", s->name, subject);
+		printf("skipped ");
+		text_name(stdout, s->name);
+		printf(": \"%s\" is already in the series\n", subject);
 		ret = 1;
 		goto out;
 	}
@@ -1034,10 +1037,13 @@ static int convert_section(struct convert *c, const struct csection *s,
 		if (ret && f)
 			unlink(path);
 	}
-	if (!ret)
-		printf("%s %s: %s, %zu file%s, %lld use%s converted\n",
-		       c->o.dry_run ? "would write" : "wrote", name, s->name, s->n,
-		       s->n == 1 ? "" : "s", s->converted, s->converted == 1 ? "" : "s");
+	if (!ret) {
+		printf("%s %s: ", c->o.dry_run ? "would write" : "wrote", name);
+		text_name(stdout, s->name);
+		printf(", %zu file%s, %lld use%s converted\n", s->n,
+		       s->n == 1 ? "" : "s", s->converted,
+		       s->converted == 1 ? "" : "s");
+	}
 	if (!ret && c->o.dry_run)
 		fwrite(mbox.buf, 1, mbox.len, stdout);
 out:

@@ -359,9 +359,12 @@ static void print_forecast_json(const struct forecast *f)
 /* The text's note on a --subsystem section with no file in scope. */
 static void print_empty_note(const struct report_opts *o)
 {
-	if (o->empty_in)
-		printf("note: '%s', a section of %s's MAINTAINERS, has no file in the scan's scope in any scanned release\n",
-		       o->subsystem, o->empty_in);
+	if (!o->empty_in)
+		return;
+	printf("note: '");
+	text_name(stdout, o->subsystem);
+	printf("', a section of %s's MAINTAINERS, has no file in the scan's scope in any scanned release\n",
+	       o->empty_in);
 }
 
 static void print_text(const struct release_info *rel,
@@ -380,8 +383,10 @@ static void print_text(const struct release_info *rel,
 		printf(" (delta against %s)", prev->tag);
 	if (o->label)
 		printf(", rule %s", o->label);
-	if (o->subsystem)
-		printf(", subsystem %s", o->subsystem);
+	if (o->subsystem) {
+		printf(", subsystem ");
+		text_name(stdout, o->subsystem);
+	}
 	if (rel->date_source) {	/* only a date the package itself gave */
 		struct tm tm;
 		time_t t = (time_t)rel->date;
@@ -442,7 +447,9 @@ static void print_text(const struct release_info *rel,
 			printf("%9lld", t[i].count);
 			if (prev)
 				printf(" %+9lld", t[i].count - p);
-			printf("  %s\n", t[i].key);
+			printf("  ");
+			text_name(stdout, t[i].key);
+			putchar('\n');
 		}
 		if (shown < n)
 			printf("%9s  ... %zu more (use --top)\n", "", n - shown);
@@ -1036,7 +1043,9 @@ static void print_sec_row(const struct report_opts *o, const char *tag,
 			       r->removed, moved);
 		else
 			printf(" %9s %9s %9s %9s", "-", "-", "-", "-");
-		printf("  %s\n", r->sub);
+		printf("  ");
+		text_name(stdout, r->sub);
+		putchar('\n');
 	} else if (o->fmt == FMT_CSV) {
 		csv_field(stdout, tag);
 		putchar(',');
@@ -1190,7 +1199,10 @@ static int reach_row(void *data, const char *path, unsigned int line,
 		json_string(stdout, text);
 		printf("}");
 	} else {
-		printf("%s:%u: %s: %s\n", path, line, chain, text ? text : "");
+		text_name(stdout, path);
+		printf(":%u: ", line);
+		text_name(stdout, chain);	/* its paths */
+		printf(": %s\n", text ? text : "");
 	}
 	p->n++;
 	return 0;

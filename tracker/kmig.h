@@ -49,7 +49,9 @@ int finish_stdout(int status);
  * @text: the output is text for a terminal, whose paths, function names,
  * source lines and subjects come from repositories and patches: their
  * control bytes (but tab and newline) are written as \xNN, so none can
- * drive the terminal (an escape sequence in a file name).
+ * drive the terminal (an escape sequence in a source line).  Paths,
+ * function and section names are C-quoted before they get here
+ * (text_name() in util.h), so none of theirs is left to this.
  * stdout_release - write the held output to the real stdout unless
  * @status is an error (2): then drop it, so an error part-way leaves no
  * partial output; returns finish_stdout(@status).  stdout_hold() returns

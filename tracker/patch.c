@@ -1277,32 +1277,12 @@ int diff_parse(struct patch_file **files, size_t *nfiles, size_t *afiles,
  */
 static void add_path(struct sbuf *out, const char *side, const char *path)
 {
-	static const char esc[] = "\a\b\t\n\v\f\r";
-	const unsigned char *p;
-	bool quote = false;
+	char *full = xasprintf("%s/%s", side, path);
+	size_t n = strlen(path);
+	bool edge = n && (path[0] == ' ' || path[n - 1] == ' ');
 
-	for (p = (const unsigned char *)path; *p && !quote; p++)
-		quote = *p < 0x20 || *p >= 0x7f || *p == '"' || *p == '\\';
-	if (*path == ' ' || (*path && path[strlen(path) - 1] == ' '))
-		quote = true;
-	if (!quote) {
-		sbuf_addf(out, "%s/%s", side, path);
-		return;
-	}
-	sbuf_addf(out, "\"%s/", side);
-	for (p = (const unsigned char *)path; *p; p++) {
-		const char *e = strchr(esc, *p);
-
-		if (e)
-			sbuf_addf(out, "\\%c", "abtnvfr"[e - esc]);
-		else if (*p == '"' || *p == '\\')
-			sbuf_addf(out, "\\%c", *p);
-		else if (*p < 0x20 || *p >= 0x7f)
-			sbuf_addf(out, "\\%03o", *p);
-		else
-			sbuf_addch(out, (char)*p);
-	}
-	sbuf_addch(out, '"');
+	sbuf_add_cquoted(out, full, CQUOTE_HIGH | (edge ? CQUOTE_ALWAYS : 0));
+	free(full);
 }
 
 static void add_path_line(struct sbuf *out, const char *prefix, const char *side,

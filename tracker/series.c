@@ -369,44 +369,19 @@ static int scale_linear(size_t it, int width, size_t max)
 /*
  * quote_path - @path as git's quote_c_style() with core.quotePath (the
  * default) writes it: as it is, or in double quotes with \" \\ \t \n ...
- * and octal escapes for other control bytes and bytes >= 0x80.
+ * and octal escapes for other control bytes and bytes >= 0x80.  Returns
+ * whether it quoted.
  */
-static void quote_path(struct sbuf *out, const char *path)
+static bool quote_path(struct sbuf *out, const char *path)
 {
-	static const char esc[] = "\a\b\t\n\v\f\r";
-	static const char letter[] = "abtnvfr";
-	const unsigned char *p;
-
-	for (p = (const unsigned char *)path; *p; p++)
-		if (*p < 0x20 || *p == '"' || *p == '\\' || *p >= 0x7f)
-			break;
-	if (!*p) {
-		sbuf_addstr(out, path);
-		return;
-	}
-	sbuf_addch(out, '"');
-	for (p = (const unsigned char *)path; *p; p++) {
-		const char *e = *p ? strchr(esc, *p) : NULL;
-
-		if (*p == '"' || *p == '\\')
-			sbuf_addf(out, "\\%c", *p);
-		else if (e)
-			sbuf_addf(out, "\\%c", letter[e - esc]);
-		else if (*p < 0x20 || *p >= 0x7f)
-			sbuf_addf(out, "\\%03o", *p);
-		else
-			sbuf_addch(out, (char)*p);
-	}
-	sbuf_addch(out, '"');
+	return sbuf_add_cquoted(out, path, CQUOTE_HIGH);
 }
 
 static bool needs_quote(const char *path)
 {
 	struct sbuf sb = SBUF_INIT;
-	bool yes;
+	bool yes = quote_path(&sb, path);
 
-	quote_path(&sb, path);
-	yes = sb.len && sb.buf[0] == '"';
 	sbuf_release(&sb);
 	return yes;
 }

@@ -903,6 +903,52 @@ void csv_field(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+/* Does @c make sbuf_add_cquoted() quote its string (with @flags)? */
+static bool cquote_byte(unsigned char c, unsigned int flags)
+{
+	return c < 0x20 || c == 0x7f || c == '"' || c == '\\' ||
+	       (c >= 0x80 && (flags & CQUOTE_HIGH));
+}
+
+bool sbuf_add_cquoted(struct sbuf *sb, const char *s, unsigned int flags)
+{
+	static const char esc[] = "\a\b\t\n\v\f\r";
+	const unsigned char *p;
+
+	for (p = (const unsigned char *)s; *p; p++)
+		if (cquote_byte(*p, flags))
+			break;
+	if (!*p && !(flags & CQUOTE_ALWAYS)) {
+		sbuf_addstr(sb, s);
+		return false;
+	}
+	sbuf_addch(sb, '"');
+	for (p = (const unsigned char *)s; *p; p++) {
+		const char *e = strchr(esc, *p);
+
+		if (*p == '"' || *p == '\\')
+			sbuf_addf(sb, "\\%c", *p);
+		else if (e)
+			sbuf_addf(sb, "\\%c", "abtnvfr"[e - esc]);
+		else if (cquote_byte(*p, flags))
+			sbuf_addf(sb, "\\%03o", *p);
+		else
+			sbuf_addch(sb, (char)*p);
+	}
+	sbuf_addch(sb, '"');
+	return true;
+}
+
+void text_name(FILE *f, const char *s)
+{
+	struct sbuf sb = SBUF_INIT;
+
+	sbuf_add_cquoted(&sb, s ? s : "", 0);
+	if (sb.len)
+		fwrite(sb.buf, 1, sb.len, f);
+	sbuf_release(&sb);
+}
+
 void json_date(FILE *f, long long t, bool quoted)
 {
 	time_t tt = (time_t)t;

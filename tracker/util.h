@@ -350,6 +350,25 @@ void progress_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void csv_field(FILE *f, const char *s);		/* RFC 4180 quoting */
 void json_string(FILE *f, const char *s);	/* quoted JSON string */
 /*
+ * sbuf_add_cquoted - append @s as git's quote_c_style() writes a path: as
+ * it is, or, when it holds a control byte, '"' or '\\', in double quotes
+ * with \" \\ \a \b \t \n \v \f \r and three octal digits (\033) for the
+ * other control bytes: a file "a<TAB>b.c" is written "a\tb.c", quotes
+ * and all.  CQUOTE_HIGH: a byte >= 0x80 too, in octal (git's default
+ * core.quotePath: "caf\303\251.c"); CQUOTE_ALWAYS: in double quotes even
+ * when no byte needs it.  Returns whether it quoted.
+ */
+#define CQUOTE_HIGH	1u
+#define CQUOTE_ALWAYS	2u
+bool sbuf_add_cquoted(struct sbuf *sb, const char *s, unsigned int flags);
+/*
+ * text_name - @s, a path, function or section name from a repository or a
+ * patch, in text output: C-quoted as sbuf_add_cquoted() without flags, so
+ * a newline or tab in it splits no line or column; an ordinary name (UTF-8
+ * included) is written as it is.  NULL is "".
+ */
+void text_name(FILE *f, const char *s);
+/*
  * utf8_valid - the length of the well-formed UTF-8 sequence at @s (of a
  * byte >= 0x80), or 0: no overlong form, surrogate or code point above
  * U+10FFFF (RFC 3629).

@@ -217,7 +217,7 @@ git -C "$W" checkout -q master
 t_ok "the patch quotes both paths" grep -qF '+++ "b/drivers/caf\303\251.c"' "$TRASH/quoted.patch"
 t_exit "a patch with C-quoted paths" 1 k check --base q0 --patch "$TRASH/quoted.patch"
 t_ok "quoted: the non-ASCII name" grep -qx ">> drivers/café.c:3: strcpy: strcpy() call .*" "$TRASH/.stdout"
-t_ok "quoted: the name with a quote" grep -qx '>> drivers/q"t.c:3: strcpy: strcpy() call .*' "$TRASH/.stdout"
+t_ok "quoted: the name with a quote, C-quoted as git does" grep -qx '>> "drivers/q\\"t.c":3: strcpy: strcpy() call .*' "$TRASH/.stdout"
 t_ok "quoted: both" grep -qx "2 new deprecated uses (0 allowed)" "$TRASH/.stdout"
 t_is "quoted: as the commit itself" "$(grep '^>>' "$TRASH/.stdout")" "$(k check q1 | grep '^>>')"
 

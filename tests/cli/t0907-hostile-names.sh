@@ -81,12 +81,12 @@ for f in sys.argv[1:]:
 t_ok "... they are U+FFFD there" grep -qF 'h/ctl&#xFFFD;[31m&#xFFFD;caf&#xFFFD;.c' "$SITE"/*.html
 t_exit "report by file" 0 k report --by file v1.0
 t_ok "... its text has no escape byte" sh -c "! LC_ALL=C grep -q \"\$(printf '\033')\" '$TRASH/.stdout'"
-t_ok "... the control bytes as \\xNN" grep -qF 'h/ctl\x1b[31m\x01caf' "$TRASH/.stdout"
+t_ok "... the name C-quoted, its control bytes in octal" grep -qF '"h/ctl\033[31m\001caf' "$TRASH/.stdout"
 printf 'void i(void) { strcpy(x, y); }\n' > "$W/h/$(printf 'new\033]0;title\007.c')"
 git_commit_all "$W" two
 t_exit "check of a commit adding such a file" 1 k check HEAD
 t_ok "... its text has no escape byte" sh -c "! LC_ALL=C grep -q \"\$(printf '\033')\" '$TRASH/.stdout'"
-t_ok "... the name as \\xNN" grep -qF '>> h/new\x1b]0;title\x07.c:1: strcpy' "$TRASH/.stdout"
+t_ok "... the name C-quoted" grep -qF '>> "h/new\033]0;title\a.c":1: strcpy' "$TRASH/.stdout"
 t_exit "log of it" 0 k log HEAD~1..HEAD
 t_ok "... no escape byte either" sh -c "! LC_ALL=C grep -q \"\$(printf '\033')\" '$TRASH/.stdout'"
 t_done

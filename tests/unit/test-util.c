@@ -280,6 +280,53 @@ static void test_json_string(void **state)
 	free(got);
 }
 
+static void test_cquote(void **state)
+{
+	static const struct {
+		const char *in;
+		unsigned int flags;
+		const char *out;
+	} cases[] = {
+		/* nothing to quote: as it is, UTF-8 included without CQUOTE_HIGH */
+		{ "drivers/a.c", 0, "drivers/a.c" },
+		{ "caf\xc3\xa9 <x> &'.c", 0, "caf\xc3\xa9 <x> &'.c" },
+		{ "", 0, "" },
+		{ "a\nb\tc.c", 0, "\"a\\nb\\tc.c\"" },
+		{ "q\"t\\.c", 0, "\"q\\\"t\\\\.c\"" },
+		{ "\a\b\v\f\r", 0, "\"\\a\\b\\v\\f\\r\"" },
+		{ "e\033[1m\x01\x7f", 0, "\"e\\033[1m\\001\\177\"" },
+		/* a byte >= 0x80 does not quote, but is kept when something else does */
+		{ "caf\xe9\t", 0, "\"caf\xe9\\t\"" },
+		{ "caf\xc3\xa9.c", CQUOTE_HIGH, "\"caf\\303\\251.c\"" },
+		{ "a.c", CQUOTE_ALWAYS, "\"a.c\"" },
+		{ " a.c", CQUOTE_ALWAYS | CQUOTE_HIGH, "\" a.c\"" },
+	};
+	struct sbuf sb = SBUF_INIT;
+	char *buf = NULL;
+	size_t i, len = 0;
+	FILE *f;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		sbuf_reset(&sb);
+		assert_int_equal(sbuf_add_cquoted(&sb, cases[i].in, cases[i].flags),
+				 strcmp(cases[i].in, cases[i].out) != 0);
+		assert_string_equal(sb.buf ? sb.buf : "", cases[i].out);
+	}
+	sbuf_release(&sb);
+	/* text_name(): without flags, NULL as "" */
+	f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	text_name(f, "drv/new\nline\ttab.c");
+	fputc('|', f);
+	text_name(f, "drv/plain.c");
+	fputc('|', f);
+	text_name(f, NULL);
+	fclose(f);
+	assert_string_equal(buf, "\"drv/new\\nline\\ttab.c\"|drv/plain.c|");
+	free(buf);
+}
+
 static void test_store_schema(void **state)
 {
 	char *dir = test_tmpdir();
@@ -312,6 +359,7 @@ int main(void)
 		cmocka_unit_test(test_normalize_ws),
 		cmocka_unit_test(test_sbuf),
 		cmocka_unit_test(test_json_string),
+		cmocka_unit_test(test_cquote),
 		cmocka_unit_test(test_store_schema),
 	};
 

@@ -3,7 +3,7 @@
  * lexbench.c - the lexer's throughput on one core, and a digest of what
  * it finds (bench/README.md, "The lexer's throughput").
  *
- *   lexbench [--rounds N] [--sites] [--dump FILE] [--floor] PATH...
+ *   lexbench [--rounds N] [--sites] [--dump FILE] [--floor] [--full] PATH...
  *
  * Every PATH is a file or a directory, searched recursively for *.c and
  * *.h (in sorted order, so the file order is stable).  All files are read
@@ -26,12 +26,19 @@
  * with the tokens per byte) and one read of every byte (a sum over 8
  * bytes at a time, what the memory gives one core).  They say how much
  * of a round no cleverness in pass 2 or the matchers can take away.
+ *
+ * With --full, every round and the digest lex every function body token
+ * by token (struct lex_scratch.full): the reference the skimmed bodies
+ * (lex-token.c) must give the same digest as.  A line after the summary
+ * says how many bodies a round skimmed and how many buffers it lexed
+ * twice (a skimmed body that pass 2 did not open as a function).
  */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <openssl/evp.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -178,7 +185,7 @@ static void put(EVP_MD_CTX *md, FILE *dump, const char *s, size_t n)
 }
 
 /* The digest round: every site and the funcs text of every file. */
-static void digest(FILE *dump)
+static void digest(FILE *dump, bool full)
 {
 	struct lex_scratch scratch = LEX_SCRATCH_INIT;
 	struct site_list sl = SITE_LIST_INIT;
@@ -188,6 +195,7 @@ static void digest(FILE *dump)
 	EVP_MD_CTX *md = EVP_MD_CTX_new();
 	char line[64];
 
+	scratch.full = full;
 	if (!md || !EVP_DigestInit_ex(md, EVP_sha1(), NULL)) {
 		fprintf(stderr, "lexbench: no SHA-1\n");
 		exit(2);
@@ -312,7 +320,7 @@ static void floors(int rounds, double total_mb, struct lex_scratch *scratch)
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: lexbench [--rounds N] [--sites] [--dump FILE] [--floor] PATH...\n");
+		"usage: lexbench [--rounds N] [--sites] [--dump FILE] [--floor] [--full] PATH...\n");
 	exit(2);
 }
 
@@ -333,6 +341,8 @@ int main(int argc, char **argv)
 				usage();
 		} else if (!strcmp(argv[i], "--sites")) {
 			sites = 1;
+		} else if (!strcmp(argv[i], "--full")) {
+			scratch.full = true;
 		} else if (!strcmp(argv[i], "--floor")) {
 			floor = 1;
 		} else if (!strcmp(argv[i], "--dump") && i + 1 < argc) {
@@ -387,6 +397,12 @@ int main(int argc, char **argv)
 	       "%.1f MB/s per core (CPU time; wall: best %.3f s, median "
 	       "%.3f s)\n", nfiles, total_mb, secs[0], med, total_mb / med,
 	       wall[0], wmed);
+	printf("lexbench: %lu function bodies skimmed (%.1f %% of the bytes), "
+	       "%lu of %zu buffers lexed twice, per round%s\n",
+	       scratch.skimmed / (unsigned long)rounds,
+	       total_mb ? scratch.skimmed_bytes / 1e4 / rounds / total_mb : 0.0,
+	       scratch.relexed / (unsigned long)rounds, nfiles,
+	       scratch.full ? " (--full: no skimming)" : "");
 	if (floor)
 		floors(rounds, total_mb, &scratch);
 	if (sites) {
@@ -394,7 +410,7 @@ int main(int argc, char **argv)
 
 		if (dump_path && !(dump = fopen(dump_path, "w")))
 			die("fopen", dump_path);
-		digest(dump);
+		digest(dump, scratch.full);
 		if (dump && fclose(dump))
 			die("fclose", dump_path);
 	}

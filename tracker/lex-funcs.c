@@ -333,12 +333,27 @@ static void entry_macro(struct lexer *lx, size_t i, size_t lp)
 	}
 }
 
+/* The open function calls the name @s (@len bytes): once each. */
+static void fx_call(struct lex_fx *fx, const char *s, size_t len)
+{
+	uint32_t id;
+
+	if (lex_all_upper(s, len))
+		return;
+	id = name_id(fx, s, len);
+	if (fx->names[id].mark == fx->nf)
+		return;			/* called before in this function */
+	fx->names[id].mark = (uint32_t)fx->nf;
+	ALLOC_GROW(fx->calls, fx->nc + 1, fx->ac);
+	fx->calls[fx->nc++] = id;
+	fx->fn[fx->nf - 1].ncalls++;
+}
+
 void lex_funcs_call(struct lexer *lx, size_t i, size_t lp)
 {
 	const struct tok *t = &lx->t[i];
 	const struct tok *pv = lex_prev(lx);
 	struct lex_fx *fx;
-	uint32_t id;
 
 	if (lx->in_define)
 		return;
@@ -353,15 +368,25 @@ void lex_funcs_call(struct lexer *lx, size_t i, size_t lp)
 					  pv->sub == P_ARROW ||
 					  pv->sub == P_HASHHASH))
 		return;
-	if (lex_all_upper(lx->buf + t->off, t->len))
+	fx_call(fx, lx->buf + t->off, t->len);
+}
+
+void lex_funcs_call_name(struct lexer *lx, uint32_t off, uint32_t len)
+{
+	if (lx->in_define || !lx->st.real_func || !lx->fx || !lx->fx->open)
 		return;
-	id = name_id(fx, lx->buf + t->off, t->len);
-	if (fx->names[id].mark == fx->nf)
-		return;			/* called before in this function */
-	fx->names[id].mark = (uint32_t)fx->nf;
-	ALLOC_GROW(fx->calls, fx->nc + 1, fx->ac);
-	fx->calls[fx->nc++] = id;
-	fx->fn[fx->nf - 1].ncalls++;
+	fx_call(lx->fx, lx->buf + off, len);
+}
+
+bool lex_entry_member(const char *s, size_t len)
+{
+	size_t k;
+
+	for (k = 0; k < ARRAY_SIZE(entry_members); k++)
+		if (entry_members[k].len == len &&
+		    !memcmp(s, entry_members[k].name, len))
+			return true;
+	return false;
 }
 
 void lex_funcs_member(struct lexer *lx, size_t i, size_t eq)

@@ -230,6 +230,24 @@ struct scan_state {
 
 struct lex_fx;
 
+/*
+ * A function body pass 1 skimmed instead of tokenizing it (lex-token.c):
+ * its '{' and '}' are tokens, the '{' with word 0 (a punctuator's word is
+ * otherwise -1), and what pass 2 would have taken from the tokens between
+ * is here: the names called, in order (lx->skc), and the const variables
+ * declared (lx->skk).  Pass 2 replays them when it opens the body as a
+ * function; when it does not, the buffer is lexed again in full.
+ */
+struct skim_body {
+	uint32_t lbrace;		/* the '{' offset, a check */
+	uint32_t call, ncall;		/* in lx->skc */
+	uint32_t konst, nkonst;		/* in lx->skk */
+};
+
+struct skim_name {
+	uint32_t off, len;
+};
+
 struct lexer {
 	const char *buf;
 	size_t len;
@@ -278,6 +296,18 @@ struct lexer {
 	bool in_define;
 	struct scan_state save;
 	size_t save_nfr;
+
+	/*
+	 * Skimmed function bodies (struct skim_body): pass 1 skims only
+	 * when !full; pass 2 replays them in order (skim_at) and sets redo
+	 * when a skimmed '{' opens no function, so lexer.c lexes the buffer
+	 * again with full set.
+	 */
+	bool full, redo;
+	struct skim_body *skb;
+	size_t nskb, askb, skim_at, skim_bytes;
+	struct skim_name *skc, *skk;
+	size_t nskc, askc, nskk, askk;
 };
 
 /* Token helpers, for every pass. */
@@ -458,6 +488,17 @@ void lex_funcs_brace(struct lexer *lx, unsigned int line);
  * a direct call inside a function body, or an entry macro outside.
  */
 void lex_funcs_call(struct lexer *lx, size_t i, size_t lp);
+/*
+ * lex_funcs_call_name - the name @off (@len bytes into the buffer) is
+ * called in the open function body, not after '.', '->' or '##': what
+ * lex_funcs_call() records for such a call, for a skimmed body.
+ */
+void lex_funcs_call_name(struct lexer *lx, uint32_t off, uint32_t len);
+/*
+ * lex_entry_member - is @s (@len bytes) a member entry.def names, whose
+ * ".NAME = f" makes f an entry point?
+ */
+bool lex_entry_member(const char *s, size_t len);
 /* lex_funcs_member - ".NAME =" with NAME at token @i, '=' at @eq. */
 void lex_funcs_member(struct lexer *lx, size_t i, size_t eq);
 /* lex_funcs_emit - the text of lexer.h's site_list.funcs, or NULL. */

@@ -406,6 +406,31 @@ static inline void scan_ident(struct lexer *lx, struct frame *f, size_t i)
 		lex_funcs_member(lx, i, n);
 }
 
+/*
+ * The skimmed body whose '{' is @t was just opened: when as a function
+ * body, what its tokens would have given (the calls, in order, and the
+ * const variables declared); else the buffer needs the full walk.
+ */
+static void skim_replay(struct lexer *lx, const struct tok *t)
+{
+	const struct frame *f = lex_top(lx);
+	const struct skim_body *b;
+	size_t k;
+
+	if (lx->skim_at >= lx->nskb || !f || f->kind != F_FUNC ||
+	    lx->nfr != 1 || lx->skb[lx->skim_at].lbrace != t->off) {
+		lx->redo = true;
+		return;
+	}
+	b = &lx->skb[lx->skim_at++];
+	for (k = 0; k < b->ncall; k++)
+		lex_funcs_call_name(lx, lx->skc[b->call + k].off,
+				    lx->skc[b->call + k].len);
+	for (k = 0; k < b->nkonst; k++)
+		lex_idset_add(lx, &lx->consts, lx->skk[b->konst + k].off,
+			      lx->skk[b->konst + k].len);
+}
+
 /* The punctuator @t in frame @f: parentheses, braces, statement ends. */
 static inline void scan_punct(struct lexer *lx, struct frame *f,
 			      const struct tok *t)
@@ -426,6 +451,8 @@ static inline void scan_punct(struct lexer *lx, struct frame *f,
 		break;
 	case P_LBRACE:
 		open_brace(lx);
+		if (__builtin_expect(t->word >= 0, 0))
+			skim_replay(lx, t);
 		break;
 	case P_RBRACE:
 		close_brace(lx);
@@ -501,6 +528,8 @@ void lex_scan(struct lexer *lx)
 			scan_ident(lx, f, i);
 		} else if (type == T_PUNCT) {
 			scan_punct(lx, f, t);
+			if (__builtin_expect(lx->redo, 0))
+				return;
 		} else if (type == T_STRING) {
 			unsigned int k;
 

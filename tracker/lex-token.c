@@ -36,7 +36,7 @@
  */
 enum {
 	C_PUNCT, C_WS, C_NL, C_ID, C_DIGIT, C_SLASH, C_QUOTE, C_BSLASH,
-	C_DOT, C_HASH,
+	C_DOT, C_HASH, C_LBRACE, C_RBRACE, C_LPAREN, C_RPAREN,
 };
 
 static const unsigned char cclass[256] = {
@@ -47,6 +47,7 @@ static const unsigned char cclass[256] = {
 	[0x80 ... 0xff] = C_ID,
 	['/'] = C_SLASH, ['"'] = C_QUOTE, ['\''] = C_QUOTE,
 	['\\'] = C_BSLASH, ['.'] = C_DOT, ['#'] = C_HASH,
+	['{'] = C_LBRACE, ['}'] = C_RBRACE, ['('] = C_LPAREN, [')'] = C_RPAREN,
 };
 
 static const bool idch[256] = {
@@ -232,10 +233,9 @@ static inline const char *lex_ident(struct tz *z, const char *p)
 	return q;
 }
 
-/* The number at @p (a digit, or '.' and a digit); returns its end. */
-static inline const char *lex_number(struct tz *z, const char *p)
+/* The end of the number at @p (a digit, or '.' and a digit). */
+static inline const char *number_end(const char *p, const char *e)
 {
-	const char *const e = z->e;
 	const char *q = p + 1;
 
 	while (q < e) {
@@ -253,6 +253,14 @@ static inline const char *lex_number(struct tz *z, const char *p)
 			break;
 		}
 	}
+	return q;
+}
+
+/* The number at @p; returns its end. */
+static inline const char *lex_number(struct tz *z, const char *p)
+{
+	const char *q = number_end(p, z->e);
+
 	tok_set(z->tp++, T_NUMBER, (size_t)(p - z->b), (size_t)(q - p),
 		z->line, 0);
 	return q;
@@ -313,40 +321,51 @@ static inline const char *comment_end(const char *q, const char *e,
 }
 
 /*
+ * The end of the block or line comment at @p, its lines counted into
+ * *@line, the end of its text (before the delimiter) in *@tend.
+ */
+static inline const char *comment_skip(const char *p, const char *e,
+				       unsigned int *line, const char **tend)
+{
+	const char *text = p + 2, *q;
+
+	if (p[1] == '*') {
+		q = comment_end(text, e, line);
+		*tend = q ? q : e;
+		return q ? q + 2 : e;
+	}
+	for (q = text;; q++) {
+		q = memchr(q, '\n', (size_t)(e - q));
+		if (!q) {
+			q = e;
+			break;
+		}
+		if (q > text && q[-1] == '\\') {
+			(*line)++;
+			continue;
+		}
+		if (q > text + 1 && q[-1] == '\r' && q[-2] == '\\') {
+			(*line)++;
+			continue;
+		}
+		break;
+	}
+	*tend = q;
+	if (q > text && q[-1] == '\r')
+		(*tend)--;	/* CRLF line end */
+	return q;
+}
+
+/*
  * The block or line comment at @p, its lines counted into z->line;
  * returns its end.  A fall-through marker becomes a T_FT token.
  */
 static inline const char *lex_comment(struct tz *z, const char *p)
 {
-	const char *const e = z->e;
 	const char *text = p + 2, *tend, *q;
 	unsigned int l0 = z->line;
 
-	if (p[1] == '*') {
-		q = comment_end(text, e, &z->line);
-		tend = q ? q : e;
-		q = q ? q + 2 : e;
-	} else {
-		for (q = text;; q++) {
-			q = memchr(q, '\n', (size_t)(e - q));
-			if (!q) {
-				q = e;
-				break;
-			}
-			if (q > text && q[-1] == '\\') {
-				z->line++;
-				continue;
-			}
-			if (q > text + 1 && q[-1] == '\r' && q[-2] == '\\') {
-				z->line++;
-				continue;
-			}
-			break;
-		}
-		tend = q;
-		if (tend > text && tend[-1] == '\r')
-			tend--;	/* CRLF line end */
-	}
+	q = comment_skip(p, z->e, &z->line, &tend);
 	if (lex_fallthrough_comment(text, (size_t)(tend - text)))
 		tok_set(z->tp++, T_FT, (size_t)(p - z->b), (size_t)(q - p),
 			l0, 0);
@@ -393,14 +412,13 @@ static inline bool pct_width(char c)
 }
 
 /*
- * The string or character literal at @p, its escaped newlines counted
- * into z->line; returns its end.  A string counts its plain %p.
+ * The end of the string or character literal at @p, its escaped newlines
+ * counted into *@line, a string's plain %p conversions into *@nump.
  */
-static inline const char *lex_literal(struct tz *z, const char *p)
+static inline const char *literal_skip(const char *p, const char *e,
+				       unsigned int *line, unsigned int *nump)
 {
-	const char *const e = z->e;
 	const char c = *p;
-	unsigned int l0 = z->line, nump = 0;
 	const char *q = p + 1;
 
 	while (q < e) {
@@ -409,7 +427,7 @@ static inline const char *lex_literal(struct tz *z, const char *p)
 			break;
 		if (*q == '\\') {
 			if (q + 1 < e && q[1] == '\n')
-				z->line++;
+				(*line)++;
 			q += 2;
 			continue;
 		}
@@ -428,7 +446,7 @@ static inline const char *lex_literal(struct tz *z, const char *p)
 				if (r < e && *r == 'p' &&
 				    (r + 1 >= e ||
 				     !is_alnum((unsigned char)r[1])))
-					nump++;
+					(*nump)++;
 			}
 		}
 		q++;
@@ -437,7 +455,19 @@ static inline const char *lex_literal(struct tz *z, const char *p)
 		q++;
 	if (q > e)
 		q = e;
-	tok_set(z->tp++, c == '"' ? T_STRING : T_CHAR, (size_t)(p - z->b),
+	return q;
+}
+
+/*
+ * The string or character literal at @p, its escaped newlines counted
+ * into z->line; returns its end.  A string counts its plain %p.
+ */
+static inline const char *lex_literal(struct tz *z, const char *p)
+{
+	unsigned int l0 = z->line, nump = 0;
+	const char *q = literal_skip(p, z->e, &z->line, &nump);
+
+	tok_set(z->tp++, *p == '"' ? T_STRING : T_CHAR, (size_t)(p - z->b),
 		(size_t)(q - p), l0, 0);
 	z->tp[-1].nump = nump > 255 ? 255 : (uint8_t)nump;
 	return q;
@@ -490,6 +520,285 @@ static inline const char *lex_punct(struct tz *z, const char *p)
 }
 
 /*
+ * Function bodies (issue 20): most of a kernel file is function bodies,
+ * and most bodies hold nothing a rule matches; pass 2 takes from such a
+ * body only the names it calls and the const variables it declares.  So
+ * at a '{' where a function body may open, body_skim() walks the body
+ * without writing tokens: it gives up (NULL) at anything pass 2 would do
+ * more with, and else returns the end of the body, the '}' line in
+ * *@linep and the calls and constants in lx->skc and lx->skk, for
+ * pass 2 to replay (lex-scan.c).
+ *
+ * It gives up at a rule name (the matchers), a directive or any '#',
+ * a fall-through comment, a string with %p, a struct, union or enum
+ * body (the flexible-array rules, enumerators), an attribute after a
+ * struct tag, ".NAME =" with a NAME of entry.def (entry points), and
+ * deeper nesting than SKIM_DEPTH; and in the brackets of what may be an
+ * array's declarator (a '[' after two names, or after a '*' and a name,
+ * or after such brackets: what vla_check() reads) at anything but
+ * numbers, operators and names without a lower-case letter, which
+ * make a constant size and no vla.  Everything else is lexed as lex_tokenize() lexes it, with
+ * the same helpers, and the statement state pass 2 keeps for the
+ * constants (a "const" statement, its right-hand side, the parentheses
+ * open in each brace) tracked the same way.
+ */
+#define SKIM_DEPTH 64
+
+
+/* What body_skim() keeps of the last two tokens. */
+enum { K_OTHER, K_NAME, K_WORD, K_STAR, K_DOT, K_ARROW, K_DIM };
+
+static const char *body_skim(struct lexer *lx, const char *p,
+			     const char *e, unsigned int *linep)
+{
+	const size_t nc0 = lx->nskc, nk0 = lx->nskk;
+	const char *name = NULL, *q, *tend;
+	unsigned int line = *linep, nump;
+	int rp[SKIM_DEPTH], depth = 0, k1 = K_OTHER, k2 = K_OTHER, kind, sub;
+	bool tag = false, kconst = false, rhs = false, dim = false;
+	size_t n, nlen = 0;
+
+	rp[0] = 0;
+	for (p++; p < e;) {
+		switch (cclass[(unsigned char)*p]) {
+		case C_WS:
+			p++;
+			continue;
+		case C_NL:
+			line++;
+			p++;
+			continue;
+		case C_ID: {
+			const struct word *wd = NULL;
+			unsigned int h;
+			int w;
+
+			q = idch_end(p + 1, e);
+			n = (size_t)(q - p);
+			if (dim && !lex_all_upper(p, n))
+				goto give_up;
+			if (n <= lex_words.maxlen) {
+				h = lex_word_hash(p, n);
+				if (lex_words.first[h] >= 0) {
+					w = lex_word_find_hashed(p, n, h);
+					if (w >= 0)
+						wd = &lex_words.w[w];
+				}
+			}
+			if (!wd) {
+				name = p;
+				nlen = n;
+				kind = K_NAME;
+			} else if (wd->rules || (tag && wd->cls == W_ATTR)) {
+				goto give_up;
+			} else {
+				if (wd->cls == W_STRUCT || wd->cls == W_ENUM)
+					tag = true;
+				else if (wd->cls == W_CONST)
+					kconst = true;
+				kind = K_WORD;
+			}
+			k2 = k1;
+			k1 = kind;
+			p = q;
+			continue;
+		}
+		case C_DIGIT:
+			p = number_end(p, e);
+			kind = K_OTHER;
+			break;
+		case C_SLASH:
+			if (p + 1 < e && (p[1] == '*' || p[1] == '/')) {
+				q = comment_skip(p, e, &line, &tend);
+				if (lex_fallthrough_comment(p + 2,
+							    (size_t)(tend - p - 2)))
+					goto give_up;
+				p = q;
+				continue;
+			}
+			goto punct;
+		case C_QUOTE:
+			nump = 0;
+			p = literal_skip(p, e, &line, &nump);
+			if (nump || dim)
+				goto give_up;
+			kind = K_OTHER;
+			break;
+		case C_BSLASH:
+			q = p + 1;
+			if (q < e && *q == '\r')
+				q++;
+			if (q < e && *q == '\n') {
+				line++;
+				p = q + 1;
+				continue;
+			}
+			goto punct;
+		case C_DOT:
+			if (p + 1 < e && cclass[(unsigned char)p[1]] == C_DIGIT) {
+				p = number_end(p, e);
+				kind = K_OTHER;
+			} else if (e - p >= 3 && p[1] == '.' && p[2] == '.') {
+				p += 3;
+				kind = K_OTHER;
+			} else {
+				p++;
+				kind = K_DOT;
+			}
+			break;
+		case C_HASH:
+			goto give_up;
+		default:
+punct:
+			n = punct_len(p, e, &sub);
+			kind = K_OTHER;
+			if (dim && (sub == P_LPAREN || sub == P_LBRACE ||
+				    sub == P_LBRACK))
+				goto give_up;
+			switch (sub) {
+			case P_LPAREN:
+				if (k1 == K_NAME && k2 != K_DOT && k2 != K_ARROW) {
+					ALLOC_GROW(lx->skc, lx->nskc + 1,
+						   lx->askc);
+					lx->skc[lx->nskc].off =
+						(uint32_t)(name - lx->buf);
+					lx->skc[lx->nskc++].len = (uint32_t)nlen;
+				}
+				rp[depth]++;
+				break;
+			case P_RPAREN:
+				if (rp[depth])
+					rp[depth]--;
+				break;
+			case P_LBRACE:
+				if (tag || ++depth == SKIM_DEPTH)
+					goto give_up;
+				rp[depth] = 0;
+				kconst = rhs = false;
+				break;
+			case P_RBRACE:
+				if (!depth) {
+					*linep = line;
+					return p + 1;
+				}
+				depth--;
+				kconst = rhs = false;
+				break;
+			case P_LBRACK:
+				dim = k1 == K_DIM ||
+				      ((k1 == K_NAME || k1 == K_WORD) &&
+				       (k2 == K_NAME || k2 == K_WORD ||
+					k2 == K_STAR));
+				break;
+			case P_RBRACK:
+				if (dim) {
+					dim = false;
+					kind = K_DIM;
+				}
+				break;
+			case P_ASSIGN:
+				if (k1 == K_NAME && k2 == K_DOT &&
+				    lex_entry_member(name, nlen))
+					goto give_up;
+				break;
+			case P_STAR:
+				kind = K_STAR;
+				break;
+			case P_ARROW:
+				kind = K_ARROW;
+				break;
+			default:
+				break;
+			}
+			/* a const variable declared: what scan_ident() adds */
+			if (k1 == K_NAME && kconst && !rhs && !rp[depth] &&
+			    (sub == P_ASSIGN || sub == P_SEMI || sub == P_COMMA ||
+			     sub == P_LBRACK)) {
+				ALLOC_GROW(lx->skk, lx->nskk + 1, lx->askk);
+				lx->skk[lx->nskk].off = (uint32_t)(name - lx->buf);
+				lx->skk[lx->nskk++].len = (uint32_t)nlen;
+			}
+			/* and the statement state scan_punct() keeps */
+			if (!rp[depth]) {
+				if (sub == P_SEMI)
+					kconst = rhs = false;
+				else if (sub == P_COMMA)
+					rhs = false;
+				else if (sub == P_ASSIGN)
+					rhs = true;
+			}
+			p += n;
+			break;
+		}
+		/* a token other than a name: a struct tag's body cannot follow */
+		tag = false;
+		k2 = k1;
+		k1 = kind;
+	}
+give_up:
+	lx->nskc = nc0;
+	lx->nskk = nk0;
+	return NULL;
+}
+
+/*
+ * Does the '{' whose tokens before it end at @tp (and start at lx->t)
+ * look like the opening of a function body to pass 2: a "name(" and no
+ * struct, union or enum tag pending since the last ';', brace or
+ * directive?  A guess: pass 2 decides, and a wrong guess costs a second
+ * lexing of the buffer, never a different result.
+ */
+static bool skim_wanted(const struct lexer *lx, const struct tok *tp)
+{
+	const struct tok *t, *start = tp - lx->t > 64 ? tp - 64 : lx->t;
+	const struct tok *prev = NULL;
+	bool cand = false, tag = false;
+	int paren = 0, tag_paren = 0;
+
+	if (tp == lx->t || !(tp[-1].type == T_IDENT ||
+			     (tp[-1].type == T_PUNCT && tp[-1].sub == P_RPAREN)))
+		return false;
+	for (t = tp - 1;; t--) {
+		if (t->type > T_PUNCT ||
+		    (t->type == T_PUNCT && (t->sub == P_SEMI ||
+					    t->sub == P_LBRACE ||
+					    t->sub == P_RBRACE))) {
+			t++;
+			break;
+		}
+		if (t == start) {
+			if (t != lx->t)
+				return false;
+			break;
+		}
+	}
+	for (; t < tp; t++) {
+		if (t->type == T_FT)
+			continue;
+		if (tag && paren <= tag_paren && t->type != T_IDENT &&
+		    !(t->type == T_PUNCT && t->sub == P_LPAREN && prev &&
+		      prev->type == T_IDENT && prev->word >= 0 &&
+		      prev->sub == W_ATTR))
+			tag = false;
+		if (t->type == T_IDENT && t->word >= 0 &&
+		    (t->sub == W_STRUCT || t->sub == W_ENUM)) {
+			tag = true;
+			tag_paren = paren;
+		}
+		if (t->type == T_PUNCT && t->sub == P_LPAREN) {
+			if (prev && prev->type == T_IDENT &&
+			    (prev->word < 0 || prev->sub == W_NAME))
+				cand = true;
+			paren++;
+		} else if (t->type == T_PUNCT && t->sub == P_RPAREN && paren) {
+			paren--;
+		}
+		prev = t;
+	}
+	return cand && !tag;
+}
+
+/*
  * The main loop dispatches on the class of each token's first byte with
  * a computed goto at the end of every case (NEXT), not one switch: each
  * copy of the jump is predicted from what came before it.
@@ -504,7 +813,8 @@ void lex_tokenize(struct lexer *lx)
 		[C_PUNCT] = &&punct, [C_WS] = &&ws, [C_NL] = &&nl,
 		[C_ID] = &&ident, [C_DIGIT] = &&digit, [C_SLASH] = &&slash,
 		[C_QUOTE] = &&quote, [C_BSLASH] = &&bslash, [C_DOT] = &&dot,
-		[C_HASH] = &&hash,
+		[C_HASH] = &&hash, [C_LBRACE] = &&lbrace, [C_RBRACE] = &&rbrace,
+		[C_LPAREN] = &&lparen, [C_RPAREN] = &&rparen,
 	};
 	const char *const b = lx->buf, *const e = b + lx->len;
 	const char *p = b, *q;
@@ -512,6 +822,8 @@ void lex_tokenize(struct lexer *lx)
 	struct tok *skip = NULL;
 	bool bol = true;
 	int dir = DIR_NONE;
+	/* braces and parentheses open outside directives, for body_skim() */
+	unsigned int braces = 0, parens = 0;
 
 	if (!lx->len)
 		return;	/* and lx->t may be NULL */
@@ -607,6 +919,51 @@ hash:
 		bol = false;
 		NEXT;
 	}
+	goto punct;
+lbrace:
+	if (dir != DIR_NONE)
+		goto punct;
+	if (!braces && !parens && !lx->full && z.tlim - z.tp >= 2 &&
+	    skim_wanted(lx, z.tp)) {
+		unsigned int l1 = z.line;
+
+		q = body_skim(lx, p, e, &l1);
+		if (q) {
+			struct skim_body *sb;
+
+			ALLOC_GROW(lx->skb, lx->nskb + 1, lx->askb);
+			sb = &lx->skb[lx->nskb];
+			sb->lbrace = (uint32_t)(p - b);
+			sb->call = lx->nskb ? sb[-1].call + sb[-1].ncall : 0;
+			sb->ncall = (uint32_t)(lx->nskc - sb->call);
+			sb->konst = lx->nskb ? sb[-1].konst + sb[-1].nkonst : 0;
+			sb->nkonst = (uint32_t)(lx->nskk - sb->konst);
+			lx->nskb++;
+			lx->skim_bytes += (size_t)(q - p);
+			tok_set(z.tp++, T_PUNCT, (size_t)(p - b), 1, z.line,
+				P_LBRACE);
+			z.tp[-1].word = 0;
+			z.line = l1;
+			tok_set(z.tp++, T_PUNCT, (size_t)(q - 1 - b), 1, z.line,
+				P_RBRACE);
+			p = q;
+			bol = false;
+			NEXT;
+		}
+	}
+	braces++;
+	goto punct;
+rbrace:
+	if (dir == DIR_NONE && braces)
+		braces--;
+	goto punct;
+lparen:
+	if (dir == DIR_NONE)
+		parens++;
+	goto punct;
+rparen:
+	if (dir == DIR_NONE && parens)
+		parens--;
 	goto punct;
 punct:
 	p = lex_punct(&z, p);

@@ -210,6 +210,47 @@ void lex_tok_reserve(struct lexer *lx, size_t want)
 /* The largest token array lex_buffer_with() keeps for the next call. */
 #define LEX_SCRATCH_KEEP ((size_t)4 << 20)
 
+/* Both passes over @buf into @lx, skimming function bodies unless @full. */
+static void lex_passes(struct lexer *lx, const char *buf, size_t len,
+		       struct lex_scratch *scratch, bool full)
+{
+	memset(lx, 0, sizeof(*lx));
+	lx->buf = buf;
+	lx->len = len;
+	lx->full = full;
+	lx->st.cand = -1;
+	lx->st.prev = -1;
+	/* the token array is reused from call to call: no page faults */
+	lx->t = scratch->tok;
+	lx->at = scratch->alloc;
+	if (len)
+		lex_tok_reserve(lx, len / 4 + 64);
+	lex_tokenize(lx);
+	lex_scan(lx);
+	scratch->tok = lx->t;
+	scratch->alloc = lx->at;
+}
+
+/* Free what @lx holds but the token array (the scratch's). */
+static void lex_release(struct lexer *lx)
+{
+	lex_funcs_free(lx);
+	free(lx->fr);
+	free(lx->s);
+	free(lx->cs);
+	free(lx->pool);
+	lex_idset_free(&lx->consts);
+	lex_idset_free(&lx->enums);
+	lex_idset_free(&lx->macros);
+	lex_idset_free(&lx->dmacros);
+	lex_idset_free(&lx->vars);
+	free(lx->dm);
+	sbuf_release(&lx->deps);
+	free(lx->skb);
+	free(lx->skc);
+	free(lx->skk);
+}
+
 int lex_buffer_with(const char *buf, size_t len, struct site_list *out,
 		    struct lex_scratch *scratch)
 {
@@ -219,25 +260,19 @@ int lex_buffer_with(const char *buf, size_t len, struct site_list *out,
 		return KMIG_EGENERIC;
 	pthread_once(&words_once, lex_words_init);
 
-	memset(&lx, 0, sizeof(lx));
-	lx.buf = buf;
-	lx.len = len;
-	lx.st.cand = -1;
-	lx.st.prev = -1;
-	/* the token array is reused from call to call: no page faults */
-	lx.t = scratch->tok;
-	lx.at = scratch->alloc;
-	if (len)
-		lex_tok_reserve(&lx, len / 4 + 64);
-	lex_tokenize(&lx);
-	lex_scan(&lx);
+	lex_passes(&lx, buf, len, scratch, scratch->full);
+	if (lx.redo) {
+		/* a skimmed body pass 2 did not open as a function */
+		lex_release(&lx);
+		lex_passes(&lx, buf, len, scratch, true);
+		scratch->relexed++;
+	}
+	scratch->skimmed += lx.nskb;
+	scratch->skimmed_bytes += lx.skim_bytes;
 	emit_sites(&lx, out);
 	free(out->funcs);
 	out->funcs = lex_funcs_emit(&lx);
-	lex_funcs_free(&lx);
 
-	scratch->tok = lx.t;
-	scratch->alloc = lx.at;
 	/*
 	 * A giant blob (the amd register headers are up to 24 MB, millions
 	 * of tokens) would keep its token array resident for the rest of
@@ -245,17 +280,7 @@ int lex_buffer_with(const char *buf, size_t len, struct site_list *out,
 	 */
 	if (lx.at * sizeof(*lx.t) > LEX_SCRATCH_KEEP)
 		lex_scratch_release(scratch);
-	free(lx.fr);
-	free(lx.s);
-	free(lx.cs);
-	free(lx.pool);
-	lex_idset_free(&lx.consts);
-	lex_idset_free(&lx.enums);
-	lex_idset_free(&lx.macros);
-	lex_idset_free(&lx.dmacros);
-	lex_idset_free(&lx.vars);
-	free(lx.dm);
-	sbuf_release(&lx.deps);
+	lex_release(&lx);
 	return 0;
 }
 

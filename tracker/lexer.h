@@ -88,8 +88,17 @@ int lex_buffer(const char *buf, size_t len, struct site_list *out);
 struct lex_scratch {
 	void *tok;
 	size_t alloc;
+	/*
+	 * full: lex every function body token by token, never skimmed
+	 * (lex-token.c's body_skim()): the reference the skimming must
+	 * equal, for the tests and lexbench --full
+	 */
+	bool full;
+	/* function bodies skimmed, their bytes, buffers lexed twice */
+	unsigned long skimmed, relexed;
+	unsigned long long skimmed_bytes;
 };
-#define LEX_SCRATCH_INIT { NULL, 0 }
+#define LEX_SCRATCH_INIT { NULL, 0, false, 0, 0, 0 }
 
 int lex_buffer_with(const char *buf, size_t len, struct site_list *out,
 		    struct lex_scratch *scratch);

@@ -4,8 +4,10 @@
  * (lex_buffer()).  The input is one C source buffer, not NUL-terminated.
  *
  * Checked beyond "no crash, no sanitizer report": every site names a
- * known rule and a line inside the buffer, has its text, and lexing is
- * deterministic (a second run gives the same sites).
+ * known rule and a line inside the buffer, has its text, and lexing with
+ * function bodies skimmed (lex-token.c's body_skim()) gives the same
+ * sites, dependencies and call-graph facts as lexing every body in full
+ * (struct lex_scratch.full).
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -19,6 +21,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct site_list a = SITE_LIST_INIT, b = SITE_LIST_INIT;
+	struct lex_scratch full = LEX_SCRATCH_INIT;
 	char *buf = malloc(size ? size : 1);
 	unsigned int lines = 1;
 	size_t i;
@@ -29,9 +32,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (i = 0; i < size; i++)
 		if (buf[i] == '\n')
 			lines++;
-	if (lex_buffer(buf, size, &a) || lex_buffer(buf, size, &b))
+	full.full = true;
+	if (lex_buffer(buf, size, &a) || lex_buffer_with(buf, size, &b, &full))
 		abort();
-	if (a.n != b.n)
+	lex_scratch_release(&full);
+	if (a.n != b.n || !a.funcs != !b.funcs ||
+	    (a.funcs && strcmp(a.funcs, b.funcs)))
 		abort();
 	for (i = 0; i < a.n; i++) {
 		const struct site *s = &a.v[i], *t = &b.v[i];
@@ -45,7 +51,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (s->rule != t->rule || s->line != t->line ||
 		    strcmp(s->text, t->text) ||
 		    (!s->func != !t->func) ||
-		    (s->func && strcmp(s->func, t->func)))
+		    (s->func && strcmp(s->func, t->func)) ||
+		    (!s->deps != !t->deps) ||
+		    (s->deps && strcmp(s->deps, t->deps)))
 			abort();
 	}
 	site_list_clear(&a);

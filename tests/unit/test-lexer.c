@@ -996,6 +996,115 @@ static void test_funcs(void **state)
 	assert_funcs("void f(void)\n{\n\tg();\n", "n f g\nf 0 1 3 0 1\n");
 }
 
+/* Everything lexing @l gives, as text: sites with their deps, and funcs. */
+static char *list_text(const struct site_list *l)
+{
+	struct sbuf sb = SBUF_INIT;
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		sbuf_addf(&sb, "%s:%u:%s:%s:%s\n", rules[l->v[i].rule].id,
+			  l->v[i].line, l->v[i].func ? l->v[i].func : "-",
+			  l->v[i].text, l->v[i].deps ? l->v[i].deps : "-");
+	sbuf_addf(&sb, "%s", l->funcs ? l->funcs : "");
+	return sbuf_detach(&sb);
+}
+
+/*
+ * Lex @src with function bodies skimmed and in full: the same sites and
+ * facts; the bodies skimmed and the buffers lexed twice must be @skimmed
+ * and @relexed.  Returns the text (the caller frees it).
+ */
+static char *lex_both(const char *src, unsigned long skimmed,
+		      unsigned long relexed)
+{
+	struct lex_scratch fast = LEX_SCRATCH_INIT, full = LEX_SCRATCH_INIT;
+	struct site_list a = SITE_LIST_INIT, b = SITE_LIST_INIT;
+	size_t len = strlen(src);
+	char *copy = xmalloc(len ? len : 1), *ta, *tb;
+
+	memcpy(copy, src, len);
+	full.full = true;
+	assert_int_equal(lex_buffer_with(copy, len, &a, &fast), 0);
+	assert_int_equal(lex_buffer_with(copy, len, &b, &full), 0);
+	ta = list_text(&a);
+	tb = list_text(&b);
+	assert_string_equal(ta, tb);
+	assert_int_equal(fast.skimmed, skimmed);
+	assert_int_equal(fast.relexed, relexed);
+	assert_int_equal(full.skimmed, 0);
+	site_list_clear(&a);
+	site_list_clear(&b);
+	free(a.v);
+	free(b.v);
+	lex_scratch_release(&fast);
+	lex_scratch_release(&full);
+	free(copy);
+	free(tb);
+	return ta;
+}
+
+static void assert_skim(const char *src, unsigned long skimmed,
+			unsigned long relexed, const char *want)
+{
+	char *got = lex_both(src, skimmed, relexed);
+
+	assert_string_equal(got, want);
+	free(got);
+}
+
+static void test_skim(void **state)
+{
+	(void)state;
+	/*
+	 * a body with nothing a rule matches is skimmed: its calls in
+	 * order (not after '.' or '->', no keyword, no upper-case macro),
+	 * its end line past comments, strings, characters and continued
+	 * lines that hold braces and parentheses
+	 */
+	assert_skim("static int f(struct s *p)\n{\n"
+		    "\tconst int k = 3, *q = g(1);\n"
+		    "\tchar buf[32 + SZ], c = '{';\n"
+		    "\t/* } x( */ // }\n"
+		    "\tif (p->h(x) && s.i(y)) { j(\"}(\", k); }\n"
+		    "\tp->a.b = 1;\n"
+		    "\treturn MAX(k(), 2) + \\\n\t\tsizeof(struct s) + l\t(3);\n}\n"
+		    "int m(void) { return f(0); }\n",
+		    2, 0,
+		    "n f g j k l m\nf 0 1 10 1 1 2 3 4\nf 5 11 11 0 0\n");
+	/* what a rule or a fact needs: the body lexed in full */
+	assert_skim("void f(char *d)\n{\n\tstrcpy(d, \"x\");\n}\n", 0, 0,
+		    "strcpy:3:f:strcpy(d, \"x\");:-\nn f strcpy\nf 0 1 4 0 1\n");
+	assert_skim("void f(int n)\n{\n\tint a[n];\n\tg(a);\n}\n", 0, 0,
+		    "vla:3:f:int a[n];:n\nn f g\nf 0 1 5 0 1\n");
+	assert_skim("void f(void)\n{\n\tpr_info(\"%p\", f);\n}\n", 0, 0,
+		    "printk-p:3:f:pr_info(\"%p\", f);:-\nn f pr_info\nf 0 1 4 0 1\n");
+	assert_skim("void f(int x)\n{\n\tswitch (x) {\n\tcase 1:\n\t\tg();\n"
+		    "\t\t/* fall through */\n\tcase 2:\n\t\tbreak;\n\t}\n}\n",
+		    0, 0,
+		    "fallthrough-comment:6:f:/* fall through */:-\n"
+		    "n f g\nf 0 1 10 0 1\n");
+	assert_skim("void f(void)\n{\n#ifdef A\n\tg();\n#endif\n}\n", 0, 0,
+		    "n f g\nf 0 1 6 0 1\n");
+	assert_skim("void f(void)\n{\n\tstruct t { int n; char c[0]; } v;\n}\n",
+		    0, 0, "flex-array-zero:3:f:struct t { int n; char c[0]; } v;:-\n"
+		    "n f\nf 0 1 4 0\n");
+	assert_skim("void f(struct proto_ops *o)\n{\n\to->x = 1;\n"
+		    "\t*o = (struct proto_ops){ .sendmsg = s, };\n}\n", 0, 0,
+		    "n f .sendmsg s\nf 0 1 5 0\ne 1 2 4\n");
+	/* a constant declared in a skimmed body makes a later size constant */
+	assert_skim("void f(void)\n{\n\tconst int k = 4;\n\tg(k);\n}\n"
+		    "void h(void)\n{\n\tchar b[k];\n\tg(b);\n}\n", 1, 0,
+		    "n f g h\nf 0 1 5 0 1\nf 2 6 10 0 1\n");
+	/*
+	 * pass 1 guessed a function body wrongly (the #else branch closed
+	 * what the #ifdef branch did): the buffer is lexed again in full
+	 */
+	assert_skim("void f(void)\n{\n\tif (a) {\n#ifdef A\n\t}\n#else\n\t}\n"
+		    "#endif\n\twhile (g(x)) {\n\t\th();\n\t}\n}\n", 0, 1,
+		    "n f g h\nf 0 1 12 0 1 2\n");
+}
+
 static void test_malformed(void **state)
 {
 	static const char *const inputs[] = {
@@ -1207,6 +1316,7 @@ int main(void)
 		cmocka_unit_test(test_flex_arrays),
 		cmocka_unit_test(test_warn_on_once),
 		cmocka_unit_test(test_funcs),
+		cmocka_unit_test(test_skim),
 		cmocka_unit_test(test_malformed),
 		cmocka_unit_test(test_crlf),
 		cmocka_unit_test(test_threads),

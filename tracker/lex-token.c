@@ -533,16 +533,64 @@ static inline const char *lex_punct(struct tz *z, const char *p)
  * a fall-through comment, a string with %p, a struct, union or enum
  * body (the flexible-array rules, enumerators), an attribute after a
  * struct tag, ".NAME =" with a NAME of entry.def (entry points), and
- * deeper nesting than SKIM_DEPTH; and in the brackets of what may be an
+ * deeper nesting than SKIM_DEPTH, a #define, a '#' not first on its line,
+ * a conditional directive whose branches leave the braces elsewhere than
+ * its #if found them (pass 2 would restore a state); and in the brackets of what may be an
  * array's declarator (a '[' after two names, or after a '*' and a name,
  * or after such brackets: what vla_check() reads) at anything but
  * numbers, operators and names without a lower-case letter, which
  * make a constant size and no vla.  Everything else is lexed as lex_tokenize() lexes it, with
- * the same helpers, and the statement state pass 2 keeps for the
+ * the same helpers (other directives, which make no tokens, skipped with
+ * their lines; a name before a conditional directive followed by nothing
+ * for pass 2), and the statement state pass 2 keeps for the
  * constants (a "const" statement, its right-hand side, the parentheses
  * open in each brace) tracked the same way.
  */
 #define SKIM_DEPTH 64
+
+/*
+ * The end of a directive's line from @p, after its name: the newline
+ * that ends it (or @e), its comments, literals and continued lines
+ * skipped as lex_tokenize() skips them, their lines counted into *@line.
+ */
+static const char *directive_end(const char *p, const char *e,
+				 unsigned int *line)
+{
+	const char *q, *tend;
+	unsigned int nump;
+
+	while (p < e) {
+		switch (cclass[(unsigned char)*p]) {
+		case C_NL:
+			return p;
+		case C_SLASH:
+			if (p + 1 < e && (p[1] == '*' || p[1] == '/'))
+				p = comment_skip(p, e, line, &tend);
+			else
+				p++;
+			break;
+		case C_QUOTE:
+			nump = 0;
+			p = literal_skip(p, e, line, &nump);
+			break;
+		case C_BSLASH:
+			q = p + 1;
+			if (q < e && *q == '\r')
+				q++;
+			if (q < e && *q == '\n') {
+				(*line)++;
+				p = q + 1;
+			} else {
+				p++;
+			}
+			break;
+		default:	/* no token holds a byte of the cases above */
+			p++;
+			break;
+		}
+	}
+	return p;
+}
 
 
 /* What body_skim() keeps of the last two tokens. */
@@ -555,7 +603,8 @@ static const char *body_skim(struct lexer *lx, const char *p,
 	const char *name = NULL, *q, *tend;
 	unsigned int line = *linep, nump;
 	int rp[SKIM_DEPTH], depth = 0, k1 = K_OTHER, k2 = K_OTHER, kind, sub;
-	bool tag = false, kconst = false, rhs = false, dim = false;
+	bool tag = false, kconst = false, rhs = false, dim = false, bol = false;
+	int conds[SKIM_DEPTH], nconds = 0, cond;
 	size_t n, nlen = 0;
 
 	rp[0] = 0;
@@ -567,6 +616,7 @@ static const char *body_skim(struct lexer *lx, const char *p,
 		case C_NL:
 			line++;
 			p++;
+			bol = true;
 			continue;
 		case C_ID: {
 			const struct word *wd = NULL;
@@ -601,6 +651,7 @@ static const char *body_skim(struct lexer *lx, const char *p,
 			k2 = k1;
 			k1 = kind;
 			p = q;
+			bol = false;
 			continue;
 		}
 		case C_DIGIT:
@@ -647,7 +698,38 @@ static const char *body_skim(struct lexer *lx, const char *p,
 			}
 			break;
 		case C_HASH:
-			goto give_up;
+			if (!bol)
+				goto give_up;
+			/* lex_directive(): blanks and continued lines, the name */
+			for (q = p + 1;;) {
+				if (q < e && (*q == ' ' || *q == '\t')) {
+					q++;
+				} else if (q + 1 < e && q[0] == '\\' && q[1] == '\n') {
+					q += 2;
+					line++;
+				} else {
+					break;
+				}
+			}
+			if (e - q >= 6 && !memcmp(q, "define", 6) &&
+			    (q + 6 == e || !is_idch((unsigned char)q[6])))
+				goto give_up;
+			cond = directive_cond(q, e);
+			if (cond == COND_IF) {
+				if (nconds == SKIM_DEPTH)
+					goto give_up;
+				conds[nconds++] = depth;
+			} else if (cond) {
+				if (!nconds || conds[nconds - 1] != depth)
+					goto give_up;
+				nconds -= cond == COND_ENDIF;
+			}
+			/* a T_COND token: no punctuator follows the name */
+			if (cond && k1 == K_NAME)
+				k1 = K_OTHER;
+			p = directive_end(q, e, &line);
+			bol = false;
+			continue;
 		default:
 punct:
 			n = punct_len(p, e, &sub);
@@ -678,6 +760,8 @@ punct:
 				break;
 			case P_RBRACE:
 				if (!depth) {
+					if (nconds)	/* ends in a branch */
+						goto give_up;
 					*linep = line;
 					return p + 1;
 				}
@@ -732,6 +816,7 @@ punct:
 		}
 		/* a token other than a name: a struct tag's body cannot follow */
 		tag = false;
+		bol = false;
 		k2 = k1;
 		k1 = kind;
 	}

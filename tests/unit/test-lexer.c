@@ -1084,8 +1084,24 @@ static void test_skim(void **state)
 		    0, 0,
 		    "fallthrough-comment:6:f:/* fall through */:-\n"
 		    "n f g\nf 0 1 10 0 1\n");
-	assert_skim("void f(void)\n{\n#ifdef A\n\tg();\n#endif\n}\n", 0, 0,
-		    "n f g\nf 0 1 6 0 1\n");
+	assert_skim("void f(void)\n{\n#define G(x) g(x)\n\tG(1);\n}\n", 0, 0,
+		    "n f\nf 0 1 5 0\n");
+	/*
+	 * directives: a conditional whose branches leave the braces as
+	 * they were, a name before one (no call), other directives with
+	 * their comments and continued lines; one that ends the body in a
+	 * branch, or a '#' not first on its line, is lexed in full
+	 */
+	assert_skim("void f(void)\n{\n#ifdef A\n\tg();\n#elif B /* x\n*/\n"
+		    "\th();\n#else\n#endif\n\ti\n#if C\n(1);\n#endif\n"
+		    "#pragma foo \"}\" \\\n }\n# include <j.h> // }\n\tk();\n}\n",
+		    1, 0, "n f g h k\nf 0 1 18 0 1 2 3\n");
+	assert_skim("void f(void)\n{\n#ifdef A\n\tg();\n#else\n\tif (x) {\n#endif\n"
+		    "\t}\n}\n", 0, 0, "n f g\nf 0 1 8 0 1\n");
+	assert_skim("void f(void)\n{\n#ifdef A\n\tg();\n}\n#else\n\th();\n}\n#endif\n",
+		    0, 0, "n f g\nf 0 1 5 0 1\n");
+	assert_skim("void f(void)\n{\n\tg(a #b);\n}\n", 0, 0,
+		    "n f g\nf 0 1 4 0 1\n");
 	assert_skim("void f(void)\n{\n\tstruct t { int n; char c[0]; } v;\n}\n",
 		    0, 0, "flex-array-zero:3:f:struct t { int n; char c[0]; } v;:-\n"
 		    "n f\nf 0 1 4 0\n");

@@ -62,10 +62,23 @@ static size_t tok_at(const struct lexer *lx, size_t off)
 }
 
 /*
+ * Is @t the '{' of a skimmed function body (lex-token.c), whose tokens
+ * are not there?  A use's text that would walk them needs the buffer
+ * lexed in full.
+ */
+static bool skimmed_brace(const struct tok *t)
+{
+	return t->type == T_PUNCT && t->word >= 0;
+}
+
+/* What use_end() returns for a use that walks into a skimmed body. */
+#define USE_SKIMMED(lx) ((lx)->nt + 1)
+
+/*
  * The token of the ')' that closes the group open at token @i (a '('
  * then, or the group @i is in when @inside), if it is on one of the
- * USE_MAX_LINES lines from @line on; else lx->nt.  A #define's end
- * closes nothing.
+ * USE_MAX_LINES lines from @line on; else lx->nt; USE_SKIMMED() when it
+ * meets a skimmed body.  A #define's end closes nothing.
  */
 static size_t close_paren(const struct lexer *lx, size_t i, bool inside,
 			  unsigned int line)
@@ -79,6 +92,8 @@ static size_t close_paren(const struct lexer *lx, size_t i, bool inside,
 		if (t->line - line >= USE_MAX_LINES || t->type == T_EOD ||
 		    t->type == T_DEFINE)
 			break;
+		if (skimmed_brace(t))
+			return USE_SKIMMED(lx);
 		if (d > 0) {
 			depth++;
 		} else if (d < 0) {
@@ -98,6 +113,7 @@ static size_t close_paren(const struct lexer *lx, size_t i, bool inside,
  * own line: the ')' of a call wrapped onto later lines, when the site is
  * at the call's name, or at a string literal among its arguments
  * (printk-p: the format's arguments); at most USE_MAX_LINES lines.
+ * USE_SKIMMED() when the call's parentheses hold a skimmed body.
  */
 static size_t use_end(const struct lexer *lx, const struct tsite *s)
 {
@@ -115,6 +131,8 @@ static size_t use_end(const struct lexer *lx, const struct tsite *s)
 	} else {
 		return lx->nt;
 	}
+	if (c == USE_SKIMMED(lx))
+		return c;
 	return c < lx->nt && lx->t[c].line > s->line ? c : lx->nt;
 }
 
@@ -146,9 +164,15 @@ static char *joined_text(const struct lexer *lx, size_t first, size_t last)
 	return text;
 }
 
-static void emit_sites(struct lexer *lx, struct site_list *out)
+/*
+ * Append the sites of @lx to @out.  False, with nothing appended, when a
+ * use's text would take tokens of a skimmed body (a wrapped call at file
+ * scope on the line of a one-line function): the buffer needs lexing in
+ * full.
+ */
+static bool emit_sites(struct lexer *lx, struct site_list *out)
 {
-	size_t i;
+	size_t i, n0 = out->n;
 	bool sorted = true;
 
 	for (i = 1; i < lx->ns; i++)
@@ -175,7 +199,13 @@ static void emit_sites(struct lexer *lx, struct site_list *out)
 		o->line = s->line;
 		o->func = s->func_len ? xstrndup(b + s->func_off, s->func_len)
 				      : NULL;
+		o->text = NULL;
+		o->deps = NULL;
+		if (last == USE_SKIMMED(lx))
+			goto skimmed;
 		if (last < lx->nt) {
+			size_t k;
+
 			/* from the first token of the site's line */
 			first = tok_at(lx, s->off);
 			while (first > 0 && lx->t[first - 1].off >= (size_t)(ls - b))
@@ -185,6 +215,9 @@ static void emit_sites(struct lexer *lx, struct site_list *out)
 			       lx->t[last + 1].line == lx->t[last].line &&
 			       lx->t[last + 1].type != T_EOD)
 				last++;
+			for (k = first; k <= last; k++)
+				if (skimmed_brace(&lx->t[k]))
+					goto skimmed;
 			o->text = joined_text(lx, first, last);
 		} else {
 			o->text = normalize_ws(ls, (size_t)(le - ls));
@@ -192,6 +225,17 @@ static void emit_sites(struct lexer *lx, struct site_list *out)
 		o->deps = s->dep_len ? xstrndup(lx->deps.buf + s->dep_off,
 						s->dep_len) : NULL;
 	}
+	return true;
+
+skimmed:
+	while (out->n > n0) {
+		struct site *o = &out->v[--out->n];
+
+		free(o->func);
+		free(o->text);
+		free(o->deps);
+	}
+	return false;
 }
 
 void lex_tok_reserve(struct lexer *lx, size_t want)
@@ -261,15 +305,18 @@ int lex_buffer_with(const char *buf, size_t len, struct site_list *out,
 	pthread_once(&words_once, lex_words_init);
 
 	lex_passes(&lx, buf, len, scratch, scratch->full);
-	if (lx.redo) {
-		/* a skimmed body pass 2 did not open as a function */
+	/*
+	 * a skimmed body pass 2 did not open as a function, or a use's
+	 * text that takes tokens of one: lexed again in full
+	 */
+	if (lx.redo || !emit_sites(&lx, out)) {
 		lex_release(&lx);
 		lex_passes(&lx, buf, len, scratch, true);
+		emit_sites(&lx, out);
 		scratch->relexed++;
 	}
 	scratch->skimmed += lx.nskb;
 	scratch->skimmed_bytes += lx.skim_bytes;
-	emit_sites(&lx, out);
 	free(out->funcs);
 	out->funcs = lex_funcs_emit(&lx);
 

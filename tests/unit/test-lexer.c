@@ -919,6 +919,22 @@ static void test_flex_arrays(void **state)
 		    "#define DECL struct b { int n; u8 d[1]; }\n",
 		    "flex-array-zero:3:-:u8 data\n"
 		    "flex-array-one:6:DECL:#define DECL struct b { int n; u8 d[1]; }\n");
+	/*
+	 * a union's trailing [1] is no flexible array (READ_ONCE()'s
+	 * "union { typeof(x) __val; char __c[1]; }"), its [0] is; a
+	 * struct after it, or around it, is itself again
+	 */
+	assert_int_equal(count("#define READ_ONCE(x) ({ union { typeof(x) __val; "
+			       "char __c[1]; } __u; __u.__val; })\n"
+			       "union a { u64 q; u32 d[1]; };\n"
+			       "struct b { int n; union { int x; u8 c[1]; } u; };\n",
+			       "flex-array-one"), 0);
+	assert_int_equal(count("union a { u64 q; u32 d[1]; };\n"
+			       "struct b { int n; u8 d[1]; };\n"
+			       "struct c { union { int x; u8 y[4]; } u; u8 d[1]; };\n",
+			       "flex-array-one"), 2);
+	assert_int_equal(count("union a { u64 q; u32 d[0]; };\n",
+			       "flex-array-zero"), 1);
 	/* a #define inside the body does not hide the last member */
 	assert_int_equal(count("struct a {\n\tint n;\n\tu8 d[0];\n"
 			       "#define A_MAX 4\n};\n", "flex-array-zero"), 1);
@@ -1112,6 +1128,14 @@ static void test_skim(void **state)
 	assert_skim("void f(void)\n{\n\tconst int k = 4;\n\tg(k);\n}\n"
 		    "void h(void)\n{\n\tchar b[k];\n\tg(b);\n}\n", 1, 0,
 		    "n f g h\nf 0 1 5 0 1\nf 2 6 10 0 1\n");
+	/*
+	 * a use's text joined from lines that take a skimmed body's tokens
+	 * (a call wrapped at file scope on a one-line function's line)
+	 */
+	assert_skim("static int f(void) { return g(0); } static int x = "
+		    "FOO(strlcpy(a,\n\tb));\n", 0, 1,
+		    "strlcpy:1:-:static int f(void) { return g(0); } static int x = "
+		    "FOO(strlcpy(a, b));:-\nn f g\nf 0 1 1 1 1\n");
 	/*
 	 * pass 1 guessed a function body wrongly (the #else branch closed
 	 * what the #ifdef branch did): the buffer is lexed again in full

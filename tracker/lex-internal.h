@@ -161,6 +161,7 @@ struct frame {
 	uint8_t kind;		/* enum frame_kind */
 	bool want_enumerator;	/* F_ENUM: an enumerator name comes next */
 	bool cur_any;		/* F_STRUCT: tokens since the last ';' */
+	bool is_union;		/* F_STRUCT: a union's body */
 	int8_t cur_dim, last_dim;
 	int paren;		/* paren depth at the '{' */
 	int brk;		/* F_STRUCT: [] nesting */
@@ -217,6 +218,7 @@ struct scan_state {
 	long prev;			/* previous significant token, or -1 */
 	int tag;			/* 0, W_STRUCT or W_ENUM pending */
 	int tag_paren;
+	bool tag_union;			/* the W_STRUCT was "union" */
 	bool stmt_start;
 	bool stmt_const;		/* "const" seen in this statement */
 	bool stmt_rhs;			/* after '=' in this statement */
@@ -473,7 +475,10 @@ bool lex_define_const(struct lexer *lx, size_t name);
  */
 void lex_struct_token(struct lexer *lx, struct frame *f, size_t i);
 
-/* lex_struct_end - the struct body @f closes: flex-array-zero/-one. */
+/*
+ * lex_struct_end - the struct body @f closes: flex-array-zero/-one (a
+ * union's trailing [1] is no flexible array: only [0] counts in a union).
+ */
 void lex_struct_end(struct lexer *lx, struct frame *f);
 
 /* ------------------------------------------------------------------ */

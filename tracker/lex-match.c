@@ -1136,7 +1136,7 @@ void lex_struct_end(struct lexer *lx, struct frame *f)
 
 	if (dim == DIM_ZERO)
 		lex_add_site(lx, RULE_FLEX_ARRAY_ZERO, off, line);
-	else if (dim == DIM_ONE)
+	else if (dim == DIM_ONE && !f->is_union)
 		lex_add_site(lx, RULE_FLEX_ARRAY_ONE, off, line);
 }
 

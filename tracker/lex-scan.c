@@ -145,6 +145,7 @@ static void open_brace(struct lexer *lx)
 	if (f && f->kind == F_STRUCT && lx->st.paren == f->paren)
 		f->cur_any = true;
 	push_frame(lx, kind);
+	lx->fr[lx->nfr - 1].is_union = kind == F_STRUCT && lx->st.tag_union;
 	lx->st.tag = 0;
 	lx->st.cand = -1;
 	lx->st.stmt_start = true;
@@ -345,6 +346,8 @@ static inline void scan_word(struct lexer *lx, size_t i)
 	case W_ENUM:
 		lx->st.tag = t->sub;
 		lx->st.tag_paren = lx->st.paren;
+		lx->st.tag_union = t->len == 5 &&
+				   !memcmp(lx->buf + t->off, "union", 5);
 		break;
 	case W_CONST:
 		lx->st.stmt_const = true;

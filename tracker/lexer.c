@@ -68,7 +68,7 @@ static size_t tok_at(const struct lexer *lx, size_t off)
  * closes nothing.
  */
 static size_t close_paren(const struct lexer *lx, size_t i, bool inside,
-			  unsigned int line)
+			  unsigned int line, bool *skim)
 {
 	int depth = inside ? 1 : 0;
 
@@ -80,6 +80,8 @@ static size_t close_paren(const struct lexer *lx, size_t i, bool inside,
 		    t->type == T_DEFINE)
 			break;
 		if (d > 0) {
+			if (t->word >= 0)
+				*skim = true;	/* a skimmed body's '{' */
 			depth++;
 		} else if (d < 0) {
 			if (--depth == 0)
@@ -99,7 +101,8 @@ static size_t close_paren(const struct lexer *lx, size_t i, bool inside,
  * at the call's name, or at a string literal among its arguments
  * (printk-p: the format's arguments); at most USE_MAX_LINES lines.
  */
-static size_t use_end(const struct lexer *lx, const struct tsite *s)
+static size_t use_end(const struct lexer *lx, const struct tsite *s,
+		      bool *skim)
 {
 	size_t i = tok_at(lx, s->off), n, c;
 
@@ -109,9 +112,9 @@ static size_t use_end(const struct lexer *lx, const struct tsite *s)
 		n = next_sig(lx, i);
 		if (n >= lx->nt || !is_punct(&lx->t[n], P_LPAREN))
 			return lx->nt;
-		c = close_paren(lx, n, false, s->line);
+		c = close_paren(lx, n, false, s->line, skim);
 	} else if (lx->t[i].type == T_STRING) {
-		c = close_paren(lx, i + 1, true, s->line);
+		c = close_paren(lx, i + 1, true, s->line, skim);
 	} else {
 		return lx->nt;
 	}
@@ -146,6 +149,53 @@ static char *joined_text(const struct lexer *lx, size_t first, size_t last)
 	return text;
 }
 
+/*
+ * The tokens [*@first, *@last] of the use at @s that spans lines, whose
+ * ')' is token *@last (use_end()): from the first token of the site's
+ * line to the last of the ')' line.
+ */
+static void use_tokens(const struct lexer *lx, const struct tsite *s,
+		       size_t *first, size_t *last)
+{
+	const char *b = lx->buf, *ls = b + (s->off < lx->len ? s->off : lx->len);
+
+	while (ls > b && ls[-1] != '\n')
+		ls--;
+	*first = tok_at(lx, s->off);
+	while (*first > 0 && lx->t[*first - 1].off >= (size_t)(ls - b))
+		(*first)--;
+	while (*last + 1 < lx->nt &&
+	       lx->t[*last + 1].line == lx->t[*last].line &&
+	       lx->t[*last + 1].type != T_EOD)
+		(*last)++;
+}
+
+/*
+ * Would a site's text (emit_sites()) take tokens of a body pass 1
+ * skimmed (lex-token.c), which lexing in full has and skimming has not:
+ * a use that spans lines sharing a line with the body, or whose ')' is
+ * looked for in it?  The buffer is then lexed again in full.
+ */
+static bool sites_skimmed(const struct lexer *lx)
+{
+	size_t i, k, first, last;
+
+	for (i = 0; i < lx->ns; i++) {
+		bool skim = false;
+
+		last = use_end(lx, &lx->s[i], &skim);
+		if (skim)
+			return true;
+		if (last >= lx->nt)
+			continue;
+		use_tokens(lx, &lx->s[i], &first, &last);
+		for (k = first ? first - 1 : 0; k <= last; k++)
+			if (is_punct(&lx->t[k], P_LBRACE) && lx->t[k].word >= 0)
+				return true;
+	}
+	return false;
+}
+
 static void emit_sites(struct lexer *lx, struct site_list *out)
 {
 	size_t i;
@@ -163,7 +213,8 @@ static void emit_sites(struct lexer *lx, struct site_list *out)
 		struct site *o = &out->v[out->n++];
 		const char *b = lx->buf, *ls, *le;
 		size_t off = s->off < lx->len ? s->off : lx->len;
-		size_t last = use_end(lx, s), first;
+		bool skim = false;
+		size_t last = use_end(lx, s, &skim), first;
 
 		ls = b + off;
 		while (ls > b && ls[-1] != '\n')
@@ -176,15 +227,7 @@ static void emit_sites(struct lexer *lx, struct site_list *out)
 		o->func = s->func_len ? xstrndup(b + s->func_off, s->func_len)
 				      : NULL;
 		if (last < lx->nt) {
-			/* from the first token of the site's line */
-			first = tok_at(lx, s->off);
-			while (first > 0 && lx->t[first - 1].off >= (size_t)(ls - b))
-				first--;
-			/* to the last token of the ')' line */
-			while (last + 1 < lx->nt &&
-			       lx->t[last + 1].line == lx->t[last].line &&
-			       lx->t[last + 1].type != T_EOD)
-				last++;
+			use_tokens(lx, s, &first, &last);
 			o->text = joined_text(lx, first, last);
 		} else {
 			o->text = normalize_ws(ls, (size_t)(le - ls));
@@ -261,8 +304,9 @@ int lex_buffer_with(const char *buf, size_t len, struct site_list *out,
 	pthread_once(&words_once, lex_words_init);
 
 	lex_passes(&lx, buf, len, scratch, scratch->full);
-	if (lx.redo) {
-		/* a skimmed body pass 2 did not open as a function */
+	if (lx.redo || (lx.nskb && sites_skimmed(&lx))) {
+		/* a skimmed body pass 2 did not open as a function, or a
+		 * site's text would need its tokens */
 		lex_release(&lx);
 		lex_passes(&lx, buf, len, scratch, true);
 		scratch->relexed++;

@@ -175,6 +175,7 @@ struct snapshot {
 	int paren;
 	uint32_t func_off, func_len;
 	bool real_func;
+	size_t skim_at;		/* lx->skim_at: the skimmed bodies opened */
 };
 
 struct cond_state {

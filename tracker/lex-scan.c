@@ -246,10 +246,18 @@ static void snap_take(struct lexer *lx, struct snapshot *s)
 	s->func_off = lx->st.func_off;
 	s->func_len = lx->st.func_len;
 	s->real_func = lx->st.real_func;
+	s->skim_at = lx->skim_at;
 }
 
 static void snap_restore(struct lexer *lx, const struct snapshot *s)
 {
+	/*
+	 * back into a brace opened before a body pass 1 skimmed: what walks
+	 * back to where the function starts (lhs_scalar_pointer()) would
+	 * miss that body's tokens; the buffer needs the full walk
+	 */
+	if (s->nfr && s->skim_at != lx->skim_at)
+		lx->redo = true;
 	ALLOC_GROW(lx->fr, s->nfr, lx->afr);
 	if (s->nfr)
 		memcpy(lx->fr, lx->pool + s->pool, s->nfr * sizeof(*lx->fr));
@@ -500,8 +508,11 @@ void lex_scan(struct lexer *lx)
 		bool start;
 
 		/* the markers are the types after T_PUNCT */
-		if (__builtin_expect(type > T_PUNCT, 0) && scan_marker(lx, &i))
+		if (__builtin_expect(type > T_PUNCT, 0) && scan_marker(lx, &i)) {
+			if (__builtin_expect(lx->redo, 0))
+				return;
 			continue;
+		}
 
 		start = lx->st.stmt_start;
 		lx->st.stmt_start = false;

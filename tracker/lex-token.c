@@ -36,7 +36,8 @@
  */
 enum {
 	C_PUNCT, C_WS, C_NL, C_ID, C_DIGIT, C_SLASH, C_QUOTE, C_BSLASH,
-	C_DOT, C_HASH, C_LBRACE, C_RBRACE, C_LPAREN, C_RPAREN,
+	C_DOT, C_HASH, C_LBRACE, C_RBRACE, C_LPAREN, C_RPAREN, C_LBRACK,
+	C_RBRACK,
 };
 
 static const unsigned char cclass[256] = {
@@ -48,6 +49,7 @@ static const unsigned char cclass[256] = {
 	['/'] = C_SLASH, ['"'] = C_QUOTE, ['\''] = C_QUOTE,
 	['\\'] = C_BSLASH, ['.'] = C_DOT, ['#'] = C_HASH,
 	['{'] = C_LBRACE, ['}'] = C_RBRACE, ['('] = C_LPAREN, [')'] = C_RPAREN,
+	['['] = C_LBRACK, [']'] = C_RBRACK,
 };
 
 static const bool idch[256] = {
@@ -900,6 +902,7 @@ void lex_tokenize(struct lexer *lx)
 		[C_QUOTE] = &&quote, [C_BSLASH] = &&bslash, [C_DOT] = &&dot,
 		[C_HASH] = &&hash, [C_LBRACE] = &&lbrace, [C_RBRACE] = &&rbrace,
 		[C_LPAREN] = &&lparen, [C_RPAREN] = &&rparen,
+		[C_LBRACK] = &&lbrack, [C_RBRACK] = &&rbrack,
 	};
 	const char *const b = lx->buf, *const e = b + lx->len;
 	const char *p = b, *q;
@@ -909,6 +912,14 @@ void lex_tokenize(struct lexer *lx)
 	int dir = DIR_NONE;
 	/* braces and parentheses open outside directives, for body_skim() */
 	unsigned int braces = 0, parens = 0;
+	/*
+	 * and the groups open there counted as the token walks count them
+	 * (tok_nesting(): any closer closes any opener): a body inside one
+	 * is not skimmed, or a walk from a call's '(' or an array's '['
+	 * (lex_call_arg(), lex_skip_group(), close_paren()) would see
+	 * fewer tokens in it than lexing in full gives
+	 */
+	unsigned int nest = 0;
 
 	if (!lx->len)
 		return;	/* and lx->t may be NULL */
@@ -1008,7 +1019,7 @@ hash:
 lbrace:
 	if (dir != DIR_NONE)
 		goto punct;
-	if (!braces && !parens && !lx->full && z.tlim - z.tp >= 2 &&
+	if (!braces && !parens && !nest && !lx->full && z.tlim - z.tp >= 2 &&
 	    skim_wanted(lx, z.tp)) {
 		unsigned int l1 = z.line;
 
@@ -1037,18 +1048,29 @@ lbrace:
 		}
 	}
 	braces++;
+	nest++;
 	goto punct;
 rbrace:
 	if (dir == DIR_NONE && braces)
 		braces--;
-	goto punct;
+	goto close;
 lparen:
 	if (dir == DIR_NONE)
 		parens++;
-	goto punct;
+	goto open;
 rparen:
 	if (dir == DIR_NONE && parens)
 		parens--;
+	goto close;
+lbrack:
+open:
+	if (dir == DIR_NONE)
+		nest++;
+	goto punct;
+rbrack:
+close:
+	if (dir == DIR_NONE && nest)
+		nest--;
 	goto punct;
 punct:
 	p = lex_punct(&z, p);

@@ -62,26 +62,13 @@ static size_t tok_at(const struct lexer *lx, size_t off)
 }
 
 /*
- * Is @t the '{' of a skimmed function body (lex-token.c), whose tokens
- * are not there?  A use's text that would walk them needs the buffer
- * lexed in full.
- */
-static bool skimmed_brace(const struct tok *t)
-{
-	return t->type == T_PUNCT && t->word >= 0;
-}
-
-/* What use_end() returns for a use that walks into a skimmed body. */
-#define USE_SKIMMED(lx) ((lx)->nt + 1)
-
-/*
  * The token of the ')' that closes the group open at token @i (a '('
  * then, or the group @i is in when @inside), if it is on one of the
- * USE_MAX_LINES lines from @line on; else lx->nt; USE_SKIMMED() when it
- * meets a skimmed body.  A #define's end closes nothing.
+ * USE_MAX_LINES lines from @line on; else lx->nt.  A #define's end
+ * closes nothing.
  */
 static size_t close_paren(const struct lexer *lx, size_t i, bool inside,
-			  unsigned int line)
+			  unsigned int line, bool *skim)
 {
 	int depth = inside ? 1 : 0;
 
@@ -92,9 +79,9 @@ static size_t close_paren(const struct lexer *lx, size_t i, bool inside,
 		if (t->line - line >= USE_MAX_LINES || t->type == T_EOD ||
 		    t->type == T_DEFINE)
 			break;
-		if (skimmed_brace(t))
-			return USE_SKIMMED(lx);
 		if (d > 0) {
+			if (t->word >= 0)
+				*skim = true;	/* a skimmed body's '{' */
 			depth++;
 		} else if (d < 0) {
 			if (--depth == 0)
@@ -113,9 +100,9 @@ static size_t close_paren(const struct lexer *lx, size_t i, bool inside,
  * own line: the ')' of a call wrapped onto later lines, when the site is
  * at the call's name, or at a string literal among its arguments
  * (printk-p: the format's arguments); at most USE_MAX_LINES lines.
- * USE_SKIMMED() when the call's parentheses hold a skimmed body.
  */
-static size_t use_end(const struct lexer *lx, const struct tsite *s)
+static size_t use_end(const struct lexer *lx, const struct tsite *s,
+		      bool *skim)
 {
 	size_t i = tok_at(lx, s->off), n, c;
 
@@ -125,14 +112,12 @@ static size_t use_end(const struct lexer *lx, const struct tsite *s)
 		n = next_sig(lx, i);
 		if (n >= lx->nt || !is_punct(&lx->t[n], P_LPAREN))
 			return lx->nt;
-		c = close_paren(lx, n, false, s->line);
+		c = close_paren(lx, n, false, s->line, skim);
 	} else if (lx->t[i].type == T_STRING) {
-		c = close_paren(lx, i + 1, true, s->line);
+		c = close_paren(lx, i + 1, true, s->line, skim);
 	} else {
 		return lx->nt;
 	}
-	if (c == USE_SKIMMED(lx))
-		return c;
 	return c < lx->nt && lx->t[c].line > s->line ? c : lx->nt;
 }
 
@@ -165,14 +150,55 @@ static char *joined_text(const struct lexer *lx, size_t first, size_t last)
 }
 
 /*
- * Append the sites of @lx to @out.  False, with nothing appended, when a
- * use's text would take tokens of a skimmed body (a wrapped call at file
- * scope on the line of a one-line function): the buffer needs lexing in
- * full.
+ * The tokens [*@first, *@last] of the use at @s that spans lines, whose
+ * ')' is token *@last (use_end()): from the first token of the site's
+ * line to the last of the ')' line.
  */
-static bool emit_sites(struct lexer *lx, struct site_list *out)
+static void use_tokens(const struct lexer *lx, const struct tsite *s,
+		       size_t *first, size_t *last)
 {
-	size_t i, n0 = out->n;
+	const char *b = lx->buf, *ls = b + (s->off < lx->len ? s->off : lx->len);
+
+	while (ls > b && ls[-1] != '\n')
+		ls--;
+	*first = tok_at(lx, s->off);
+	while (*first > 0 && lx->t[*first - 1].off >= (size_t)(ls - b))
+		(*first)--;
+	while (*last + 1 < lx->nt &&
+	       lx->t[*last + 1].line == lx->t[*last].line &&
+	       lx->t[*last + 1].type != T_EOD)
+		(*last)++;
+}
+
+/*
+ * Would a site's text (emit_sites()) take tokens of a body pass 1
+ * skimmed (lex-token.c), which lexing in full has and skimming has not:
+ * a use that spans lines sharing a line with the body, or whose ')' is
+ * looked for in it?  The buffer is then lexed again in full.
+ */
+static bool sites_skimmed(const struct lexer *lx)
+{
+	size_t i, k, first, last;
+
+	for (i = 0; i < lx->ns; i++) {
+		bool skim = false;
+
+		last = use_end(lx, &lx->s[i], &skim);
+		if (skim)
+			return true;
+		if (last >= lx->nt)
+			continue;
+		use_tokens(lx, &lx->s[i], &first, &last);
+		for (k = first ? first - 1 : 0; k <= last; k++)
+			if (is_punct(&lx->t[k], P_LBRACE) && lx->t[k].word >= 0)
+				return true;
+	}
+	return false;
+}
+
+static void emit_sites(struct lexer *lx, struct site_list *out)
+{
+	size_t i;
 	bool sorted = true;
 
 	for (i = 1; i < lx->ns; i++)
@@ -187,7 +213,8 @@ static bool emit_sites(struct lexer *lx, struct site_list *out)
 		struct site *o = &out->v[out->n++];
 		const char *b = lx->buf, *ls, *le;
 		size_t off = s->off < lx->len ? s->off : lx->len;
-		size_t last = use_end(lx, s), first;
+		bool skim = false;
+		size_t last = use_end(lx, s, &skim), first;
 
 		ls = b + off;
 		while (ls > b && ls[-1] != '\n')
@@ -199,25 +226,8 @@ static bool emit_sites(struct lexer *lx, struct site_list *out)
 		o->line = s->line;
 		o->func = s->func_len ? xstrndup(b + s->func_off, s->func_len)
 				      : NULL;
-		o->text = NULL;
-		o->deps = NULL;
-		if (last == USE_SKIMMED(lx))
-			goto skimmed;
 		if (last < lx->nt) {
-			size_t k;
-
-			/* from the first token of the site's line */
-			first = tok_at(lx, s->off);
-			while (first > 0 && lx->t[first - 1].off >= (size_t)(ls - b))
-				first--;
-			/* to the last token of the ')' line */
-			while (last + 1 < lx->nt &&
-			       lx->t[last + 1].line == lx->t[last].line &&
-			       lx->t[last + 1].type != T_EOD)
-				last++;
-			for (k = first; k <= last; k++)
-				if (skimmed_brace(&lx->t[k]))
-					goto skimmed;
+			use_tokens(lx, s, &first, &last);
 			o->text = joined_text(lx, first, last);
 		} else {
 			o->text = normalize_ws(ls, (size_t)(le - ls));
@@ -225,17 +235,6 @@ static bool emit_sites(struct lexer *lx, struct site_list *out)
 		o->deps = s->dep_len ? xstrndup(lx->deps.buf + s->dep_off,
 						s->dep_len) : NULL;
 	}
-	return true;
-
-skimmed:
-	while (out->n > n0) {
-		struct site *o = &out->v[--out->n];
-
-		free(o->func);
-		free(o->text);
-		free(o->deps);
-	}
-	return false;
 }
 
 void lex_tok_reserve(struct lexer *lx, size_t want)
@@ -305,18 +304,16 @@ int lex_buffer_with(const char *buf, size_t len, struct site_list *out,
 	pthread_once(&words_once, lex_words_init);
 
 	lex_passes(&lx, buf, len, scratch, scratch->full);
-	/*
-	 * a skimmed body pass 2 did not open as a function, or a use's
-	 * text that takes tokens of one: lexed again in full
-	 */
-	if (lx.redo || !emit_sites(&lx, out)) {
+	if (lx.redo || (lx.nskb && sites_skimmed(&lx))) {
+		/* a skimmed body pass 2 did not open as a function, or a
+		 * site's text would need its tokens */
 		lex_release(&lx);
 		lex_passes(&lx, buf, len, scratch, true);
-		emit_sites(&lx, out);
 		scratch->relexed++;
 	}
 	scratch->skimmed += lx.nskb;
 	scratch->skimmed_bytes += lx.skim_bytes;
+	emit_sites(&lx, out);
 	free(out->funcs);
 	out->funcs = lex_funcs_emit(&lx);
 

@@ -1143,6 +1143,43 @@ static void test_skim(void **state)
 	assert_skim("void f(void)\n{\n\tif (a) {\n#ifdef A\n\t}\n#else\n\t}\n"
 		    "#endif\n\twhile (g(x)) {\n\t\th();\n\t}\n}\n", 0, 1,
 		    "n f g h\nf 0 1 12 0 1 2\n");
+	/*
+	 * a site's text that spans lines takes the tokens of its first and
+	 * last lines: a skimmed body on one of them, or one its ')' is
+	 * looked for in, is lexed again in full
+	 */
+	assert_skim("void f(void) { g(); } void h(char *d) { strcpy(d,\n"
+		    "\t\"x\"); }\n", 0, 1,
+		    "strcpy:1:h:void f(void) { g(); } void h(char *d) "
+		    "{ strcpy(d, \"x\"); }:-\n"
+		    "n f g h strcpy\nf 0 1 1 0 1\nf 2 1 2 0 3\n");
+	assert_skim("void h(char *d) { strcpy(d,\n\t\"x\"); } "
+		    "void f(void) { g(); }\n", 0, 1,
+		    "strcpy:1:h:void h(char *d) { strcpy(d, \"x\"); } "
+		    "void f(void) { g(); }:-\n"
+		    "n h strcpy f g\nf 0 1 2 0 1\nf 2 2 2 0 3\n");
+	assert_skim("char *s = \"%p\"\nvoid f(void)\n{\n\tx);\n}\n)\n", 0, 1,
+		    "printk-p:1:-:char *s = \"%p\":-\nn f\nf 0 2 5 0\n");
+	/*
+	 * a body inside a group a walk from a '(' or '[' counts (any closer
+	 * closing any opener) is not skimmed: the call's argument or the
+	 * array size would hold its tokens
+	 */
+	assert_skim("FOO(kmalloc(N * M[[))\nvoid F(void)\n{\n\tg();\n}\n])\n",
+		    0, 0, "alloc-arith:1:-:FOO(kmalloc(N * M[[)):-\n"
+		    "n F g\nf 0 2 5 0 1\n");
+	assert_skim("void f(void)\n{\n\tint a[[ }\nvoid G(void)\n{\n\tg();\n}\n"
+		    "][N];\n}\n", 0, 0,
+		    "vla:3:f:int a[[ }:-\nn f G g\nf 0 1 3 0\nf 1 4 7 0 2\n");
+	/*
+	 * an #else branch that returns into a function opened before a
+	 * skimmed body: the walk back to the function's start for the
+	 * pointer's declaration (alloc-obj) would miss that body's "u8 *q"
+	 */
+	assert_skim("void f(void)\n{\n\tstruct foo *q;\n#ifdef A\n\tx();\n"
+		    "#else\n}\nvoid g(void)\n{\n\tu8 *q;\n}\n#endif\n"
+		    "\tq = kmalloc(sizeof(struct foo), GFP_KERNEL);\n}\n", 0, 1,
+		    "n f x g\nf 0 1 7 0 1\nf 2 8 11 0\n");
 }
 
 static void test_malformed(void **state)

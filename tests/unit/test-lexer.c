@@ -1180,6 +1180,10 @@ static void test_skim(void **state)
 		    "#else\n}\nvoid g(void)\n{\n\tu8 *q;\n}\n#endif\n"
 		    "\tq = kmalloc(sizeof(struct foo), GFP_KERNEL);\n}\n", 0, 1,
 		    "n f x g\nf 0 1 7 0 1\nf 2 8 11 0\n");
+	assert_skim("void f(void)\n{\n\tstruct foo *q;\n#ifdef A\n}\n"
+		    "void g(void)\n{\n\tu8 *q;\n}\n#else\n"
+		    "\tq = kmalloc(sizeof(struct foo), GFP_KERNEL);\n}\n#endif\n",
+		    0, 1, "n f g\nf 0 1 5 0\nf 1 6 9 0\n");
 }
 
 static void test_malformed(void **state)

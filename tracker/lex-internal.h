@@ -337,6 +337,15 @@ static inline int tok_nesting(const struct tok *t)
 	}
 }
 
+/*
+ * tok_skimmed - is @t the '{' of a function body pass 1 skimmed (struct
+ * skim_body), whose tokens are not in lx->t?
+ */
+static inline bool tok_skimmed(const struct tok *t)
+{
+	return t->type == T_PUNCT && t->word >= 0;
+}
+
 /* next_sig - index of the next token after @i that is not a T_FT. */
 static inline size_t next_sig(const struct lexer *lx, size_t i)
 {

@@ -462,7 +462,7 @@ static inline void scan_punct(struct lexer *lx, struct frame *f,
 		break;
 	case P_LBRACE:
 		open_brace(lx);
-		if (__builtin_expect(t->word >= 0, 0))
+		if (__builtin_expect(tok_skimmed(t), 0))
 			skim_replay(lx, t);
 		break;
 	case P_RBRACE:

@@ -36,8 +36,7 @@
  */
 enum {
 	C_PUNCT, C_WS, C_NL, C_ID, C_DIGIT, C_SLASH, C_QUOTE, C_BSLASH,
-	C_DOT, C_HASH, C_LBRACE, C_RBRACE, C_LPAREN, C_RPAREN, C_LBRACK,
-	C_RBRACK,
+	C_DOT, C_HASH, C_LBRACE, C_OPEN, C_CLOSE,
 };
 
 static const unsigned char cclass[256] = {
@@ -48,8 +47,8 @@ static const unsigned char cclass[256] = {
 	[0x80 ... 0xff] = C_ID,
 	['/'] = C_SLASH, ['"'] = C_QUOTE, ['\''] = C_QUOTE,
 	['\\'] = C_BSLASH, ['.'] = C_DOT, ['#'] = C_HASH,
-	['{'] = C_LBRACE, ['}'] = C_RBRACE, ['('] = C_LPAREN, [')'] = C_RPAREN,
-	['['] = C_LBRACK, [']'] = C_RBRACK,
+	['{'] = C_LBRACE, ['('] = C_OPEN, ['['] = C_OPEN,
+	['}'] = C_CLOSE, [')'] = C_CLOSE, [']'] = C_CLOSE,
 };
 
 static const bool idch[256] = {
@@ -186,8 +185,49 @@ static inline size_t punct_len(const char *p, const char *e, int *sub)
 	return 1;
 }
 
+/*
+ * The end of the backslash-newline at @p (a '\\', maybe a '\r', a
+ * newline), or NULL when @p starts none: a line continued.
+ */
+static inline const char *bslash_newline(const char *p, const char *e)
+{
+	const char *q = p + 1;
+
+	if (q < e && *q == '\r')
+		q++;
+	return q < e && *q == '\n' ? q + 1 : NULL;
+}
+
 /* A directive's effect on the rest of its logical line. */
 enum { DIR_NONE, DIR_DEFINE, DIR_SKIP };
+
+/*
+ * The name of the directive whose '#' is at @p: past the blanks and
+ * backslash-newlines after it, those lines counted into *@line.
+ */
+static inline const char *directive_name(const char *p, const char *e,
+					 unsigned int *line)
+{
+	const char *q = p + 1;
+
+	for (;;) {
+		if (q < e && (*q == ' ' || *q == '\t')) {
+			q++;
+		} else if (q + 1 < e && q[0] == '\\' && q[1] == '\n') {
+			q += 2;
+			(*line)++;
+		} else {
+			return q;
+		}
+	}
+}
+
+/* Is the directive name at @q "define"? */
+static inline bool directive_define(const char *q, const char *e)
+{
+	return e - q >= 6 && !memcmp(q, "define", 6) &&
+	       (q + 6 == e || !is_idch((unsigned char)q[6]));
+}
 
 /* The conditional directive whose name starts at @q, or 0. */
 static int directive_cond(const char *q, const char *e)
@@ -211,23 +251,29 @@ static int directive_cond(const char *q, const char *e)
 	return 0;
 }
 
+/* The index in lex_words of the identifier @p (@len bytes), or -1. */
+static inline int word_index(const char *p, size_t len)
+{
+	unsigned int h;
+
+	/* most identifiers are no word: their bucket is empty */
+	if (len > lex_words.maxlen)
+		return -1;
+	h = lex_word_hash(p, len);
+	if (lex_words.first[h] < 0)
+		return -1;
+	return lex_word_find_hashed(p, len, h);
+}
+
 /* The identifier at @p; returns its end. */
 static inline const char *lex_ident(struct tz *z, const char *p)
 {
 	const char *q = idch_end(p + 1, z->e);
 	size_t len = (size_t)(q - p);
 	struct tok *t = z->tp++;
-	unsigned int h;
-	int w;
+	int w = word_index(p, len);
 
 	tok_set(t, T_IDENT, (size_t)(p - z->b), len, z->line, 0);
-	/* most identifiers are no word: their bucket is empty */
-	if (len > lex_words.maxlen)
-		return q;
-	h = lex_word_hash(p, len);
-	if (lex_words.first[h] < 0)
-		return q;
-	w = lex_word_find_hashed(p, len, h);
 	if (w >= 0) {
 		t->word = (int16_t)w;
 		t->sub = lex_words.w[w].cls;
@@ -484,21 +530,10 @@ static inline const char *lex_literal(struct tz *z, const char *p)
 static inline const char *lex_directive(struct tz *z, const char *p, int *dir)
 {
 	const char *const e = z->e;
-	const char *q = p + 1;
+	const char *q = directive_name(p, e, &z->line);
 	int cond;
 
-	for (;;) {
-		if (q < e && (*q == ' ' || *q == '\t')) {
-			q++;
-		} else if (q + 1 < e && q[0] == '\\' && q[1] == '\n') {
-			q += 2;
-			z->line++;
-		} else {
-			break;
-		}
-	}
-	if (e - q >= 6 && !memcmp(q, "define", 6) &&
-	    (q + 6 == e || !is_idch((unsigned char)q[6]))) {
+	if (directive_define(q, e)) {
 		tok_set(z->tp++, T_DEFINE, (size_t)(p - z->b),
 			(size_t)(q + 6 - p), z->line, 0);
 		*dir = DIR_DEFINE;
@@ -531,20 +566,20 @@ static inline const char *lex_punct(struct tz *z, const char *p)
  * *@linep and the calls and constants in lx->skc and lx->skk, for
  * pass 2 to replay (lex-scan.c).
  *
- * It gives up at a rule name (the matchers), a directive or any '#',
- * a fall-through comment, a string with %p, a struct, union or enum
- * body (the flexible-array rules, enumerators), an attribute after a
- * struct tag, ".NAME =" with a NAME of entry.def (entry points), and
- * deeper nesting than SKIM_DEPTH, a #define, a '#' not first on its line,
- * a conditional directive whose branches leave the braces elsewhere than
- * its #if found them (pass 2 would restore a state); and in the brackets of what may be an
- * array's declarator (a '[' after two names, or after a '*' and a name,
- * or after such brackets: what vla_check() reads) at anything but
- * numbers, operators and names without a lower-case letter, which
- * make a constant size and no vla.  Everything else is lexed as lex_tokenize() lexes it, with
- * the same helpers (other directives, which make no tokens, skipped with
- * their lines; a name before a conditional directive followed by nothing
- * for pass 2), and the statement state pass 2 keeps for the
+ * It gives up at a rule name (the matchers), a fall-through comment, a
+ * string with %p, a struct, union or enum body (the flexible-array
+ * rules, enumerators), an attribute after a struct tag, ".NAME =" with a
+ * NAME of entry.def (entry points), deeper nesting than SKIM_DEPTH, a
+ * #define, a '#' not first on its line, a conditional directive whose
+ * branches leave the braces elsewhere than its #if found them (pass 2
+ * would restore a state); and in the brackets of what may be an array's
+ * declarator (a '[' after two names, or after a '*' and a name, or after
+ * such brackets: what vla_check() reads) at anything but numbers,
+ * operators and names without a lower-case letter, which make a constant
+ * size and no vla.  Everything else is lexed as lex_tokenize() lexes it,
+ * with the same helpers (other directives, which make no tokens, skipped
+ * with their lines; a name before a conditional directive followed by
+ * nothing for pass 2), and the statement state pass 2 keeps for the
  * constants (a "const" statement, its right-hand side, the parentheses
  * open in each brace) tracked the same way.
  */
@@ -576,15 +611,10 @@ static const char *directive_end(const char *p, const char *e,
 			p = literal_skip(p, e, line, &nump);
 			break;
 		case C_BSLASH:
-			q = p + 1;
-			if (q < e && *q == '\r')
-				q++;
-			if (q < e && *q == '\n') {
+			q = bslash_newline(p, e);
+			if (q)
 				(*line)++;
-				p = q + 1;
-			} else {
-				p++;
-			}
+			p = q ? q : p + 1;
 			break;
 		default:	/* no token holds a byte of the cases above */
 			p++;
@@ -593,7 +623,6 @@ static const char *directive_end(const char *p, const char *e,
 	}
 	return p;
 }
-
 
 /* What body_skim() keeps of the last two tokens. */
 enum { K_OTHER, K_NAME, K_WORD, K_STAR, K_DOT, K_ARROW, K_DIM };
@@ -622,21 +651,15 @@ static const char *body_skim(struct lexer *lx, const char *p,
 			continue;
 		case C_ID: {
 			const struct word *wd = NULL;
-			unsigned int h;
 			int w;
 
 			q = idch_end(p + 1, e);
 			n = (size_t)(q - p);
 			if (dim && !lex_all_upper(p, n))
 				goto give_up;
-			if (n <= lex_words.maxlen) {
-				h = lex_word_hash(p, n);
-				if (lex_words.first[h] >= 0) {
-					w = lex_word_find_hashed(p, n, h);
-					if (w >= 0)
-						wd = &lex_words.w[w];
-				}
-			}
+			w = word_index(p, n);
+			if (w >= 0)
+				wd = &lex_words.w[w];
 			if (!wd) {
 				name = p;
 				nlen = n;
@@ -678,12 +701,10 @@ static const char *body_skim(struct lexer *lx, const char *p,
 			kind = K_OTHER;
 			break;
 		case C_BSLASH:
-			q = p + 1;
-			if (q < e && *q == '\r')
-				q++;
-			if (q < e && *q == '\n') {
+			q = bslash_newline(p, e);
+			if (q) {
 				line++;
-				p = q + 1;
+				p = q;
 				continue;
 			}
 			goto punct;
@@ -702,19 +723,8 @@ static const char *body_skim(struct lexer *lx, const char *p,
 		case C_HASH:
 			if (!bol)
 				goto give_up;
-			/* lex_directive(): blanks and continued lines, the name */
-			for (q = p + 1;;) {
-				if (q < e && (*q == ' ' || *q == '\t')) {
-					q++;
-				} else if (q + 1 < e && q[0] == '\\' && q[1] == '\n') {
-					q += 2;
-					line++;
-				} else {
-					break;
-				}
-			}
-			if (e - q >= 6 && !memcmp(q, "define", 6) &&
-			    (q + 6 == e || !is_idch((unsigned char)q[6])))
+			q = directive_name(p, e, &line);
+			if (directive_define(q, e))
 				goto give_up;
 			cond = directive_cond(q, e);
 			if (cond == COND_IF) {
@@ -900,9 +910,8 @@ void lex_tokenize(struct lexer *lx)
 		[C_PUNCT] = &&punct, [C_WS] = &&ws, [C_NL] = &&nl,
 		[C_ID] = &&ident, [C_DIGIT] = &&digit, [C_SLASH] = &&slash,
 		[C_QUOTE] = &&quote, [C_BSLASH] = &&bslash, [C_DOT] = &&dot,
-		[C_HASH] = &&hash, [C_LBRACE] = &&lbrace, [C_RBRACE] = &&rbrace,
-		[C_LPAREN] = &&lparen, [C_RPAREN] = &&rparen,
-		[C_LBRACK] = &&lbrack, [C_RBRACK] = &&rbrack,
+		[C_HASH] = &&hash, [C_LBRACE] = &&lbrace, [C_OPEN] = &&open,
+		[C_CLOSE] = &&close,
 	};
 	const char *const b = lx->buf, *const e = b + lx->len;
 	const char *p = b, *q;
@@ -910,14 +919,12 @@ void lex_tokenize(struct lexer *lx)
 	struct tok *skip = NULL;
 	bool bol = true;
 	int dir = DIR_NONE;
-	/* braces and parentheses open outside directives, for body_skim() */
-	unsigned int braces = 0, parens = 0;
 	/*
-	 * and the groups open there counted as the token walks count them
-	 * (tok_nesting(): any closer closes any opener): a body inside one
-	 * is not skimmed, or a walk from a call's '(' or an array's '['
-	 * (lex_call_arg(), lex_skip_group(), close_paren()) would see
-	 * fewer tokens in it than lexing in full gives
+	 * the groups open outside directives, counted as the token walks
+	 * count them (tok_nesting(): any closer closes any opener): only a
+	 * '{' outside all of them is skimmed (body_skim()), or a walk from a
+	 * call's '(' or an array's '[' (lex_call_arg(), lex_skip_group(),
+	 * close_paren()) would see fewer tokens in it than lexing in full
 	 */
 	unsigned int nest = 0;
 
@@ -986,12 +993,10 @@ quote:
 	bol = false;
 	NEXT;
 bslash:	/* backslash-newline */
-	q = p + 1;
-	if (q < e && *q == '\r')
-		q++;
-	if (q < e && *q == '\n') {
+	q = bslash_newline(p, e);
+	if (q) {
 		z.line++;
-		p = q + 1;
+		p = q;
 		NEXT;
 	}
 	goto punct;
@@ -1019,8 +1024,8 @@ hash:
 lbrace:
 	if (dir != DIR_NONE)
 		goto punct;
-	if (!braces && !parens && !nest && !lx->full && z.tlim - z.tp >= 2 &&
-	    skim_wanted(lx, z.tp)) {
+	if (!nest && !lx->full && z.tlim - z.tp >= 2 && skim_wanted(lx, z.tp)) {
+		const size_t c0 = lx->nskc, k0 = lx->nskk;
 		unsigned int l1 = z.line;
 
 		q = body_skim(lx, p, e, &l1);
@@ -1028,13 +1033,12 @@ lbrace:
 			struct skim_body *sb;
 
 			ALLOC_GROW(lx->skb, lx->nskb + 1, lx->askb);
-			sb = &lx->skb[lx->nskb];
+			sb = &lx->skb[lx->nskb++];
 			sb->lbrace = (uint32_t)(p - b);
-			sb->call = lx->nskb ? sb[-1].call + sb[-1].ncall : 0;
-			sb->ncall = (uint32_t)(lx->nskc - sb->call);
-			sb->konst = lx->nskb ? sb[-1].konst + sb[-1].nkonst : 0;
-			sb->nkonst = (uint32_t)(lx->nskk - sb->konst);
-			lx->nskb++;
+			sb->call = (uint32_t)c0;
+			sb->ncall = (uint32_t)(lx->nskc - c0);
+			sb->konst = (uint32_t)k0;
+			sb->nkonst = (uint32_t)(lx->nskk - k0);
 			lx->skim_bytes += (size_t)(q - p);
 			tok_set(z.tp++, T_PUNCT, (size_t)(p - b), 1, z.line,
 				P_LBRACE);
@@ -1047,28 +1051,13 @@ lbrace:
 			NEXT;
 		}
 	}
-	braces++;
 	nest++;
 	goto punct;
-rbrace:
-	if (dir == DIR_NONE && braces)
-		braces--;
-	goto close;
-lparen:
-	if (dir == DIR_NONE)
-		parens++;
-	goto open;
-rparen:
-	if (dir == DIR_NONE && parens)
-		parens--;
-	goto close;
-lbrack:
-open:
+open:	/* '(' and '[' */
 	if (dir == DIR_NONE)
 		nest++;
 	goto punct;
-rbrack:
-close:
+close:	/* ')', ']' and '}' */
 	if (dir == DIR_NONE && nest)
 		nest--;
 	goto punct;

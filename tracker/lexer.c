@@ -80,8 +80,8 @@ static size_t close_paren(const struct lexer *lx, size_t i, bool inside,
 		    t->type == T_DEFINE)
 			break;
 		if (d > 0) {
-			if (t->word >= 0)
-				*skim = true;	/* a skimmed body's '{' */
+			if (tok_skimmed(t))
+				*skim = true;
 			depth++;
 		} else if (d < 0) {
 			if (--depth == 0)
@@ -190,7 +190,7 @@ static bool sites_skimmed(const struct lexer *lx)
 			continue;
 		use_tokens(lx, &lx->s[i], &first, &last);
 		for (k = first ? first - 1 : 0; k <= last; k++)
-			if (is_punct(&lx->t[k], P_LBRACE) && lx->t[k].word >= 0)
+			if (tok_skimmed(&lx->t[k]))
 				return true;
 	}
 	return false;

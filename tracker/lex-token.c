@@ -97,6 +97,38 @@ static inline const char *idch_end(const char *q, const char *e)
 	return q;
 }
 
+/*
+ * The end of the blanks (C_WS) from @q: runs of spaces and tabs 16 bytes
+ * at a time with SSE2, for the long ones (the alignment of a register
+ * header's values, often 60 blanks and more).
+ */
+static inline const char *blank_end(const char *q, const char *e)
+{
+	for (;;) {
+#ifdef __SSE2__
+		const __m128i sp = _mm_set1_epi8(' '), tab = _mm_set1_epi8('\t');
+
+		while (e - q >= 16) {
+			__m128i v = _mm_loadu_si128((const __m128i *)q);
+			unsigned int m = (unsigned int)_mm_movemask_epi8(
+				_mm_or_si128(_mm_cmpeq_epi8(v, sp),
+					     _mm_cmpeq_epi8(v, tab)));
+
+			if (m != 0xffff) {
+				q += __builtin_ctz(~m);
+				break;
+			}
+			q += 16;
+		}
+#endif
+		while (q < e && (*q == ' ' || *q == '\t'))
+			q++;
+		if (q >= e || cclass[(unsigned char)*q] != C_WS)
+			return q;
+		q++;	/* '\r', '\f' or '\v' */
+	}
+}
+
 static inline bool is_alnum(unsigned char c)
 {
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
@@ -643,6 +675,8 @@ static const char *body_skim(struct lexer *lx, const char *p,
 		switch (cclass[(unsigned char)*p]) {
 		case C_WS:
 			p++;
+			if (p < e && cclass[(unsigned char)*p] == C_WS)
+				p = blank_end(p + 1, e);
 			continue;
 		case C_NL:
 			line++;
@@ -971,8 +1005,8 @@ nl:
 	NEXT;
 ws:	/* runs of indentation and alignment */
 	p++;
-	while (p < e && cclass[(unsigned char)*p] == C_WS)
-		p++;
+	if (p < e && cclass[(unsigned char)*p] == C_WS)
+		p = blank_end(p + 1, e);
 	NEXT;
 ident:
 	p = lex_ident(&z, p);

@@ -1221,6 +1221,33 @@ static void test_malformed(void **state)
 	assert_null(l.v);
 }
 
+/*
+ * Long runs of blanks (blank_end(): 16 bytes at a time), across 16-byte
+ * boundaries, with '\f' and '\v' among them and at the buffer's end:
+ * the same tokens and lines as any blank, skimmed and in full.
+ */
+static void test_blanks(void **state)
+{
+	static const char b40[] = "                                        ";
+	char src[1024];
+
+	(void)state;
+	snprintf(src, sizeof(src),
+		 "#define A%s1\n"
+		 "void f(char *d)\n{\n"
+		 "\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t \f\v%sg(d);%s\n"
+		 "\t%sstrcpy(d,%s\"x\");\n}\n%s",
+		 b40, b40 + 23, b40 + 10, b40 + 7, b40 + 7, b40);
+	assert_dump(src, "strcpy:5:f:strcpy(d, \"x\");\n");
+	snprintf(src, sizeof(src),
+		 "#define A%s1\n"
+		 "void f(char *d)\n{\n"
+		 "\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t \f\v%sg(d);%s\n"
+		 "%s}\nint h(void) { return f(0); }%s",
+		 b40, b40 + 23, b40 + 10, b40, b40);
+	assert_skim(src, 2, 0, "n f g h\nf 0 2 5 0 1\nf 2 6 6 0 0\n");
+}
+
 static void test_crlf(void **state)
 {
 	(void)state;
@@ -1399,6 +1426,7 @@ int main(void)
 		cmocka_unit_test(test_funcs),
 		cmocka_unit_test(test_skim),
 		cmocka_unit_test(test_malformed),
+		cmocka_unit_test(test_blanks),
 		cmocka_unit_test(test_crlf),
 		cmocka_unit_test(test_threads),
 		cmocka_unit_test(test_path_in_scope),

@@ -57,14 +57,15 @@ int branch_name_for(char **out, git_repository *repo, const char *name,
 }
 
 int branch_chosen(char **out, git_repository *repo, struct store *st,
-		  const char *name, const char *base)
+		  const char *db_path, const char *name, const char *base)
 {
 	*out = NULL;
 	if (name || base)
 		return branch_name_for(out, repo, name, base);
 	if (!st)
 		return kmig_errcode(KMIG_ENOTFOUND,
-				    "no branch applied yet (run 'kmig branch apply')");
+				    "no branch applied yet: no database '%s' (run 'kmig branch apply')",
+				    db_path);
 	return store_branch_latest(st, out);
 }
 

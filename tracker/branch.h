@@ -122,10 +122,11 @@ int branch_name_for(char **out, git_repository *repo, const char *name,
  * (malloc'd): branch_name_for() when @name or @base is given (@repo is
  * read for a @base without @name only), else the branch applied last in
  * @st; with no database yet (@st NULL) KMIG_ENOTFOUND, "no branch applied
- * yet (run 'kmig branch apply')".  0 or negative.
+ * yet: no database '@db_path' (run 'kmig branch apply')" (a mistyped
+ * --db named).  0 or negative.
  */
 int branch_chosen(char **out, git_repository *repo, struct store *st,
-		  const char *name, const char *base);
+		  const char *db_path, const char *name, const char *base);
 
 /*
  * kmig_identity - "KMIG_IDENTITY" ("Name <email>"), else git's user.name and

@@ -306,7 +306,7 @@ int branch_test(struct kmig_ctx *ctx, int argc, char **argv)
 		goto out_repo;
 	}
 	/* the branch as apply named it: kmig/TAG from a tag only, not HEAD */
-	ret = branch_chosen(&name, repo, st, bname, base);
+	ret = branch_chosen(&name, repo, st, ctx->db_path, bname, base);
 	if (ret == KMIG_EUSAGE) {
 		status = cmd_usage_error("branch test", "--base %s", kmig_errmsg());
 		goto out_repo;

@@ -174,6 +174,13 @@ static int parse_opts(struct branch_opts *o, const char *sub, int argc,
 		return cmd_usage_error("branch", "--base needs a revision");
 	if (o->name && !*o->name)
 		return cmd_usage_error("branch", "--name needs a branch name");
+	if (o->onto && !*o->onto)
+		return cmd_usage_error("branch", "--onto needs a tag");
+	/* "" would make the series' files "/series" and "/0001-..." */
+	if (o->series && !*o->series)
+		return cmd_usage_error("branch", "--series needs a directory");
+	if (o->send && !*o->send)
+		return cmd_usage_error("branch", "--send needs a directory");
 	/* both name the branch (export takes --base as the base of --name's) */
 	if (o->base && o->name && !strcmp(sub, "status"))
 		return cmd_usage_error("branch", "--base and --name exclude each other");
@@ -953,7 +960,7 @@ static int branch_status(struct kmig_ctx *ctx, int argc, char **argv)
 		cmd_fail_last(KMIG_EXIT_ERROR);
 		goto out;
 	}
-	ret = branch_chosen(&name, repo, st, o.name, o.base);
+	ret = branch_chosen(&name, repo, st, ctx->db_path, o.name, o.base);
 	if (ret) {
 		status = name_fail(ret, "base");
 		goto out;
@@ -1785,7 +1792,7 @@ static int branch_export(struct kmig_ctx *ctx, int argc, char **argv)
 		cmd_fail_last(KMIG_EXIT_ERROR);
 		goto out;
 	}
-	ret = branch_chosen(&name, repo, st, o.name, o.base);
+	ret = branch_chosen(&name, repo, st, ctx->db_path, o.name, o.base);
 	if (ret) {
 		status = name_fail(ret, "base");
 		goto out;

@@ -568,6 +568,10 @@ static int parse_opts(struct convert_opts *o, int argc, char **argv)
 			return cmd_bad_option("convert", argv);
 		}
 	}
+	if (o->series && !*o->series)
+		return cmd_usage_error("convert", "--series needs a directory");
+	if (o->intree && !*o->intree)
+		return cmd_usage_error("convert", "--cocci needs a path in the tree");
 	if (optind >= argc)
 		return cmd_usage_error("convert", "missing RULE");
 	o->rule = argv[optind++];

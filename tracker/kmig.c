@@ -208,6 +208,20 @@ static const char help_usage[] =
 	"Without COMMAND, list the commands; else show COMMAND's usage and\n"
 	"options (the same as 'kmig COMMAND --help').\n";
 
+/*
+ * The subcommand of @argv (argv[0] the command), as usage_of() finds it:
+ * the first word after the --help and -h ones, unless it is an option;
+ * else NULL.
+ */
+static const char *first_word(int argc, char **argv)
+{
+	int i = 1;
+
+	while (i < argc && (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")))
+		i++;
+	return i < argc && argv[i][0] != '-' ? argv[i] : NULL;
+}
+
 /* "kmig branch test" has options of its own (cmd-branch-test.c). */
 extern const char branch_test_usage[];
 
@@ -219,11 +233,9 @@ extern const char branch_test_usage[];
  */
 static const char *usage_of(const struct kmig_cmd *c, int argc, char **argv)
 {
-	int i = 1;
+	const char *sub = first_word(argc, argv);
 
-	while (i < argc && (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")))
-		i++;
-	if (!strcmp(c->name, "branch") && i < argc && !strcmp(argv[i], "test"))
+	if (!strcmp(c->name, "branch") && sub && !strcmp(sub, "test"))
 		return branch_test_usage;
 	return c->usage;
 }
@@ -356,6 +368,12 @@ static int dispatch(struct kmig_ctx *ctx, int argc, char **argv)
 				"'%s' is not a kmig command (see 'kmig --help')",
 				argv[0]);
 	if (wants_help(argc, argv)) {
+		const char *sub = first_word(argc, argv);
+
+		/* "kmig branch bogus --help": a typo, as "kmig help branch bogus" */
+		if (c->has_subcommand && sub && !c->has_subcommand(sub))
+			return cmd_usage_error(c->name, "'%s' has no subcommand '%s'",
+					       c->name, sub);
 		fputs(usage_of(c, argc, argv), stdout);
 		return finish_stdout(0);
 	}

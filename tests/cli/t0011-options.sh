@@ -87,6 +87,36 @@ t_is "help of an unknown subcommand: named" \
 one_line "help of a command without subcommands" 2 "$KMIG" help scan frob
 t_exit "help of a subcommand" 0 "$KMIG" help branch test
 one_line "help help with an argument" 2 "$KMIG" help help extra
+# "--help" after a subcommand that does not exist is that typo, not the help
+for w in "frob --help" "--help frob" "-h list"; do
+	# shellcheck disable=SC2086
+	one_line "branch $w" 2 "$KMIG" branch $w
+done
+t_is "branch -h list: named" \
+	"kmig branch: 'branch' has no subcommand 'list' (see 'kmig help branch')" \
+	"$(cat "$TRASH/.stderr")"
+t_exit "branch --help" 0 "$KMIG" branch --help
+t_exit "branch -h status" 0 "$KMIG" branch -h status
+t_ok "branch -h status: its usage" grep -q "^usage: kmig branch apply" "$TRASH/.stdout"
+t_exit "branch --help test" 0 "$KMIG" branch --help test
+t_ok "branch --help test: its usage" grep -q "^usage: kmig branch test" "$TRASH/.stdout"
+
+# an empty directory or tag is no value: "" would make "/series" and
+# "/0001-....patch" of --series '' and --send ''
+mkdir -p "$TRASH/empty-opts" && cd "$TRASH/empty-opts" || exit 1
+for o in "apply --series" "rebase --series" "rebase --onto" "export --series" \
+	 "export --send"; do
+	# shellcheck disable=SC2086
+	one_line "branch $o ''" 2 "$KMIG" --db "$TRASH/none/e.db" branch $o ''
+done
+t_is "branch export --send '': said so" \
+	"kmig branch: --send needs a directory (see 'kmig help branch')" \
+	"$(cat "$TRASH/.stderr")"
+one_line "convert --series ''" 2 "$KMIG" --db "$TRASH/none/e.db" convert strcpy --series ''
+one_line "convert --cocci ''" 2 "$KMIG" --db "$TRASH/none/e.db" convert strcpy --cocci ''
+t_is "nothing written for them" "" "$(ls -A "$TRASH/empty-opts")"
+t_ok "nor a database" test ! -e "$TRASH/none/e.db"
+cd "$TRASH" || exit 1
 one_line "global --bogus" 2 "$KMIG" --bogus rules
 t_ok "global --bogus: named" grep -q "^kmig: unknown option or missing value '--bogus'" "$TRASH/.stderr"
 
@@ -106,7 +136,8 @@ k() { "$KMIG" --repo "$W" --db "$TRASH/kmig.db" "$@"; }
 one_line "scan of no tag" 2 "$KMIG" --repo "$W" --db "$TRASH/none/a.db" scan --tags 'zz*'
 one_line "branch status before any apply" 2 "$KMIG" --repo "$W" --db "$TRASH/none/b.db" branch status
 t_is "branch status before any apply: said so" \
-	"kmig: no branch applied yet (run 'kmig branch apply')" "$(cat "$TRASH/.stderr")"
+	"kmig: no branch applied yet: no database '$TRASH/none/b.db' (run 'kmig branch apply')" \
+	"$(cat "$TRASH/.stderr")"
 one_line "branch status --matrix before any scan" 2 \
 	"$KMIG" --repo "$W" --db "$TRASH/none/c.db" branch status --matrix
 one_line "branch export before any apply" 2 "$KMIG" --repo "$W" --db "$TRASH/none/d.db" branch export

@@ -48,7 +48,7 @@ for o in "--no-compile-check --compile-config x86_64" "--compile-config arm64 --
 		"$(cat "$TRASH/.stderr")"
 done
 one_line "branch test before any apply" n
-t_is "... said so" "kmig: no branch applied yet (run 'kmig branch apply')" \
+t_is "... said so" "kmig: no branch applied yet: no database '$N' (run 'kmig branch apply')" \
 	"$(cat "$TRASH/.stderr")"
 one_line "branch test in a missing repository" \
 	"$KMIG" --repo "$TRASH/nosuch" --db "$N" branch test --name x

@@ -434,6 +434,19 @@ static void print_wrapped(const char *lead, const char *text)
 	putchar('\n');
 }
 
+/* "@s" on stdout, its control bytes escaped: a subject stays one line. */
+static void print_quoted_line(const char *s)
+{
+	putchar('"');
+	fput_line_escaped(stdout, s);
+	putchar('"');
+}
+
+/*
+ * The first line: what is checked on what.  A patch's or a range's name
+ * is C-quoted when it holds a control byte, '"' or '\\' (text_name()),
+ * a subject's control bytes escaped: one line whatever the input.
+ */
 static void print_header(const struct check *c)
 {
 	const struct gate_series *s = &c->series;
@@ -442,23 +455,35 @@ static void print_header(const struct check *c)
 	if (!strcmp(c->kind, "commit")) {
 		printf("%.12s", c->new_hex);
 	} else if (!strcmp(c->kind, "range")) {
-		printf("%s (%.12s..%.12s)", c->name, c->old_hex, c->new_hex);
-	} else if (s->n > 1 && s->cover) {
-		printf("%s: \"%s\" (%zu patches) on %s\n", c->name, s->cover,
-		       s->n, c->base);
-		return;
+		text_name(stdout, c->name);
+		printf(" (%.12s..%.12s)", c->old_hex, c->new_hex);
 	} else if (s->n > 1) {
-		printf("%s: series of %zu patches: \"%s\" \xe2\x80\xa6 on %s\n",
-		       c->name, s->n, patch_title(&s->v[0]), c->base);
+		text_name(stdout, c->name);
+		if (s->cover) {
+			printf(": ");
+			print_quoted_line(s->cover);
+			printf(" (%zu patches) on ", s->n);
+		} else {
+			printf(": series of %zu patches: ", s->n);
+			print_quoted_line(patch_title(&s->v[0]));
+			printf(" \xe2\x80\xa6 on ");
+		}
+		text_name(stdout, c->base);
+		putchar('\n');
 		return;
 	} else {
-		printf("%s", c->name);
+		text_name(stdout, c->name);
 	}
-	if (c->subject)
-		printf(" (\"%s\")", c->subject);
-	if (!strcmp(c->kind, "patch"))
-		printf(" on %s", c->base);
-	printf("\n");
+	if (c->subject) {
+		printf(" (");
+		print_quoted_line(c->subject);
+		putchar(')');
+	}
+	if (!strcmp(c->kind, "patch")) {
+		printf(" on ");
+		text_name(stdout, c->base);
+	}
+	putchar('\n');
 }
 
 static void print_offsets(const struct check *c)

@@ -44,16 +44,28 @@ static const char main_usage[] =
 	"\n"
 	"Commands:\n";
 
+/* "@prefix" and the message @fmt makes, one line on stderr, then @suffix. */
+static void say_line(const char *prefix, const char *suffix, const char *fmt,
+		     va_list ap)
+{
+	struct sbuf sb = SBUF_INIT;
+
+	sbuf_vaddf(&sb, fmt, ap);
+	fputs(prefix, stderr);
+	fput_line_escaped(stderr, sb.buf ? sb.buf : "");
+	fputs(suffix, stderr);
+	fputc('\n', stderr);
+	sbuf_release(&sb);
+}
+
 int cmd_fail(int status, const char *fmt, ...)
 {
 	va_list ap;
 
 	fflush(stdout);
-	fputs("kmig: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	say_line("kmig: ", "", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	return status;
 }
 
@@ -64,13 +76,15 @@ int cmd_fail_last(int status)
 
 int cmd_usage_error(const char *cmd, const char *fmt, ...)
 {
+	char *prefix = xasprintf("kmig %s: ", cmd);
+	char *suffix = xasprintf(" (see 'kmig help %s')", cmd);
 	va_list ap;
 
-	fprintf(stderr, "kmig %s: ", cmd);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	say_line(prefix, suffix, fmt, ap);
 	va_end(ap);
-	fprintf(stderr, " (see 'kmig help %s')\n", cmd);
+	free(prefix);
+	free(suffix);
 	return KMIG_EXIT_ERROR;
 }
 

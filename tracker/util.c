@@ -910,9 +910,22 @@ static bool cquote_byte(unsigned char c, unsigned int flags)
 	       (c >= 0x80 && (flags & CQUOTE_HIGH));
 }
 
-bool sbuf_add_cquoted(struct sbuf *sb, const char *s, unsigned int flags)
+/* Append @c, a byte cquote_byte() holds, as a C escape: \n, \033. */
+static void add_escaped(struct sbuf *sb, unsigned char c)
 {
 	static const char esc[] = "\a\b\t\n\v\f\r";
+	const char *e = c ? strchr(esc, c) : NULL;
+
+	if (c == '"' || c == '\\')
+		sbuf_addf(sb, "\\%c", c);
+	else if (e)
+		sbuf_addf(sb, "\\%c", "abtnvfr"[e - esc]);
+	else
+		sbuf_addf(sb, "\\%03o", c);
+}
+
+bool sbuf_add_cquoted(struct sbuf *sb, const char *s, unsigned int flags)
+{
 	const unsigned char *p;
 
 	for (p = (const unsigned char *)s; *p; p++)
@@ -924,19 +937,29 @@ bool sbuf_add_cquoted(struct sbuf *sb, const char *s, unsigned int flags)
 	}
 	sbuf_addch(sb, '"');
 	for (p = (const unsigned char *)s; *p; p++) {
-		const char *e = strchr(esc, *p);
-
-		if (*p == '"' || *p == '\\')
-			sbuf_addf(sb, "\\%c", *p);
-		else if (e)
-			sbuf_addf(sb, "\\%c", "abtnvfr"[e - esc]);
-		else if (cquote_byte(*p, flags))
-			sbuf_addf(sb, "\\%03o", *p);
+		if (cquote_byte(*p, flags))
+			add_escaped(sb, *p);
 		else
 			sbuf_addch(sb, (char)*p);
 	}
 	sbuf_addch(sb, '"');
 	return true;
+}
+
+void fput_line_escaped(FILE *f, const char *s)
+{
+	struct sbuf sb = SBUF_INIT;
+	const unsigned char *p;
+
+	for (p = (const unsigned char *)s; *p; p++) {
+		if (*p < 0x20 || *p == 0x7f)
+			add_escaped(&sb, *p);
+		else
+			sbuf_addch(&sb, (char)*p);
+	}
+	if (sb.len)
+		fwrite(sb.buf, 1, sb.len, f);
+	sbuf_release(&sb);
 }
 
 void text_name(FILE *f, const char *s)

@@ -362,6 +362,13 @@ void json_string(FILE *f, const char *s);	/* quoted JSON string */
 #define CQUOTE_ALWAYS	2u
 bool sbuf_add_cquoted(struct sbuf *sb, const char *s, unsigned int flags);
 /*
+ * fput_line_escaped - write @s to @f with its control bytes as C escapes
+ * (\n, \t, \033), the rest as it is: a message naming what the user or a
+ * repository gave (a file "a<LF>b", a line with an escape sequence) stays
+ * one line and drives no terminal.  No newline is added.
+ */
+void fput_line_escaped(FILE *f, const char *s);
+/*
  * text_name - @s, a path, function or section name from a repository or a
  * patch, in text output: C-quoted as sbuf_add_cquoted() without flags, so
  * a newline or tab in it splits no line or column; an ordinary name (UTF-8

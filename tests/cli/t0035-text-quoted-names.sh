@@ -133,4 +133,20 @@ line	tab.c:1)' \
 d = json.load(open(sys.argv[1]))
 print(json.dumps([s["path"] for s in d["new"]]), json.dumps([s["path"] for s in d["removed"]]),
       d["new"][0]["reached"])' "$TRASH/.stdout")"
+
+# the name of a patch file with a newline and an escape sequence in it:
+# check's header and an error name it on one line, nothing for a terminal
+N="$TRASH/$(printf 'my\nfix\033[31m.patch')"
+git -C "$W" format-patch -1 --stdout HEAD > "$N"
+t_exit "check of a patch whose name holds a newline" 1 k check --patch "$N" --base v1.0
+t_is "... the header one line, the name C-quoted" \
+	"kmig check: \"$TRASH/my\\nfix\\033[31m.patch\" (\"two\") on v1.0" \
+	"$(head -n 1 "$TRASH/.stdout")"
+: > "$N"
+t_exit "check of an empty patch of that name" 2 k check --patch "$N" --base v1.0
+t_is "... one line on stderr, its control bytes escaped" \
+	"kmig: patch '$TRASH/my\\nfix\\033[31m.patch' contains no diff" \
+	"$(cat "$TRASH/.stderr")"
+t_exit "a usage error naming a newline" 2 k report --format "$(printf 'te\nxt')"
+t_is "... one line" 1 "$(wc -l < "$TRASH/.stderr")"
 t_done

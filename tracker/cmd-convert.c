@@ -390,9 +390,12 @@ out:
 /*
  * run_spatch - run the semantic patch in place over every file below
  * @dir, as "make coccicheck MODE=patch" does: -D patch, the script's own
- * options, and -D objs when the base has kmalloc_objs() (@objs).
+ * options, and -D objs when the base has kmalloc_objs() (@objs).  When
+ * spatch fails, *@keep is set: the error names its log ("@dir.log"),
+ * which must outlive the run's temporary directory.
  */
-static int run_spatch(const char *cocci, const char *dir, int jobs, bool objs)
+static int run_spatch(const char *cocci, const char *dir, int jobs, bool objs,
+		      bool *keep)
 {
 	char jobs_s[16], *log = xasprintf("%s.log", dir);
 	static const char *const fixed[] = { "spatch", "--sp-file", NULL,
@@ -416,12 +419,14 @@ static int run_spatch(const char *cocci, const char *dir, int jobs, bool objs)
 	ret = child_run_status(&(struct child_opts){ .argv = argv, .out_path = log,
 						     .append = true,
 						     .kill_signal = SIGTERM });
-	if (ret < 0)
+	if (ret < 0) {
 		ret = kmig_err("cannot run spatch (install coccinelle: make deps)");
-	else if (ret > 0)
+	} else if (ret > 0) {
+		*keep = true;	/* the log this error names */
 		ret = kmig_err("spatch failed with status %d (see '%s')", ret, log);
-	else
+	} else {
 		unlink(log);
+	}
 	for (i = 0; i < n; i++)
 		free(argv[i]);
 	free(argv);
@@ -597,6 +602,7 @@ struct convert {
 	char *cocci, *dir, *tmp, *reason, *idname, *idemail, *base;
 	const char *intree;		/* the base tree's semantic patch, or NULL */
 	bool objs;			/* the base has kmalloc_objs() */
+	bool keep_tmp;			/* spatch failed: tmp holds its log */
 	long long when;
 	size_t left;		/* uses not converted */
 	size_t ran;		/* sections spatch ran on */
@@ -925,7 +931,7 @@ static int convert_run(struct convert *c, const struct csection *s,
 		goto out;
 	prog = progress_start("spatch", s->n);
 	progress_update(prog, 0, s->name);
-	ret = run_spatch(c->cocci, dir, c->o.jobs, c->objs);
+	ret = run_spatch(c->cocci, dir, c->o.jobs, c->objs, &c->keep_tmp);
 	progress_update(prog, s->n, NULL);
 	progress_stop(prog);
 	for (i = 0; !ret && i < s->n; i++) {
@@ -1085,7 +1091,7 @@ static void convert_clear(struct convert *c)
 {
 	size_t i;
 
-	if (c->tmp && !getenv("KMIG_KEEP_TMP"))
+	if (c->tmp && !c->keep_tmp && !getenv("KMIG_KEEP_TMP"))
 		rm_rf(c->tmp);
 	for (i = 0; i < c->nfiles; i++) {
 		free(c->files[i].path);

@@ -630,9 +630,16 @@ static int cmd_log_fn(struct kmig_ctx *ctx, int argc, char **argv)
 			if (rule_lookup(optarg) < 0)
 				return cmd_fail(KMIG_EXIT_ERROR, "--rule: unknown rule '%s' (see 'kmig rules')",
 						optarg);
+			/* one: the JSON and the filter name a single rule */
+			if (s.rule)
+				return cmd_usage_error("log", "--rule given twice ('%s', '%s'): log takes one",
+						       s.rule, optarg);
 			s.rule = optarg;
 			break;
 		case 's':
+			if (s.subsystem)
+				return cmd_usage_error("log", "--subsystem given twice ('%s', '%s'): log takes one",
+						       s.subsystem, optarg);
 			s.subsystem = optarg;
 			break;
 		case 'a':

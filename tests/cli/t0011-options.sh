@@ -101,6 +101,13 @@ t_ok "branch -h status: its usage" grep -q "^usage: kmig branch apply" "$TRASH/.
 t_exit "branch --help test" 0 "$KMIG" branch --help test
 t_ok "branch --help test: its usage" grep -q "^usage: kmig branch test" "$TRASH/.stdout"
 
+# log filters by one rule and one subsystem: a second is no silent override
+one_line "log --rule twice" 2 "$KMIG" log --rule strcpy --rule bug
+t_is "log --rule twice: said so" \
+	"kmig log: --rule given twice ('strcpy', 'bug'): log takes one (see 'kmig help log')" \
+	"$(cat "$TRASH/.stderr")"
+one_line "log --subsystem twice" 2 "$KMIG" log --subsystem A --subsystem B
+
 # an empty directory or tag is no value: "" would make "/series" and
 # "/0001-....patch" of --series '' and --send ''
 mkdir -p "$TRASH/empty-opts" && cd "$TRASH/empty-opts" || exit 1

@@ -154,7 +154,7 @@ static int cmd_web_fn(struct kmig_ctx *ctx, int argc, char **argv)
 	struct web_opts o = { 0 };
 	struct store *st = NULL;
 	const char *out = NULL;
-	char *dir, *tmp, *dflt = NULL, *made = NULL;
+	char *dir, *tmp, *dflt = NULL, *made = NULL, *left = NULL;
 	struct stat sb;
 	unsigned long n;
 	bool exists;
@@ -240,9 +240,14 @@ static int cmd_web_fn(struct kmig_ctx *ctx, int argc, char **argv)
 	status = finish_stdout(KMIG_EXIT_OK);
 	if (status)
 		goto out_remove_tmp;
-	if (web_replace(tmp, dir)) {
+	if (web_replace(tmp, dir, &left)) {
 		status = cmd_fail_last(KMIG_EXIT_ERROR);
 		goto out_remove_tmp;
+	}
+	if (left) {
+		fprintf(stderr, "kmig: warning: the old site is left in '%s': %s\n",
+			left, kmig_errmsg());
+		free(left);
 	}
 	drop_stale(dir);
 	goto out_close;

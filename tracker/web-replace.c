@@ -39,12 +39,13 @@ int web_replace_check(const char *dir, bool *exists)
 	return ret;
 }
 
-int web_replace(const char *tmp, const char *dir)
+int web_replace(const char *tmp, const char *dir, char **left)
 {
 	char *old;
 	bool exists;
 	int ret;
 
+	*left = NULL;
 	ret = web_replace_check(dir, &exists);
 	if (ret)
 		return ret;
@@ -55,19 +56,27 @@ int web_replace(const char *tmp, const char *dir)
 		return 0;
 	}
 	/* swap atomically where the file system can; tmp then holds the old site */
-	if (renameat2(AT_FDCWD, tmp, AT_FDCWD, dir, RENAME_EXCHANGE) == 0)
-		return rm_rf(tmp);
-	old = xasprintf("%s.old-%ld", dir, (long)getpid());
-	if (rename(dir, old) < 0) {
-		ret = kmig_err("cannot rename '%s' to '%s': %s", dir, old, strerror(errno));
-		goto out_free_old;
+	if (renameat2(AT_FDCWD, tmp, AT_FDCWD, dir, RENAME_EXCHANGE) == 0) {
+		old = xstrdup(tmp);
+	} else {
+		old = xasprintf("%s.old-%ld", dir, (long)getpid());
+		if (rename(dir, old) < 0) {
+			ret = kmig_err("cannot rename '%s' to '%s': %s", dir, old,
+				       strerror(errno));
+			goto out_free_old;
+		}
+		if (rename(tmp, dir) < 0) {
+			ret = kmig_err("cannot rename '%s' to '%s': %s", tmp, dir,
+				       strerror(errno));
+			rename(old, dir);	/* put the old site back */
+			goto out_free_old;
+		}
 	}
-	if (rename(tmp, dir) < 0) {
-		ret = kmig_err("cannot rename '%s' to '%s': %s", tmp, dir, strerror(errno));
-		rename(old, dir);	/* put the old site back */
-		goto out_free_old;
+	/* the new site is in place: an old copy left is no failure of it */
+	if (rm_rf(old)) {
+		*left = old;
+		return 0;
 	}
-	ret = rm_rf(old);
 out_free_old:
 	free(old);
 	return ret;

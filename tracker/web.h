@@ -52,8 +52,11 @@ int web_generate(struct store *st, const char *dir, const struct web_opts *o);
  * web_replace - move the directory @tmp over @dir atomically: an existing
  * @dir must be a site written by kmig web (it holds WEB_MARKER) or empty;
  * it is renamed aside, @tmp renamed to @dir, then the old one removed.
+ * Negative with the error recorded when @dir is not replaced (the old site
+ * then in place); 0 once it is, with *@left the path of the old site's
+ * copy that could not be removed (malloc'd, its error recorded), or NULL.
  */
-int web_replace(const char *tmp, const char *dir);
+int web_replace(const char *tmp, const char *dir, char **left);
 /*
  * web_replace_check - whether web_replace() may replace @dir: it does not
  * exist (*@exists false), or is a directory that holds WEB_MARKER or is

@@ -285,4 +285,22 @@ t_exit "... nor under one that was there" 2 "$KMIG" --db "$TRASH/empty.db" web -
 t_ok "... which stays" sh -c "test -d '$TRASH/kept' && test ! -e '$TRASH/kept/a'"
 t_exit "web --help" 0 k web --help
 t_ok "help shows usage" grep -q '^usage: kmig web' "$TRASH/.stdout"
+# an old site the user may replace but not delete (root's, in a directory
+# anyone writes): the new one is in place, exit 0, a warning names the copy
+NB="$TRASH/nb"
+mkdir -p "$NB/w" && k web -o "$NB/w/site" > /dev/null 2>&1
+cp "$DB" "$NB/k.db"
+chmod 755 "$TRASH" "$NB" && chmod 644 "$NB/k.db" && chmod 777 "$NB/w"
+if [ "$(id -u)" = 0 ] && command -v setpriv > /dev/null &&
+   ! setpriv --reuid=65534 --regid=65534 --clear-groups sh -c "rm -rf '$NB/w/site/index.html'" 2> /dev/null; then
+	t_exit "web over a site it cannot delete" 0 setpriv --reuid=65534 --regid=65534 \
+		--clear-groups env HOME="$NB" KMIG_HOME="$NB/home" "$KMIG" --db "$NB/k.db" web -o "$NB/w/site"
+	t_is "... its result" "$NB/w/site/index.html" "$(cat "$TRASH/.stdout")"
+	t_ok "... a warning naming the old copy" grep -q \
+		"^kmig: warning: the old site is left in '$NB/w/site\.\(tmp\|old\)-[0-9]*': " "$TRASH/.stderr"
+	t_is "... one line" 1 "$(wc -l < "$TRASH/.stderr")"
+	t_ok "... the new site in place, nobody's" test "$(stat -c %u "$NB/w/site")" = 65534
+else
+	t_skip "web over a site it cannot delete" "needs root and setpriv"
+fi
 t_done

@@ -4,6 +4,8 @@
  * a patch adds (the 0day bot's idea: warnings a patch adds, not the flood
  * of old ones).  Exit 0: nothing new (or all allowed); 1: new uses; 2: error.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -234,18 +236,26 @@ static const char *input_name(const char *file)
 	return strcmp(file, "-") ? file : "<stdin>";
 }
 
+/*
+ * The largest patch or mbox check reads: the diff of a whole stable line
+ * (v6.1 to v6.1.192) is tens of MiB; /dev/zero or a disk image given by
+ * mistake is refused before it fills the memory.
+ */
+#define CHECK_INPUT_MAX ((size_t)256 << 20)
+
 static int read_input(struct sbuf *sb, const char *file)
 {
-	char tmp[65536];
-	size_t n;
+	int fd, ret;
 
-	if (strcmp(file, "-"))
-		return sbuf_read_file(sb, file);
-	while ((n = fread(tmp, 1, sizeof(tmp), stdin)) > 0)
-		sbuf_add(sb, tmp, n);
-	if (ferror(stdin))
-		return kmig_err("cannot read standard input");
-	return 0;
+	if (!strcmp(file, "-"))
+		return sbuf_read_fd(sb, STDIN_FILENO, input_name(file),
+				    CHECK_INPUT_MAX);
+	fd = open(file, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return kmig_err("cannot open '%s': %s", file, strerror(errno));
+	ret = sbuf_read_fd(sb, fd, file, CHECK_INPUT_MAX);
+	close(fd);
+	return ret;
 }
 
 /* The patches @files (@n of them) applied on @base, one after the other. */

@@ -286,27 +286,37 @@ char *sbuf_detach(struct sbuf *sb)
 	return s;
 }
 
-int sbuf_read_file(struct sbuf *sb, const char *path)
+int sbuf_read_fd(struct sbuf *sb, int fd, const char *name, size_t max)
 {
 	char tmp[65536];
+	size_t start = sb->len;
 	ssize_t n;
-	int fd;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return kmig_err("cannot open '%s': %s", path, strerror(errno));
 	while ((n = read(fd, tmp, sizeof(tmp))) != 0) {
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
-			close(fd);
-			return kmig_err("cannot read '%s': %s", path, strerror(errno));
+			return kmig_err("cannot read '%s': %s", name, strerror(errno));
 		}
+		if (max && sb->len - start + (size_t)n > max)
+			return kmig_err("'%s' is larger than %zu MiB", name,
+					max >> 20);
 		sbuf_add(sb, tmp, (size_t)n);
 	}
-	close(fd);
 	sbuf_grow(sb, 0);
 	return 0;
+}
+
+int sbuf_read_file(struct sbuf *sb, const char *path)
+{
+	int fd, ret;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return kmig_err("cannot open '%s': %s", path, strerror(errno));
+	ret = sbuf_read_fd(sb, fd, path, 0);
+	close(fd);
+	return ret;
 }
 
 /* Write @data to the file @path; errors name @name. */

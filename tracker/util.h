@@ -117,6 +117,12 @@ char *sbuf_detach(struct sbuf *sb);
 /* Read a whole file; 0 or negative with the message recorded. */
 int sbuf_read_file(struct sbuf *sb, const char *path);
 /*
+ * sbuf_read_fd - append what @fd holds up to its end (errors name @name),
+ * at most @max bytes (0: no limit): more is KMIG_EGENERIC, "'@name' is
+ * larger than N MiB", before the rest is read.  @fd is not closed.
+ */
+int sbuf_read_fd(struct sbuf *sb, int fd, const char *name, size_t max);
+/*
  * write_file - create or truncate @path with the @len bytes at @data; 0 or
  * negative with "cannot write '@path': <reason>" recorded.
  */

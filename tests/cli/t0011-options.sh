@@ -139,6 +139,12 @@ printf 'void g(void) { strcpy(c, d); }\n' > "$W/g.c"
 git_commit_all "$W" two
 k() { "$KMIG" --repo "$W" --db "$TRASH/kmig.db" "$@"; }
 
+# a patch of more than 256 MiB (/dev/zero given by mistake) is refused
+# before it fills the memory
+one_line "check --patch /dev/zero" 2 k check --patch /dev/zero --base v1.0
+t_is "check --patch /dev/zero: said so" "kmig: '/dev/zero' is larger than 256 MiB" \
+	"$(cat "$TRASH/.stderr")"
+
 # a command that fails, or finds nothing to read, creates no database
 one_line "scan of no tag" 2 "$KMIG" --repo "$W" --db "$TRASH/none/a.db" scan --tags 'zz*'
 one_line "branch status before any apply" 2 "$KMIG" --repo "$W" --db "$TRASH/none/b.db" branch status

@@ -962,10 +962,14 @@ void fput_line_escaped(FILE *f, const char *s)
 	const unsigned char *p;
 
 	for (p = (const unsigned char *)s; *p; p++) {
-		if (*p < 0x20 || *p == 0x7f)
+		size_t n = *p >= 0x80 ? utf8_valid(p) : 1;
+
+		if (*p < 0x20 || *p == 0x7f || !n) {
 			add_escaped(&sb, *p);
-		else
-			sbuf_addch(&sb, (char)*p);
+		} else {
+			sbuf_add(&sb, p, n);
+			p += n - 1;
+		}
 	}
 	if (sb.len)
 		fwrite(sb.buf, 1, sb.len, f);

@@ -147,6 +147,9 @@ t_exit "check of an empty patch of that name" 2 k check --patch "$N" --base v1.0
 t_is "... one line on stderr, its control bytes escaped" \
 	"kmig: patch '$TRASH/my\\nfix\\033[31m.patch' contains no diff" \
 	"$(cat "$TRASH/.stderr")"
+t_exit "an error naming a byte of no UTF-8 character" 2 k check --patch "$TRASH/x$(printf '\377')y-é.patch"
+t_is "... escaped, the UTF-8 kept" "kmig: cannot open '$TRASH/x\\377y-é.patch': No such file or directory" \
+	"$(cat "$TRASH/.stderr")"
 t_exit "a usage error naming a newline" 2 k report --format "$(printf 'te\nxt')"
 t_is "... one line" 1 "$(wc -l < "$TRASH/.stderr")"
 t_done

@@ -170,17 +170,12 @@ static int parse_opts(struct branch_opts *o, const char *sub, int argc,
 	}
 	if (optind < argc)
 		return cmd_usage_error("branch", "unexpected argument '%s'", argv[optind]);
-	if (o->base && !*o->base)
-		return cmd_usage_error("branch", "--base needs a revision");
-	if (o->name && !*o->name)
-		return cmd_usage_error("branch", "--name needs a branch name");
-	if (o->onto && !*o->onto)
-		return cmd_usage_error("branch", "--onto needs a tag");
-	/* "" would make the series' files "/series" and "/0001-..." */
-	if (o->series && !*o->series)
-		return cmd_usage_error("branch", "--series needs a directory");
-	if (o->send && !*o->send)
-		return cmd_usage_error("branch", "--send needs a directory");
+	if (cmd_empty_value("branch", "--base", o->base, "a revision") ||
+	    cmd_empty_value("branch", "--name", o->name, "a branch name") ||
+	    cmd_empty_value("branch", "--onto", o->onto, "a tag") ||
+	    cmd_empty_value("branch", "--series", o->series, "a directory") ||
+	    cmd_empty_value("branch", "--send", o->send, "a directory"))
+		return KMIG_EXIT_ERROR;
 	/* both name the branch (export takes --base as the base of --name's) */
 	if (o->base && o->name && !strcmp(sub, "status"))
 		return cmd_usage_error("branch", "--base and --name exclude each other");

@@ -9,6 +9,7 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "builtin.h"
@@ -245,6 +246,7 @@ static const char *input_name(const char *file)
 
 static int read_input(struct sbuf *sb, const char *file)
 {
+	struct stat st;
 	int fd, ret;
 
 	if (!strcmp(file, "-"))
@@ -253,7 +255,13 @@ static int read_input(struct sbuf *sb, const char *file)
 	fd = open(file, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return kmig_err("cannot open '%s': %s", file, strerror(errno));
-	ret = sbuf_read_fd(sb, fd, file, CHECK_INPUT_MAX);
+	/* a file that says its size is refused before any of it is read */
+	if (!fstat(fd, &st) && S_ISREG(st.st_mode) &&
+	    (unsigned long long)st.st_size > CHECK_INPUT_MAX)
+		ret = kmig_err("'%s' is larger than %zu MiB", file,
+			       CHECK_INPUT_MAX >> 20);
+	else
+		ret = sbuf_read_fd(sb, fd, file, CHECK_INPUT_MAX);
 	close(fd);
 	return ret;
 }

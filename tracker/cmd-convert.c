@@ -391,11 +391,11 @@ out:
  * run_spatch - run the semantic patch in place over every file below
  * @dir, as "make coccicheck MODE=patch" does: -D patch, the script's own
  * options, and -D objs when the base has kmalloc_objs() (@objs).  When
- * spatch fails, *@keep is set: the error names its log ("@dir.log"),
- * which must outlive the run's temporary directory.
+ * spatch fails, its log ("@dir.log") is moved to @keep, outside the run's
+ * temporary directory, which goes: the error names it.
  */
 static int run_spatch(const char *cocci, const char *dir, int jobs, bool objs,
-		      bool *keep)
+		      const char *keep)
 {
 	char jobs_s[16], *log = xasprintf("%s.log", dir);
 	static const char *const fixed[] = { "spatch", "--sp-file", NULL,
@@ -422,8 +422,8 @@ static int run_spatch(const char *cocci, const char *dir, int jobs, bool objs,
 	if (ret < 0) {
 		ret = kmig_err("cannot run spatch (install coccinelle: make deps)");
 	} else if (ret > 0) {
-		*keep = true;	/* the log this error names */
-		ret = kmig_err("spatch failed with status %d (see '%s')", ret, log);
+		ret = kmig_err("spatch failed with status %d (see '%s')", ret,
+			       rename(log, keep) ? log : keep);
 	} else {
 		unlink(log);
 	}
@@ -573,10 +573,10 @@ static int parse_opts(struct convert_opts *o, int argc, char **argv)
 			return cmd_bad_option("convert", argv);
 		}
 	}
-	if (o->series && !*o->series)
-		return cmd_usage_error("convert", "--series needs a directory");
-	if (o->intree && !*o->intree)
-		return cmd_usage_error("convert", "--cocci needs a path in the tree");
+	if (cmd_empty_value("convert", "--base", o->base, "a tag") ||
+	    cmd_empty_value("convert", "--series", o->series, "a directory") ||
+	    cmd_empty_value("convert", "--cocci", o->intree, "a path in the tree"))
+		return KMIG_EXIT_ERROR;
 	if (optind >= argc)
 		return cmd_usage_error("convert", "missing RULE");
 	o->rule = argv[optind++];
@@ -602,7 +602,6 @@ struct convert {
 	char *cocci, *dir, *tmp, *reason, *idname, *idemail, *base;
 	const char *intree;		/* the base tree's semantic patch, or NULL */
 	bool objs;			/* the base has kmalloc_objs() */
-	bool keep_tmp;			/* spatch failed: tmp holds its log */
 	long long when;
 	size_t left;		/* uses not converted */
 	size_t ran;		/* sections spatch ran on */
@@ -913,6 +912,7 @@ static int convert_run(struct convert *c, const struct csection *s,
 		       struct csection *changed)
 {
 	char *dir = xasprintf("%s/s%zu", c->tmp, c->ran++);
+	char *keep;
 	struct progress *prog;
 	size_t i, k;
 	int ret = 0;
@@ -931,7 +931,9 @@ static int convert_run(struct convert *c, const struct csection *s,
 		goto out;
 	prog = progress_start("spatch", s->n);
 	progress_update(prog, 0, s->name);
-	ret = run_spatch(c->cocci, dir, c->o.jobs, c->objs, &c->keep_tmp);
+	keep = xasprintf("%s.log", c->tmp);
+	ret = run_spatch(c->cocci, dir, c->o.jobs, c->objs, keep);
+	free(keep);
 	progress_update(prog, s->n, NULL);
 	progress_stop(prog);
 	for (i = 0; !ret && i < s->n; i++) {
@@ -1091,7 +1093,7 @@ static void convert_clear(struct convert *c)
 {
 	size_t i;
 
-	if (c->tmp && !c->keep_tmp && !getenv("KMIG_KEEP_TMP"))
+	if (c->tmp && !getenv("KMIG_KEEP_TMP"))
 		rm_rf(c->tmp);
 	for (i = 0; i < c->nfiles; i++) {
 		free(c->files[i].path);

@@ -245,8 +245,7 @@ static int cmd_web_fn(struct kmig_ctx *ctx, int argc, char **argv)
 		goto out_remove_tmp;
 	}
 	if (left) {
-		fprintf(stderr, "kmig: warning: the old site is left in '%s': %s\n",
-			left, kmig_errmsg());
+		cmd_warn("the old site is left in '%s': %s", left, kmig_errmsg());
 		free(left);
 	}
 	drop_stale(dir);

@@ -69,6 +69,16 @@ int cmd_fail(int status, const char *fmt, ...)
 	return status;
 }
 
+void cmd_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout);
+	va_start(ap, fmt);
+	say_line("kmig: warning: ", "", fmt, ap);
+	va_end(ap);
+}
+
 int cmd_fail_last(int status)
 {
 	return cmd_fail(status, "%s", kmig_errmsg());
@@ -86,6 +96,14 @@ int cmd_usage_error(const char *cmd, const char *fmt, ...)
 	free(prefix);
 	free(suffix);
 	return KMIG_EXIT_ERROR;
+}
+
+int cmd_empty_value(const char *cmd, const char *opt, const char *val,
+		    const char *what)
+{
+	if (!val || *val)
+		return 0;
+	return cmd_usage_error(cmd, "%s needs %s", opt, what);
 }
 
 int finish_stdout(int status)
@@ -329,16 +347,16 @@ static int dispatch(struct kmig_ctx *ctx, int argc, char **argv)
 			 * gone, its call graph written to "./-graph").
 			 */
 			if (!*optarg) {
-				fprintf(stderr, "kmig: --%s needs a %s, not '' (see 'kmig --help')\n",
-					opt == 'r' ? "repo" : "db",
-					opt == 'r' ? "directory" : "file");
-				return KMIG_EXIT_ERROR;
+				return cmd_fail(KMIG_EXIT_ERROR,
+						"--%s needs a %s, not '' (see 'kmig --help')",
+						opt == 'r' ? "repo" : "db",
+						opt == 'r' ? "directory" : "file");
 			}
 			/* "DIR/": a directory, which a scan would create */
 			if (opt == 'd' && optarg[strlen(optarg) - 1] == '/') {
-				fprintf(stderr, "kmig: --db needs a file, not the directory '%s' (see 'kmig --help')\n",
-					optarg);
-				return KMIG_EXIT_ERROR;
+				return cmd_fail(KMIG_EXIT_ERROR,
+						"--db needs a file, not the directory '%s' (see 'kmig --help')",
+						optarg);
 			}
 			if (opt == 'r')
 				ctx->repo_path = optarg;
@@ -351,18 +369,18 @@ static int dispatch(struct kmig_ctx *ctx, int argc, char **argv)
 		case 'V':
 			/* a word after it is a mistake; options are ignored, as git does */
 			if (optind < argc && argv[optind][0] != '-') {
-				fprintf(stderr, "kmig: --version takes no argument, not '%s' (see 'kmig --help')\n",
-					argv[optind]);
-				return KMIG_EXIT_ERROR;
+				return cmd_fail(KMIG_EXIT_ERROR,
+						"--version takes no argument, not '%s' (see 'kmig --help')",
+						argv[optind]);
 			}
 			printf("kmig %s (libgit2 %s, sqlite %s)\n", KMIG_VERSION,
 			       LIBGIT2_VERSION, store_sqlite_version());
 			return finish_stdout(0);
 		default:
 			bad_option_name(argv, name, sizeof(name));
-			fprintf(stderr, "kmig: unknown option or missing value '%s' (see 'kmig --help')\n",
-				name);
-			return KMIG_EXIT_ERROR;
+			return cmd_fail(KMIG_EXIT_ERROR,
+					"unknown option or missing value '%s' (see 'kmig --help')",
+					name);
 		}
 	}
 	/* "kmig --help [COMMAND [SUBCOMMAND]]" is "kmig help ...", as git's */

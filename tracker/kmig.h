@@ -34,13 +34,24 @@ struct kmig_cmd {
 /*
  * cmd_fail - print "kmig: <message>" on stderr and return @status.
  * cmd_fail_last - the same with the module's recorded kmig_errmsg().
+ * cmd_warn - "kmig: warning: <message>" on stderr.
+ * The message's control bytes (and bytes of no UTF-8 character) are
+ * written as C escapes (fput_line_escaped()): one line, whatever it names.
  */
 int cmd_fail(int status, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 int cmd_fail_last(int status);
+void cmd_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* cmd_usage_error - "kmig <cmd>: <msg>" plus a hint; returns 2. */
 int cmd_usage_error(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/*
+ * cmd_empty_value - the usage error "@opt needs @what" of command @cmd
+ * (status 2) when @val is "", else 0: an empty directory, tag or name
+ * is no value ("--series ''" would name "/series").
+ */
+int cmd_empty_value(const char *cmd, const char *opt, const char *val,
+		    const char *what);
 /* finish_stdout - flush stdout; 0, or 2 with a message on write error. */
 int finish_stdout(int status);
 /*

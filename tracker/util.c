@@ -964,6 +964,9 @@ void fput_line_escaped(FILE *f, const char *s)
 	for (p = (const unsigned char *)s; *p; p++) {
 		size_t n = *p >= 0x80 ? utf8_valid(p) : 1;
 
+		/* C1 controls (U+0080-U+009F: CSI, OSC) as bytes, escaped */
+		if (n == 2 && p[0] == 0xc2 && p[1] < 0xa0)
+			n = 0;
 		if (*p < 0x20 || *p == 0x7f || !n) {
 			add_escaped(&sb, *p);
 		} else {

@@ -368,8 +368,9 @@ void json_string(FILE *f, const char *s);	/* quoted JSON string */
 #define CQUOTE_ALWAYS	2u
 bool sbuf_add_cquoted(struct sbuf *sb, const char *s, unsigned int flags);
 /*
- * fput_line_escaped - write @s to @f with its control bytes and the bytes
- * of no well-formed UTF-8 sequence as C escapes (\n, \t, \033, \377),
+ * fput_line_escaped - write @s to @f with its control bytes (C0, DEL, and
+ * C1 as UTF-8: U+0080-U+009F) and the bytes of no well-formed UTF-8
+ * sequence as C escapes (\n, \t, \033, \302\233, \377),
  * the rest as it is: a message naming what the user or a repository gave
  * (a file "a<LF>b", a line with an escape sequence, binary garbage) stays
  * one line and drives no terminal.  No newline is added.

@@ -421,16 +421,17 @@ t_exit "convert without the limit" 0 "$KMIG" --repo "$F" --db "$TRASH/f.db" conv
 t_is "the patch under its number" "0001-drivers-b-Replace-strlcpy-with-strscpy.patch series" \
 	"$(ls "$TRASH/fser" | tr '\n' ' ' | sed 's/ $//')"
 # a semantic patch spatch rejects: the error names spatch's log, which
-# stays (the rest of the run's temporary files with it) for the reader
+# stays for the reader beside the run's temporary directory, which goes
 mkdir -p "$TRASH/badcocci" "$TRASH/bser"
 printf '@@\nthis is no semantic patch\n' > "$TRASH/badcocci/strlcpy.cocci"
 t_exit "convert with a semantic patch spatch rejects" 2 \
 	env KMIG_COCCI_DIR="$TRASH/badcocci" "$KMIG" --repo "$F" --db "$TRASH/f.db" \
 	convert strlcpy --series "$TRASH/bser"
 t_is "... one line" 1 "$(wc -l < "$TRASH/.stderr")"
-t_ok "... naming the log" grep -q "^kmig: spatch failed with status [0-9]* (see '$KMIG_HOME/tmp/convert\.[^/]*/[^/]*\.log')\$" \
+t_ok "... naming the log" grep -q "^kmig: spatch failed with status [0-9]* (see '$KMIG_HOME/tmp/convert\.[^/]*\.log')\$" \
 	"$TRASH/.stderr"
 LOG=$(sed -n "s/.*(see '\(.*\)')\$/\1/p" "$TRASH/.stderr")
 t_ok "... which is there" test -s "$LOG"
+t_is "... and no temporary directory" "" "$(find "$KMIG_HOME/tmp" -mindepth 1 -maxdepth 1 -type d)"
 t_is "... and nothing in the series" "" "$(ls -A "$TRASH/bser")"
 t_done

@@ -107,25 +107,37 @@ t_is "log --rule twice: said so" \
 	"kmig log: --rule given twice ('strcpy', 'bug'): log takes one (see 'kmig help log')" \
 	"$(cat "$TRASH/.stderr")"
 one_line "log --subsystem twice" 2 "$KMIG" log --subsystem A --subsystem B
+t_is "log --subsystem twice: said so" \
+	"kmig log: --subsystem given twice ('A', 'B'): log takes one (see 'kmig help log')" \
+	"$(cat "$TRASH/.stderr")"
 
 # an empty directory or tag is no value: "" would make "/series" and
-# "/0001-....patch" of --series '' and --send ''
+# "/0001-....patch" of --series '' and --send ''; each is named before
+# anything is opened
 mkdir -p "$TRASH/empty-opts" && cd "$TRASH/empty-opts" || exit 1
-for o in "apply --series" "rebase --series" "rebase --onto" "export --series" \
-	 "export --send"; do
+for o in "apply --series:directory" "rebase --series:directory" "rebase --onto:tag" \
+	 "export --series:directory" "export --send:directory"; do
+	opt=${o%:*}
 	# shellcheck disable=SC2086
-	one_line "branch $o ''" 2 "$KMIG" --db "$TRASH/none/e.db" branch $o ''
+	one_line "branch $opt ''" 2 "$KMIG" --db "$TRASH/none/e.db" branch $opt ''
+	t_is "branch $opt '': said so" \
+		"kmig branch: ${opt#* } needs a ${o#*:} (see 'kmig help branch')" \
+		"$(cat "$TRASH/.stderr")"
 done
-t_is "branch export --send '': said so" \
-	"kmig branch: --send needs a directory (see 'kmig help branch')" \
-	"$(cat "$TRASH/.stderr")"
-one_line "convert --series ''" 2 "$KMIG" --db "$TRASH/none/e.db" convert strcpy --series ''
-one_line "convert --cocci ''" 2 "$KMIG" --db "$TRASH/none/e.db" convert strcpy --cocci ''
+for o in "--series:a directory" "--cocci:a path in the tree" "--base:a tag"; do
+	one_line "convert ${o%:*} ''" 2 "$KMIG" --db "$TRASH/none/e.db" convert strcpy "${o%:*}" ''
+	t_is "convert ${o%:*} '': said so" \
+		"kmig convert: ${o%:*} needs ${o#*:} (see 'kmig help convert')" \
+		"$(cat "$TRASH/.stderr")"
+done
 t_is "nothing written for them" "" "$(ls -A "$TRASH/empty-opts")"
 t_ok "nor a database" test ! -e "$TRASH/none/e.db"
 cd "$TRASH" || exit 1
 one_line "global --bogus" 2 "$KMIG" --bogus rules
 t_ok "global --bogus: named" grep -q "^kmig: unknown option or missing value '--bogus'" "$TRASH/.stderr"
+one_line "a global option with a newline and an escape" 2 "$KMIG" "--a$(printf '\nb\033')" rules
+t_is "... escaped" "kmig: unknown option or missing value '--a\\nb\\033' (see 'kmig --help')" \
+	"$(cat "$TRASH/.stderr")"
 
 # one progress gate: a terminal or KMIG_PROGRESS turns it on, KMIG_NO_PROGRESS
 # always off (stderr is a file here)

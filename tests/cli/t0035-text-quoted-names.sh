@@ -150,6 +150,9 @@ t_is "... one line on stderr, its control bytes escaped" \
 t_exit "an error naming a byte of no UTF-8 character" 2 k check --patch "$TRASH/x$(printf '\377')y-é.patch"
 t_is "... escaped, the UTF-8 kept" "kmig: cannot open '$TRASH/x\\377y-é.patch': No such file or directory" \
 	"$(cat "$TRASH/.stderr")"
+t_exit "an error naming a C1 control (CSI)" 2 k check --patch "$TRASH/c$(printf '\302\233')31m.patch"
+t_is "... escaped as its bytes" "kmig: cannot open '$TRASH/c\\302\\23331m.patch': No such file or directory" \
+	"$(cat "$TRASH/.stderr")"
 t_exit "a usage error naming a newline" 2 k report --format "$(printf 'te\nxt')"
 t_is "... one line" 1 "$(wc -l < "$TRASH/.stderr")"
 t_done

@@ -964,8 +964,9 @@ static int do_trend(struct store *st, struct report_opts *o)
 		print_empty_note(o);
 		forecast_fit(dates, counts, n, &fc);
 		forecast_text(&sb, &fc);
+		/* the releases the line is fitted to, as report's forecast says */
 		printf("forecast: %s; %s, over %zu release%s\n", sb.buf, FORECAST_METHOD,
-		       n, n == 1 ? "" : "s");
+		       fc.points, fc.points == 1 ? "" : "s");
 		sbuf_release(&sb);
 	}
 	status = finish_stdout(KMIG_EXIT_OK);

@@ -112,6 +112,28 @@ t_is "one date: too few releases" \
 	"forecast: not converging (too few releases); least squares of count on release date, over 3 releases" \
 	"$("$KMIG" --repo "$W2" --db "$TRASH/same.db" report --trend --rule strcpy | tail -n 1)"
 
+# a release dated 1970-01-01 (a commit of date 0) has no date: the trend's
+# forecast counts the releases its line is fitted to, as report's does
+W3="$TRASH/epoch"
+git init -q "$W3"
+mkdir -p "$W3/net/core"
+cp "$W/MAINTAINERS" "$W3/"
+n=4
+for d in '@0 +0000' 2022-06-15T12:00:00Z 2023-06-15T12:00:00Z 2024-06-15T12:00:00Z; do
+	printf 'void f(char *a)\n{\n' > "$W3/net/core/a.c"
+	i=0; while [ $i -lt $n ]; do printf '\tstrcpy(a, "x");\n' >> "$W3/net/core/a.c"; i=$((i + 1)); done
+	printf '}\n' >> "$W3/net/core/a.c"
+	GIT_COMMITTER_DATE="$d" git_commit_all "$W3" "c$n" && git -C "$W3" tag "v3.$((5 - n))"
+	n=$((n - 1))
+done
+t_exit "scan four releases, one of date 0" 0 "$KMIG" --repo "$W3" --db "$TRASH/epoch.db" scan
+t_is "report: over 3 releases" \
+	"forecast (least squares of count on release date, over 3 releases):" \
+	"$("$KMIG" --repo "$W3" --db "$TRASH/epoch.db" report --rule strcpy | grep '^forecast (')"
+t_is "trend: over 3 releases too" \
+	"forecast: zero by 2025-06 at this pace (-1.0/year); least squares of count on release date, over 3 releases" \
+	"$("$KMIG" --repo "$W3" --db "$TRASH/epoch.db" report --trend --rule strcpy | tail -n 1)"
+
 # the dashboard: the same forecast, the method stated
 t_exit "web" 0 k web
 t_is "web: strcpy's forecast cell" "zero by 2024-06 (−1.0/year)" \

@@ -83,7 +83,6 @@ struct relinfo_job {
 
 struct scan_state {
 	struct kmig_ctx *ctx;
-	size_t unreadable;	/* releases skipped: a commit not read */
 	git_repository *repo;
 	struct store *st;
 	struct oidset cached;
@@ -459,13 +458,8 @@ static int plan_release(struct scan_state *s, const char *tag,
 		return 0;
 	}
 	ret = repo_resolve_commit(&p->commit, s->repo, tag);
-	if (ret) {
-		/* a corrupt commit: the other releases are scanned all the same */
-		cmd_warn("%s: %s: skipped", tag, kmig_errmsg());
-		s->unreadable++;
-		p->skip = true;
-		return 0;
-	}
+	if (ret)
+		return ret;
 	git_oid_tostr(p->commit_hex, sizeof(p->commit_hex),
 		      git_commit_id(p->commit));
 	ret = store_release_get(s->st, tag, &old);
@@ -1563,10 +1557,6 @@ static int cmd_scan_fn(struct kmig_ctx *ctx, int argc, char **argv)
 	progress_note("%zu releases, %llu blobs lexed (%.1f MB)\n", ntags,
 		(unsigned long long)s.lexed, s.lexed_bytes / 1e6);
 	status = finish_stdout(KMIG_EXIT_OK);
-	if (!status && s.unreadable)
-		status = cmd_fail(KMIG_EXIT_ERROR,
-				  "%zu of %zu releases not scanned: their commits cannot be read (see the warnings)",
-				  s.unreadable, ntags);
 out_plans:
 	for (i = 0; i < ARRAY_SIZE(plan); i++)
 		plan_clear(&s, &plan[i]);

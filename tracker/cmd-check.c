@@ -4,12 +4,9 @@
  * a patch adds (the 0day bot's idea: warnings a patch adds, not the flood
  * of old ones).  Exit 0: nothing new (or all allowed); 1: new uses; 2: error.
  */
-#include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "builtin.h"
@@ -246,24 +243,10 @@ static const char *input_name(const char *file)
 
 static int read_input(struct sbuf *sb, const char *file)
 {
-	struct stat st;
-	int fd, ret;
-
 	if (!strcmp(file, "-"))
 		return sbuf_read_fd(sb, STDIN_FILENO, input_name(file),
 				    CHECK_INPUT_MAX);
-	fd = open(file, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return kmig_err("cannot open '%s': %s", file, strerror(errno));
-	/* a file that says its size is refused before any of it is read */
-	if (!fstat(fd, &st) && S_ISREG(st.st_mode) &&
-	    (unsigned long long)st.st_size > CHECK_INPUT_MAX)
-		ret = kmig_err("'%s' is larger than %zu MiB", file,
-			       CHECK_INPUT_MAX >> 20);
-	else
-		ret = sbuf_read_fd(sb, fd, file, CHECK_INPUT_MAX);
-	close(fd);
-	return ret;
+	return sbuf_read_file_max(sb, file, CHECK_INPUT_MAX);
 }
 
 /* The patches @files (@n of them) applied on @base, one after the other. */

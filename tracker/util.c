@@ -290,8 +290,13 @@ int sbuf_read_fd(struct sbuf *sb, int fd, const char *name, size_t max)
 {
 	char tmp[65536];
 	size_t start = sb->len;
+	struct stat st;
 	ssize_t n;
 
+	/* a file that says its size is refused before any of it is read */
+	if (max && !fstat(fd, &st) && S_ISREG(st.st_mode) &&
+	    (unsigned long long)st.st_size > max)
+		return kmig_err("'%s' is larger than %zu MiB", name, max >> 20);
 	while ((n = read(fd, tmp, sizeof(tmp))) != 0) {
 		if (n < 0) {
 			if (errno == EINTR)
@@ -307,16 +312,21 @@ int sbuf_read_fd(struct sbuf *sb, int fd, const char *name, size_t max)
 	return 0;
 }
 
-int sbuf_read_file(struct sbuf *sb, const char *path)
+int sbuf_read_file_max(struct sbuf *sb, const char *path, size_t max)
 {
 	int fd, ret;
 
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return kmig_err("cannot open '%s': %s", path, strerror(errno));
-	ret = sbuf_read_fd(sb, fd, path, 0);
+	ret = sbuf_read_fd(sb, fd, path, max);
 	close(fd);
 	return ret;
+}
+
+int sbuf_read_file(struct sbuf *sb, const char *path)
+{
+	return sbuf_read_file_max(sb, path, 0);
 }
 
 /* Write @data to the file @path; errors name @name. */

@@ -119,9 +119,12 @@ int sbuf_read_file(struct sbuf *sb, const char *path);
 /*
  * sbuf_read_fd - append what @fd holds up to its end (errors name @name),
  * at most @max bytes (0: no limit): more is KMIG_EGENERIC, "'@name' is
- * larger than N MiB", before the rest is read.  @fd is not closed.
+ * larger than N MiB", before the rest is read (before any of it, for a
+ * regular file whose size says so).  @fd is not closed.
+ * sbuf_read_file_max - sbuf_read_file() with sbuf_read_fd()'s @max.
  */
 int sbuf_read_fd(struct sbuf *sb, int fd, const char *name, size_t max);
+int sbuf_read_file_max(struct sbuf *sb, const char *path, size_t max);
 /*
  * write_file - create or truncate @path with the @len bytes at @data; 0 or
  * negative with "cannot write '@path': <reason>" recorded.

@@ -59,6 +59,48 @@ static int walk_cb(const char *root, const git_tree_entry *e, void *payload)
 	return 0;
 }
 
+static int cmp_file_ptr(const void *a, const void *b)
+{
+	return strcmp((*(const struct scan_file *const *)a)->path,
+		      (*(const struct scan_file *const *)b)->path);
+}
+
+/*
+ * A path listed twice: only a corrupt tree does that (git fsck's
+ * duplicateEntries), and the store, keyed by path, would fail on it
+ * without naming it.  A valid tree walks in byte order of the paths, so
+ * one pass decides; a tree out of order (corrupt too) is sorted first.
+ */
+static int check_unique_paths(const struct scan_files *f)
+{
+	const struct scan_file **v;
+	bool sorted = true;
+	size_t i;
+	int ret = 0;
+
+	for (i = 1; i < f->n; i++) {
+		int c = strcmp(f->v[i - 1].path, f->v[i].path);
+
+		if (!c)
+			return kmig_err("the tree lists '%s' twice (a corrupt tree: see git fsck)",
+					f->v[i].path);
+		if (c > 0)
+			sorted = false;
+	}
+	if (sorted)
+		return 0;
+	v = xcalloc(f->n, sizeof(*v));
+	for (i = 0; i < f->n; i++)
+		v[i] = &f->v[i];
+	qsort(v, f->n, sizeof(*v), cmp_file_ptr);
+	for (i = 1; i < f->n && !ret; i++)
+		if (!strcmp(v[i - 1]->path, v[i]->path))
+			ret = kmig_err("the tree lists '%s' twice (a corrupt tree: see git fsck)",
+				       v[i]->path);
+	free(v);
+	return ret;
+}
+
 int scan_tree_files(struct scan_files *out, git_oid *maintainers,
 		    git_tree *tree)
 {
@@ -68,6 +110,8 @@ int scan_tree_files(struct scan_files *out, git_oid *maintainers,
 	memset(maintainers, 0, sizeof(*maintainers));
 	if (git_tree_walk(tree, GIT_TREEWALK_PRE, walk_cb, &w) < 0)
 		ret = kmig_err_git("cannot walk tree");
+	else
+		ret = check_unique_paths(out);
 	sbuf_release(&w.path);
 	return ret;
 }

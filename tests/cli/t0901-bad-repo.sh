@@ -167,6 +167,34 @@ t_exit "a truncated pack" 2 k --repo "$R" scan
 t_ok "a truncated pack: one line" one_line
 t_is "database unchanged" "$good" "$(dump)"
 
+# A tree listing a path twice (git fsck's duplicateEntries), its
+# entries in order and out of order: the error names the path, where the
+# store's key on the path failed without naming it.
+for order in sorted unsorted; do
+	R="$TRASH/dup-$order"
+	git clone -q "$W" "$R"
+	a=$(git -C "$R" rev-parse v1.1:net/a.c)
+	b=$(git -C "$R" rev-parse v1.1:net/b.c)
+	python3 - "$order" "$a" "$b" > "$TRASH/net.tree" <<'EOP'
+import sys
+a, b = bytes.fromhex(sys.argv[2]), bytes.fromhex(sys.argv[3])
+ea, eb = b"100644 a.c\0" + a, b"100644 b.c\0" + b
+sys.stdout.buffer.write(ea + eb + eb if sys.argv[1] == "sorted" else eb + ea + eb)
+EOP
+	net=$(git -C "$R" hash-object -t tree --literally -w "$TRASH/net.tree")
+	top=$(printf '040000 tree %s\tnet\n' "$net" | git -C "$R" mktree --missing)
+	c=$(echo dup | git -C "$R" -c user.name=t -c user.email=t@t \
+		commit-tree "$top" -p v1.1)
+	git -C "$R" tag v1.2 "$c"
+	cp "$DB" "$TRASH/dup.db"
+	t_exit "a path listed twice ($order)" 2 timeout 60 "$KMIG" --repo "$R" \
+		--db "$TRASH/dup.db" scan
+	t_ok "... the path named" grep -q "^kmig: scan of v1.2 failed: the tree lists 'net/b.c' twice" "$TRASH/.stderr"
+	t_ok "... one line" one_line
+	t_is "... v1.2 not scanned" "" \
+		"$(sqlite3 "$TRASH/dup.db" "SELECT tag FROM releases WHERE tag = 'v1.2'")"
+done
+
 t_exit "the good repository still scans" 0 k --repo "$W" scan
 t_is "and adds v1.1" "v1.0: up to date
 v1.1: 2 files, 1 blobs lexed, 2 uses" "$(cat "$TRASH/.stdout")"

@@ -43,9 +43,7 @@ int store_commit_put(struct store *st, const char *commit, const char *author,
 	sqlite3_stmt *s;
 	size_t i;
 
-	if (store_need_txn(st, "store_commit_put"))
-		return KMIG_EGENERIC;
-	s = store_stmt(st, ins_sql);
+	s = store_txn_stmt(st, "store_commit_put", ins_sql);
 	if (!s)
 		return KMIG_EGENERIC;
 	sqlite3_bind_text(s, 1, commit, -1, SQLITE_TRANSIENT);

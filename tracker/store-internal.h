@@ -78,6 +78,12 @@ int store_value(struct store *st, sqlite3_stmt *s, const char *what,
  * that must commit together.
  */
 int store_need_txn(struct store *st, const char *fn);
+/*
+ * store_txn_stmt - store_stmt() of @sql for @fn, a writer whose caller
+ * holds a transaction: NULL with the error recorded when it does not
+ * (store_need_txn()) or the statement cannot be prepared.
+ */
+sqlite3_stmt *store_txn_stmt(struct store *st, const char *fn, const char *sql);
 /* store_exec - run SQL without results (no parameters, not cached). */
 int store_exec(struct store *st, const char *sql);
 /* Bind helpers that accept NULL as SQL NULL. */

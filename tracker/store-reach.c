@@ -169,9 +169,7 @@ int store_reach_put(struct store *st, long long release, const char *path,
 		"INSERT OR IGNORE INTO release_reach(release_id, path, line, chain) VALUES (?, ?, ?, ?)";
 	sqlite3_stmt *s;
 
-	if (store_need_txn(st, "store_reach_put"))
-		return KMIG_EGENERIC;
-	s = store_stmt(st, sql);
+	s = store_txn_stmt(st, "store_reach_put", sql);
 	if (!s)
 		return KMIG_EGENERIC;
 	sqlite3_bind_int64(s, 1, release);
@@ -188,9 +186,7 @@ int store_reach_stats(struct store *st, long long release, unsigned int depth,
 		"UPDATE releases SET reach_depth = ?2, reach_entries = ?3, reach_reached = ?4 WHERE id = ?1";
 	sqlite3_stmt *s;
 
-	if (store_need_txn(st, "store_reach_stats"))
-		return KMIG_EGENERIC;
-	s = store_stmt(st, sql);
+	s = store_txn_stmt(st, "store_reach_stats", sql);
 	if (!s)
 		return KMIG_EGENERIC;
 	sqlite3_bind_int64(s, 1, release);
@@ -285,9 +281,7 @@ int store_vla_const_put(struct store *st, long long release, const char *path,
 		"VALUES (?, ?, ?, ?)";
 	sqlite3_stmt *s;
 
-	if (store_need_txn(st, "store_vla_const_put"))
-		return KMIG_EGENERIC;
-	s = store_stmt(st, sql);
+	s = store_txn_stmt(st, "store_vla_const_put", sql);
 	if (!s)
 		return KMIG_EGENERIC;
 	sqlite3_bind_int64(s, 1, release);

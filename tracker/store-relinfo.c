@@ -99,9 +99,7 @@ int store_release_relinfo_set(struct store *st, const char *tag,
 	static const char sql[] = "UPDATE releases SET relinfo_key = ? WHERE tag = ?";
 	sqlite3_stmt *s;
 
-	if (store_need_txn(st, "store_release_relinfo_set"))
-		return KMIG_EGENERIC;
-	s = store_stmt(st, sql);
+	s = store_txn_stmt(st, "store_release_relinfo_set", sql);
 	if (!s)
 		return KMIG_EGENERIC;
 	sqlite3_bind_text(s, 1, key, -1, SQLITE_TRANSIENT);
@@ -166,9 +164,7 @@ int store_relinfo_mask_put(struct store *st, const char *facts,
 	char hex[GIT_OID_HEXSZ + 1];
 	sqlite3_stmt *s;
 
-	if (store_need_txn(st, "store_relinfo_mask_put"))
-		return KMIG_EGENERIC;
-	s = store_stmt(st, sql);
+	s = store_txn_stmt(st, "store_relinfo_mask_put", sql);
 	if (!s)
 		return KMIG_EGENERIC;
 	git_oid_tostr(hex, sizeof(hex), oid);

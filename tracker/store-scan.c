@@ -78,9 +78,7 @@ int store_release_recommit(struct store *st, const char *tag,
 		"UPDATE releases SET commit_id = ?3 WHERE tag = ?1 AND commit_id = ?2";
 	sqlite3_stmt *s;
 
-	if (store_need_txn(st, "store_release_recommit"))
-		return KMIG_EGENERIC;
-	s = store_stmt(st, sql);
+	s = store_txn_stmt(st, "store_release_recommit", sql);
 	if (!s)
 		return KMIG_EGENERIC;
 	sqlite3_bind_text(s, 1, tag, -1, SQLITE_TRANSIENT);
@@ -142,9 +140,7 @@ int store_blob_put(struct store *st, const char *oid, const char *ruleset,
 	sqlite3_stmt *s;
 	size_t i;
 
-	if (store_need_txn(st, "store_blob_put"))
-		return KMIG_EGENERIC;
-	s = store_stmt(st, blob_sql);
+	s = store_txn_stmt(st, "store_blob_put", blob_sql);
 	if (!s)
 		return KMIG_EGENERIC;
 	sqlite3_bind_text(s, 1, oid, -1, SQLITE_TRANSIENT);
@@ -309,9 +305,7 @@ int store_release_date(struct store *st, long long release, long long date)
 	static const char sql[] = "UPDATE releases SET date = ?2 WHERE id = ?1";
 	sqlite3_stmt *s;
 
-	if (store_need_txn(st, "store_release_date"))
-		return KMIG_EGENERIC;
-	s = store_stmt(st, sql);
+	s = store_txn_stmt(st, "store_release_date", sql);
 	if (!s)
 		return KMIG_EGENERIC;
 	sqlite3_bind_int64(s, 1, release);
@@ -326,9 +320,7 @@ int store_release_dates(struct store *st, long long release,
 		"UPDATE releases SET date_source = ?2, line_date = ?3 WHERE id = ?1";
 	sqlite3_stmt *s;
 
-	if (store_need_txn(st, "store_release_dates"))
-		return KMIG_EGENERIC;
-	s = store_stmt(st, sql);
+	s = store_txn_stmt(st, "store_release_dates", sql);
 	if (!s)
 		return KMIG_EGENERIC;
 	sqlite3_bind_int64(s, 1, release);
@@ -467,9 +459,7 @@ int store_release_subsystems(struct store *st, long long release,
 	int rc, ret = 0;
 
 	*moved = 0;
-	if (store_need_txn(st, "store_release_subsystems"))
-		return KMIG_EGENERIC;
-	s = store_stmt(st, sel_sql);
+	s = store_txn_stmt(st, "store_release_subsystems", sel_sql);
 	if (!s)
 		return KMIG_EGENERIC;
 	sqlite3_bind_int64(s, 1, release);

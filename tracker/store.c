@@ -112,6 +112,11 @@ int store_need_txn(struct store *st, const char *fn)
 	return kmig_err("database '%s': %s outside a transaction", st->path, fn);
 }
 
+sqlite3_stmt *store_txn_stmt(struct store *st, const char *fn, const char *sql)
+{
+	return store_need_txn(st, fn) ? NULL : store_stmt(st, sql);
+}
+
 int store_exec(struct store *st, const char *sql)
 {
 	char *msg = NULL;

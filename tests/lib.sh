@@ -101,6 +101,25 @@ git_commit_all() {
 	git -C "$1" add -A -f && git -C "$1" commit -q -m "$2"
 }
 
+# one_patch_series REPO SERIES [TAG-OPTIONS...] - a repository of two
+# commits (f1.c, f2.c) reset to the first, tagged v1.0 (git tag's options
+# as given, e.g. -a -m v1.0), and a series directory holding the second
+# commit as its one patch, 0001-c2.patch: the smallest branch to apply.
+one_patch_series() {
+	_ops_r=$1 _ops_s=$2
+	shift 2
+	git init -q "$_ops_r"
+	for _ops_i in 1 2; do
+		echo "int f$_ops_i;" > "$_ops_r/f$_ops_i.c"
+		git_commit_all "$_ops_r" "c$_ops_i"
+	done
+	git -C "$_ops_r" tag "$@" v1.0 HEAD~1
+	mkdir -p "$_ops_s"
+	git -C "$_ops_r" format-patch -1 --stdout HEAD > "$_ops_s/0001-c2.patch"
+	echo 0001-c2.patch > "$_ops_s/series"
+	git -C "$_ops_r" reset -q --hard v1.0
+}
+
 # db_canonical DB - everything a scan records, without row ids and timestamps.
 db_canonical() {
 	sqlite3 "$1" "

@@ -9,16 +9,7 @@
 
 R="$TRASH/repo" S="$TRASH/series" D="$TRASH/kmig.db"
 k() { "$KMIG" --repo "$R" --db "$D" "$@"; }
-git init -q "$R"
-for i in 1 2; do
-	echo "int f$i;" > "$R/f$i.c"
-	git_commit_all "$R" "c$i"
-done
-git -C "$R" tag -a -m v1.0 v1.0 HEAD~1
-mkdir -p "$S"
-git -C "$R" format-patch -1 --stdout HEAD > "$S/0001-c2.patch"
-echo 0001-c2.patch > "$S/series"
-git -C "$R" reset -q --hard v1.0
+one_patch_series "$R" "$S" -a -m v1.0
 echo "int f3;" > "$R/f3.c"
 git_commit_all "$R" "c3"
 git -C "$R" tag v1.1

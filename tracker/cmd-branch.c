@@ -208,6 +208,31 @@ static int open_steps(struct store **st, const char *db_path)
 }
 
 /*
+ * open_branch - for status and export: the repository into *@repo when
+ * @need_repo (--base names a branch only through it), the database
+ * read-only into *@st (NULL when there is none), the branch --name or
+ * --base names into *@name and its recorded steps into *@steps (none
+ * without a database).  0, or the exit status once the error is said;
+ * the caller frees what was set either way.
+ */
+static int open_branch(struct kmig_ctx *ctx, const struct branch_opts *o,
+		       bool need_repo, git_repository **repo, struct store **st,
+		       char **name, struct branch_steps *steps)
+{
+	int ret;
+
+	if (open_steps(st, ctx->db_path) ||
+	    (need_repo && repo_open(repo, ctx->repo_path)))
+		return cmd_fail_last(KMIG_EXIT_ERROR);
+	ret = branch_chosen(name, *repo, *st, ctx->db_path, o->name, o->base);
+	if (ret)
+		return name_fail(ret, "base");
+	if (*st && store_branch_steps(*st, *name, steps))
+		return cmd_fail_last(KMIG_EXIT_ERROR);
+	return 0;
+}
+
+/*
  * main_base - the newest imported (scanned) release of the database, the
  * default base; DEFAULT_BASE when none was scanned (or the database
  * cannot be read: the command reports that itself).  malloc'd.
@@ -950,18 +975,9 @@ static int branch_status(struct kmig_ctx *ctx, int argc, char **argv)
 	if (o.matrix)
 		return branch_matrix(ctx, &o);
 	/* --base names the branch as apply named it: the repository tells */
-	if ((o.base && repo_open(&repo, ctx->repo_path)) ||
-	    open_steps(&st, ctx->db_path)) {
-		cmd_fail_last(KMIG_EXIT_ERROR);
-		goto out;
-	}
-	ret = branch_chosen(&name, repo, st, ctx->db_path, o.name, o.base);
+	ret = open_branch(ctx, &o, o.base != NULL, &repo, &st, &name, &steps);
 	if (ret) {
-		status = name_fail(ret, "base");
-		goto out;
-	}
-	if (st && store_branch_steps(st, name, &steps)) {
-		cmd_fail_last(KMIG_EXIT_ERROR);
+		status = ret;
 		goto out;
 	}
 	if (!steps.n) {
@@ -1783,16 +1799,12 @@ static int branch_export(struct kmig_ctx *ctx, int argc, char **argv)
 	if (ret)
 		return ret;
 	dir = o.series ? xstrdup(o.series) : datadir_series();
-	if (open_steps(&st, ctx->db_path) || repo_open(&repo, ctx->repo_path)) {
-		cmd_fail_last(KMIG_EXIT_ERROR);
-		goto out;
-	}
-	ret = branch_chosen(&name, repo, st, ctx->db_path, o.name, o.base);
+	ret = open_branch(ctx, &o, true, &repo, &st, &name, &steps);
 	if (ret) {
-		status = name_fail(ret, "base");
+		status = ret;
 		goto out;
 	}
-	if ((st && store_branch_steps(st, name, &steps)) || series_read(&series, dir, true)) {
+	if (series_read(&series, dir, true)) {
 		cmd_fail_last(KMIG_EXIT_ERROR);
 		goto out;
 	}

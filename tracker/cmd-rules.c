@@ -96,12 +96,11 @@ static int cmd_rules_fn(struct kmig_ctx *ctx, int argc, char **argv)
 			printf("], \"replacements\": [");
 			json_list(rules[i].repl);
 			printf("]");
-			if (have_since) {
-				printf(", \"documented_since\": ");
-				json_string(stdout, since.doc[i]);
-				printf(", \"replacement_since\": ");
-				json_string(stdout, since.repl[i]);
-			}
+			/* always there: null without a scanned release */
+			printf(", \"documented_since\": ");
+			json_string(stdout, have_since ? since.doc[i] : NULL);
+			printf(", \"replacement_since\": ");
+			json_string(stdout, have_since ? since.repl[i] : NULL);
 			printf("}");
 		}
 		printf("\n]}\n");

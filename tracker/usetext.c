@@ -93,6 +93,23 @@ static char comment_next(struct text_walk *w)
 }
 
 /*
+ * At the closing quote of a string literal that another follows (blanks
+ * and comments between): past the next one's opening quote, so adjacent
+ * literals read as the one string C makes of them, and true.
+ */
+static bool string_continued(struct text_walk *w)
+{
+	struct text_walk t = *w;
+
+	t.quote = 0;
+	skip_gap(&t);
+	if (*t.p != '"')
+		return false;
+	w->p = t.p + 1;
+	return true;
+}
+
+/*
  * The next character of @w's text without its spaces and comments but for
  * one space between two word characters, and the spaces inside a string
  * or character literal; 0 at the end.
@@ -118,6 +135,8 @@ static char text_next(struct text_walk *w)
 			w->escaped = false;
 		else if (c == '\\')
 			w->escaped = true;
+		else if (c == '"' && w->quote == '"' && string_continued(w))
+			return text_next(w);	/* "a " "b" reads "a b" */
 		else if (c == w->quote)
 			w->quote = 0;
 	} else if (c == '"' || c == '\'') {

@@ -2,7 +2,8 @@
 # kmig check reports only what a change really adds: a call re-wrapped
 # around its %p format (the format moved to or from the call's line) is
 # the same use; a new fall-through comment is not taken for one worded
-# otherwise that the change converts elsewhere.
+# otherwise that the change converts elsewhere; a split format string
+# joined into one literal is the same use.
 . "$(dirname "$0")/../lib.sh"
 
 W="$TRASH/work"
@@ -101,6 +102,27 @@ sed 's|/\* fall through \*/|//  fall through|' "$W/net/s.c" > "$TRASH/s.c"
 mv "$TRASH/s.c" "$W/net/s.c"
 git_commit_all "$W" "net: the comment as a // one"
 t_exit "a fall-through comment rewritten with the same words" 0 k check --removed HEAD~2..HEAD
+t_ok "... nothing new" grep -qx "0 new deprecated uses (0 allowed)" "$TRASH/.stdout"
+t_ok "... nothing removed" sh -c "! grep -q '^removed' '$TRASH/.stdout'"
+
+# 3. a split format string joined into one literal (checkpatch's "do not
+#    split user-visible strings"): the same %p use
+cat > "$W/net/j.c" <<'EOF'
+void j(struct device *dev, void *p)
+{
+	dev_err(dev, "align check failed at "
+		"%p\n", p);
+}
+EOF
+git_commit_all "$W" "net: a split format"
+cat > "$W/net/j.c" <<'EOF'
+void j(struct device *dev, void *p)
+{
+	dev_err(dev, "align check failed at %p\n", p);
+}
+EOF
+git_commit_all "$W" "net: do not split the format"
+t_exit "a split format joined" 0 k check --removed HEAD
 t_ok "... nothing new" grep -qx "0 new deprecated uses (0 allowed)" "$TRASH/.stdout"
 t_ok "... nothing removed" sh -c "! grep -q '^removed' '$TRASH/.stdout'"
 

@@ -343,6 +343,12 @@ static void test_text_cmp(void **state)
 	assert_int_equal(use_text_cmp("/*/ ' */ f( \"a b\" );", "/*/ ' */f(\"a b\");"), 0);
 	/* a comment is no part of the use, but a space between tokens */
 	assert_int_equal(use_text_cmp("strcpy(d, s); /* x */", "strcpy(d, s);"), 0);
+	/* adjacent string literals are the string C makes of them */
+	assert_int_equal(use_text_cmp("f(\"a %p \" \"b\\n\", p);", "f(\"a %p b\\n\", p);"), 0);
+	assert_int_equal(use_text_cmp("f(\"a\"/* x */\"b\");", "f(\"ab\");"), 0);
+	assert_int_equal(use_text_cmp("f(\"a\\\"\" \"b\");", "f(\"a\\\"b\");"), 0);
+	assert_int_not_equal(use_text_cmp("f(\"a\", \"b\");", "f(\"ab\");"), 0);
+	assert_int_not_equal(use_text_cmp("f('a' 'b');", "f('ab');"), 0);
 	/* a text of comments alone (a fall-through comment) is its words */
 	assert_int_equal(use_text_cmp("/* fall through */", "/*fall   through*/"), 0);
 	assert_int_equal(use_text_cmp("/* fall through */", "// fall through"), 0);

@@ -96,29 +96,93 @@ static size_t close_paren(const struct lexer *lx, size_t i, bool inside,
 }
 
 /*
- * The token of the last line of the use at @s, or lx->nt when it is its
- * own line: the ')' of a call wrapped onto later lines, when the site is
- * at the call's name, or at a string literal among its arguments
- * (printk-p: the format's arguments); at most USE_MAX_LINES lines.
+ * The name of the call whose arguments hold the string literal @i (a
+ * printk-p format), when it is on one of the USE_MAX_LINES lines up to
+ * @i's: the walk back stays in one statement and one #define; else lx->nt.
  */
-static size_t use_end(const struct lexer *lx, const struct tsite *s,
-		      bool *skim)
+static size_t call_name(const struct lexer *lx, size_t i, bool *skim)
 {
-	size_t i = tok_at(lx, s->off), n, c;
+	unsigned int line = lx->t[i].line;
+	int depth = 0;
+
+	while (i-- > 0) {
+		const struct tok *t = &lx->t[i];
+		int d = tok_nesting(t);
+
+		if (line - t->line >= USE_MAX_LINES || t->type == T_EOD ||
+		    t->type == T_DEFINE)
+			break;
+		if (tok_skimmed(t)) {
+			*skim = true;
+			break;
+		}
+		if (d < 0) {
+			depth++;
+		} else if (d > 0 && depth) {
+			depth--;
+		} else if (d > 0) {
+			if (t->sub != P_LPAREN)
+				break;
+			while (i-- > 0 && lx->t[i].type == T_FT)
+				;
+			return i < lx->nt && lx->t[i].type == T_IDENT ? i :
+			       lx->nt;
+		} else if (is_punct(t, P_SEMI) && !depth) {
+			break;	/* a statement ended: in no call */
+		}
+	}
+	return lx->nt;
+}
+
+/*
+ * The tokens [*@first, *@last] of the use at @s when it spans lines, and
+ * true; false when it is its own line.  A use at a call's name spans
+ * from its line to that of the call's ')'; a printk-p format among a
+ * call's arguments from the line of the call's name to that of its ')',
+ * so that a call re-wrapped before its format is the same use.  At most
+ * USE_MAX_LINES lines; whole lines.
+ */
+static bool use_span(const struct lexer *lx, const struct tsite *s,
+		     size_t *first, size_t *last, bool *skim)
+{
+	size_t i = tok_at(lx, s->off), n, c, start;
+	unsigned int line = s->line;
+	const char *b = lx->buf, *ls;
 
 	if (i >= lx->nt)
-		return lx->nt;
+		return false;
+	start = i;
 	if (lx->t[i].type == T_IDENT) {
 		n = next_sig(lx, i);
 		if (n >= lx->nt || !is_punct(&lx->t[n], P_LPAREN))
-			return lx->nt;
-		c = close_paren(lx, n, false, s->line, skim);
+			return false;
+		c = close_paren(lx, n, false, line, skim);
 	} else if (lx->t[i].type == T_STRING) {
-		c = close_paren(lx, i + 1, true, s->line, skim);
+		n = call_name(lx, i, skim);
+		if (n < lx->nt) {
+			start = n;
+			line = lx->t[n].line;
+		}
+		c = close_paren(lx, i + 1, true, line, skim);
 	} else {
-		return lx->nt;
+		return false;
 	}
-	return c < lx->nt && lx->t[c].line > s->line ? c : lx->nt;
+	if (c >= lx->nt || lx->t[c].line <= s->line)
+		c = i;	/* no ')' on a later line */
+	if (lx->t[c].line == lx->t[start].line)
+		return false;
+	ls = b + lx->t[start].off;
+	while (ls > b && ls[-1] != '\n')
+		ls--;
+	*first = start;
+	while (*first > 0 && lx->t[*first - 1].off >= (size_t)(ls - b))
+		(*first)--;
+	*last = c;
+	while (*last + 1 < lx->nt &&
+	       lx->t[*last + 1].line == lx->t[*last].line &&
+	       lx->t[*last + 1].type != T_EOD)
+		(*last)++;
+	return true;
 }
 
 /*
@@ -150,27 +214,6 @@ static char *joined_text(const struct lexer *lx, size_t first, size_t last)
 }
 
 /*
- * The tokens [*@first, *@last] of the use at @s that spans lines, whose
- * ')' is token *@last (use_end()): from the first token of the site's
- * line to the last of the ')' line.
- */
-static void use_tokens(const struct lexer *lx, const struct tsite *s,
-		       size_t *first, size_t *last)
-{
-	const char *b = lx->buf, *ls = b + (s->off < lx->len ? s->off : lx->len);
-
-	while (ls > b && ls[-1] != '\n')
-		ls--;
-	*first = tok_at(lx, s->off);
-	while (*first > 0 && lx->t[*first - 1].off >= (size_t)(ls - b))
-		(*first)--;
-	while (*last + 1 < lx->nt &&
-	       lx->t[*last + 1].line == lx->t[*last].line &&
-	       lx->t[*last + 1].type != T_EOD)
-		(*last)++;
-}
-
-/*
  * Would a site's text (emit_sites()) take tokens of a body pass 1
  * skimmed (lex-token.c), which lexing in full has and skimming has not:
  * a use that spans lines sharing a line with the body, or whose ')' is
@@ -183,12 +226,13 @@ static bool sites_skimmed(const struct lexer *lx)
 	for (i = 0; i < lx->ns; i++) {
 		bool skim = false;
 
-		last = use_end(lx, &lx->s[i], &skim);
+		if (!use_span(lx, &lx->s[i], &first, &last, &skim)) {
+			if (skim)
+				return true;
+			continue;
+		}
 		if (skim)
 			return true;
-		if (last >= lx->nt)
-			continue;
-		use_tokens(lx, &lx->s[i], &first, &last);
 		for (k = first ? first - 1 : 0; k <= last; k++)
 			if (tok_skimmed(&lx->t[k]))
 				return true;
@@ -214,7 +258,7 @@ static void emit_sites(struct lexer *lx, struct site_list *out)
 		const char *b = lx->buf, *ls, *le;
 		size_t off = s->off < lx->len ? s->off : lx->len;
 		bool skim = false;
-		size_t last = use_end(lx, s, &skim), first;
+		size_t first, last;
 
 		ls = b + off;
 		while (ls > b && ls[-1] != '\n')
@@ -226,8 +270,7 @@ static void emit_sites(struct lexer *lx, struct site_list *out)
 		o->line = s->line;
 		o->func = s->func_len ? xstrndup(b + s->func_off, s->func_len)
 				      : NULL;
-		if (last < lx->nt) {
-			use_tokens(lx, s, &first, &last);
+		if (use_span(lx, s, &first, &last, &skim)) {
 			o->text = joined_text(lx, first, last);
 		} else {
 			o->text = normalize_ws(ls, (size_t)(le - ls));

@@ -26,10 +26,11 @@ struct site {
 	char *func;		/* enclosing function or macro name, or NULL */
 	/*
 	 * That source line, whitespace-normalised.  For a site at a call's
-	 * name, or at a printk-p format among a call's arguments, whose
-	 * call closes on a later line (16 lines at most), the code of every
-	 * line from the site's to the ')' one, joined: its tokens without
-	 * the comments, directives or backslash-newlines between them.
+	 * name whose call closes on a later line (16 lines at most), the
+	 * code of every line from the site's to the ')' one, joined: its
+	 * tokens without the comments, directives or backslash-newlines
+	 * between them; for a printk-p format among a call's arguments,
+	 * every line from the call's name's to its ')' one, joined alike.
 	 */
 	char *text;
 	/*

@@ -11,7 +11,10 @@
  * tokens), but for one space between two word characters and those inside
  * a string or character literal: a change of spacing or of a comment
  * alone (strcpy( d,s ) to strcpy(d, s), a comment after it) neither adds
- * nor removes a use, while "%s %s" is not "%s%s".  The gate (kmig check,
+ * nor removes a use, while "%s %s" is not "%s%s".  A text of comments
+ * alone (a fall-through comment's line), which would so be empty, is
+ * compared by the words of its comments instead.  Adjacent string
+ * literals ("a " "b") compare as the one string C makes of them ("a b").  The gate (kmig check,
  * kmig log), kmig branch's superseded (on first lines up to a comma, branch.h) and the trend (kmig report --trend,
  * the web) use the same identity.
  */

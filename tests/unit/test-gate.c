@@ -343,6 +343,26 @@ static void test_text_cmp(void **state)
 	assert_int_equal(use_text_cmp("/*/ ' */ f( \"a b\" );", "/*/ ' */f(\"a b\");"), 0);
 	/* a comment is no part of the use, but a space between tokens */
 	assert_int_equal(use_text_cmp("strcpy(d, s); /* x */", "strcpy(d, s);"), 0);
+	/* adjacent string literals are the string C makes of them */
+	assert_int_equal(use_text_cmp("f(\"a %p \" \"b\\n\", p);", "f(\"a %p b\\n\", p);"), 0);
+	assert_int_equal(use_text_cmp("f(\"a\"/* x */\"b\");", "f(\"ab\");"), 0);
+	assert_int_equal(use_text_cmp("f(\"a\\\"\" \"b\");", "f(\"a\\\"b\");"), 0);
+	assert_int_not_equal(use_text_cmp("f(\"a\", \"b\");", "f(\"ab\");"), 0);
+	assert_int_not_equal(use_text_cmp("f('a' 'b');", "f('ab');"), 0);
+	/* a text of comments alone (a fall-through comment) is its words */
+	assert_int_equal(use_text_cmp("/* fall through */", "/*fall   through*/"), 0);
+	assert_int_equal(use_text_cmp("/* fall through */", "// fall through"), 0);
+	assert_int_not_equal(use_text_cmp("/* fall through */", "// FALLTHRU"), 0);
+	assert_int_not_equal(use_text_cmp("/* fall through */", "/* fallthrough */"), 0);
+	assert_int_not_equal(use_text_cmp("/* fall through */", ""), 0);
+	assert_int_equal(use_text_cmp("/* fall through */ \\", "/* fall through */"), 0);
+	{
+		char key[32];
+
+		assert_int_equal(use_text_key("// FALLTHRU", key), 10);
+		assert_string_equal(key, "/*FALLTHRU");
+		assert_int_equal(use_text_key("/**/", key), 2);
+	}
 	assert_int_equal(use_text_cmp("strcpy(d, s); // why", "strcpy(d,s);"), 0);
 	assert_int_equal(use_text_cmp("strcpy(/* to */ d, s);", "strcpy(d, s);"), 0);
 	assert_int_equal(use_text_cmp("BUG_ON(x); /* no end", "BUG_ON(x);"), 0);

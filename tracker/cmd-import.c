@@ -735,10 +735,14 @@ static int journal_write(git_repository *repo, const struct sbuf *text)
 	int ret = 0;
 
 	if (!f || fwrite(text->buf, 1, text->len, f) != text->len ||
-	    fflush(f) || fsync(fileno(f)) || fclose(f) || rename(tmp, path)) {
+	    fflush(f) || fsync(fileno(f))) {
 		ret = kmig_err("cannot write '%s': %s", path, strerror(errno));
 		if (f)
 			fclose(f);
+		unlink(tmp);
+	} else if (fclose(f) || rename(tmp, path)) {
+		/* f is closed (or gone) whatever fclose() returned */
+		ret = kmig_err("cannot write '%s': %s", path, strerror(errno));
 		unlink(tmp);
 	}
 	free(tmp);

@@ -113,21 +113,12 @@ char *kbuild_first_error(const char *log)
 static int copy_file(const char *from, const char *to)
 {
 	struct sbuf sb = SBUF_INIT;
-	char *tmp = xasprintf("%s.tmp", to);
-	FILE *f;
-	int ret = 0;
+	int ret;
 
-	if (sbuf_read_file(&sb, from)) {
-		ret = -1;
-		goto out_free;
-	}
-	f = fopen(tmp, "wb");
-	if (!f || fwrite(sb.buf, 1, sb.len, f) != sb.len ||
-	    fclose(f) || rename(tmp, to))
-		ret = kmig_err("cannot write '%s': %s", to, strerror(errno));
-out_free:
+	ret = sbuf_read_file(&sb, from);
+	if (!ret)
+		ret = write_file_replace(to, sb.buf, sb.len);
 	sbuf_release(&sb);
-	free(tmp);
 	return ret;
 }
 

@@ -436,7 +436,6 @@ int lava_parse_log(const char *log, size_t len, const struct lava_job *j,
 	struct lava_log lg = { .console = SBUF_INIT };
 	const char *p = log, *end = log + len;
 	bool failed, timed_out = false;
-	FILE *f;
 	size_t i;
 	int ret = 0;
 
@@ -479,13 +478,9 @@ int lava_parse_log(const char *log, size_t len, const struct lava_job *j,
 		timed_out = lg.error_msg && strstr(lg.error_msg, "timed out");
 	}
 
-	f = fopen(console_path, "w");
-	if (!f || fwrite(lg.console.buf ? lg.console.buf : "", 1, lg.console.len,
-			 f) != lg.console.len || fclose(f)) {
-		ret = kmig_err("cannot write '%s': %s", console_path,
-			       strerror(errno));
+	ret = write_file(console_path, lg.console.buf, lg.console.len);
+	if (ret)
 		goto out_free;
-	}
 	qemu_classify(lg.console.buf ? lg.console.buf : "", lg.console.len,
 		      j->tests, j->ntests, timed_out, v);
 	if (v->status != QEMU_PASS)
@@ -515,16 +510,12 @@ out_free:
 static int copy_file(const char *from, const char *to)
 {
 	struct sbuf sb = SBUF_INIT;
-	FILE *f;
 	int ret;
 
 	ret = sbuf_read_file(&sb, from);
 	if (ret)
 		return ret;
-	f = fopen(to, "wb");
-	if (!f || fwrite(sb.buf ? sb.buf : "", 1, sb.len, f) != sb.len ||
-	    fclose(f))
-		ret = kmig_err("cannot write '%s': %s", to, strerror(errno));
+	ret = write_file(to, sb.buf, sb.len);
 	sbuf_release(&sb);
 	return ret;
 }

@@ -329,6 +329,58 @@ static void test_host(void **state)
 	free(fresh);
 }
 
+/* The lowest free file descriptor: a leaked one moves it up. */
+static int next_fd(void)
+{
+	int fd = dup(2);
+
+	assert_true(fd >= 0);
+	close(fd);
+	return fd;
+}
+
+/*
+ * A file kmig cannot write (/dev/full: every write fails with ENOSPC) is
+ * an error, and its stream is closed all the same: the console a job log
+ * holds, and the kernel published for a remote job.  A write larger than
+ * stdio's buffer fails in fwrite(), before fclose().
+ */
+static void test_write_errors(void **state)
+{
+	struct runner rn = RUNNER_INIT;
+	struct lava_job j = job();
+	struct qemu_verdict v;
+	struct qemu_result r;
+	struct sbuf log = SBUF_INIT;
+	char *kernel = xasprintf("%s/bzImage", tmp);
+	int fd = next_fd(), i;
+
+	(void)state;
+	for (i = 0; i < 400; i++)
+		sbuf_addstr(&log, TARGET("KMIG-TEST boot PASS a console line long enough to fill stdio's buffer"));
+	sbuf_addstr(&log, JOB_PASS);
+	assert_true(lava_parse_log(log.buf, log.len, &j, "/dev/full", &v) < 0);
+	assert_non_null(strstr(kmig_errmsg(), "cannot write '/dev/full'"));
+	qemu_verdict_release(&v);
+	assert_int_equal(next_fd(), fd);
+
+	test_sh("head -c 65536 /dev/zero > '%s/bzImage' && mkdir -p '%s/pub/%s' && ln -s /dev/full '%s/pub/%s/bzImage'",
+		tmp, tmp, j.id, tmp, j.id);
+	j.kernel = kernel;
+	rn.kind = RUNNER_LAVA;
+	rn.lava_identity = "kmig-test";
+	rn.artifact_url = "http://127.0.0.1:8000/kmig";
+	rn.artifact_dir = xasprintf("%s/pub", tmp);
+	assert_true(lava_run_job(&rn, &j, "/dev/null", &r) < 0);
+	assert_non_null(strstr(kmig_errmsg(), "cannot write"));
+	assert_non_null(strstr(kmig_errmsg(), "No space left on device"));
+	qemu_result_release(&r);
+	assert_int_equal(next_fd(), fd);
+	free((char *)rn.artifact_dir);
+	free(kernel);
+	sbuf_release(&log);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -342,6 +394,7 @@ int main(void)
 		cmocka_unit_test(test_infrastructure),
 		cmocka_unit_test(test_options),
 		cmocka_unit_test(test_host),
+		cmocka_unit_test(test_write_errors),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -120,6 +120,7 @@ static char text_next(struct text_walk *w)
 
 	if (w->comments)
 		return comment_next(w);
+again:
 	if (!w->quote && skip_gap(w) && is_ident_char(w->last) && is_ident_char(*w->p)) {
 		w->last = ' ';
 		return ' ';
@@ -136,7 +137,8 @@ static char text_next(struct text_walk *w)
 		else if (c == '\\')
 			w->escaped = true;
 		else if (c == '"' && w->quote == '"' && string_continued(w))
-			return text_next(w);	/* "a " "b" reads "a b" */
+			goto again;	/* "a " "b" reads "a b" (no recursion: a
+					 * line of a million "" is input too) */
 		else if (c == w->quote)
 			w->quote = 0;
 	} else if (c == '"' || c == '\'') {

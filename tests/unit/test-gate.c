@@ -379,6 +379,25 @@ static void test_text_cmp(void **state)
 	assert_int_not_equal(use_text_cmp("a \\ b", "a b"), 0);
 	assert_true(use_text_cmp("a(b)", "a(c)") < 0);
 	assert_true(use_text_cmp("a (c)", "a(b)") > 0);
+	/*
+	 * a line of a million adjacent literals (a patch's line is input):
+	 * read in a loop, not a call per literal, which ran out of stack
+	 */
+	{
+		size_t n = 1000000, i;
+		char *a = malloc(3 * n + 16), *b = malloc(16);
+
+		assert_non_null(a);
+		assert_non_null(b);
+		strcpy(a, "f(");
+		for (i = 0; i < n; i++)
+			memcpy(a + 2 + 3 * i, "\"\" ", 3);
+		strcpy(a + 2 + 3 * n, "\"x\");");
+		strcpy(b, "f(\"x\");");
+		assert_int_equal(use_text_cmp(a, b), 0);
+		free(b);
+		free(a);
+	}
 }
 
 int main(void)

@@ -98,7 +98,9 @@ static size_t close_paren(const struct lexer *lx, size_t i, bool inside,
 /*
  * The name of the call whose arguments hold the string literal @i (a
  * printk-p format), when it is on one of the USE_MAX_LINES lines up to
- * @i's: the walk back stays in one statement and one #define; else lx->nt.
+ * @i's: the walk back stays in one statement, one #define and one block
+ * (it stops at any brace: a skimmed body is braces alone, so the walk
+ * reads the same tokens skimmed or lexed in full); else lx->nt.
  */
 static size_t call_name(const struct lexer *lx, size_t i, bool *skim)
 {
@@ -116,6 +118,8 @@ static size_t call_name(const struct lexer *lx, size_t i, bool *skim)
 			*skim = true;
 			break;
 		}
+		if (is_punct(t, P_LBRACE) || is_punct(t, P_RBRACE))
+			break;	/* a block or an initializer: in no call */
 		if (d < 0) {
 			depth++;
 		} else if (d > 0 && depth) {

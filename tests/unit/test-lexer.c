@@ -1071,7 +1071,18 @@ static void assert_skim(const char *src, unsigned long skimmed,
 
 static void test_skim(void **state)
 {
+	char *got;
+
 	(void)state;
+	/*
+	 * fuzz finding 18 (tests/fuzz/README.md): a printk-p format's walk
+	 * back to its call's name crossed braces, into a body lexed in full
+	 * but skimmed otherwise; it stops at any brace now
+	 */
+	got = lex_both("f(){\n\ng({\n\n(\n\n\n}\n}\n()\n{\n\n{()\n{\n)\n}\n())\"%p",
+		       1, 0);
+	assert_string_equal(got, "printk-p:17:-:())\"%p:-\nn f g\nf 0 1 9 0 1\n");
+	free(got);
 	/*
 	 * a body with nothing a rule matches is skimmed: its calls in
 	 * order (not after '.' or '->', no keyword, no upper-case macro),

@@ -7,7 +7,8 @@
  * list the in-scope files it touches against its first parent; (2) get
  * the sites of every touched blob at once (blob cache, else lexed with
  * --jobs threads); (3) per commit, the multiset difference (gate.h),
- * attributed to subsystems by the MAINTAINERS of the commit's own tree,
+ * attributed to subsystems by the MAINTAINERS of the commit's own tree
+ * (a use removed with its file: of the parent's tree),
  * recorded.  Commits already recorded under the current rule set are read
  * back from the database.
  */
@@ -58,6 +59,7 @@ struct log_commit {
 	long long date;
 	char *subject;
 	git_oid maint;		/* MAINTAINERS blob of its tree, or zero */
+	git_oid pmaint;		/* its first parent's, or zero */
 	bool stored;		/* changes read from the database */
 	struct gate_touched touched;
 	struct commit_changes changes;
@@ -142,10 +144,15 @@ static int walk_range(struct log_state *s, const git_oid *from,
 			ret = kmig_err_git("cannot read commit tree");
 			goto next;
 		}
-		/* no MAINTAINERS: c->maint stays the zero id */
+		/* no MAINTAINERS: c->maint (c->pmaint) stays the zero id */
 		ret = repo_blob_id_at(tree, "MAINTAINERS", &c->maint);
 		if (ret == KMIG_ENOTFOUND)
 			ret = 0;
+		if (!ret && ptree) {
+			ret = repo_blob_id_at(ptree, "MAINTAINERS", &c->pmaint);
+			if (ret == KMIG_ENOTFOUND)
+				ret = 0;
+		}
 		if (!ret)
 			ret = gate_touch(&s->g, ptree, tree, false, &c->touched);
 next:
@@ -199,9 +206,48 @@ static int cmp_change(const void *a, const void *b)
 	return c ? c : strcmp(x->rule, y->rule);
 }
 
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/*
+ * The section of each removed site: that of its path in the commit's
+ * MAINTAINERS @m, or in its parent's @pm when the commit deleted the
+ * file (a driver removed with its section), as the trend gives a file
+ * gone from the newer release the section it had in the older.
+ */
+static void count_removed(struct commit_changes *changes,
+			  const struct gate_touched *t,
+			  const struct gate_sites *removed,
+			  const struct maintainers *m,
+			  const struct maintainers *pm)
+{
+	const char **after = NULL;
+	size_t i;
+
+	if (m != pm && removed->n) {
+		after = xcalloc(t->after.n ? t->after.n : 1, sizeof(*after));
+		for (i = 0; i < t->after.n; i++)
+			after[i] = t->after.v[i].path;
+		qsort(after, t->after.n, sizeof(*after), cmp_str);
+	}
+	for (i = 0; i < removed->n; i++) {
+		const struct gate_site *s = &removed->v[i];
+		const struct maintainers *sm = m;
+
+		if (after && !bsearch(&s->path, after, t->after.n,
+				      sizeof(*after), cmp_str))
+			sm = pm;
+		count_site(changes, sm ? maintainers_match(sm, s->path) :
+			   MAINTAINERS_NONE, s->rule, false);
+	}
+	free(after);
+}
+
 static int attribute(struct log_state *s, struct log_commit *c)
 {
-	const struct maintainers *m = NULL;
+	const struct maintainers *m = NULL, *pm = NULL;
 	struct gate_change ch;
 	size_t i;
 	int ret;
@@ -211,12 +257,14 @@ static int attribute(struct log_state *s, struct log_commit *c)
 		return ret;
 	if (ch.added.n || ch.removed.n)
 		ret = maint_cache_get(&s->maint, s->repo, &c->maint, &m);
+	pm = m;
+	if (!ret && ch.removed.n && git_oid_cmp(&c->pmaint, &c->maint))
+		ret = maint_cache_get(&s->maint, s->repo, &c->pmaint, &pm);
 	for (i = 0; !ret && i < ch.added.n; i++)
 		count_site(&c->changes, m ? maintainers_match(m, ch.added.v[i].path) :
 			   MAINTAINERS_NONE, ch.added.v[i].rule, true);
-	for (i = 0; !ret && i < ch.removed.n; i++)
-		count_site(&c->changes, m ? maintainers_match(m, ch.removed.v[i].path) :
-			   MAINTAINERS_NONE, ch.removed.v[i].rule, false);
+	if (!ret)
+		count_removed(&c->changes, &c->touched, &ch.removed, m, pm);
 	gate_change_clear(&ch);
 	/* the same order as a recorded commit read back on the next run */
 	if (!ret && c->changes.n)

@@ -86,11 +86,30 @@ static void log_commit_clear(struct log_commit *c)
 	commit_changes_clear(&c->changes);
 }
 
+/*
+ * The key a commit's changes are recorded under: the release hash (the
+ * lexer, the rules and reach.c, which classifies WARNs) and the version
+ * of log's own attribution, LOG_VERSION, bumped whenever log attributes
+ * differently, so that a commit an older kmig recorded is attributed
+ * again rather than read back.  2: a use removed with its file goes to
+ * the section of the parent's MAINTAINERS.
+ */
+#define LOG_VERSION 2
+
+static const char *log_key(void)
+{
+	static char key[64];
+
+	if (!key[0])	/* the command's thread only */
+		snprintf(key, sizeof(key), "%s.%d", release_hash(), LOG_VERSION);
+	return key;
+}
+
 /* Pass 1: the commits of the range, and the files of those not recorded. */
 static int walk_range(struct log_state *s, const git_oid *from,
 		      const git_oid *to)
 {
-	const char *ruleset = release_hash();	/* reach.c classifies too */
+	const char *ruleset = log_key();
 	git_revwalk *walk = NULL;
 	struct progress *prog;
 	git_oid oid;
@@ -276,7 +295,7 @@ static int attribute(struct log_state *s, struct log_commit *c)
 /* Pass 3: attribute and record, a transaction per 500 commits. */
 static int record(struct log_state *s)
 {
-	const char *ruleset = release_hash();	/* reach.c classifies too */
+	const char *ruleset = log_key();
 	struct progress *prog = progress_start("recording", s->n);
 	size_t i, pending = 0;
 	int ret = 0;

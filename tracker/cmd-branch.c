@@ -1632,7 +1632,6 @@ static int export_send(struct kmig_ctx *ctx, const char *dir, git_repository *re
 	char base_id[GIT_OID_HEXSZ + 1];
 	char *work = xasprintf("%s/tmp/send.XXXXXX", ctx->home), *parent;
 	char *name = NULL, *email = NULL;
-	const char *sde = getenv("SOURCE_DATE_EPOCH");
 	size_t i, k;
 	int ret;
 
@@ -1729,7 +1728,7 @@ static int export_send(struct kmig_ctx *ctx, const char *dir, git_repository *re
 		struct sbuf hdr = SBUF_INIT;
 
 		mbox_format(&cover, NULL, name, email,
-			    sde && *sde ? atoll(sde) : (long long)time(NULL), 0,
+			    source_date(), 0,
 			    subject, stat.buf, "");
 		free(subject);
 		/* the body goes after the header, the diffstat after "---" */

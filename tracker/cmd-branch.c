@@ -623,11 +623,11 @@ static int do_apply(struct kmig_ctx *ctx, const struct branch_opts *o,
 	bool in_txn = false;
 	size_t i;
 
-	kmig_identity(&r.cname, &r.cemail);
 	if (repo_open(&r.repo, ctx->repo_path)) {
 		cmd_fail_last(KMIG_EXIT_ERROR);
 		goto out;
 	}
+	kmig_identity(r.repo, &r.cname, &r.cemail);
 	ret = branch_name_for(&name, r.repo, o->name, base);
 	if (ret) {
 		status = name_fail(ret, opt);
@@ -1721,7 +1721,7 @@ static int export_send(struct kmig_ctx *ctx, const char *dir, git_repository *re
 	ret = series_diffstat(&stat, repo, base_tree, tip_tree);
 	if (ret)
 		goto out;
-	kmig_identity(&name, &email);
+	kmig_identity(repo, &name, &email);
 	{
 		char *subject = xasprintf("Deprecated API conversions on %s", base_tag);
 		char *path = xasprintf("%s/0000-cover-letter.patch", dir);

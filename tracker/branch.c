@@ -69,7 +69,7 @@ int branch_chosen(char **out, git_repository *repo, struct store *st,
 	return store_branch_latest(st, out);
 }
 
-void kmig_identity(char **name, char **email)
+void kmig_identity(git_repository *repo, char **name, char **email)
 {
 	const char *id = getenv("KMIG_IDENTITY");
 	const char *lt = id ? strchr(id, '<') : NULL;
@@ -78,8 +78,11 @@ void kmig_identity(char **name, char **email)
 	if (!lt || !gt || lt == id) {
 		git_config *cfg = NULL;
 		git_buf n = { 0 }, e = { 0 };
+		/* as git commit in @repo: its own config first, then global, system */
+		int err = repo ? git_repository_config(&cfg, repo) :
+				 git_config_open_default(&cfg);
 
-		if (!git_config_open_default(&cfg) &&
+		if (!err &&
 		    !git_config_get_string_buf(&n, cfg, "user.name") &&
 		    !git_config_get_string_buf(&e, cfg, "user.email") &&
 		    n.size && e.size) {

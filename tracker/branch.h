@@ -130,8 +130,10 @@ int branch_chosen(char **out, git_repository *repo, struct store *st,
 
 /*
  * kmig_identity - "KMIG_IDENTITY" ("Name <email>"), else git's user.name and
- * user.email (global and system configuration), else kmig <kmig@localhost>.
+ * user.email as git reads them in @repo (its own configuration, then the
+ * global and system ones; only those two without @repo), else kmig
+ * <kmig@localhost>.
  */
-void kmig_identity(char **name, char **email);
+void kmig_identity(git_repository *repo, char **name, char **email);
 
 #endif

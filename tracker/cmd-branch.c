@@ -40,7 +40,7 @@ static const char usage[] =
 	"The conversion branch: the patch series in DIR (default: ./branch-patches,\n"
 	"else the branch-patches directory next to the kmig binary) applied to a\n"
 	"release of the kernel repository, one commit per patch, on the branch\n"
-	"BRANCH (default kmig/<TAG>; TAG defaults to the newest imported release,\n"
+	"BRANCH (default kmig/<TAG>; TAG defaults to the newest scanned release,\n"
 	"the main base, or " DEFAULT_BASE " before any scan).  A base that is no\n"
 	"tag (HEAD, a commit id, v6.1~1) needs --name.  No working tree, index\n"
 	"or HEAD is touched.\n"
@@ -61,7 +61,7 @@ static const char usage[] =
 	"status   one line per patch (position, status, commit, file, subject)\n"
 	"         and a summary line; the newest applied branch by default.\n"
 	"         --matrix: patches x bases, the step of each patch on the branch\n"
-	"         kmig/<TAG> of every imported release (status[:test]; JSON with\n"
+	"         kmig/<TAG> of every scanned release (status[:test]; JSON with\n"
 	"         the evidence), the newest release (the main base) last.\n"
 	"rebase   the same series on another release: apply with --base TAG.\n"
 	"export   write the branch's commits back to DIR as format-patch files\n"
@@ -623,11 +623,11 @@ static int do_apply(struct kmig_ctx *ctx, const struct branch_opts *o,
 	bool in_txn = false;
 	size_t i;
 
-	kmig_identity(&r.cname, &r.cemail);
 	if (repo_open(&r.repo, ctx->repo_path)) {
 		cmd_fail_last(KMIG_EXIT_ERROR);
 		goto out;
 	}
+	kmig_identity(r.repo, &r.cname, &r.cemail);
 	ret = branch_name_for(&name, r.repo, o->name, base);
 	if (ret) {
 		status = name_fail(ret, opt);
@@ -940,7 +940,7 @@ static int branch_matrix(struct kmig_ctx *ctx, const struct branch_opts *o)
 		}
 	}
 	if (!nrows) {
-		cmd_fail(KMIG_EXIT_ERROR, "no branch kmig/<TAG> applied on any imported release (run 'kmig branch apply')");
+		cmd_fail(KMIG_EXIT_ERROR, "no branch kmig/<TAG> applied on any scanned release (run 'kmig branch apply')");
 		goto out;
 	}
 	qsort(rows, nrows, sizeof(*rows), cmp_mrow);
@@ -1632,7 +1632,6 @@ static int export_send(struct kmig_ctx *ctx, const char *dir, git_repository *re
 	char base_id[GIT_OID_HEXSZ + 1];
 	char *work = xasprintf("%s/tmp/send.XXXXXX", ctx->home), *parent;
 	char *name = NULL, *email = NULL;
-	const char *sde = getenv("SOURCE_DATE_EPOCH");
 	size_t i, k;
 	int ret;
 
@@ -1722,14 +1721,14 @@ static int export_send(struct kmig_ctx *ctx, const char *dir, git_repository *re
 	ret = series_diffstat(&stat, repo, base_tree, tip_tree);
 	if (ret)
 		goto out;
-	kmig_identity(&name, &email);
+	kmig_identity(repo, &name, &email);
 	{
 		char *subject = xasprintf("Deprecated API conversions on %s", base_tag);
 		char *path = xasprintf("%s/0000-cover-letter.patch", dir);
 		struct sbuf hdr = SBUF_INIT;
 
 		mbox_format(&cover, NULL, name, email,
-			    sde && *sde ? atoll(sde) : (long long)time(NULL), 0,
+			    source_date(), 0,
 			    subject, stat.buf, "");
 		free(subject);
 		/* the body goes after the header, the diffstat after "---" */

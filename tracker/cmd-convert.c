@@ -52,8 +52,9 @@ static const char usage[] =
 	"\"net: rds:\"), the reason from\n"
 	"Documentation/process/deprecated.rst of TAG, a Kmig-Rule: trailer and a\n"
 	"Signed-off-by: for $KMIG_IDENTITY (\"Name <email>\"), else git's\n"
-	"user.name and user.email, else kmig <kmig@localhost>.  The date is\n"
-	"$SOURCE_DATE_EPOCH when set.\n"
+	"user.name and user.email, else kmig <kmig@localhost> (git's as it reads\n"
+	"them in the repository: its own configuration first).  The date is\n"
+	"$SOURCE_DATE_EPOCH when it is a number of seconds, else now.\n"
 	"\n"
 	"  --subsystem NAME  only this MAINTAINERS section (repeatable)\n"
 	"  --max-patches N   at most N patches (sections in name order)\n"
@@ -1121,7 +1122,6 @@ static void convert_clear(struct convert *c)
 
 static int cmd_convert_fn(struct kmig_ctx *ctx, int argc, char **argv)
 {
-	const char *sde = getenv("SOURCE_DATE_EPOCH");
 	struct convert c = { 0 };
 	size_t i, written = 0;
 	long long converted = 0;
@@ -1148,14 +1148,14 @@ static int cmd_convert_fn(struct kmig_ctx *ctx, int argc, char **argv)
 	}
 	c.intree = c.o.intree ? c.o.intree : c.cr->intree;
 	c.dir = c.o.series ? xstrdup(c.o.series) : datadir_series();
-	kmig_identity(&c.idname, &c.idemail);
-	c.when = sde && *sde ? atoll(sde) : (long long)time(NULL);
+	c.when = source_date();
 
 	if (convert_open(&c, ctx) || convert_tmp(&c, ctx->home) ||
 	    convert_cocci(&c) || convert_collect(&c)) {
 		cmd_fail_last(KMIG_EXIT_ERROR);
 		goto out;
 	}
+	kmig_identity(c.repo, &c.idname, &c.idemail);
 	if (!c.nfiles) {
 		printf("no file of %s uses %s%s\n", c.base, c.o.rule,
 		       c.o.nsubsystems ? " in the selected sections" : "");

@@ -31,7 +31,7 @@ static const struct kmig_cmd *const commands[] = {
 
 static const char main_usage[] =
 	"usage: kmig [--repo DIR] [--db FILE] COMMAND [ARGS]\n"
-	"       kmig -h|--help [COMMAND] | --version | help [COMMAND]\n"
+	"       kmig -h|--help [COMMAND [SUBCOMMAND]] | --version | help [COMMAND [SUBCOMMAND]]\n"
 	"\n"
 	"Track and drive deprecated kernel API migrations.\n"
 	"\n"

@@ -618,6 +618,17 @@ out_bad:
 			    s, min, max);
 }
 
+long long source_date(void)
+{
+	const char *sde = getenv("SOURCE_DATE_EPOCH");
+	unsigned long v;
+
+	/* up to 9999-12-31T23:59:59Z; anything else is no date: now */
+	if (sde && !parse_ulong(sde, 0, 253402300799UL, &v))
+		return (long long)v;
+	return (long long)time(NULL);
+}
+
 double mono_now(void)
 {
 	struct timespec ts;

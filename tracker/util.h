@@ -201,6 +201,14 @@ void rm_stale(const char *dir, const char *prefix, const char *suffix,
 int parse_ulong(const char *s, unsigned long min, unsigned long max,
 		unsigned long *out);
 
+/*
+ * source_date - the time kmig writes into what should be reproducible (a
+ * patch's Date:, the dashboard's footer): $SOURCE_DATE_EPOCH when it is a
+ * number of seconds since the epoch (decimal digits, at most the end of
+ * 9999), else now.
+ */
+long long source_date(void);
+
 /* mono_now - the monotonic clock (CLOCK_MONOTONIC), in seconds. */
 double mono_now(void);
 

@@ -128,17 +128,13 @@ int web_generate(struct store *st, const char *dir, const struct web_opts *o)
 {
 	struct web_progress progress = { .lock = PTHREAD_MUTEX_INITIALIZER };
 	struct web w = { .st = st, .out = { .dir = dir, .opts = o, .progress = &progress } };
-	const char *sde = getenv("SOURCE_DATE_EPOCH");
-	time_t now = time(NULL);
-	unsigned long v;
+	/* reproducible builds' variable: the same site from the same database */
+	time_t now = (time_t)source_date();
 	struct tm tm;
 	char stamp[64];
 	size_t i;
 	int ret = 0;
 
-	/* reproducible builds' variable: the same site from the same database */
-	if (sde && !parse_ulong(sde, 0, 253402300799UL, &v))
-		now = (time_t)v;
 	/* not format_date(): its "-" for 0 is no date, and 0 is the epoch here */
 	if (!gmtime_r(&now, &tm) ||
 	    !strftime(stamp, sizeof(stamp), "%Y-%m-%d %H:%M UTC", &tm))

@@ -426,7 +426,7 @@ static void test_identity(void **state)
 	git_libgit2_opts(GIT_OPT_SET_SEARCH_PATH, GIT_CONFIG_LEVEL_XDG, dir);
 	git_libgit2_opts(GIT_OPT_SET_SEARCH_PATH, GIT_CONFIG_LEVEL_SYSTEM, dir);
 	unsetenv("KMIG_IDENTITY");
-	kmig_identity(&name, &email);
+	kmig_identity(NULL, &name, &email);
 	assert_string_equal(name, "kmig");
 	assert_string_equal(email, "kmig@localhost");
 	free(name);
@@ -438,7 +438,7 @@ static void test_identity(void **state)
 	assert_non_null(f);
 	fputs("[user]\n\tname = Git User\n\temail = git@example.org\n", f);
 	fclose(f);
-	kmig_identity(&name, &email);
+	kmig_identity(NULL, &name, &email);
 	assert_string_equal(name, "Git User");
 	assert_string_equal(email, "git@example.org");
 	free(name);
@@ -448,14 +448,14 @@ static void test_identity(void **state)
 	rmdir(dir);
 
 	setenv("KMIG_IDENTITY", "Ada Author  <ada@example.org>", 1);
-	kmig_identity(&name, &email);
+	kmig_identity(NULL, &name, &email);
 	assert_string_equal(name, "Ada Author");
 	assert_string_equal(email, "ada@example.org");
 	free(name);
 	free(email);
 
 	setenv("KMIG_IDENTITY", "<ada@example.org>", 1);	/* no name */
-	kmig_identity(&name, &email);
+	kmig_identity(NULL, &name, &email);
 	assert_string_equal(name, "kmig");
 	assert_string_equal(email, "kmig@localhost");
 	free(name);

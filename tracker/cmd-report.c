@@ -1294,6 +1294,12 @@ static int cmd_report_fn(struct kmig_ctx *ctx, int argc, char **argv)
 			o.skip[o.nskip++] = optarg;
 			break;
 		case 's':
+			/* one: the filter and the JSON name a single section */
+			if (o.subsystem) {
+				status = cmd_usage_error("report", "--subsystem given twice ('%s', '%s'): report takes one",
+							 o.subsystem, optarg);
+				goto out_free;
+			}
 			o.subsystem = optarg;
 			break;
 		case 'b': {

@@ -110,6 +110,10 @@ one_line "log --subsystem twice" 2 "$KMIG" log --subsystem A --subsystem B
 t_is "log --subsystem twice: said so" \
 	"kmig log: --subsystem given twice ('A', 'B'): log takes one (see 'kmig help log')" \
 	"$(cat "$TRASH/.stderr")"
+one_line "report --subsystem twice" 2 "$KMIG" report --subsystem A --subsystem B
+t_is "report --subsystem twice: said so (the last one won)" \
+	"kmig report: --subsystem given twice ('A', 'B'): report takes one (see 'kmig help report')" \
+	"$(cat "$TRASH/.stderr")"
 
 # an empty directory or tag is no value: "" would make "/series" and
 # "/0001-....patch" of --series '' and --send ''; each is named before

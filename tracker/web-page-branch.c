@@ -334,9 +334,9 @@ static int add_log_link(struct web *w, const char *src, const char *name)
 		sbuf_addf(sb, "<a href=\"logs/%s\">log</a>", name);
 		return 0;
 	}
-	sbuf_addstr(sb, "<span class=\"muted\" title=\"");
-	html_escape(sb, src);
-	sbuf_addstr(sb, "\">not available</span>");
+	/* where it was is this machine's business, not the site's */
+	sbuf_addstr(sb, "<span class=\"muted\" title=\"the log could not be read when "
+		    "the site was written\">not available</span>");
 	return 0;
 }
 

@@ -1,9 +1,11 @@
 #!/bin/sh
-# kmig web, found in review: a log that is gone does not put its machine
-# path into the site.
+# kmig web, found in review: the files at the top of the tree are one
+# directory of the drill-down even where a directory sorts between them,
+# and a log that is gone does not put its machine path into the site.
 . "$(dirname "$0")/../lib.sh"
 S() { python3 "$TOP/tests/web/site.py" "$@"; }
 
+# a.c < a/x.c < b.c in path order: the top-level files are not adjacent
 W="$TRASH/top"
 DB="$TRASH/top.db"
 git init -q "$W"
@@ -12,7 +14,29 @@ for f in a.c a/x.c b.c; do
 	printf 'void f(void)\n{\n\tstrcpy(a, b);\n}\n' > "$W/$f"
 done
 git_commit_all "$W" one && git -C "$W" tag v1.0
-t_exit "scan" 0 "$KMIG" --repo "$W" --db "$DB" scan
+t_exit "scan of top-level files around a directory" 0 "$KMIG" --repo "$W" --db "$DB" scan
+t_exit "its web" 0 "$KMIG" --db "$DB" web -o "$TRASH/topsite"
+rel=$(ls "$TRASH"/topsite/release-v1-0-*.html)
+t_is "release page: one row per top directory" "(top level)|a/" \
+	"$(S column "$rel" dirs 0 | paste -sd'|')"
+t_is "... with the files and uses of each" "2 2|1 1" \
+	"$(paste -d' ' "$(S column "$rel" dirs 1 > "$TRASH/c1"; echo "$TRASH/c1")" \
+		"$(S column "$rel" dirs 2 > "$TRASH/c2"; echo "$TRASH/c2")" | paste -sd'|')"
+t_is "one drill-down page per top directory" 2 "$(ls "$TRASH"/topsite/files-v1-0-*.html | wc -l)"
+t_is "no page is a part of a directory's" "" \
+	"$(grep -l '(part [0-9]* of' "$TRASH"/topsite/files-*.html)"
+top=$(grep -l '<h1>v1.0: (top level)</h1>' "$TRASH"/topsite/files-v1-0-*.html)
+t_is "the top-level page lists both files" "a.c|b.c" \
+	"$(S column "${top:-/dev/null}" files 0 | paste -sd'|')"
+t_is "every use site listed once" 3 \
+	"$(S sites "$TRASH/topsite" "$(basename "$(ls "$TRASH"/topsite/files-v1-0-*-1.html)" | sed 's/-1\.html$//')")"
+t_is "every link and anchor resolves" "" "$(S links "$TRASH/topsite")"
+t_exit "with one use site a page" 0 "$KMIG" --db "$DB" web -o "$TRASH/topsite1" --sites-per-page 1
+t_is "... three pages, two of the top level" "3 2" \
+	"$(ls "$TRASH"/topsite1/files-v1-0-*.html | wc -l) $(grep -l '(top level) (part [12] of 2)' "$TRASH"/topsite1/files-*.html | wc -l)"
+t_is "... every use site listed once" 3 \
+	"$(S sites "$TRASH/topsite1" "$(basename "$(ls "$TRASH"/topsite1/files-v1-0-*-1.html)" | sed 's/-1\.html$//')")"
+t_is "... every link and anchor resolves" "" "$(S links "$TRASH/topsite1")"
 
 # a build and a boot whose logs are gone: "not available", no path
 GONE="$TRASH/gone-logs"

@@ -1,7 +1,9 @@
 #!/bin/sh
 # kmig web, found in review: the files at the top of the tree are one
 # directory of the drill-down even where a directory sorts between them,
-# and a log that is gone does not put its machine path into the site.
+# a log that is gone does not put its machine path into the site, and a
+# C1 control character (U+0080 to U+009F) is written as U+FFFD, as a
+# control byte is.
 . "$(dirname "$0")/../lib.sh"
 S() { python3 "$TOP/tests/web/site.py" "$@"; }
 
@@ -48,5 +50,24 @@ t_exit "web with logs that are gone" 0 "$KMIG" --db "$DB" web -o "$TRASH/logsite
 t_is "... each said to be not available" 4 \
 	"$(grep -o 'not available' "$TRASH/logsite/branch.html" | wc -l)"
 t_is "... no machine path in the site" "" "$(grep -rl "$GONE" "$TRASH/logsite")"
+
+# C1 controls (CSI U+009B, NEL U+0085) in a section, a path and a source
+# line: control characters, which HTML does not allow in its text
+C="$TRASH/ctl"
+C1=$(printf '\302\233')
+git init -q "$C"
+mkdir -p "$C/d"
+printf 'C1 %s2J SECTION\nF:\td/\n' "$C1" > "$C/MAINTAINERS"
+printf 'void f(void)\n{\n\tstrcpy(a, "%s2J\302\205");\n}\n' "$C1" > "$C/d/x${C1}y.c"
+git_commit_all "$C" one && git -C "$C" tag v1.0
+t_exit "scan of names and a line with C1 controls" 0 "$KMIG" --repo "$C" --db "$TRASH/c1.db" scan
+t_exit "its web" 0 "$KMIG" --db "$TRASH/c1.db" web -o "$TRASH/c1site"
+t_is "... no C1 control in any page" "" \
+	"$(LC_ALL=C grep -l "$(printf '\302[\200-\237]')" "$TRASH"/c1site/*.html)"
+t_ok "... the section name with U+FFFD" \
+	grep -qF '<h1>Subsystem C1 &#xFFFD;&#xFFFD;2J SECTION</h1>' "$TRASH"/c1site/sub-*.html
+t_ok "... the source line with U+FFFD" \
+	grep -qF '<td class="src">strcpy(a, &quot;&#xFFFD;&#xFFFD;2J&#xFFFD;&#xFFFD;&quot;);</td>' \
+	"$TRASH"/c1site/files-*.html
 
 t_done

@@ -199,13 +199,17 @@ static void branch_matrix(struct web *w, const struct step_list *l)
 /* A step's evidence: its start as the summary of a <details> element when long. */
 static void add_step_evidence(struct sbuf *sb, const char *evidence)
 {
+	size_t len = EVIDENCE_INLINE;
 	char *head;
 
 	if (!evidence || strlen(evidence) <= EVIDENCE_INLINE) {
 		html_escape(sb, evidence);
 		return;
 	}
-	head = xstrndup(evidence, EVIDENCE_INLINE);
+	/* whole characters: a cut UTF-8 one would be U+FFFD */
+	while (len && ((unsigned char)evidence[len] & 0xc0) == 0x80)
+		len--;
+	head = xstrndup(evidence, len);
 	sbuf_addstr(sb, "<details><summary>");
 	html_escape(sb, head);
 	sbuf_addstr(sb, "&hellip;</summary>");

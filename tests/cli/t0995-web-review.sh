@@ -3,7 +3,7 @@
 # directory of the drill-down even where a directory sorts between them,
 # a log that is gone does not put its machine path into the site, and a
 # C1 control character (U+0080 to U+009F) is written as U+FFFD, as a
-# control byte is.
+# control byte is; a long evidence's summary is not cut inside a character.
 . "$(dirname "$0")/../lib.sh"
 S() { python3 "$TOP/tests/web/site.py" "$@"; }
 
@@ -50,6 +50,15 @@ t_exit "web with logs that are gone" 0 "$KMIG" --db "$DB" web -o "$TRASH/logsite
 t_is "... each said to be not available" 4 \
 	"$(grep -o 'not available' "$TRASH/logsite/branch.html" | wc -l)"
 t_is "... no machine path in the site" "" "$(grep -rl "$GONE" "$TRASH/logsite")"
+
+# a step's evidence over 100 bytes: its summary, its first 100 bytes,
+# ends before a character they would cut (a, then two-byte characters)
+EV="a$(python3 -c 'print("\u00e9" * 60)')"
+sqlite3 "$DB" "INSERT INTO branch_steps VALUES ('kmig/x', 'v1.0', 1, '0001-x.patch', 'x', 'conflict', NULL, '$EV', NULL, 1)"
+t_exit "web with a long evidence" 0 "$KMIG" --db "$DB" web -o "$TRASH/evsite"
+t_is "... its summary: whole characters" \
+	"<summary>a$(python3 -c 'print("\u00e9" * 49)')&hellip;</summary>" \
+	"$(grep -o '<summary>a[^<]*</summary>' "$TRASH/evsite/branch.html")"
 
 # C1 controls (CSI U+009B, NEL U+0085) in a section, a path and a source
 # line: control characters, which HTML does not allow in its text

@@ -313,6 +313,7 @@ void web_files_free(struct web *w)
 	w->files.pages = NULL;
 	w->files.base = NULL;
 	w->files.n = w->files.alloc = w->files.npages = w->files.apages = 0;
+	w->files.ntop = 0;
 }
 
 static int load_file_count(void *data, const struct web_file_count *c)
@@ -338,6 +339,30 @@ static size_t top_dir_len(const char *path)
 	const char *slash = strchr(path, '/');
 
 	return slash ? (size_t)(slash - path) : 0;
+}
+
+/*
+ * Put the top-level files (loaded in path order) before the others, each
+ * part in path order, so that every top directory's files are adjacent.
+ */
+static void top_level_first(struct web_files *fl)
+{
+	struct rel_file *v;
+	size_t i, k = 0;
+
+	if (!fl->n)
+		return;
+	v = xcalloc(fl->n, sizeof(*v));
+	for (i = 0; i < fl->n; i++)
+		if (!top_dir_len(fl->v[i].path))
+			v[k++] = fl->v[i];
+	fl->ntop = k;
+	for (i = 0; i < fl->n; i++)
+		if (top_dir_len(fl->v[i].path))
+			v[k++] = fl->v[i];
+	free(fl->v);
+	fl->v = v;
+	fl->alloc = fl->n;
 }
 
 /* Split the files into pages: one top directory each, sites_per_page at most. */
@@ -376,6 +401,7 @@ int web_files_load(struct web *w, size_t rel)
 	ret = store_web_file_counts(w->st, w->rel.v[rel].id, load_file_count, w);
 	if (ret)
 		return ret;
+	top_level_first(&w->files);
 	plan_pages(w);
 	return 0;
 }

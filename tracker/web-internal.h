@@ -127,10 +127,16 @@ struct web_subs {
 	size_t n, alloc;
 };
 
-/* One release's files and their drill-down pages. */
+/*
+ * One release's files and their drill-down pages.  The files at the top of
+ * the tree come first, then the others, each part in path order: a top
+ * directory's files are adjacent, as its pages are ("a.c" < "a/x.c" <
+ * "b.c" in path order).
+ */
 struct web_files {
 	struct rel_file *v;
 	size_t n, alloc;
+	size_t ntop;		/* the top-level files, v[0] to v[ntop - 1] */
 	struct rel_page *pages;
 	size_t npages, apages;
 	char *base;		/* "files-<slug>-<hash>" of the release */

@@ -199,13 +199,17 @@ static void branch_matrix(struct web *w, const struct step_list *l)
 /* A step's evidence: its start as the summary of a <details> element when long. */
 static void add_step_evidence(struct sbuf *sb, const char *evidence)
 {
+	size_t len = EVIDENCE_INLINE;
 	char *head;
 
 	if (!evidence || strlen(evidence) <= EVIDENCE_INLINE) {
 		html_escape(sb, evidence);
 		return;
 	}
-	head = xstrndup(evidence, EVIDENCE_INLINE);
+	/* whole characters: a cut UTF-8 one would be U+FFFD */
+	while (len && ((unsigned char)evidence[len] & 0xc0) == 0x80)
+		len--;
+	head = xstrndup(evidence, len);
 	sbuf_addstr(sb, "<details><summary>");
 	html_escape(sb, head);
 	sbuf_addstr(sb, "&hellip;</summary>");
@@ -334,9 +338,9 @@ static int add_log_link(struct web *w, const char *src, const char *name)
 		sbuf_addf(sb, "<a href=\"logs/%s\">log</a>", name);
 		return 0;
 	}
-	sbuf_addstr(sb, "<span class=\"muted\" title=\"");
-	html_escape(sb, src);
-	sbuf_addstr(sb, "\">not available</span>");
+	/* where it was is this machine's business, not the site's */
+	sbuf_addstr(sb, "<span class=\"muted\" title=\"the log could not be read when "
+		    "the site was written\">not available</span>");
 	return 0;
 }
 

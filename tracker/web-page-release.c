@@ -11,12 +11,25 @@
 
 #include "web-internal.h"
 
+/* A use site kept for later: a copy of its strings. */
+struct site_copy {
+	char *path, *rule, *func, *text, *chain;
+	long long line;
+};
+
 struct sites_state {
 	struct web *w;
 	size_t rel;
-	size_t cur;		/* file cursor */
+	size_t cur, end;	/* file cursor, and where the files it walks end */
 	size_t open_page;	/* SIZE_MAX: none */
 	size_t open_file;
+	/*
+	 * The sites of the top-level files, which come first in w->files but
+	 * among the others in path order: written after those.
+	 */
+	bool replay;
+	struct site_copy *later;
+	size_t nlater, alater;
 };
 
 static void dir_label(struct sbuf *sb, const char *dir)
@@ -137,6 +150,40 @@ static void file_section_begin(struct web *w, size_t rel, size_t i)
 
 static const char file_section_end[] = "</tbody>\n</table></section>\n";
 
+static char *dup_or_null(const char *s)
+{
+	return s ? xstrdup(s) : NULL;
+}
+
+/* Keep site @s for the replay of the top-level files' sites. */
+static void keep_site(struct sites_state *ss, const struct web_site *s)
+{
+	struct site_copy *c;
+
+	ALLOC_GROW(ss->later, ss->nlater + 1, ss->alater);
+	c = &ss->later[ss->nlater++];
+	c->path = xstrdup(s->path);
+	c->rule = xstrdup(s->rule);
+	c->func = dup_or_null(s->func);
+	c->text = dup_or_null(s->text);
+	c->chain = dup_or_null(s->chain);
+	c->line = s->line;
+}
+
+static void free_kept_sites(struct sites_state *ss)
+{
+	size_t i;
+
+	for (i = 0; i < ss->nlater; i++) {
+		free(ss->later[i].path);
+		free(ss->later[i].rule);
+		free(ss->later[i].func);
+		free(ss->later[i].text);
+		free(ss->later[i].chain);
+	}
+	free(ss->later);
+}
+
 static int add_site(void *data, const struct web_site *s)
 {
 	struct sites_state *ss = data;
@@ -146,10 +193,14 @@ static int add_site(void *data, const struct web_site *s)
 	char *url;
 	int ret;
 
-	while (ss->cur < w->files.n && strcmp(w->files.v[ss->cur].path, s->path) < 0)
+	/* the sites come in path order; so do the files from ss->cur to ss->end */
+	while (ss->cur < ss->end && strcmp(w->files.v[ss->cur].path, s->path) < 0)
 		ss->cur++;
-	if (ss->cur == w->files.n || strcmp(w->files.v[ss->cur].path, s->path))
+	if (ss->cur == ss->end || strcmp(w->files.v[ss->cur].path, s->path)) {
+		if (!ss->replay)
+			keep_site(ss, s);	/* a top-level file's, perhaps */
 		return 0;
+	}
 	f = &w->files.v[ss->cur];
 	if (f->page != ss->open_page) {
 		if (ss->open_page != SIZE_MAX) {
@@ -195,11 +246,27 @@ static int add_site(void *data, const struct web_site *s)
 
 static int pages_files(struct web *w, size_t rel)
 {
-	struct sites_state ss = { w, rel, 0, SIZE_MAX, SIZE_MAX };
+	struct sites_state ss = {
+		.w = w, .rel = rel, .cur = w->files.ntop, .end = w->files.n,
+		.open_page = SIZE_MAX, .open_file = SIZE_MAX,
+	};
 	size_t k;
 	int ret;
 
+	/* the files in directories, then the top-level ones */
 	ret = store_web_sites(w->st, w->rel.v[rel].id, add_site, &ss);
+	ss.replay = true;
+	ss.cur = 0;
+	ss.end = w->files.ntop;
+	for (k = 0; !ret && k < ss.nlater; k++) {
+		const struct site_copy *c = &ss.later[k];
+		struct web_site site = {
+			c->path, c->rule, c->line, c->func, c->text, c->chain,
+		};
+
+		ret = add_site(&ss, &site);
+	}
+	free_kept_sites(&ss);
 	if (ret)
 		return ret;
 	if (ss.open_page != SIZE_MAX) {

@@ -71,6 +71,7 @@ struct log_state {
 	struct gate g;
 	struct log_commit *v;
 	size_t n, alloc;
+	size_t merges;		/* merge commits of the range, not attributed */
 	struct maint_cache maint;
 	const char *rule, *subsystem;
 	bool all;
@@ -134,6 +135,7 @@ static int walk_range(struct log_state *s, const git_oid *from,
 			break;
 		}
 		if (git_commit_parentcount(commit) > 1) {
+			s->merges++;
 			git_commit_free(commit);
 			continue;
 		}
@@ -433,6 +435,10 @@ static void print_text(const struct log_state *s, const char *range)
 		printf("note: warn-on-user by function name only (*_sendmsg, *_recvmsg, *_setsockopt, *_getsockopt, *_ioctl, *_store); kmig scan and 'kmig report' count it by the call graph\n");
 	if (tadded[RULE_VLA] || tremoved[RULE_VLA])
 		printf("note: vla sizes judged by the changed files' own definitions only: a size the headers make constant counts here, not in kmig scan and 'kmig report'\n");
+	/* what a merge's own resolution changed is in no commit's count */
+	if (s->merges)
+		printf("note: %zu merge commit%s not attributed: a use a merge's resolution adds or removes counts in 'kmig check %s', not here\n",
+		       s->merges, s->merges == 1 ? "" : "s", range);
 }
 
 static void print_csv(const struct log_state *s)

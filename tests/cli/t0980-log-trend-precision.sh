@@ -52,4 +52,26 @@ v1.1,NETWORKING,strcpy,1,0,0,0,0
 v1.1,OLD DRIVER,bug-on,0,-1,0,1,0
 v1.1,OLD DRIVER,strcpy,0,-1,0,1,0" "$(cat "$TRASH/.stdout")"
 
+# a merge whose resolution adds a use: log attributes commits against
+# their first parent and skips merges, so it says so, and check counts it
+git -C "$W" checkout -q -b side v1.1
+printf 'void s(void) { }\n' > "$W/net/s.c"
+git_commit_all "$W" "net: side"
+git -C "$W" checkout -q master
+printf 'void m(void) { }\n' > "$W/net/m.c"
+git_commit_all "$W" "net: main"
+git -C "$W" merge -q --no-commit side > /dev/null
+printf 'void s(char *a, char *b) { strcpy(a, b); }\n' > "$W/net/s.c"
+git -C "$W" add -A && git -C "$W" commit -q -m "Merge branch 'side'"
+git -C "$W" tag v1.2
+t_exit "log of a range with a merge" 0 k log v1.1..v1.2
+t_is "... the merge is no commit of its list, and the note says why" \
+	"total v1.1..v1.2: 2 commits, 0 with changes
+note: 1 merge commit not attributed: a use a merge's resolution adds or removes counts in 'kmig check v1.1..v1.2', not here" \
+	"$(tail -n 2 "$TRASH/.stdout")"
+t_exit "check of the same range" 1 k check v1.1..v1.2
+t_ok "... counts the merge's strcpy" grep -q '^1 new deprecated use' "$TRASH/.stdout"
+t_exit "log of a range without a merge" 0 k log v1.0..v1.1
+t_ok "... has no such note" sh -c "! grep -q 'merge commit' '$TRASH/.stdout'"
+
 t_done

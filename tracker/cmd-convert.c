@@ -302,7 +302,7 @@ static char *log_prefix(git_repository *repo, git_commit *base, const char *path
 			top = counts[i];
 			best = heads[i];
 		}
-	best = best ? xstrdup(best) : NULL;
+	best = xstrdup_or_null(best);
 out:
 	free_strv(heads, n);
 	free(counts);

@@ -227,11 +227,6 @@ static int cmp_change(const void *a, const void *b)
 	return c ? c : strcmp(x->rule, y->rule);
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
 /*
  * The section of each removed site: that of its path in the commit's
  * MAINTAINERS @m, or in its parent's @pm when the commit deleted the
@@ -251,14 +246,14 @@ static void count_removed(struct commit_changes *changes,
 		after = xcalloc(t->after.n ? t->after.n : 1, sizeof(*after));
 		for (i = 0; i < t->after.n; i++)
 			after[i] = t->after.v[i].path;
-		qsort(after, t->after.n, sizeof(*after), cmp_str);
+		qsort(after, t->after.n, sizeof(*after), cmp_strp);
 	}
 	for (i = 0; i < removed->n; i++) {
 		const struct gate_site *s = &removed->v[i];
 		const struct maintainers *sm = m;
 
 		if (after && !bsearch(&s->path, after, t->after.n,
-				      sizeof(*after), cmp_str))
+				      sizeof(*after), cmp_strp))
 			sm = pm;
 		count_site(changes, sm ? maintainers_match(sm, s->path) :
 			   MAINTAINERS_NONE, s->rule, false);

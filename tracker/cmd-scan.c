@@ -604,12 +604,6 @@ static bool files_sorted(const struct scan_files *f)
 	return true;
 }
 
-static int cmp_file_path(const void *a, const void *b)
-{
-	return strcmp((*(const struct scan_file *const *)a)->path,
-		      (*(const struct scan_file *const *)b)->path);
-}
-
 static void *graph_job_run(void *data)
 {
 	struct graph_job *j = data;
@@ -626,7 +620,7 @@ static void *graph_job_run(void *data)
 	 * paths), and a sort of sorted paths still cost the graph ~10 ms
 	 */
 	if (!files_sorted(&j->p->files))
-		qsort(f, n, sizeof(*f), cmp_file_path);
+		qsort(f, n, sizeof(*f), scan_file_cmp);
 	for (i = 0; i < n; i++) {
 		paths[i] = f[i]->path;
 		oids[i] = &f[i]->oid;

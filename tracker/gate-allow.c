@@ -77,7 +77,7 @@ static int allow_line(struct gate_allow *a, unsigned int lineno, char *line)
 	ALLOC_GROW(a->v, a->n + 1, a->alloc);
 	e = &a->v[a->n++];
 	e->path = xstrdup(tok[0]);
-	e->func = colon ? xstrdup(colon) : NULL;
+	e->func = xstrdup_or_null(colon);
 	e->rule = xstrdup(tok[1]);
 	e->reason = reason;
 	e->lineno = lineno;

@@ -865,7 +865,7 @@ static void csites_set(struct csites *cs, const struct site_list *sites)
 		e = &cs->v[cs->n++];
 		e->line = site->line;
 		e->vla = site->rule == RULE_VLA;
-		e->deps = site->deps ? xstrdup(site->deps) : NULL;
+		e->deps = xstrdup_or_null(site->deps);
 	}
 	cs->known = true;
 }

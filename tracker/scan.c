@@ -59,7 +59,7 @@ static int walk_cb(const char *root, const git_tree_entry *e, void *payload)
 	return 0;
 }
 
-static int cmp_file_ptr(const void *a, const void *b)
+int scan_file_cmp(const void *a, const void *b)
 {
 	return strcmp((*(const struct scan_file *const *)a)->path,
 		      (*(const struct scan_file *const *)b)->path);
@@ -92,7 +92,7 @@ static int check_unique_paths(const struct scan_files *f)
 	v = xcalloc(f->n, sizeof(*v));
 	for (i = 0; i < f->n; i++)
 		v[i] = &f->v[i];
-	qsort(v, f->n, sizeof(*v), cmp_file_ptr);
+	qsort(v, f->n, sizeof(*v), scan_file_cmp);
 	for (i = 1; i < f->n && !ret; i++)
 		if (!strcmp(v[i - 1]->path, v[i]->path))
 			ret = kmig_err("the tree lists '%s' twice (a corrupt tree: see git fsck)",
@@ -210,11 +210,6 @@ static int diff_entry(struct changes_ctx *c, const git_tree_entry *a,
 			  tb ? git_tree_entry_id(b) : NULL);
 }
 
-static int cmp_path(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 int scan_tree_changes(git_repository *repo, git_tree *a, git_tree *b,
 		      char ***out, size_t *n)
 {
@@ -240,7 +235,7 @@ int scan_tree_changes(git_repository *repo, git_tree *a, git_tree *b,
 		return ret;
 	}
 	if (c.n)	/* c.v is NULL when nothing changed */
-		qsort(c.v, c.n, sizeof(*c.v), cmp_path);
+		qsort(c.v, c.n, sizeof(*c.v), cmp_strp);
 	*out = c.v;
 	*n = c.n;
 	return 0;

@@ -24,6 +24,11 @@ struct scan_files {
 	size_t n, alloc;
 };
 void scan_files_clear(struct scan_files *f);
+/*
+ * scan_file_cmp - qsort() order of an array of pointers to struct
+ * scan_file: their paths' byte order, the order a tree walk gives.
+ */
+int scan_file_cmp(const void *a, const void *b);
 
 /*
  * scan_tree_files - the in-scope files of @tree (path_in_scope()), and the

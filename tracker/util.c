@@ -176,6 +176,11 @@ char *xstrdup(const char *s)
 	return check_alloc(strdup(s));
 }
 
+char *xstrdup_or_null(const char *s)
+{
+	return s ? xstrdup(s) : NULL;
+}
+
 char *xstrndup(const char *s, size_t n)
 {
 	return check_alloc(strndup(s, n));
@@ -273,6 +278,11 @@ void free_strv(char **v, size_t n)
 	for (i = 0; i < n; i++)
 		free(v[i]);
 	free(v);
+}
+
+int cmp_strp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
 char *sbuf_detach(struct sbuf *sb)
@@ -983,11 +993,9 @@ void fput_line_escaped(FILE *f, const char *s)
 	const unsigned char *p;
 
 	for (p = (const unsigned char *)s; *p; p++) {
-		size_t n = *p >= 0x80 ? utf8_valid(p) : 1;
+		/* C1 controls as bytes, escaped */
+		size_t n = *p >= 0x80 ? utf8_printable(p) : 1;
 
-		/* C1 controls (U+0080-U+009F: CSI, OSC) as bytes, escaped */
-		if (n == 2 && p[0] == 0xc2 && p[1] < 0xa0)
-			n = 0;
 		if (*p < 0x20 || *p == 0x7f || !n) {
 			add_escaped(&sb, *p);
 		} else {
@@ -1048,6 +1056,13 @@ size_t utf8_valid(const unsigned char *s)
 	    (n == 4 && (cp < 0x10000 || cp > 0x10ffff)))
 		return 0;
 	return n;
+}
+
+size_t utf8_printable(const unsigned char *s)
+{
+	size_t n = utf8_valid(s);
+
+	return n == 2 && s[0] == 0xc2 && s[1] < 0xa0 ? 0 : n;
 }
 
 void json_string(FILE *f, const char *s)

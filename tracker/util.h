@@ -80,9 +80,13 @@ void *big_realloc(void *p, size_t old, size_t n);
 size_t big_footprint(size_t n);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
+/* xstrdup_or_null - xstrdup() of @s, NULL for NULL. */
+char *xstrdup_or_null(const char *s);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* free_strv - free the @n strings of @v and @v itself. */
 void free_strv(char **v, size_t n);
+/* cmp_strp - qsort()/bsearch() order of an array of strings (strcmp()). */
+int cmp_strp(const void *a, const void *b);
 
 /* Grow an array @v of @n used and @alloc allocated elements to hold @want. */
 #define ALLOC_GROW(v, want, alloc)                                           \
@@ -400,6 +404,12 @@ void text_name(FILE *f, const char *s);
  * U+10FFFF (RFC 3629).
  */
 size_t utf8_valid(const unsigned char *s);
+/*
+ * utf8_printable - utf8_valid(), but 0 for a C1 control character
+ * (U+0080-U+009F: CSI, OSC, NEL), which a terminal acts on and HTML
+ * does not allow: the length of a character fit to be written as it is.
+ */
+size_t utf8_printable(const unsigned char *s);
 /*
  * json_date - @t (seconds since the epoch) as a quoted ISO 8601 string in
  * UTC with its offset ("2024-01-31T12:00:00+00:00"), the one form of a

@@ -43,14 +43,10 @@ void html_escape(struct sbuf *sb, const char *s)
 				continue;
 			if (c == '\t' || c == '\n')
 				continue;
-			/* well-formed UTF-8 as it is; a control byte or
-			 * another encoding's (latin-1) is U+FFFD, as in JSON */
-			n = c >= 0x80 ? utf8_valid((const unsigned char *)s) : 0;
-			/* C1 controls (U+0080-U+009F: CSI, NEL) are control
-			 * characters, which HTML does not allow: each byte
-			 * U+FFFD, as fput_line_escaped() escapes each */
-			if (n == 2 && c == 0xc2 && (unsigned char)s[1] < 0xa0)
-				n = 0;
+			/* well-formed UTF-8 as it is; a control byte (C1
+			 * controls included: HTML allows none), another
+			 * encoding's (latin-1) is U+FFFD, as in JSON */
+			n = c >= 0x80 ? utf8_printable((const unsigned char *)s) : 0;
 			if (n) {
 				s += n - 1;
 				continue;

@@ -28,11 +28,6 @@ struct step_list {
 	size_t n, alloc;
 };
 
-static char *dup_or_null(const char *s)
-{
-	return s ? xstrdup(s) : NULL;
-}
-
 static int copy_step(void *data, const struct web_step *s)
 {
 	struct step_list *l = data;
@@ -40,16 +35,16 @@ static int copy_step(void *data, const struct web_step *s)
 
 	ALLOC_GROW(l->v, l->n + 1, l->alloc);
 	c = &l->v[l->n++];
-	c->branch = dup_or_null(s->branch);
-	c->base = dup_or_null(s->base);
-	c->patch = dup_or_null(s->patch);
-	c->subject = dup_or_null(s->subject);
-	c->status = dup_or_null(s->status);
-	c->commit = dup_or_null(s->commit);
-	c->evidence = dup_or_null(s->evidence);
-	c->test_status = dup_or_null(s->test_status);
-	c->build_status = dup_or_null(s->build_status);
-	c->boot_status = dup_or_null(s->boot_status);
+	c->branch = xstrdup_or_null(s->branch);
+	c->base = xstrdup_or_null(s->base);
+	c->patch = xstrdup_or_null(s->patch);
+	c->subject = xstrdup_or_null(s->subject);
+	c->status = xstrdup_or_null(s->status);
+	c->commit = xstrdup_or_null(s->commit);
+	c->evidence = xstrdup_or_null(s->evidence);
+	c->test_status = xstrdup_or_null(s->test_status);
+	c->build_status = xstrdup_or_null(s->build_status);
+	c->boot_status = xstrdup_or_null(s->boot_status);
 	c->position = s->position;
 	c->build_id = s->build_id;
 	c->boot_id = s->boot_id;

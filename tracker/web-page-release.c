@@ -150,11 +150,6 @@ static void file_section_begin(struct web *w, size_t rel, size_t i)
 
 static const char file_section_end[] = "</tbody>\n</table></section>\n";
 
-static char *dup_or_null(const char *s)
-{
-	return s ? xstrdup(s) : NULL;
-}
-
 /* Keep site @s for the replay of the top-level files' sites. */
 static void keep_site(struct sites_state *ss, const struct web_site *s)
 {
@@ -164,9 +159,9 @@ static void keep_site(struct sites_state *ss, const struct web_site *s)
 	c = &ss->later[ss->nlater++];
 	c->path = xstrdup(s->path);
 	c->rule = xstrdup(s->rule);
-	c->func = dup_or_null(s->func);
-	c->text = dup_or_null(s->text);
-	c->chain = dup_or_null(s->chain);
+	c->func = xstrdup_or_null(s->func);
+	c->text = xstrdup_or_null(s->text);
+	c->chain = xstrdup_or_null(s->chain);
 	c->line = s->line;
 }
 

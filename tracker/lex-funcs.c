@@ -93,8 +93,11 @@ struct lex_fx {
 
 static struct lex_fx *fx_get(struct lexer *lx)
 {
-	if (!lx->fx)
-		lx->fx = xcalloc(1, sizeof(*lx->fx));
+	if (!lx->fx) {
+		lx->fx = lx->fx_spare ? lx->fx_spare :
+					xcalloc(1, sizeof(*lx->fx));
+		lx->fx_spare = NULL;
+	}
 	return lx->fx;
 }
 
@@ -564,10 +567,8 @@ char *lex_funcs_emit(struct lexer *lx)
 	return sbuf_detach(&sb);
 }
 
-void lex_funcs_free(struct lexer *lx)
+void lex_funcs_keep_free(struct lex_fx *fx)
 {
-	struct lex_fx *fx = lx->fx;
-
 	if (!fx)
 		return;
 	sbuf_release(&fx->pool);
@@ -577,5 +578,49 @@ void lex_funcs_free(struct lexer *lx)
 	free(fx->calls);
 	free(fx->ref);
 	free(fx);
-	lx->fx = NULL;
+}
+
+void lex_funcs_free(struct lexer *lx)
+{
+	lex_funcs_keep_free(lx->fx);
+	lex_funcs_keep_free(lx->fx_spare);
+	lx->fx = lx->fx_spare = NULL;
+}
+
+/*
+ * An emptied lex_fx keeps its arrays but a hash table of more than
+ * FX_KEEP_SLOTS (cleared for each buffer) and any array of more than
+ * FX_KEEP_BYTES (a giant blob's, which would stay resident).
+ */
+#define FX_KEEP_SLOTS 4096
+#define FX_KEEP_BYTES ((size_t)1 << 20)
+
+void lex_funcs_keep(struct lexer *lx, struct lex_fx **keep)
+{
+	struct lex_fx *fx = lx->fx ? lx->fx : lx->fx_spare;
+
+	if (lx->fx && lx->fx_spare)
+		lex_funcs_keep_free(lx->fx_spare);
+	lx->fx = lx->fx_spare = NULL;
+	if (!fx)
+		return;
+	if (*keep || fx->pool.alloc > FX_KEEP_BYTES ||
+	    fx->an * sizeof(*fx->names) > FX_KEEP_BYTES ||
+	    fx->af * sizeof(*fx->fn) > FX_KEEP_BYTES ||
+	    fx->ac * sizeof(*fx->calls) > FX_KEEP_BYTES ||
+	    fx->ar * sizeof(*fx->ref) > FX_KEEP_BYTES) {
+		lex_funcs_keep_free(fx);
+		return;
+	}
+	sbuf_reset(&fx->pool);
+	fx->nn = fx->nf = fx->nc = fx->nr = 0;
+	fx->open = false;
+	if (fx->cap > FX_KEEP_SLOTS) {
+		free(fx->slot);
+		fx->slot = NULL;
+		fx->cap = 0;
+	} else if (fx->cap) {
+		memset(fx->slot, 0, fx->cap * sizeof(*fx->slot));
+	}
+	*keep = fx;
 }

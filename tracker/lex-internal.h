@@ -294,6 +294,8 @@ struct lexer {
 	struct scan_state st;
 
 	struct lex_fx *fx;	/* lex-funcs.c: functions and calls */
+	/* an emptied lex_fx from an earlier buffer, which fx_get() takes */
+	struct lex_fx *fx_spare;
 
 	/* #define body: the state and frames outside it */
 	bool in_define;
@@ -518,7 +520,14 @@ bool lex_entry_member(const char *s, size_t len);
 void lex_funcs_member(struct lexer *lx, size_t i, size_t eq);
 /* lex_funcs_emit - the text of lexer.h's site_list.funcs, or NULL. */
 char *lex_funcs_emit(struct lexer *lx);
-/* lex_funcs_free - free lx->fx. */
+/* lex_funcs_free - free lx->fx and lx->fx_spare. */
 void lex_funcs_free(struct lexer *lx);
+/*
+ * lex_funcs_keep - empty lx->fx (or lx->fx_spare, when no function
+ * took it) into *@keep for the next buffer, when *@keep is NULL and its
+ * arrays are not large; free the rest.  lex_funcs_keep_free() frees it.
+ */
+void lex_funcs_keep(struct lexer *lx, struct lex_fx **keep);
+void lex_funcs_keep_free(struct lex_fx *fx);
 
 #endif

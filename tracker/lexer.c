@@ -300,11 +300,78 @@ void lex_tok_reserve(struct lexer *lx, size_t want)
 /* The largest token array lex_buffer_with() keeps for the next call. */
 #define LEX_SCRATCH_KEEP ((size_t)4 << 20)
 
+/*
+ * What a lexer keeps from one buffer to the next (struct lex_scratch's
+ * keep): its arrays, emptied.  A buffer's lexing grows a dozen arrays
+ * from nothing, some 50 allocations a file; the scan's workers share one
+ * malloc arena with the writing thread (scan.c), and waited on its lock
+ * (issue 20, bench/README's twenty-second round).  An array of more than
+ * LEX_KEEP_BYTES (a giant blob's) is freed instead, as the token array
+ * is past LEX_SCRATCH_KEEP.  The identifier sets are not kept: their
+ * facts are written in slot order, which depends on the table's growth.
+ */
+struct lex_keep {
+	struct frame *fr, *pool;
+	struct tsite *s;
+	struct cond_state *cs;
+	struct dmacro *dm;
+	struct skim_body *skb;
+	struct skim_name *skc, *skk;
+	size_t afr, apool, as, acs, adm, askb, askc, askk;
+	struct sbuf deps;
+	struct lex_fx *fx;
+};
+
+#define LEX_KEEP_BYTES ((size_t)1 << 20)
+
+/* Give @lx the arrays @scratch keeps, emptied. */
+static void lex_adopt(struct lexer *lx, struct lex_scratch *scratch)
+{
+	struct lex_keep *k = scratch->keep;
+
+	if (!k)
+		return;
+	lx->fr = k->fr;
+	lx->afr = k->afr;
+	lx->pool = k->pool;
+	lx->apool = k->apool;
+	lx->s = k->s;
+	lx->as = k->as;
+	lx->cs = k->cs;
+	lx->acs = k->acs;
+	lx->dm = k->dm;
+	lx->adm = k->adm;
+	lx->skb = k->skb;
+	lx->askb = k->askb;
+	lx->skc = k->skc;
+	lx->askc = k->askc;
+	lx->skk = k->skk;
+	lx->askk = k->askk;
+	lx->deps = k->deps;
+	sbuf_reset(&lx->deps);
+	lx->fx_spare = k->fx;
+	memset(k, 0, sizeof(*k));
+}
+
+/* Keep array *@p of @n elements of @size in *@kp (and *@kn), or free it. */
+static void keep_array(void **p, size_t n, size_t size, void **kp,
+		       size_t *kn)
+{
+	if (*p && n * size <= LEX_KEEP_BYTES) {
+		*kp = *p;
+		*kn = n;
+	} else {
+		free(*p);
+	}
+	*p = NULL;
+}
+
 /* Both passes over @buf into @lx, skimming function bodies unless @full. */
 static void lex_passes(struct lexer *lx, const char *buf, size_t len,
 		       struct lex_scratch *scratch, bool full)
 {
 	memset(lx, 0, sizeof(*lx));
+	lex_adopt(lx, scratch);
 	lx->buf = buf;
 	lx->len = len;
 	lx->full = full;
@@ -321,24 +388,42 @@ static void lex_passes(struct lexer *lx, const char *buf, size_t len,
 	scratch->alloc = lx->at;
 }
 
-/* Free what @lx holds but the token array (the scratch's). */
-static void lex_release(struct lexer *lx)
+/*
+ * Free what @lx holds but the token array (the scratch's) and, into
+ * @scratch's keep, the arrays lex_adopt() gives the next call.
+ */
+static void lex_release(struct lexer *lx, struct lex_scratch *scratch)
 {
-	lex_funcs_free(lx);
-	free(lx->fr);
-	free(lx->s);
-	free(lx->cs);
-	free(lx->pool);
+	struct lex_keep *k = scratch->keep;
+
+	if (!k)
+		k = scratch->keep = xcalloc(1, sizeof(*k));
+	lex_funcs_keep(lx, &k->fx);
+	keep_array((void **)&lx->fr, lx->afr, sizeof(*lx->fr),
+		   (void **)&k->fr, &k->afr);
+	keep_array((void **)&lx->pool, lx->apool, sizeof(*lx->pool),
+		   (void **)&k->pool, &k->apool);
+	keep_array((void **)&lx->s, lx->as, sizeof(*lx->s),
+		   (void **)&k->s, &k->as);
+	keep_array((void **)&lx->cs, lx->acs, sizeof(*lx->cs),
+		   (void **)&k->cs, &k->acs);
+	keep_array((void **)&lx->dm, lx->adm, sizeof(*lx->dm),
+		   (void **)&k->dm, &k->adm);
+	keep_array((void **)&lx->skb, lx->askb, sizeof(*lx->skb),
+		   (void **)&k->skb, &k->askb);
+	keep_array((void **)&lx->skc, lx->askc, sizeof(*lx->skc),
+		   (void **)&k->skc, &k->askc);
+	keep_array((void **)&lx->skk, lx->askk, sizeof(*lx->skk),
+		   (void **)&k->skk, &k->askk);
+	if (lx->deps.alloc <= LEX_KEEP_BYTES)
+		k->deps = lx->deps;
+	else
+		sbuf_release(&lx->deps);
 	lex_idset_free(&lx->consts);
 	lex_idset_free(&lx->enums);
 	lex_idset_free(&lx->macros);
 	lex_idset_free(&lx->dmacros);
 	lex_idset_free(&lx->vars);
-	free(lx->dm);
-	sbuf_release(&lx->deps);
-	free(lx->skb);
-	free(lx->skc);
-	free(lx->skk);
 }
 
 int lex_buffer_with(const char *buf, size_t len, struct site_list *out,
@@ -354,7 +439,7 @@ int lex_buffer_with(const char *buf, size_t len, struct site_list *out,
 	if (lx.redo || (lx.nskb && sites_skimmed(&lx))) {
 		/* a skimmed body pass 2 did not open as a function, or a
 		 * site's text would need its tokens */
-		lex_release(&lx);
+		lex_release(&lx, scratch);
 		lex_passes(&lx, buf, len, scratch, true);
 		scratch->relexed++;
 	}
@@ -371,7 +456,7 @@ int lex_buffer_with(const char *buf, size_t len, struct site_list *out,
 	 */
 	if (lx.at * sizeof(*lx.t) > LEX_SCRATCH_KEEP)
 		lex_scratch_release(scratch);
-	lex_release(&lx);
+	lex_release(&lx, scratch);
 	return 0;
 }
 
@@ -386,9 +471,25 @@ int lex_buffer(const char *buf, size_t len, struct site_list *out)
 
 void lex_scratch_release(struct lex_scratch *scratch)
 {
+	struct lex_keep *k = scratch->keep;
+
 	big_free(scratch->tok, scratch->alloc * sizeof(struct tok));
 	scratch->tok = NULL;
 	scratch->alloc = 0;
+	if (!k)
+		return;
+	free(k->fr);
+	free(k->pool);
+	free(k->s);
+	free(k->cs);
+	free(k->dm);
+	free(k->skb);
+	free(k->skc);
+	free(k->skk);
+	sbuf_release(&k->deps);
+	lex_funcs_keep_free(k->fx);
+	free(k);
+	scratch->keep = NULL;
 }
 
 void site_list_clear(struct site_list *l)

@@ -98,8 +98,10 @@ struct lex_scratch {
 	/* function bodies skimmed, their bytes, buffers lexed twice */
 	unsigned long skimmed, relexed;
 	unsigned long long skimmed_bytes;
+	/* the lexer's other arrays, emptied, for the next call (lexer.c) */
+	void *keep;
 };
-#define LEX_SCRATCH_INIT { NULL, 0, false, 0, 0, 0 }
+#define LEX_SCRATCH_INIT { NULL, 0, false, 0, 0, 0, NULL }
 
 int lex_buffer_with(const char *buf, size_t len, struct site_list *out,
 		    struct lex_scratch *scratch);

@@ -84,6 +84,21 @@ int store_need_txn(struct store *st, const char *fn);
  * (store_need_txn()) or the statement cannot be prepared.
  */
 sqlite3_stmt *store_txn_stmt(struct store *st, const char *fn, const char *sql);
+/*
+ * store_oid_row_new - 1 when @has_sql, a query of the row keyed by
+ * (?1 @oid, ?2 @ruleset), finds none, 0 when it finds one, or
+ * KMIG_EGENERIC; the caller holds a transaction (@fn, as
+ * store_need_txn()), so no other writer adds the row before its insert.
+ *
+ * The blob cache's writers insert a new row with a plain INSERT and only
+ * an existing one with INSERT OR REPLACE: a statement that may delete a
+ * row of a table with foreign keys opens a statement journal, and while
+ * a release's transaction spills pages from the cache, each page spilled
+ * during such a statement is copied into its journal first, past 64 KB
+ * into a temporary file (bench/README, the twenty-second round).
+ */
+int store_oid_row_new(struct store *st, const char *fn, const char *has_sql,
+		      const char *oid, const char *ruleset);
 /* store_exec - run SQL without results (no parameters, not cached). */
 int store_exec(struct store *st, const char *sql);
 /* Bind helpers that accept NULL as SQL NULL. */

@@ -30,15 +30,24 @@ static int funcs_column(struct store *st, sqlite3_stmt *s, int i,
 int store_blob_funcs_put_z(struct store *st, const char *oid,
 			   const char *ruleset, const struct facts_z *z)
 {
+	static const char has_sql[] =
+		"SELECT 1 FROM blob_funcs WHERE oid = ?1 AND ruleset = ?2";
+	static const char new_sql[] =
+		"INSERT INTO blob_funcs(oid, ruleset, size, data) VALUES (?, ?, ?, ?)";
 	static const char sql[] =
 		"INSERT OR REPLACE INTO blob_funcs(oid, ruleset, size, data) VALUES (?, ?, ?, ?)";
 	sqlite3_stmt *s;
+	int fresh;
 
 	if (store_need_txn(st, "store_blob_funcs_put"))
 		return KMIG_EGENERIC;
 	if (!z->len)
 		return 0;
-	s = store_stmt(st, sql);
+	fresh = store_oid_row_new(st, "store_blob_funcs_put", has_sql, oid,
+				  ruleset);
+	if (fresh < 0)
+		return fresh;
+	s = store_stmt(st, fresh ? new_sql : sql);
 	if (!s)
 		return KMIG_EGENERIC;
 	sqlite3_bind_text(s, 1, oid, -1, SQLITE_TRANSIENT);

@@ -133,14 +133,23 @@ int store_cached_blobs(struct store *st, const char *ruleset, struct oidset *out
 int store_blob_put(struct store *st, const char *oid, const char *ruleset,
 		   uint64_t bytes, const struct site_list *sites)
 {
+	static const char has_sql[] =
+		"SELECT 1 FROM blobs WHERE oid = ?1 AND ruleset = ?2";
+	static const char new_sql[] =
+		"INSERT INTO blobs(oid, ruleset, bytes) VALUES (?, ?, ?)";
 	static const char blob_sql[] =
 		"INSERT OR REPLACE INTO blobs(oid, ruleset, bytes) VALUES (?, ?, ?)";
 	static const char site_sql[] =
 		"INSERT INTO blob_sites(oid, ruleset, rule, line, func, text, deps) VALUES (?, ?, ?, ?, ?, ?, ?)";
 	sqlite3_stmt *s;
 	size_t i;
+	int fresh;
 
-	s = store_txn_stmt(st, "store_blob_put", blob_sql);
+	fresh = store_oid_row_new(st, "store_blob_put", has_sql, oid, ruleset);
+	if (fresh < 0)
+		return fresh;
+	/* a row replaced deletes its sites and facts (ON DELETE CASCADE) */
+	s = store_stmt(st, fresh ? new_sql : blob_sql);
 	if (!s)
 		return KMIG_EGENERIC;
 	sqlite3_bind_text(s, 1, oid, -1, SQLITE_TRANSIENT);

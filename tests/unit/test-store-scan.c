@@ -699,6 +699,52 @@ static void test_blob_funcs(void **state)
 	sbuf_release(&big);
 }
 
+/*
+ * A blob cached again under the same rule set (a lexer fix re-lexing it,
+ * a scan interrupted after its blobs): the row is replaced, its old
+ * sites and facts go with it, and a blob new to the cache is a plain
+ * insert (store_oid_row_new()); both in one transaction and across two.
+ */
+static void test_blob_put_again(void **state)
+{
+	struct fixture *f = *state;
+	const char *ruleset = rules_hash();
+	struct site_list sites = SITE_LIST_INIT;
+	char *out = NULL;
+
+	assert_int_equal(store_begin(f->st), 0);
+	put_blob(f->st, BLOB_A, ruleset, 2);
+	assert_int_equal(store_blob_funcs_put(f->st, BLOB_A, ruleset,
+					      "n a\nf 0 1 2 0\n"), 0);
+	put_blob(f->st, BLOB_A, ruleset, -1);	/* the same transaction */
+	put_blob(f->st, BLOB_B, ruleset, 2);
+	assert_int_equal(store_commit(f->st), 0);
+	assert_int_equal(store_blob_sites(f->st, BLOB_A, ruleset, &sites), 0);
+	assert_int_equal(sites.n, 1);
+	assert_int_equal(sites.v[0].rule, RULE_BUG_ON);
+	site_list_clear(&sites);
+	assert_int_equal(store_blob_funcs(f->st, BLOB_A, ruleset, &out), 0);
+	assert_null(out);	/* replaced with the blob */
+
+	assert_int_equal(store_begin(f->st), 0);	/* a later one */
+	put_blob(f->st, BLOB_B, ruleset, 0);
+	assert_int_equal(store_blob_funcs_put(f->st, BLOB_B, ruleset,
+					      "n b\nf 0 3 4 1\n"), 0);
+	assert_int_equal(store_blob_funcs_put(f->st, BLOB_B, ruleset,
+					      "n c\nf 0 5 6 0\n"), 0);
+	assert_int_equal(store_commit(f->st), 0);
+	assert_int_equal(store_blob_sites(f->st, BLOB_B, ruleset, &sites), 0);
+	assert_int_equal(sites.n, 0);
+	site_list_clear(&sites);
+	assert_int_equal(store_blob_funcs(f->st, BLOB_B, ruleset, &out), 0);
+	assert_non_null(out);
+	assert_string_equal(out, "n c\nf 0 5 6 0\n");
+	free(out);
+	assert_int_equal(store_blob_sites(f->st, BLOB_A, ruleset, &sites), 0);
+	assert_int_equal(sites.n, 1);
+	site_list_clear(&sites);
+}
+
 /* The blobs the database file holds, its WAL ignored (immutable). */
 static int blobs_in_file(const char *path)
 {
@@ -770,6 +816,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_release_files, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_release_files_from, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_blob_funcs, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_blob_put_again, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_checkpoint_behind, setup, teardown),
 	};
 

@@ -580,13 +580,6 @@ void lex_funcs_keep_free(struct lex_fx *fx)
 	free(fx);
 }
 
-void lex_funcs_free(struct lexer *lx)
-{
-	lex_funcs_keep_free(lx->fx);
-	lex_funcs_keep_free(lx->fx_spare);
-	lx->fx = lx->fx_spare = NULL;
-}
-
 /*
  * An emptied lex_fx keeps its arrays but a hash table of more than
  * FX_KEEP_SLOTS (cleared for each buffer) and any array of more than

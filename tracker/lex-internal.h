@@ -520,8 +520,6 @@ bool lex_entry_member(const char *s, size_t len);
 void lex_funcs_member(struct lexer *lx, size_t i, size_t eq);
 /* lex_funcs_emit - the text of lexer.h's site_list.funcs, or NULL. */
 char *lex_funcs_emit(struct lexer *lx);
-/* lex_funcs_free - free lx->fx and lx->fx_spare. */
-void lex_funcs_free(struct lexer *lx);
 /*
  * lex_funcs_keep - empty lx->fx (or lx->fx_spare, when no function
  * took it) into *@keep for the next buffer, when *@keep is NULL and its

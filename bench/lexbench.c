@@ -255,6 +255,9 @@ static size_t tokenize_all(struct lex_scratch *scratch)
 		ntok += lx.nt;
 		scratch->tok = lx.t;
 		scratch->alloc = lx.at;
+		free(lx.skb);	/* the skimmed bodies, their calls, constants */
+		free(lx.skc);
+		free(lx.skk);
 	}
 	return ntok;
 }

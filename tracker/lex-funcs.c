@@ -583,10 +583,9 @@ void lex_funcs_keep_free(struct lex_fx *fx)
 /*
  * An emptied lex_fx keeps its arrays but a hash table of more than
  * FX_KEEP_SLOTS (cleared for each buffer) and any array of more than
- * FX_KEEP_BYTES (a giant blob's, which would stay resident).
+ * LEX_KEEP_BYTES (a giant blob's, which would stay resident).
  */
 #define FX_KEEP_SLOTS 4096
-#define FX_KEEP_BYTES ((size_t)1 << 20)
 
 void lex_funcs_keep(struct lexer *lx, struct lex_fx **keep)
 {
@@ -597,11 +596,11 @@ void lex_funcs_keep(struct lexer *lx, struct lex_fx **keep)
 	lx->fx = lx->fx_spare = NULL;
 	if (!fx)
 		return;
-	if (*keep || fx->pool.alloc > FX_KEEP_BYTES ||
-	    fx->an * sizeof(*fx->names) > FX_KEEP_BYTES ||
-	    fx->af * sizeof(*fx->fn) > FX_KEEP_BYTES ||
-	    fx->ac * sizeof(*fx->calls) > FX_KEEP_BYTES ||
-	    fx->ar * sizeof(*fx->ref) > FX_KEEP_BYTES) {
+	if (*keep || fx->pool.alloc > LEX_KEEP_BYTES ||
+	    fx->an * sizeof(*fx->names) > LEX_KEEP_BYTES ||
+	    fx->af * sizeof(*fx->fn) > LEX_KEEP_BYTES ||
+	    fx->ac * sizeof(*fx->calls) > LEX_KEEP_BYTES ||
+	    fx->ar * sizeof(*fx->ref) > LEX_KEEP_BYTES) {
 		lex_funcs_keep_free(fx);
 		return;
 	}

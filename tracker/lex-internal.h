@@ -526,6 +526,8 @@ char *lex_funcs_emit(struct lexer *lx);
  * arrays are not large; free the rest.  lex_funcs_keep_free() frees it.
  */
 void lex_funcs_keep(struct lexer *lx, struct lex_fx **keep);
+/* The largest array a lexer keeps for the next buffer (lexer.c). */
+#define LEX_KEEP_BYTES ((size_t)1 << 20)
 void lex_funcs_keep_free(struct lex_fx *fx);
 
 #endif

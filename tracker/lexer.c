@@ -302,68 +302,36 @@ void lex_tok_reserve(struct lexer *lx, size_t want)
 
 /*
  * What a lexer keeps from one buffer to the next (struct lex_scratch's
- * keep): its arrays, emptied.  A buffer's lexing grows a dozen arrays
- * from nothing, some 50 allocations a file; the scan's workers share one
- * malloc arena with the writing thread (scan.c), and waited on its lock
- * (issue 20, bench/README's twenty-second round).  An array of more than
- * LEX_KEEP_BYTES (a giant blob's) is freed instead, as the token array
- * is past LEX_SCRATCH_KEEP.  The identifier sets are not kept: their
- * facts are written in slot order, which depends on the table's growth.
+ * keep, a struct lexer holding nothing else): its arrays, emptied.  A
+ * buffer's lexing grows a dozen arrays from nothing, some 50 allocations
+ * a file; the scan's workers share one malloc arena with the writing
+ * thread (scan.c), and waited on its lock (issue 20, bench/README's
+ * twenty-second round).  An array of more than LEX_KEEP_BYTES (a giant
+ * blob's) is freed instead, as the token array is past LEX_SCRATCH_KEEP.
+ * The identifier sets are not kept: their facts are written in slot
+ * order, which depends on the table's growth.
+ *
+ * LEX_KEPT(X) names each kept array of struct lexer and its capacity;
+ * lex_adopt(), lex_release() and lex_scratch_release() expand it.
  */
-struct lex_keep {
-	struct frame *fr, *pool;
-	struct tsite *s;
-	struct cond_state *cs;
-	struct dmacro *dm;
-	struct skim_body *skb;
-	struct skim_name *skc, *skk;
-	size_t afr, apool, as, acs, adm, askb, askc, askk;
-	struct sbuf deps;
-	struct lex_fx *fx;
-};
-
-#define LEX_KEEP_BYTES ((size_t)1 << 20)
+#define LEX_KEPT(X)							\
+	X(fr, afr) X(pool, apool) X(s, as) X(cs, acs) X(dm, adm)	\
+	X(skb, askb) X(skc, askc) X(skk, askk)
 
 /* Give @lx the arrays @scratch keeps, emptied. */
 static void lex_adopt(struct lexer *lx, struct lex_scratch *scratch)
 {
-	struct lex_keep *k = scratch->keep;
+	struct lexer *k = scratch->keep;
 
 	if (!k)
 		return;
-	lx->fr = k->fr;
-	lx->afr = k->afr;
-	lx->pool = k->pool;
-	lx->apool = k->apool;
-	lx->s = k->s;
-	lx->as = k->as;
-	lx->cs = k->cs;
-	lx->acs = k->acs;
-	lx->dm = k->dm;
-	lx->adm = k->adm;
-	lx->skb = k->skb;
-	lx->askb = k->askb;
-	lx->skc = k->skc;
-	lx->askc = k->askc;
-	lx->skk = k->skk;
-	lx->askk = k->askk;
+#define ADOPT(p, a) do { lx->p = k->p; lx->a = k->a; } while (0);
+	LEX_KEPT(ADOPT)
+#undef ADOPT
 	lx->deps = k->deps;
 	sbuf_reset(&lx->deps);
-	lx->fx_spare = k->fx;
+	lx->fx_spare = k->fx_spare;
 	memset(k, 0, sizeof(*k));
-}
-
-/* Keep array *@p of @n elements of @size in *@kp (and *@kn), or free it. */
-static void keep_array(void **p, size_t n, size_t size, void **kp,
-		       size_t *kn)
-{
-	if (*p && n * size <= LEX_KEEP_BYTES) {
-		*kp = *p;
-		*kn = n;
-	} else {
-		free(*p);
-	}
-	*p = NULL;
 }
 
 /* Both passes over @buf into @lx, skimming function bodies unless @full. */
@@ -394,27 +362,21 @@ static void lex_passes(struct lexer *lx, const char *buf, size_t len,
  */
 static void lex_release(struct lexer *lx, struct lex_scratch *scratch)
 {
-	struct lex_keep *k = scratch->keep;
+	struct lexer *k = scratch->keep;	/* emptied by lex_adopt() */
 
 	if (!k)
 		k = scratch->keep = xcalloc(1, sizeof(*k));
-	lex_funcs_keep(lx, &k->fx);
-	keep_array((void **)&lx->fr, lx->afr, sizeof(*lx->fr),
-		   (void **)&k->fr, &k->afr);
-	keep_array((void **)&lx->pool, lx->apool, sizeof(*lx->pool),
-		   (void **)&k->pool, &k->apool);
-	keep_array((void **)&lx->s, lx->as, sizeof(*lx->s),
-		   (void **)&k->s, &k->as);
-	keep_array((void **)&lx->cs, lx->acs, sizeof(*lx->cs),
-		   (void **)&k->cs, &k->acs);
-	keep_array((void **)&lx->dm, lx->adm, sizeof(*lx->dm),
-		   (void **)&k->dm, &k->adm);
-	keep_array((void **)&lx->skb, lx->askb, sizeof(*lx->skb),
-		   (void **)&k->skb, &k->askb);
-	keep_array((void **)&lx->skc, lx->askc, sizeof(*lx->skc),
-		   (void **)&k->skc, &k->askc);
-	keep_array((void **)&lx->skk, lx->askk, sizeof(*lx->skk),
-		   (void **)&k->skk, &k->askk);
+	lex_funcs_keep(lx, &k->fx_spare);
+#define KEEP(p, a) do {							\
+		if (lx->a * sizeof(*lx->p) <= LEX_KEEP_BYTES) {		\
+			k->p = lx->p;					\
+			k->a = lx->a;					\
+		} else {						\
+			free(lx->p);					\
+		}							\
+	} while (0);
+	LEX_KEPT(KEEP)
+#undef KEEP
 	if (lx->deps.alloc <= LEX_KEEP_BYTES)
 		k->deps = lx->deps;
 	else
@@ -471,23 +433,18 @@ int lex_buffer(const char *buf, size_t len, struct site_list *out)
 
 void lex_scratch_release(struct lex_scratch *scratch)
 {
-	struct lex_keep *k = scratch->keep;
+	struct lexer *k = scratch->keep;
 
 	big_free(scratch->tok, scratch->alloc * sizeof(struct tok));
 	scratch->tok = NULL;
 	scratch->alloc = 0;
 	if (!k)
 		return;
-	free(k->fr);
-	free(k->pool);
-	free(k->s);
-	free(k->cs);
-	free(k->dm);
-	free(k->skb);
-	free(k->skc);
-	free(k->skk);
+#define FREE(p, a) free(k->p);
+	LEX_KEPT(FREE)
+#undef FREE
 	sbuf_release(&k->deps);
-	lex_funcs_keep_free(k->fx);
+	lex_funcs_keep_free(k->fx_spare);
 	free(k);
 	scratch->keep = NULL;
 }

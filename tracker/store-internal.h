@@ -85,10 +85,11 @@ int store_need_txn(struct store *st, const char *fn);
  */
 sqlite3_stmt *store_txn_stmt(struct store *st, const char *fn, const char *sql);
 /*
- * store_oid_row_new - 1 when @has_sql, a query of the row keyed by
- * (?1 @oid, ?2 @ruleset), finds none, 0 when it finds one, or
- * KMIG_EGENERIC; the caller holds a transaction (@fn, as
- * store_need_txn()), so no other writer adds the row before its insert.
+ * store_oid_put_stmt - the statement that writes the row keyed by
+ * (@oid, @ruleset): @insert_sql when @has_sql (a query of that row, ?1
+ * and ?2) finds none, else @replace_sql; NULL with the error recorded.
+ * The caller holds a transaction (@fn, as store_txn_stmt()), so no
+ * other writer adds the row in between, and binds the statement.
  *
  * The blob cache's writers insert a new row with a plain INSERT and only
  * an existing one with INSERT OR REPLACE: a statement that may delete a
@@ -97,8 +98,10 @@ sqlite3_stmt *store_txn_stmt(struct store *st, const char *fn, const char *sql);
  * during such a statement is copied into its journal first, past 64 KB
  * into a temporary file (bench/README, the twenty-second round).
  */
-int store_oid_row_new(struct store *st, const char *fn, const char *has_sql,
-		      const char *oid, const char *ruleset);
+sqlite3_stmt *store_oid_put_stmt(struct store *st, const char *fn,
+				 const char *has_sql, const char *insert_sql,
+				 const char *replace_sql, const char *oid,
+				 const char *ruleset);
 /* store_exec - run SQL without results (no parameters, not cached). */
 int store_exec(struct store *st, const char *sql);
 /* Bind helpers that accept NULL as SQL NULL. */

@@ -37,17 +37,13 @@ int store_blob_funcs_put_z(struct store *st, const char *oid,
 	static const char sql[] =
 		"INSERT OR REPLACE INTO blob_funcs(oid, ruleset, size, data) VALUES (?, ?, ?, ?)";
 	sqlite3_stmt *s;
-	int fresh;
 
 	if (store_need_txn(st, "store_blob_funcs_put"))
 		return KMIG_EGENERIC;
 	if (!z->len)
 		return 0;
-	fresh = store_oid_row_new(st, "store_blob_funcs_put", has_sql, oid,
-				  ruleset);
-	if (fresh < 0)
-		return fresh;
-	s = store_stmt(st, fresh ? new_sql : sql);
+	s = store_oid_put_stmt(st, "store_blob_funcs_put", has_sql, new_sql,
+			       sql, oid, ruleset);
 	if (!s)
 		return KMIG_EGENERIC;
 	sqlite3_bind_text(s, 1, oid, -1, SQLITE_TRANSIENT);

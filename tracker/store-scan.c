@@ -143,13 +143,10 @@ int store_blob_put(struct store *st, const char *oid, const char *ruleset,
 		"INSERT INTO blob_sites(oid, ruleset, rule, line, func, text, deps) VALUES (?, ?, ?, ?, ?, ?, ?)";
 	sqlite3_stmt *s;
 	size_t i;
-	int fresh;
 
-	fresh = store_oid_row_new(st, "store_blob_put", has_sql, oid, ruleset);
-	if (fresh < 0)
-		return fresh;
 	/* a row replaced deletes its sites and facts (ON DELETE CASCADE) */
-	s = store_stmt(st, fresh ? new_sql : blob_sql);
+	s = store_oid_put_stmt(st, "store_blob_put", has_sql, new_sql,
+			       blob_sql, oid, ruleset);
 	if (!s)
 		return KMIG_EGENERIC;
 	sqlite3_bind_text(s, 1, oid, -1, SQLITE_TRANSIENT);

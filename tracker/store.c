@@ -105,18 +105,22 @@ int store_value(struct store *st, sqlite3_stmt *s, const char *what,
 	return 0;
 }
 
-int store_oid_row_new(struct store *st, const char *fn, const char *has_sql,
-		      const char *oid, const char *ruleset)
+sqlite3_stmt *store_oid_put_stmt(struct store *st, const char *fn,
+				 const char *has_sql, const char *insert_sql,
+				 const char *replace_sql, const char *oid,
+				 const char *ruleset)
 {
 	sqlite3_stmt *s = store_txn_stmt(st, fn, has_sql);
-	int ret;
+	int have;
 
 	if (!s)
-		return KMIG_EGENERIC;
+		return NULL;
 	sqlite3_bind_text(s, 1, oid, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_text(s, 2, ruleset, -1, SQLITE_TRANSIENT);
-	ret = store_exists(st, s, "read blob cache");
-	return ret < 0 ? ret : !ret;
+	have = store_exists(st, s, "read blob cache");
+	if (have < 0)
+		return NULL;
+	return store_stmt(st, have ? replace_sql : insert_sql);
 }
 
 int store_need_txn(struct store *st, const char *fn)

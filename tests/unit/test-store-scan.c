@@ -703,7 +703,7 @@ static void test_blob_funcs(void **state)
  * A blob cached again under the same rule set (a lexer fix re-lexing it,
  * a scan interrupted after its blobs): the row is replaced, its old
  * sites and facts go with it, and a blob new to the cache is a plain
- * insert (store_oid_row_new()); both in one transaction and across two.
+ * insert (store_oid_put_stmt()); both in one transaction and across two.
  */
 static void test_blob_put_again(void **state)
 {

@@ -248,12 +248,27 @@ int packset_find(const struct packset *ps, const git_oid *oid, uint64_t *pos)
 struct centry {
 	uint64_t pos;
 	unsigned char *data;
-	size_t len;
+	size_t len, cap;		/* cap: data's size, len + 1 or more */
 	int type;
-	struct centry *hnext, *prev, *next;
+	struct centry *hnext, *prev, *next;	/* next: also the free list */
 };
 
 #define CACHE_BUCKETS 4096
+
+/*
+ * The buffers of dropped entries are kept for the next objects: a reader
+ * took a buffer from malloc and gave one back for nearly every object it
+ * read, and the scan's threads share one malloc arena (scan.c), whose
+ * lock they waited on.  A kept buffer's size is a class, four a doubling
+ * from SPARE_MIN to SPARE_MAX; a buffer up to SPARE_REACH classes larger
+ * than asked for serves.  At most SPARE_BYTES are kept (none under a
+ * sanitizer); larger buffers come from big_alloc() and go back at once.
+ */
+#define SPARE_MIN	((size_t)4096)
+#define SPARE_MAX	((size_t)1 << 20)
+#define SPARE_CLASSES	33		/* SPARE_MIN, then 4 a doubling */
+#define SPARE_REACH	4
+#define SPARE_BYTES	(KMIG_SANITIZED ? 0 : (size_t)1 << 20)
 
 struct pack_reader {
 	const struct packset *ps;
@@ -261,6 +276,10 @@ struct pack_reader {
 	struct centry *bucket[CACHE_BUCKETS];
 	struct centry *head, *tail;	/* most, least recently used */
 	size_t bytes, limit;
+	struct centry *free_entries;	/* dropped, linked by next */
+	unsigned char *spare[SPARE_CLASSES];	/* linked by their first bytes */
+	uint64_t spare_set;		/* the classes with a buffer */
+	size_t spare_bytes;
 	unsigned char *in;		/* the compressed extent */
 	size_t in_alloc;
 	unsigned char *delta;		/* an inflated delta */
@@ -319,6 +338,95 @@ static struct centry *cache_get(struct pack_reader *r, uint64_t pos)
 	return NULL;
 }
 
+/* The size of the buffers of class @c. */
+static size_t spare_size(unsigned int c)
+{
+	unsigned int k = 12 + (c - 1) / 4;
+
+	if (!c)
+		return SPARE_MIN;
+	return ((size_t)1 << k) + ((c - 1) % 4 + 1) * ((size_t)1 << (k - 2));
+}
+
+/* The smallest class whose buffers hold @n bytes (n <= SPARE_MAX). */
+static unsigned int spare_class(size_t n)
+{
+	unsigned int k;
+	size_t step;
+
+	if (n <= SPARE_MIN)
+		return 0;
+	k = 63 - (unsigned int)__builtin_clzll((unsigned long long)n - 1);
+	step = (size_t)1 << (k - 2);
+	return 1 + (k - 12) * 4 +
+	       (unsigned int)((n - ((size_t)1 << k) + step - 1) / step - 1);
+}
+
+/* A buffer of at least @n bytes, its size in *@cap: buf_put() it back. */
+static unsigned char *buf_get(struct pack_reader *r, size_t n, size_t *cap)
+{
+	unsigned char *p;
+	unsigned int c;
+	uint64_t near;
+
+	if (n > SPARE_MAX) {
+		*cap = n;
+		return big_alloc(n);
+	}
+	c = spare_class(n);
+	near = r->spare_set >> c & ((UINT64_C(1) << (SPARE_REACH + 1)) - 1);
+	if (!near) {
+		*cap = spare_size(c);
+		return big_alloc(*cap);
+	}
+	c += (unsigned int)__builtin_ctzll(near);
+	p = r->spare[c];
+	memcpy(&r->spare[c], p, sizeof(p));
+	if (!r->spare[c])
+		r->spare_set &= ~(UINT64_C(1) << c);
+	*cap = spare_size(c);
+	r->spare_bytes -= *cap;
+	return p;
+}
+
+/* Take back buffer @p of @cap bytes, as buf_get() gave it. */
+static void buf_put(struct pack_reader *r, unsigned char *p, size_t cap)
+{
+	unsigned int c;
+
+	if (cap > SPARE_MAX || r->spare_bytes + cap > SPARE_BYTES) {
+		big_free(p, cap);
+		return;
+	}
+	c = spare_class(cap);
+	memcpy(p, &r->spare[c], sizeof(p));
+	r->spare[c] = p;
+	r->spare_set |= UINT64_C(1) << c;
+	r->spare_bytes += cap;
+}
+
+/* Free the kept buffers and entries. */
+static void spares_free(struct pack_reader *r)
+{
+	unsigned int c;
+
+	for (c = 0; c < SPARE_CLASSES; c++)
+		while (r->spare[c]) {
+			unsigned char *p = r->spare[c];
+
+			memcpy(&r->spare[c], p, sizeof(p));
+			big_free(p, spare_size(c));
+		}
+	r->spare_set = 0;
+	r->spare_bytes = 0;
+	while (r->free_entries) {
+		struct centry *e = r->free_entries;
+
+		r->free_entries = e->next;
+		free(e);
+	}
+}
+
 static void cache_drop(struct pack_reader *r, struct centry *e)
 {
 	struct centry **pp = &r->bucket[bucket_of(e->pos)];
@@ -327,29 +435,36 @@ static void cache_drop(struct pack_reader *r, struct centry *e)
 		pp = &(*pp)->hnext;
 	*pp = e->hnext;
 	lru_unlink(r, e);
-	r->bytes -= big_footprint(e->len + 1);
-	big_free(e->data, e->len + 1);
-	free(e);
+	r->bytes -= big_footprint(e->cap);
+	buf_put(r, e->data, e->cap);
+	e->next = r->free_entries;
+	r->free_entries = e;
 }
 
 /*
- * Take ownership of @data (big_alloc() of @len + 1); evicts the oldest
- * entries but this one.
+ * Take ownership of @data (buf_get() of @cap bytes, @len + 1 or more);
+ * evicts the oldest entries but this one.
  */
 static struct centry *cache_put(struct pack_reader *r, uint64_t pos,
-				unsigned char *data, size_t len, int type)
+				unsigned char *data, size_t len, size_t cap,
+				int type)
 {
-	struct centry *e = xcalloc(1, sizeof(*e));
+	struct centry *e = r->free_entries;
 	size_t b = bucket_of(pos);
 
+	if (e)
+		r->free_entries = e->next;
+	else
+		e = xmalloc(sizeof(*e));
 	e->pos = pos;
 	e->data = data;
 	e->len = len;
+	e->cap = cap;
 	e->type = type;
 	e->hnext = r->bucket[b];
 	r->bucket[b] = e;
 	lru_push_front(r, e);
-	r->bytes += big_footprint(len + 1);
+	r->bytes += big_footprint(cap);
 	while (r->bytes > r->limit && r->tail != e)
 		cache_drop(r, r->tail);
 	return e;
@@ -376,6 +491,7 @@ void pack_reader_free(struct pack_reader *r)
 		return;
 	while (r->tail)
 		cache_drop(r, r->tail);
+	spares_free(r);
 	libdeflate_free_decompressor(r->dd);
 	if (r->zs_ready)
 		inflateEnd(&r->zs);
@@ -561,14 +677,15 @@ static uint64_t delta_size(const unsigned char **pp, const unsigned char *e,
 }
 
 /*
- * Apply the delta in r->delta (@dlen bytes) to @base; a new buffer.  The
+ * Apply the delta in r->delta (@dlen bytes) to @base; a new buffer
+ * (buf_get(), its size in *@ocap).  The
  * instructions are checked in a first pass (every copy inside the base,
  * every insert inside the delta, the sizes adding up to the declared
  * result), so the buffer is only allocated for a delta that is sound.
  */
 static int delta_apply(struct pack_reader *r, uint64_t pos,
 		       const unsigned char *base, size_t blen, size_t dlen,
-		       unsigned char **out, size_t *olen)
+		       unsigned char **out, size_t *olen, size_t *ocap)
 {
 	const struct pack *pk = &r->ps->v[pos >> PACK_OFS_BITS];
 	const unsigned char *start = r->delta, *e = r->delta + dlen, *p;
@@ -631,7 +748,7 @@ static int delta_apply(struct pack_reader *r, uint64_t pos,
 		if (!pass) {
 			if (total != dst_size)
 				goto bad;
-			dst = big_alloc((size_t)dst_size + 1);
+			dst = buf_get(r, (size_t)dst_size + 1, ocap);
 		}
 	}
 	dst[dst_size] = '\0';
@@ -712,6 +829,7 @@ int pack_reader_read(struct pack_reader *r, uint64_t pos,
 	 */
 	for (;;) {
 		unsigned char *data;
+		size_t cap;
 		struct link *l;
 
 		c = cache_get(r, cur);
@@ -724,14 +842,15 @@ int pack_reader_read(struct pack_reader *r, uint64_t pos,
 		if (ret)
 			return ret;
 		if (en.base == PACK_POS_NONE) {
-			data = big_alloc((size_t)en.size + 1);
+			data = buf_get(r, (size_t)en.size + 1, &cap);
 			ret = inflate_to(r, cur, &en, data);
 			if (ret) {
-				big_free(data, (size_t)en.size + 1);
+				buf_put(r, data, cap);
 				return ret;
 			}
 			data[en.size] = '\0';
-			c = cache_put(r, cur, data, (size_t)en.size, en.type);
+			c = cache_put(r, cur, data, (size_t)en.size, cap,
+				      en.type);
 			break;
 		}
 		if (depth >= CHAIN_MAX)
@@ -755,7 +874,7 @@ int pack_reader_read(struct pack_reader *r, uint64_t pos,
 	while (depth--) {
 		const struct link *l = &r->chain[depth];
 		unsigned char *data = NULL;
-		size_t len = 0;
+		size_t len = 0, cap = 0;
 
 		en.size = l->size;
 		en.z = l->zlen ? r->kept + l->zoff : NULL;
@@ -769,10 +888,10 @@ int pack_reader_read(struct pack_reader *r, uint64_t pos,
 		if (ret)
 			return ret;
 		ret = delta_apply(r, l->pos, c->data, c->len, (size_t)en.size,
-				  &data, &len);
+				  &data, &len, &cap);
 		if (ret)
 			return ret;
-		c = cache_put(r, l->pos, data, len, c->type);
+		c = cache_put(r, l->pos, data, len, cap, c->type);
 	}
 	obj->data = c->data;
 	obj->len = c->len;

@@ -61,6 +61,22 @@ void *xcalloc(size_t nmemb, size_t size);
 void *xrealloc(void *p, size_t n);
 
 /*
+ * KMIG_SANITIZED - 1 in a build under AddressSanitizer or MemorySanitizer,
+ * which check only the blocks malloc() gives and takes back: memory kept
+ * for reuse or mapped by hand would hide a use after free from them.
+ */
+#if defined(__SANITIZE_ADDRESS__)
+#define KMIG_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(memory_sanitizer)
+#define KMIG_SANITIZED 1
+#endif
+#endif
+#ifndef KMIG_SANITIZED
+#define KMIG_SANITIZED 0
+#endif
+
+/*
  * big_alloc - @n bytes for a large buffer that is filled once and soon
  * freed (an inflated blob, a token array).  From BIG_MAPPED bytes on it is
  * a mapping of its own that the kernel may back with transparent huge

@@ -2,8 +2,10 @@
 /*
  * test-packread.c - packread against libgit2 on packs git itself wrote:
  * every object of a repository whose files have many versions (long delta
- * chains), packed with offset deltas and with reference deltas, read with
- * a cache too small to hold a base and with a large one; then a pack with
+ * chains) and of sizes from a few bytes to over a megabyte (the reader's
+ * kept buffers are of many sizes, the largest not kept), packed with
+ * offset deltas and with reference deltas, read with a cache too small to
+ * hold a base and with a large one; then a pack with
  * a flipped byte, which must be an error, not a crash or wrong data.
  */
 #include <setjmp.h>
@@ -24,7 +26,10 @@
 
 static char *dir;
 
-/* A repository of 12 files, each in 40 versions, one commit each. */
+/*
+ * A repository of 12 files, each in 40 versions, one commit each, and 4
+ * larger ones (5 KB to 1.3 MB) in 10 versions.
+ */
 static const char make_repo[] =
 	"set -e; cd \"$D\"; git init -q -b main r; cd r;"
 	"git config user.name T; git config user.email t@example.org;"
@@ -33,6 +38,11 @@ static const char make_repo[] =
 	"    { seq 1 $((f * 30)); echo \"version $v of $f\";"
 	"      seq $v $((v + f * 20)); } > f$f.c;"
 	"  done;"
+	"  if [ $((v % 4)) = 0 ]; then"
+	"    for n in 1000 5000 60000 200000; do"
+	"      { seq 1 $n; echo \"version $v\"; seq $v $((v + n / 3)); } > g$n.c;"
+	"    done;"
+	"  fi;"
 	"  printf 'binary\\0%s' $v > b.bin;"
 	"  git add -A; git commit -q -m \"v$v\";"
 	"done";

@@ -351,3 +351,23 @@ ALTER TABLE releases ADD COLUMN counted_by TEXT;
 -- final status at the end, over this).
 ALTER TABLE bisects ADD COLUMN owner TEXT;
 UPDATE bisects SET status = 'interrupted' WHERE status = 'running';
+
+-- migration: 16
+-- blob_funcs as a rowid table, its key a unique index.  A row of facts is
+-- often larger than a page of a WITHOUT ROWID table holds in the cell
+-- itself, and that table's every insert and lookup compared its key with
+-- such rows, reading each whole, overflow pages included; its rows also
+-- went where their blob ids fell, a random page for each new blob.  Now the
+-- rows are appended and the search is in a small index.
+CREATE TABLE blob_funcs_rows (
+	oid TEXT NOT NULL,
+	ruleset TEXT NOT NULL,
+	size INTEGER NOT NULL,
+	data BLOB NOT NULL,
+	UNIQUE (oid, ruleset),
+	FOREIGN KEY (oid, ruleset) REFERENCES blobs(oid, ruleset) ON DELETE CASCADE
+);
+INSERT INTO blob_funcs_rows(oid, ruleset, size, data)
+SELECT oid, ruleset, size, data FROM blob_funcs;
+DROP TABLE blob_funcs;
+ALTER TABLE blob_funcs_rows RENAME TO blob_funcs;

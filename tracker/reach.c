@@ -1377,8 +1377,8 @@ out_sync:
 }
 
 /*
- * The facts are read in blob id order (the order blob_funcs is keyed by:
- * neighbouring rows, not a page apart each).
+ * The facts are read in blob id order, the order of blob_funcs' key: its
+ * index is walked from one entry to the next, not a page apart each.
  */
 int reach_cache_load(struct reach_cache *c, struct store *st,
 		     const char *ruleset, const git_oid *const *oids, size_t n)

@@ -126,6 +126,33 @@ t_exit "... and opens again as it is" 0 \
 	"$KMIG" --db "$TRASH/v2.db" report --format csv --by subsystem v9.1
 t_is "... with the same counts" 3 "$(grep -c . "$TRASH/.stdout")"
 
+# a version-15 database's function facts (blob_funcs WITHOUT ROWID until
+# migration 16) are kept, one a page's overflow
+{ sed -n '/^-- migration: 1$/,/^-- migration: 16$/p' "$TOP/db/schema.sql"
+  cat <<-'EOF'
+	PRAGMA user_version = 15;
+	INSERT INTO blobs(oid, ruleset, bytes)
+		VALUES ('1111111111111111111111111111111111111111', 'r', 10),
+		       ('2222222222222222222222222222222222222222', 'r', 10);
+	INSERT INTO blob_funcs(oid, ruleset, size, data)
+		VALUES ('1111111111111111111111111111111111111111', 'r', 3, x'010203'),
+		       ('2222222222222222222222222222222222222222', 'r', 9000, zeroblob(9000));
+	EOF
+} | sqlite3 "$TRASH/v15.db"
+t_ok "a version-15 database: blob_funcs without rowid" \
+	sh -c "sqlite3 '$TRASH/v15.db' .schema | grep -q 'WITHOUT ROWID'"
+t_exit "a version-15 database opens (report: nothing scanned yet)" 2 \
+	"$KMIG" --db "$TRASH/v15.db" report
+t_is "... is migrated to the newest ($newest)" "$newest" \
+	"$(sqlite3 "$TRASH/v15.db" 'PRAGMA user_version')"
+t_is "... its function facts kept" "1111111111111111111111111111111111111111|r|3|010203
+2222222222222222222222222222222222222222|r|9000|9000" \
+	"$(sqlite3 "$TRASH/v15.db" "SELECT oid, ruleset, size, CASE WHEN size = 3 THEN hex(data) ELSE length(data) END FROM blob_funcs ORDER BY oid")"
+t_is "... in a rowid table, its key unique" "1|1" \
+	"$(sqlite3 "$TRASH/v15.db" "SELECT (SELECT count(*) FROM blob_funcs WHERE rowid > 0) > 0, (SELECT count(*) FROM pragma_index_list('blob_funcs') WHERE \"unique\")")"
+t_is "... deleted with their blob" 1 \
+	"$(sqlite3 "$TRASH/v15.db" "PRAGMA foreign_keys = ON; DELETE FROM blobs WHERE oid LIKE '1%'; SELECT count(*) FROM blob_funcs")"
+
 # a database newer than this kmig is refused, in one line
 sqlite3 "$TRASH/env.db" 'PRAGMA user_version = 999'
 t_exit "newer database refused" 2 "$KMIG" --db "$TRASH/env.db" report

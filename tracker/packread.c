@@ -282,6 +282,8 @@ struct pack_reader {
 	size_t spare_bytes;
 	unsigned char *in;		/* the compressed extent */
 	size_t in_alloc;
+	uint64_t in_pos;		/* whose first in_have bytes in holds */
+	size_t in_have;
 	unsigned char *delta;		/* an inflated delta */
 	size_t delta_alloc;
 	struct link {			/* the deltas being resolved */
@@ -381,7 +383,7 @@ static unsigned char *buf_get(struct pack_reader *r, size_t n, size_t *cap)
 	}
 	c += (unsigned int)__builtin_ctzll(near);
 	p = r->spare[c];
-	memcpy(&r->spare[c], p, sizeof(p));
+	memcpy(&r->spare[c], p, sizeof(r->spare[c]));
 	if (!r->spare[c])
 		r->spare_set &= ~(UINT64_C(1) << c);
 	*cap = spare_size(c);
@@ -399,7 +401,7 @@ static void buf_put(struct pack_reader *r, unsigned char *p, size_t cap)
 		return;
 	}
 	c = spare_class(cap);
-	memcpy(p, &r->spare[c], sizeof(p));
+	memcpy(p, &r->spare[c], sizeof(r->spare[c]));
 	r->spare[c] = p;
 	r->spare_set |= UINT64_C(1) << c;
 	r->spare_bytes += cap;
@@ -414,7 +416,7 @@ static void spares_free(struct pack_reader *r)
 		while (r->spare[c]) {
 			unsigned char *p = r->spare[c];
 
-			memcpy(&r->spare[c], p, sizeof(p));
+			memcpy(&r->spare[c], p, sizeof(r->spare[c]));
 			big_free(p, spare_size(c));
 		}
 	r->spare_set = 0;
@@ -477,6 +479,7 @@ struct pack_reader *pack_reader_new(const struct packset *ps,
 
 	r->ps = ps;
 	r->limit = cache_bytes;
+	r->in_pos = PACK_POS_NONE;
 	r->dd = libdeflate_alloc_decompressor();
 	if (!r->dd) {
 		free(r);
@@ -521,7 +524,8 @@ static int corrupt(const struct pack *p, uint64_t off, const char *what)
 
 /*
  * Read the entry at @pos into r->in, at most its first @max bytes, and
- * parse its header.
+ * parse its header.  What r->in holds of it already (a size asked for
+ * first) is not read again.
  */
 static int entry_read_part(struct pack_reader *r, uint64_t pos,
 			   struct entry *en, size_t max)
@@ -530,7 +534,7 @@ static int entry_read_part(struct pack_reader *r, uint64_t pos,
 	uint64_t off = pos & PACK_OFS_MASK, end;
 	const struct pack *p;
 	const unsigned char *c, *e;
-	size_t lo, hi, len;
+	size_t lo, hi, len, have;
 	unsigned int shift;
 	ssize_t got;
 
@@ -556,16 +560,22 @@ static int entry_read_part(struct pack_reader *r, uint64_t pos,
 	len = (size_t)(end - off);
 	if (len > max)
 		len = max;
+	have = r->in_pos == pos ? r->in_have : 0;
+	if (have > len)
+		have = len;
 	if (len > r->in_alloc) {
-		free(r->in);
 		r->in_alloc = len + len / 4;
-		r->in = xmalloc(r->in_alloc);
+		r->in = xrealloc(r->in, r->in_alloc);
 	}
-	got = pread(p->fd, r->in, len, (off_t)off);
-	if (got != (ssize_t)len)
+	r->in_pos = PACK_POS_NONE;
+	got = have == len ? 0 :
+	      pread(p->fd, r->in + have, len - have, (off_t)(off + have));
+	if (got != (ssize_t)(len - have))
 		return kmig_err("cannot read %s at offset %llu: %s", p->path,
 				(unsigned long long)off,
 				got < 0 ? strerror(errno) : "short read");
+	r->in_pos = pos;
+	r->in_have = len;
 
 	c = r->in;
 	e = r->in + len;
@@ -759,8 +769,11 @@ bad:
 	return corrupt(pk, pos & PACK_OFS_MASK, "bad delta");
 }
 
-/* Enough of an entry for its header and its delta's two sizes. */
-#define PEEK_BYTES 512
+/*
+ * Enough of an entry for its header and its delta's two sizes; and the
+ * whole of most entries, which pack_reader_read() then does not read again.
+ */
+#define PEEK_BYTES 8192
 
 int pack_reader_size(struct pack_reader *r, uint64_t pos, uint64_t *size)
 {

@@ -261,14 +261,15 @@ struct centry {
  * read, and the scan's threads share one malloc arena (scan.c), whose
  * lock they waited on.  A kept buffer's size is a class, four a doubling
  * from SPARE_MIN to SPARE_MAX; a buffer up to SPARE_REACH classes larger
- * than asked for serves.  At most SPARE_BYTES are kept (none under a
- * sanitizer); larger buffers come from big_alloc() and go back at once.
+ * than asked for serves.  At most SPARE_BYTES are kept, poisoned for
+ * AddressSanitizer meanwhile; larger buffers come from big_alloc() and go
+ * back at once.
  */
 #define SPARE_MIN	((size_t)4096)
 #define SPARE_MAX	((size_t)1 << 20)
 #define SPARE_CLASSES	33		/* SPARE_MIN, then 4 a doubling */
 #define SPARE_REACH	4
-#define SPARE_BYTES	(KMIG_SANITIZED ? 0 : (size_t)1 << 20)
+#define SPARE_BYTES	((size_t)1 << 20)
 
 struct pack_reader {
 	const struct packset *ps;
@@ -383,6 +384,7 @@ static unsigned char *buf_get(struct pack_reader *r, size_t n, size_t *cap)
 	}
 	c += (unsigned int)__builtin_ctzll(near);
 	p = r->spare[c];
+	kmig_unpoison(p, spare_size(c));
 	memcpy(&r->spare[c], p, sizeof(r->spare[c]));
 	if (!r->spare[c])
 		r->spare_set &= ~(UINT64_C(1) << c);
@@ -402,6 +404,7 @@ static void buf_put(struct pack_reader *r, unsigned char *p, size_t cap)
 	}
 	c = spare_class(cap);
 	memcpy(p, &r->spare[c], sizeof(r->spare[c]));
+	kmig_poison(p, cap);
 	r->spare[c] = p;
 	r->spare_set |= UINT64_C(1) << c;
 	r->spare_bytes += cap;
@@ -416,6 +419,7 @@ static void spares_free(struct pack_reader *r)
 		while (r->spare[c]) {
 			unsigned char *p = r->spare[c];
 
+			kmig_unpoison(p, spare_size(c));
 			memcpy(&r->spare[c], p, sizeof(r->spare[c]));
 			big_free(p, spare_size(c));
 		}

@@ -62,18 +62,38 @@ void *xrealloc(void *p, size_t n);
 
 /*
  * KMIG_SANITIZED - 1 in a build under AddressSanitizer or MemorySanitizer,
- * which check only the blocks malloc() gives and takes back: memory kept
- * for reuse or mapped by hand would hide a use after free from them.
+ * which check only the blocks malloc() gives and takes back: memory mapped
+ * by hand would hide a use after free from them.
+ * KMIG_ASAN - 1 under AddressSanitizer: memory kept for reuse is marked
+ * with kmig_poison() while kept, kmig_unpoison() when given out again.
  */
 #if defined(__SANITIZE_ADDRESS__)
+#define KMIG_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define KMIG_ASAN 1
+#endif
+#endif
+#ifndef KMIG_ASAN
+#define KMIG_ASAN 0
+#endif
+#if KMIG_ASAN
 #define KMIG_SANITIZED 1
 #elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(memory_sanitizer)
+#if __has_feature(memory_sanitizer)
 #define KMIG_SANITIZED 1
 #endif
 #endif
 #ifndef KMIG_SANITIZED
 #define KMIG_SANITIZED 0
+#endif
+#if KMIG_ASAN
+#include <sanitizer/asan_interface.h>
+#define kmig_poison(p, n) ASAN_POISON_MEMORY_REGION((p), (n))
+#define kmig_unpoison(p, n) ASAN_UNPOISON_MEMORY_REGION((p), (n))
+#else
+#define kmig_poison(p, n) ((void)(p), (void)(n))
+#define kmig_unpoison(p, n) ((void)(p), (void)(n))
 #endif
 
 /*

@@ -369,7 +369,10 @@ CREATE TABLE blob_funcs_rows (
 	UNIQUE (oid, ruleset),
 	FOREIGN KEY (oid, ruleset) REFERENCES blobs(oid, ruleset) ON DELETE CASCADE
 );
+-- (a row whose blob is gone, left by a writer without foreign keys, would
+-- fail the new table's; it is dropped, as the cascade would have)
 INSERT INTO blob_funcs_rows(oid, ruleset, size, data)
-SELECT oid, ruleset, size, data FROM blob_funcs;
+SELECT oid, ruleset, size, data FROM blob_funcs f
+WHERE EXISTS (SELECT 1 FROM blobs b WHERE b.oid = f.oid AND b.ruleset = f.ruleset);
 DROP TABLE blob_funcs;
 ALTER TABLE blob_funcs_rows RENAME TO blob_funcs;

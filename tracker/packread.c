@@ -250,7 +250,8 @@ struct centry {
 	unsigned char *data;
 	size_t len, cap;		/* cap: data's size, len + 1 or more */
 	int type;
-	struct centry *hnext, *prev, *next;	/* next: also the free list */
+	struct centry *hnext, *prev;
+	struct centry *next;		/* or the next dropped entry */
 };
 
 #define CACHE_BUCKETS 4096
@@ -259,15 +260,16 @@ struct centry {
  * The buffers of dropped entries are kept for the next objects: a reader
  * took a buffer from malloc and gave one back for nearly every object it
  * read, and the scan's threads share one malloc arena (scan.c), whose
- * lock they waited on.  A kept buffer's size is a class, four a doubling
- * from SPARE_MIN to SPARE_MAX; a buffer up to SPARE_REACH classes larger
- * than asked for serves.  At most SPARE_BYTES are kept, poisoned for
- * AddressSanitizer meanwhile; larger buffers come from big_alloc() and go
- * back at once.
+ * lock they waited on.  A buffer of up to SPARE_MAX bytes is made at the
+ * size of a class, four a doubling from SPARE_MIN, and a kept one up to
+ * SPARE_REACH classes larger than asked for serves; a larger buffer is
+ * made at its size and freed when dropped.  At most SPARE_BYTES are kept.
+ * For AddressSanitizer a kept buffer is poisoned, and so are the bytes of
+ * a buffer in use past the object's NUL.
  */
 #define SPARE_MIN	((size_t)4096)
 #define SPARE_MAX	((size_t)1 << 20)
-#define SPARE_CLASSES	33		/* SPARE_MIN, then 4 a doubling */
+#define SPARE_CLASSES	33		/* SPARE_MIN, 4 a doubling */
 #define SPARE_REACH	4
 #define SPARE_BYTES	((size_t)1 << 20)
 
@@ -278,7 +280,8 @@ struct pack_reader {
 	struct centry *head, *tail;	/* most, least recently used */
 	size_t bytes, limit;
 	struct centry *free_entries;	/* dropped, linked by next */
-	unsigned char *spare[SPARE_CLASSES];	/* linked by their first bytes */
+	/* the kept buffers, each class's linked by their first bytes */
+	unsigned char *spare[SPARE_CLASSES];
 	uint64_t spare_set;		/* the classes with a buffer */
 	size_t spare_bytes;
 	unsigned char *in;		/* the compressed extent */
@@ -344,10 +347,11 @@ static struct centry *cache_get(struct pack_reader *r, uint64_t pos)
 /* The size of the buffers of class @c. */
 static size_t spare_size(unsigned int c)
 {
-	unsigned int k = 12 + (c - 1) / 4;
+	unsigned int k;
 
 	if (!c)
 		return SPARE_MIN;
+	k = 12 + (c - 1) / 4;
 	return ((size_t)1 << k) + ((c - 1) % 4 + 1) * ((size_t)1 << (k - 2));
 }
 
@@ -377,19 +381,21 @@ static unsigned char *buf_get(struct pack_reader *r, size_t n, size_t *cap)
 		return big_alloc(n);
 	}
 	c = spare_class(n);
-	near = r->spare_set >> c & ((UINT64_C(1) << (SPARE_REACH + 1)) - 1);
+	near = (r->spare_set >> c) & ((UINT64_C(1) << (SPARE_REACH + 1)) - 1);
 	if (!near) {
 		*cap = spare_size(c);
-		return big_alloc(*cap);
+		p = big_alloc(*cap);
+	} else {
+		c += (unsigned int)__builtin_ctzll(near);
+		p = r->spare[c];
+		*cap = spare_size(c);
+		kmig_unpoison(p, *cap);
+		memcpy(&r->spare[c], p, sizeof(r->spare[c]));
+		if (!r->spare[c])
+			r->spare_set &= ~(UINT64_C(1) << c);
+		r->spare_bytes -= *cap;
 	}
-	c += (unsigned int)__builtin_ctzll(near);
-	p = r->spare[c];
-	kmig_unpoison(p, spare_size(c));
-	memcpy(&r->spare[c], p, sizeof(r->spare[c]));
-	if (!r->spare[c])
-		r->spare_set &= ~(UINT64_C(1) << c);
-	*cap = spare_size(c);
-	r->spare_bytes -= *cap;
+	kmig_poison(p + n, *cap - n);	/* a read past the object's end */
 	return p;
 }
 
@@ -398,6 +404,7 @@ static void buf_put(struct pack_reader *r, unsigned char *p, size_t cap)
 {
 	unsigned int c;
 
+	kmig_unpoison(p, cap);
 	if (cap > SPARE_MAX || r->spare_bytes + cap > SPARE_BYTES) {
 		big_free(p, cap);
 		return;
@@ -569,7 +576,12 @@ static int entry_read_part(struct pack_reader *r, uint64_t pos,
 		have = len;
 	if (len > r->in_alloc) {
 		r->in_alloc = len + len / 4;
-		r->in = xrealloc(r->in, r->in_alloc);
+		if (have) {
+			r->in = xrealloc(r->in, r->in_alloc);
+		} else {
+			free(r->in);
+			r->in = xmalloc(r->in_alloc);
+		}
 	}
 	r->in_pos = PACK_POS_NONE;
 	got = have == len ? 0 :

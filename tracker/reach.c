@@ -1378,7 +1378,8 @@ out_sync:
 
 /*
  * The facts are read in blob id order, the order of blob_funcs' key: its
- * index is walked from one entry to the next, not a page apart each.
+ * index is walked from one entry to the next (each row is then a page of
+ * the table, in the order the rows were written).
  */
 int reach_cache_load(struct reach_cache *c, struct store *st,
 		     const char *ruleset, const git_oid *const *oids, size_t n)

@@ -503,8 +503,15 @@ out_close:
 }
 
 /*
+ * The oldest schema a read-only command reads as it is when it cannot
+ * migrate it: migration 16 changed how blob_funcs is stored, not what any
+ * statement reads from it.
+ */
+#define SCHEMA_RO_OLDEST 15
+
+/*
  * check_version_ro - a read-only database cannot be migrated: refuse one
- * older or newer than this kmig.
+ * older than SCHEMA_RO_OLDEST or newer than this kmig.
  */
 static int check_version_ro(struct store *st)
 {
@@ -512,7 +519,7 @@ static int check_version_ro(struct store *st)
 
 	if (current_version(st, &have))
 		return KMIG_EGENERIC;
-	if (have < want)
+	if (have < SCHEMA_RO_OLDEST)
 		return kmig_err("database '%s' has schema version %d, older than this kmig (%d); run 'kmig scan' to migrate it",
 				st->path, have, want);
 	if (have > want)
@@ -592,7 +599,8 @@ int store_open_readonly(struct store **out, const char *path)
 				   path);
 		goto out_close;
 	}
-	if (have < store_schema_version() && !migrated) {
+	if (have < store_schema_version() && !migrated &&
+	    !(have >= SCHEMA_RO_OLDEST && (dir_ro || access(path, W_OK) < 0))) {
 		/* an older schema is migrated once: the one write, if allowed */
 		struct store *rw;
 

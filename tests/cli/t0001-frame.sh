@@ -136,16 +136,32 @@ t_is "... with the same counts" 3 "$(grep -c . "$TRASH/.stdout")"
 		       ('2222222222222222222222222222222222222222', 'r', 10);
 	INSERT INTO blob_funcs(oid, ruleset, size, data)
 		VALUES ('1111111111111111111111111111111111111111', 'r', 3, x'010203'),
-		       ('2222222222222222222222222222222222222222', 'r', 9000, zeroblob(9000));
+		       ('2222222222222222222222222222222222222222', 'r', 9000, zeroblob(9000)),
+		       ('4444444444444444444444444444444444444444', 'r', 1, x'01');
 	EOF
 } | sqlite3 "$TRASH/v15.db"
 t_ok "a version-15 database: blob_funcs without rowid" \
 	sh -c "sqlite3 '$TRASH/v15.db' .schema | grep -q 'WITHOUT ROWID'"
+# read where it cannot be written: read as it is (nobody's, in a directory
+# only root writes)
+mkdir -p "$TRASH/v15ro" && cp "$TRASH/v15.db" "$TRASH/v15ro/k.db"
+chmod 755 "$TRASH" "$TRASH/v15ro" && chmod 644 "$TRASH/v15ro/k.db"
+if [ "$(id -u)" = 0 ] && command -v setpriv > /dev/null &&
+   ! setpriv --reuid=65534 --regid=65534 --clear-groups sh -c ": > '$TRASH/v15ro/x'" 2> /dev/null; then
+	t_exit "a version-15 database it cannot write: read as it is" 2 \
+		setpriv --reuid=65534 --regid=65534 --clear-groups env HOME="$TRASH" \
+		KMIG_HOME="$TRASH/v15ro/home" "$KMIG" --db "$TRASH/v15ro/k.db" report
+	t_is "... nothing scanned, said as for any database" \
+		"kmig: no release is scanned (run 'kmig scan')" "$(cat "$TRASH/.stderr")"
+	t_is "... and left at version 15" 15 "$(sqlite3 "$TRASH/v15ro/k.db" 'PRAGMA user_version')"
+else
+	t_skip "a version-15 database it cannot write" "needs root and setpriv"
+fi
 t_exit "a version-15 database opens (report: nothing scanned yet)" 2 \
 	"$KMIG" --db "$TRASH/v15.db" report
 t_is "... is migrated to the newest ($newest)" "$newest" \
 	"$(sqlite3 "$TRASH/v15.db" 'PRAGMA user_version')"
-t_is "... its function facts kept" "1111111111111111111111111111111111111111|r|3|010203
+t_is "... its function facts kept, the one without its blob dropped" "1111111111111111111111111111111111111111|r|3|010203
 2222222222222222222222222222222222222222|r|9000|9000" \
 	"$(sqlite3 "$TRASH/v15.db" "SELECT oid, ruleset, size, CASE WHEN size = 3 THEN hex(data) ELSE length(data) END FROM blob_funcs ORDER BY oid")"
 t_is "... in a rowid table, its key unique" "1|1" \

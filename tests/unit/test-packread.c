@@ -2,8 +2,9 @@
 /*
  * test-packread.c - packread against libgit2 on packs git itself wrote:
  * every object of a repository whose files have many versions (long delta
- * chains) and of sizes from a few bytes to over a megabyte (the reader's
- * kept buffers are of many sizes, the largest not kept), packed with
+ * chains) and of sizes from a few bytes to over two megabytes (the
+ * reader's kept buffers are of many sizes, the largest not kept, one
+ * mapped on its own: big_alloc()), packed with
  * offset deltas and with reference deltas, read with a cache too small to
  * hold a base and with a large one; then a pack with
  * a flipped byte, which must be an error, not a crash or wrong data.
@@ -28,7 +29,7 @@ static char *dir;
 
 /*
  * A repository of 12 files, each in 40 versions, one commit each, and 4
- * larger ones (5 KB to 1.3 MB) in 10 versions.
+ * larger ones (5 KB to 2.5 MB) in 10 versions.
  */
 static const char make_repo[] =
 	"set -e; cd \"$D\"; git init -q -b main r; cd r;"
@@ -39,7 +40,7 @@ static const char make_repo[] =
 	"      seq $v $((v + f * 20)); } > f$f.c;"
 	"  done;"
 	"  if [ $((v % 4)) = 0 ]; then"
-	"    for n in 1000 5000 60000 200000; do"
+	"    for n in 1000 5000 60000 280000; do"
 	"      { seq 1 $n; echo \"version $v\"; seq $v $((v + n / 3)); } > g$n.c;"
 	"    done;"
 	"  fi;"
@@ -88,14 +89,26 @@ struct cmp_ctx {
 	struct packset *ps;
 	struct pack_reader *rd;
 	size_t n;
+	git_oid prev;		/* the object compared before, once n > 0 */
 };
+
+/* The object at @pos read, as libgit2 reads @want. */
+static void read_equal(struct cmp_ctx *c, uint64_t pos, git_odb_object *want)
+{
+	struct pack_object got;
+
+	assert_int_equal(pack_reader_read(c->rd, pos, &got), 0);
+	assert_int_equal(got.type, git_odb_object_type(want));
+	assert_int_equal(got.len, git_odb_object_size(want));
+	assert_memory_equal(got.data, git_odb_object_data(want), got.len);
+	assert_int_equal(got.data[got.len], '\0');
+}
 
 static int compare_one(const git_oid *oid, void *payload)
 {
 	struct cmp_ctx *c = payload;
-	git_odb_object *want = NULL;
-	struct pack_object got;
-	uint64_t pos, size;
+	git_odb_object *want = NULL, *prev = NULL;
+	uint64_t pos, size, prev_pos;
 
 	assert_int_equal(git_odb_read(&want, c->odb, oid), 0);
 	if (c->n % 7 == 0)	/* the index's pages dropped: found all the same */
@@ -104,12 +117,16 @@ static int compare_one(const git_oid *oid, void *payload)
 	/* its size first, whole object or delta, cached or not */
 	assert_int_equal(pack_reader_size(c->rd, pos, &size), 0);
 	assert_int_equal(size, git_odb_object_size(want));
-	assert_int_equal(pack_reader_read(c->rd, pos, &got), 0);
-	assert_int_equal(got.type, git_odb_object_type(want));
-	assert_int_equal(got.len, git_odb_object_size(want));
-	assert_memory_equal(got.data, git_odb_object_data(want), got.len);
-	assert_int_equal(got.data[got.len], '\0');
+	if (c->n && c->n % 3 == 0) {
+		/* another object read between this one's size and itself */
+		assert_int_equal(git_odb_read(&prev, c->odb, &c->prev), 0);
+		assert_int_equal(packset_find(c->ps, &c->prev, &prev_pos), 0);
+		read_equal(c, prev_pos, prev);
+		git_odb_object_free(prev);
+	}
+	read_equal(c, pos, want);
 	git_odb_object_free(want);
+	git_oid_cpy(&c->prev, oid);
 	c->n++;
 	return 0;
 }

@@ -358,9 +358,7 @@ UPDATE bisects SET status = 'interrupted' WHERE status = 'running';
 -- itself, and that table's every insert and lookup compared its key with
 -- such rows, reading each whole, overflow pages included; its rows also
 -- went where their blob ids fell, a random page for each new blob.  Now the
--- rows are appended and the search is in a small index.  From this
--- migration on, data holds a text under 1 KB as it is (facts.h): such data
--- are as long as size and do not begin with a zlib stream's 0x78.
+-- rows are appended and the search is in a small index.
 CREATE TABLE blob_funcs_rows (
 	oid TEXT NOT NULL,
 	ruleset TEXT NOT NULL,

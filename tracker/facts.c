@@ -10,8 +10,6 @@
 
 /* The facts are text that compresses about threefold at level 1 already. */
 #define FACTS_LEVEL 1
-/* The first byte of every zlib stream libdeflate and zlib write here. */
-#define ZLIB_CMF 0x78
 /* The largest compression buffer a packer keeps for the next text. */
 #define FACTS_BUF_KEEP ((size_t)1 << 20)
 
@@ -54,12 +52,6 @@ int facts_pack(struct facts_packer *pk, const char *text, struct facts_z *out)
 		return kmig_err("function facts too large (%zu bytes)", len);
 	if (!len)
 		return 0;
-	if (len < FACTS_RAW_BELOW && (unsigned char)text[0] != ZLIB_CMF) {
-		out->data = xmalloc(len);
-		memcpy(out->data, text, len);
-		out->zlen = out->len = len;
-		return 0;
-	}
 	if (!pk->c) {
 		pk->c = libdeflate_alloc_compressor(FACTS_LEVEL);
 		if (!pk->c)
@@ -94,9 +86,7 @@ int facts_unpack(struct facts_packer *pk, const void *z, size_t zlen,
 	if (len >= FACTS_MAX || (!z && zlen))
 		return kmig_err("malformed function facts");
 	sbuf_grow(out, len + 1);
-	if (len && zlen == len && ((const unsigned char *)z)[0] != ZLIB_CMF) {
-		memcpy(out->buf, z, len);	/* stored as it is */
-	} else if (len) {
+	if (len) {
 		if (!pk->d) {
 			pk->d = libdeflate_alloc_decompressor();
 			if (!pk->d)

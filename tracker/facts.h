@@ -4,11 +4,7 @@
  * struct site_list.funcs text): zlib-format data made and read with
  * libdeflate, with the text's length beside it (blob_funcs.size).  The
  * format is plain zlib, so rows written by zlib's compress2() before
- * read the same.  A text shorter than FACTS_RAW_BELOW is stored as it
- * is: its data are as long as the text and do not begin with a zlib
- * stream's first byte (0x78), as no text does (its records begin with a
- * lower-case letter other than 'x').  Compressing such a text took about
- * 6-10 us of set-up for a gain of a few hundred bytes.
+ * read the same.
  *
  * kmig scan packs in its lexing workers, one packer per thread, so the
  * thread that writes the database only stores the bytes and a release
@@ -25,8 +21,6 @@
 
 /* Facts larger than this are refused (a lexer's text is far smaller). */
 #define FACTS_MAX ((size_t)1 << 30)
-/* Texts shorter than this are stored uncompressed. */
-#define FACTS_RAW_BELOW ((size_t)1024)
 
 struct facts_z {
 	unsigned char *data;	/* malloc'd, NULL when len is 0 */

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * test-facts.c - the stored form of the call-graph facts (facts.h):
- * round trips, short texts stored as they are, rows written by zlib
- * before, and damaged data refused.
+ * round trips, rows written by zlib before, and damaged data refused.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -53,49 +52,6 @@ static void test_round_trip(void **state)
 	facts_packer_free(NULL);
 }
 
-/*
- * A text shorter than FACTS_RAW_BELOW is stored as it is, a longer one
- * compressed; both read back.  A short text beginning with a zlib
- * stream's first byte (no lexer's text does) is compressed.
- */
-static void test_short_texts(void **state)
-{
-	struct facts_packer *pk = facts_packer_new();
-	struct facts_z z = { 0 };
-	struct sbuf out = SBUF_INIT;
-	char *text = sample(40);
-	size_t n, len = strlen(text);
-
-	(void)state;
-	assert_true(len > FACTS_RAW_BELOW + 2);
-	for (n = 1; n <= FACTS_RAW_BELOW + 2; n++) {
-		char *t = xstrndup(text, n);
-
-		assert_int_equal(facts_pack(pk, t, &z), 0);
-		assert_int_equal(z.len, n);
-		if (n < FACTS_RAW_BELOW) {
-			assert_int_equal(z.zlen, n);
-			assert_memory_equal(z.data, t, n);
-		} else {
-			assert_int_equal(z.data[0], 0x78);
-		}
-		assert_int_equal(facts_unpack(pk, z.data, z.zlen, z.len, &out), 0);
-		assert_string_equal(out.buf, t);
-		free(t);
-	}
-	assert_int_equal(facts_pack(pk, "x 1 2", &z), 0);
-	assert_int_equal(z.data[0], 0x78);
-	assert_int_equal(facts_unpack(pk, z.data, z.zlen, z.len, &out), 0);
-	assert_string_equal(out.buf, "x 1 2");
-	/* a stored text read with another length: refused */
-	assert_int_equal(facts_pack(pk, "n a b", &z), 0);
-	assert_int_equal(facts_unpack(pk, z.data, z.zlen, z.len + 1, &out), KMIG_EGENERIC);
-	facts_z_clear(&z);
-	sbuf_release(&out);
-	free(text);
-	facts_packer_free(pk);
-}
-
 /* Rows of databases written with zlib's compress2() read the same. */
 static void test_zlib_rows(void **state)
 {
@@ -127,7 +83,6 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_zlib_rows),
-		cmocka_unit_test(test_short_texts),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

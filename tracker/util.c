@@ -106,9 +106,25 @@ void *xrealloc(void *p, size_t n)
 	return check_alloc(realloc(p, n ? n : 1));
 }
 
+/*
+ * AddressSanitizer and MemorySanitizer check only the blocks malloc()
+ * gives and takes back: a mapping of our own would hide a use after free
+ * from them.
+ */
+#if KMIG_ASAN
+#define BIG_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(memory_sanitizer)
+#define BIG_SANITIZED 1
+#endif
+#endif
+#ifndef BIG_SANITIZED
+#define BIG_SANITIZED 0
+#endif
+
 static bool big_mapped(size_t n)
 {
-	return !KMIG_SANITIZED && n >= BIG_MAPPED;
+	return !BIG_SANITIZED && n >= BIG_MAPPED;
 }
 
 /*

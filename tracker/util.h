@@ -61,9 +61,6 @@ void *xcalloc(size_t nmemb, size_t size);
 void *xrealloc(void *p, size_t n);
 
 /*
- * KMIG_SANITIZED - 1 in a build under AddressSanitizer or MemorySanitizer,
- * which check only the blocks malloc() gives and takes back: memory mapped
- * by hand would hide a use after free from them.
  * KMIG_ASAN - 1 under AddressSanitizer: memory kept for reuse is marked
  * with kmig_poison() while kept, kmig_unpoison() when given out again.
  */
@@ -76,16 +73,6 @@ void *xrealloc(void *p, size_t n);
 #endif
 #ifndef KMIG_ASAN
 #define KMIG_ASAN 0
-#endif
-#if KMIG_ASAN
-#define KMIG_SANITIZED 1
-#elif defined(__has_feature)
-#if __has_feature(memory_sanitizer)
-#define KMIG_SANITIZED 1
-#endif
-#endif
-#ifndef KMIG_SANITIZED
-#define KMIG_SANITIZED 0
 #endif
 #if KMIG_ASAN
 #include <sanitizer/asan_interface.h>

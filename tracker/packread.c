@@ -576,12 +576,7 @@ static int entry_read_part(struct pack_reader *r, uint64_t pos,
 		have = len;
 	if (len > r->in_alloc) {
 		r->in_alloc = len + len / 4;
-		if (have) {
-			r->in = xrealloc(r->in, r->in_alloc);
-		} else {
-			free(r->in);
-			r->in = xmalloc(r->in_alloc);
-		}
+		r->in = xrealloc(r->in, r->in_alloc);	/* the bytes it has */
 	}
 	r->in_pos = PACK_POS_NONE;
 	got = have == len ? 0 :

@@ -832,6 +832,20 @@ int pack_reader_size(struct pack_reader *r, uint64_t pos, uint64_t *size)
 	return ok ? 0 : KMIG_ENOTFOUND;
 }
 
+/* Enough of an entry for its header and a ref-delta's base id. */
+#define HEAD_BYTES 32
+
+int pack_reader_base(struct pack_reader *r, uint64_t pos, uint64_t *base)
+{
+	struct entry en;
+	int ret = entry_read_part(r, pos, &en, HEAD_BYTES);
+
+	if (ret)
+		return ret;
+	*base = en.base;
+	return 0;
+}
+
 void pack_reader_trim(struct pack_reader *r)
 {
 	while (r->bytes > r->limit && r->tail)

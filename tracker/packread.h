@@ -130,6 +130,11 @@ int pack_reader_read(struct pack_reader *r, uint64_t pos,
  */
 int pack_reader_size(struct pack_reader *r, uint64_t pos, uint64_t *size);
 /*
+ * pack_reader_base - the position of the delta base of the entry at @pos
+ * (only its header is read), or PACK_POS_NONE for a whole object.
+ */
+int pack_reader_base(struct pack_reader *r, uint64_t pos, uint64_t *base);
+/*
  * pack_reader_trim - drop cached objects down to the cache's size, the
  * last one read too (a giant one would otherwise stay until the next).
  */

@@ -269,6 +269,34 @@ struct pack_pos {
 	size_t i;
 };
 
+/*
+ * Delta bases across batches.  A release's blob is most often a delta
+ * against the blob at its path in the release before it (what kmig import
+ * writes, and what git's own packs often hold), and in a scan of several
+ * releases that base is a blob of the batch before.  Lexed in its own
+ * batch, a second later, the base has long left the reader's cache and is
+ * inflated again, with its own chain: in a cold scan of two releases as
+ * many bytes were inflated for bases as for the blobs themselves.  So a
+ * batch submitted while the one before it is still being lexed lists its
+ * blobs by their delta base (struct follow), and a worker that has just
+ * read such a base lexes those blobs at once, the base still cached.
+ * Each blob of a batch is claimed once (claimed[]), by whichever worker
+ * takes it first; the results go where they would have gone.
+ */
+struct follow {
+	uint64_t base;		/* the delta base's position */
+	size_t k;		/* the blob: an index into the batch's order */
+};
+
+static int cmp_follow(const void *a, const void *b)
+{
+	const struct follow *x = a, *y = b;
+
+	if (x->base != y->base)
+		return x->base < y->base ? -1 : 1;
+	return x->k < y->k ? -1 : x->k > y->k;
+}
+
 static int cmp_pack_pos(const void *a, const void *b)
 {
 	const struct pack_pos *x = a, *y = b;
@@ -309,6 +337,15 @@ struct scan_batch {
 	int ret;
 	char err[512];
 	struct scan_batch *queue_next;
+	unsigned char *claimed;		/* by order index: taken by a worker */
+	struct follow *follow;		/* sorted by base */
+	size_t nfollow;
+	/*
+	 * Linked while the earlier batch is not done, under the pool's lock:
+	 * its workers read @succ (atomically), and the later batch is not
+	 * freed while @pred is set.
+	 */
+	struct scan_batch *succ, *pred;
 };
 
 struct scan_pool {
@@ -320,6 +357,8 @@ struct scan_pool {
 	pthread_cond_t work;		/* a batch was queued, or stop */
 	pthread_cond_t done;		/* a batch finished */
 	struct scan_batch *head, *tail;	/* batches with blobs not taken */
+	struct scan_batch *last;	/* the last submitted, until done */
+	struct pack_reader *peek;	/* the submitting thread's, for bases */
 	bool stop;
 	pthread_mutex_t giant;		/* held while lexing a giant blob */
 };
@@ -332,6 +371,21 @@ static void batch_fail(struct scan_pool *p, struct scan_batch *b)
 		snprintf(b->err, sizeof(b->err), "%s", kmig_errmsg());
 	}
 	pthread_mutex_unlock(&p->lock);
+}
+
+/*
+ * @b is done: no worker reads its successor any more, which may then be
+ * freed; and it is no longer the batch a new one follows.  Under p->lock.
+ */
+static void batch_finished(struct scan_pool *p, struct scan_batch *b)
+{
+	if (b->succ) {
+		b->succ->pred = NULL;
+		__atomic_store_n(&b->succ, NULL, __ATOMIC_RELEASE);
+	}
+	if (p->last == b)
+		p->last = NULL;
+	pthread_cond_broadcast(&p->done);
 }
 
 /* A loose blob (or one in no readable pack), through libgit2. */
@@ -420,33 +474,98 @@ static int lex_giant(struct worker *w, struct scan_batch *b,
 	return ret;
 }
 
-/*
- * Lex blobs @first to @end of @b's order; true when one failed.  A giant
- * blob waits for the other workers' giant only once the rest is done.
- */
-static bool lex_run(struct worker *w, struct scan_batch *b, size_t first,
-		    size_t end)
+/* Take blob @k of @b's order; false when another worker has it. */
+static bool claim(struct scan_batch *b, size_t k)
 {
-	size_t later[CHUNK], nlater = 0, i;
+	return !__atomic_exchange_n(&b->claimed[k], 1, __ATOMIC_ACQ_REL);
+}
 
-	for (i = first; i < end; i++) {
-		const struct pack_pos *pp = &b->order[i];
+/*
+ * The blobs of @b's successor whose delta base is at @pos, which this
+ * worker has just read: lexed now, while the base is in its reader's
+ * cache (giant ones are left to their turn, under the giant lock).
+ * Returns how many it lexed; *@failed when one failed (the successor's
+ * error is set).
+ */
+static size_t lex_follow(struct worker *w, struct scan_batch *b, uint64_t pos,
+			 bool *failed)
+{
+	struct scan_batch *s = __atomic_load_n(&b->succ, __ATOMIC_ACQUIRE);
+	size_t lo = 0, hi, n = 0;
 
-		if (!is_giant(w, pp)) {
-			if (lex_one(w, b, pp))
-				return true;
-		} else if (pthread_mutex_trylock(&w->pool->giant)) {
-			later[nlater++] = i;
-		} else if (lex_giant(w, b, pp)) {
-			return true;
+	if (!s || pos == PACK_POS_NONE)
+		return 0;
+	hi = s->nfollow;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (s->follow[mid].base < pos)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < s->nfollow && s->follow[lo].base == pos; lo++) {
+		const struct pack_pos *pp = &s->order[s->follow[lo].k];
+
+		if (__atomic_load_n(&s->claimed[s->follow[lo].k],
+				    __ATOMIC_RELAXED) ||
+		    is_giant(w, pp) || !claim(s, s->follow[lo].k))
+			continue;
+		n++;
+		if (lex_one(w, s, pp)) {
+			batch_fail(w->pool, s);
+			*failed = true;
 		}
 	}
-	for (i = 0; i < nlater; i++) {
-		pthread_mutex_lock(&w->pool->giant);
-		if (lex_giant(w, b, &b->order[later[i]]))
-			return true;
+	if (n) {
+		pthread_mutex_lock(&w->pool->lock);
+		s->done += n;
+		if (s->done >= s->n)
+			batch_finished(w->pool, s);
+		pthread_mutex_unlock(&w->pool->lock);
 	}
-	return false;
+	return n;
+}
+
+/*
+ * Lex blobs @first to @end of @b's order that no other worker has
+ * claimed; true when one failed (the rest of the run is then claimed and
+ * not lexed).  *@ndone: how many this run claimed.  A giant blob waits
+ * for the other workers' giant only once the rest is done.
+ */
+static bool lex_run(struct worker *w, struct scan_batch *b, size_t first,
+		    size_t end, size_t *ndone)
+{
+	size_t later[CHUNK], nlater = 0, i;
+	bool failed = false;
+
+	*ndone = 0;
+	for (i = first; i < end && !failed; i++) {
+		const struct pack_pos *pp = &b->order[i];
+
+		if (!claim(b, i))
+			continue;	/* lexed beside its delta base */
+		++*ndone;
+		if (!is_giant(w, pp)) {
+			bool ff = false;
+
+			failed = lex_one(w, b, pp) != 0;
+			if (!failed)
+				lex_follow(w, b, pp->pos, &ff);
+		} else if (pthread_mutex_trylock(&w->pool->giant)) {
+			later[nlater++] = i;
+		} else {
+			failed = lex_giant(w, b, pp) != 0;
+		}
+	}
+	for (; i < end; i++)
+		if (claim(b, i))
+			++*ndone;
+	for (i = 0; i < nlater && !failed; i++) {
+		pthread_mutex_lock(&w->pool->giant);
+		failed = lex_giant(w, b, &b->order[later[i]]) != 0;
+	}
+	return failed;
 }
 
 /* The queue of batches with blobs not taken yet; under p->lock. */
@@ -480,7 +599,7 @@ static void *pool_worker(void *arg)
 	pthread_mutex_lock(&p->lock);
 	for (;;) {
 		struct scan_batch *b;
-		size_t first, end;
+		size_t first, end, ndone, i;
 		bool failed;
 
 		while (!p->stop && !p->head)
@@ -495,20 +614,21 @@ static void *pool_worker(void *arg)
 			queue_pop(p);
 		pthread_mutex_unlock(&p->lock);
 
-		failed = lex_run(w, b, first, end);
+		failed = lex_run(w, b, first, end, &ndone);
 		if (failed)
 			batch_fail(p, b);
 
 		pthread_mutex_lock(&p->lock);
-		b->done += end - first;
+		b->done += ndone;
 		if (failed && b->next < b->n) {
 			/* still at the head: nobody lexes the rest */
-			b->done += b->n - b->next;
+			for (i = b->next; i < b->n; i++)
+				b->done += claim(b, i);
 			b->next = b->n;
 			queue_pop(p);
 		}
 		if (b->done >= b->n)
-			pthread_cond_broadcast(&p->done);
+			batch_finished(p, b);
 	}
 	pthread_mutex_unlock(&p->lock);
 	lex_scratch_release(&w->scratch);
@@ -586,11 +706,39 @@ int scan_pool_start(struct scan_pool **out, const char *repo_path, int jobs)
 	return ret;
 }
 
+/*
+ * @b's blobs that are deltas, by their bases (struct follow), for the
+ * workers of the batch before it.  An entry that cannot be read is left
+ * out: lexed in its turn, it reports why.
+ */
+static void follow_bases(struct scan_pool *p, struct scan_batch *b)
+{
+	size_t k;
+
+	if (!p->peek)
+		p->peek = pack_reader_new(p->ps, 0);
+	if (!p->peek)
+		return;
+	b->follow = xcalloc(b->n, sizeof(*b->follow));
+	for (k = 0; k < b->n; k++) {
+		uint64_t base;
+
+		if (b->order[k].pos == PACK_POS_NONE ||
+		    pack_reader_base(p->peek, b->order[k].pos, &base) ||
+		    base == PACK_POS_NONE)
+			continue;
+		b->follow[b->nfollow].base = base;
+		b->follow[b->nfollow++].k = k;
+	}
+	qsort(b->follow, b->nfollow, sizeof(*b->follow), cmp_follow);
+}
+
 struct scan_batch *scan_pool_submit(struct scan_pool *p, const git_oid *oids,
 				    size_t n, struct site_list *results,
 				    uint64_t *bytes, struct facts_z *facts)
 {
 	struct scan_batch *b = xcalloc(1, sizeof(*b));
+	bool follows;
 
 	b->oids = oids;
 	b->n = n;
@@ -600,9 +748,20 @@ struct scan_batch *scan_pool_submit(struct scan_pool *p, const git_oid *oids,
 	b->order = pack_order(p->ps, oids, n);
 	if (!n)
 		return b;
+	b->claimed = xcalloc(n, 1);
+	pthread_mutex_lock(&p->lock);
+	follows = p->last != NULL;
+	pthread_mutex_unlock(&p->lock);
+	if (follows)
+		follow_bases(p, b);
 	/* until the next batch, only a ref-delta's base is looked up */
 	packset_drop_pages(p->ps);
 	pthread_mutex_lock(&p->lock);
+	if (b->nfollow && p->last) {
+		b->pred = p->last;
+		__atomic_store_n(&p->last->succ, b, __ATOMIC_RELEASE);
+	}
+	p->last = b;
 	queue_push(p, b);
 	pthread_cond_broadcast(&p->work);
 	pthread_mutex_unlock(&p->lock);
@@ -615,7 +774,7 @@ int scan_pool_wait(struct scan_pool *p, struct scan_batch *b,
 	int ret;
 
 	pthread_mutex_lock(&p->lock);
-	while (b->done < b->n) {
+	while (b->done < b->n || b->pred) {
 		struct timespec ts;
 
 		if (!prog) {
@@ -635,6 +794,8 @@ int scan_pool_wait(struct scan_pool *p, struct scan_batch *b,
 	if (prog)
 		progress_update(prog, b->n, NULL);
 	ret = b->ret ? kmig_err("%s", b->err) : 0;
+	free(b->follow);
+	free(b->claimed);
 	free(b->order);
 	free(b);
 	return ret;
@@ -657,6 +818,7 @@ void scan_pool_stop(struct scan_pool *p)
 	pthread_cond_destroy(&p->done);
 	pthread_mutex_destroy(&p->lock);
 	pthread_mutex_destroy(&p->giant);
+	pack_reader_free(p->peek);
 	packset_free(p->ps);
 	free(p->repo_path);
 	free(p);

@@ -333,7 +333,7 @@ static void plan_clear(struct scan_state *s, struct release_plan *p)
 	size_t i;
 
 	if (p->batch)	/* never leave a batch writing into freed arrays */
-		scan_pool_wait(s->pool, p->batch, NULL);
+		scan_pool_wait(s->pool, p->batch, NULL, NULL);
 	if (p->results)
 		for (i = 0; i < p->ntodo; i++)
 			site_list_clear(&p->results[i]);
@@ -1168,7 +1168,7 @@ static int write_release(struct scan_state *s, struct release_plan *p)
 	struct cache_fill fill = { 0 };
 	bool threaded, filling;
 	pthread_t tid, fill_tid;
-	size_t i, freed = 0, taken;
+	size_t i, freed = 0, taken, beside = 0;
 	int ret = 0;
 
 	if (p->recommit) {	/* the new commit, with its own dates */
@@ -1204,7 +1204,7 @@ static int write_release(struct scan_state *s, struct release_plan *p)
 	t0 = mono_now();
 	if (p->batch) {
 		prog = progress_start(p->tag, p->ntodo);
-		ret = scan_pool_wait(s->pool, p->batch, prog);
+		ret = scan_pool_wait(s->pool, p->batch, prog, &beside);
 		p->batch = NULL;
 		progress_stop(prog);
 		if (ret)
@@ -1305,6 +1305,9 @@ static int write_release(struct scan_state *s, struct release_plan *p)
 	/* the wait only: the other release's lexing overlaps */
 	printf("%s: %zu files, %zu blobs lexed, %lld uses\n", p->tag,
 	       p->files.n, p->ntodo, uses);
+	if (beside)
+		progress_note("%s: %zu blobs lexed beside their delta bases, read for the release before\n",
+			      p->tag, beside);
 	progress_note("%s: lexed %.1f MB, waited %.2fs for the lexer\n", p->tag,
 		total_bytes / 1e6, secs);
 	base_set(s, rel, p->tag, &p->files, p->commit);

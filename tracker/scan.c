@@ -339,7 +339,7 @@ struct scan_batch {
 	struct scan_batch *queue_next;
 	unsigned char *claimed;		/* by order index: taken by a worker */
 	struct follow *follow;		/* sorted by base */
-	size_t nfollow;
+	size_t nfollow, followed;
 	/*
 	 * Linked while the earlier batch is not done, under the pool's lock:
 	 * its workers read @succ (atomically), and the later batch is not
@@ -519,6 +519,7 @@ static size_t lex_follow(struct worker *w, struct scan_batch *b, uint64_t pos,
 	}
 	if (n) {
 		pthread_mutex_lock(&w->pool->lock);
+		s->followed += n;
 		s->done += n;
 		if (s->done >= s->n)
 			batch_finished(w->pool, s);
@@ -769,7 +770,7 @@ struct scan_batch *scan_pool_submit(struct scan_pool *p, const git_oid *oids,
 }
 
 int scan_pool_wait(struct scan_pool *p, struct scan_batch *b,
-		   struct progress *prog)
+		   struct progress *prog, size_t *beside)
 {
 	int ret;
 
@@ -794,6 +795,8 @@ int scan_pool_wait(struct scan_pool *p, struct scan_batch *b,
 	if (prog)
 		progress_update(prog, b->n, NULL);
 	ret = b->ret ? kmig_err("%s", b->err) : 0;
+	if (beside)
+		*beside = b->followed;
 	free(b->follow);
 	free(b->claimed);
 	free(b->order);
@@ -866,7 +869,7 @@ int scan_lex_blobs(const char *repo_path, const git_oid *oids, size_t n,
 	if (ret)
 		return ret;
 	ret = scan_pool_wait(p, scan_pool_submit(p, oids, n, results, bytes, NULL),
-			     prog);
+			     prog, NULL);
 	scan_pool_stop(p);
 	return ret;
 }

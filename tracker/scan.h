@@ -62,7 +62,7 @@ void scan_tune_libgit2(void);
  *	scan_pool_start(&pool, git_repository_path(repo), jobs);
  *	b = scan_pool_submit(pool, oids, n, results, bytes, facts);	// returns at once
  *	...
- *	ret = scan_pool_wait(pool, b, prog);	// results[] complete; frees b
+ *	ret = scan_pool_wait(pool, b, prog, NULL);	// results[] complete; frees b
  *	scan_pool_stop(pool);
  *
  * Batches are lexed in the order they are submitted; @oids, @results,
@@ -71,6 +71,12 @@ void scan_tune_libgit2(void);
  * into facts[i] (facts.h) and leave results[i].funcs NULL.  Blobs are read from the
  * packs (packread.h), loose ones through libgit2.  Every submitted batch
  * must be waited for before scan_pool_stop().
+ *
+ * A batch submitted while the one before it is still being lexed has its
+ * delta bases looked up: a blob whose base is a blob of the batch before
+ * is lexed right after that base, by the worker that just read it (still
+ * in its reader's cache, not inflated again).  Its results are then there
+ * before the batch's turn; only the lexing order changes.
  */
 struct scan_pool;
 struct scan_batch;
@@ -78,9 +84,13 @@ int scan_pool_start(struct scan_pool **out, const char *repo_path, int jobs);
 struct scan_batch *scan_pool_submit(struct scan_pool *p, const git_oid *oids,
 				    size_t n, struct site_list *results,
 				    uint64_t *bytes, struct facts_z *facts);
-/* scan_pool_wait - @prog, when non-NULL, is updated while waiting. */
+/*
+ * scan_pool_wait - @prog, when non-NULL, is updated while waiting; *@beside
+ * (when non-NULL): how many of the batch's blobs were lexed beside their
+ * delta bases, in the batch before.
+ */
 int scan_pool_wait(struct scan_pool *p, struct scan_batch *b,
-		   struct progress *prog);
+		   struct progress *prog, size_t *beside);
 void scan_pool_stop(struct scan_pool *p);
 
 /*

@@ -295,6 +295,8 @@ struct pack_reader {
 		size_t zoff, zlen;	/* compressed data, in kept */
 	} *chain;
 	size_t chain_alloc;
+	size_t last_depth;		/* the last read's deltas, in chain */
+	uint64_t last_base;		/* and the object below them */
 	unsigned char *kept;
 	size_t kept_alloc;
 	z_stream zs;			/* pack_reader_size()'s, once used */
@@ -786,6 +788,20 @@ bad:
  */
 #define PEEK_BYTES 8192
 
+size_t pack_reader_bases(const struct pack_reader *r, uint64_t *out,
+			 size_t max)
+{
+	size_t n = 0, i;
+
+	if (!r->last_depth)
+		return 0;
+	for (i = 1; i < r->last_depth && n < max; i++)
+		out[n++] = r->chain[i].pos;
+	if (n < max)
+		out[n++] = r->last_base;
+	return n;
+}
+
 int pack_reader_size(struct pack_reader *r, uint64_t pos, uint64_t *size)
 {
 	struct centry *c = cache_get(r, pos);
@@ -857,9 +873,11 @@ int pack_reader_read(struct pack_reader *r, uint64_t pos,
 {
 	struct centry *c = NULL;
 	struct entry en;
-	size_t depth = 0, used = 0;
+	size_t depth = 0, used = 0, ndeltas;
 	uint64_t cur = pos;
 	int ret;
+
+	r->last_depth = 0;
 
 	/*
 	 * Down the chain to a cached object or a whole one, keeping each
@@ -908,6 +926,7 @@ int pack_reader_read(struct pack_reader *r, uint64_t pos,
 		cur = en.base;
 	}
 
+	ndeltas = depth;
 	/* back up, applying each delta to the object below it */
 	while (depth--) {
 		const struct link *l = &r->chain[depth];
@@ -934,5 +953,7 @@ int pack_reader_read(struct pack_reader *r, uint64_t pos,
 	obj->data = c->data;
 	obj->len = c->len;
 	obj->type = c->type;
+	r->last_depth = ndeltas;
+	r->last_base = cur;
 	return 0;
 }

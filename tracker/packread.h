@@ -130,6 +130,15 @@ int pack_reader_read(struct pack_reader *r, uint64_t pos,
  */
 int pack_reader_size(struct pack_reader *r, uint64_t pos, uint64_t *size);
 /*
+ * pack_reader_bases - the positions of the delta bases the last
+ * successful pack_reader_read() went through to reach its object, nearest
+ * first, at most @max of them into @out; how many.  0 when that object
+ * was cached or whole.  They were cached on the way (the cache may have
+ * dropped the larger ones since).
+ */
+size_t pack_reader_bases(const struct pack_reader *r, uint64_t *out,
+			 size_t max);
+/*
  * pack_reader_base - the position of the delta base of the entry at @pos
  * (only its header is read), or PACK_POS_NONE for a whole object.
  */

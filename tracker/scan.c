@@ -480,22 +480,11 @@ static bool claim(struct scan_batch *b, size_t k)
 	return !__atomic_exchange_n(&b->claimed[k], 1, __ATOMIC_ACQ_REL);
 }
 
-/*
- * The blobs of @b's successor whose delta base is at @pos, which this
- * worker has just read: lexed now, while the base is in its reader's
- * cache (giant ones are left to their turn, under the giant lock).
- * Returns how many it lexed; *@failed when one failed (the successor's
- * error is set).
- */
-static size_t lex_follow(struct worker *w, struct scan_batch *b, uint64_t pos,
-			 bool *failed)
+/* The first of @s's follow entries whose base is at @pos or after. */
+static size_t follow_find(const struct scan_batch *s, uint64_t pos)
 {
-	struct scan_batch *s = __atomic_load_n(&b->succ, __ATOMIC_ACQUIRE);
-	size_t lo = 0, hi, n = 0;
+	size_t lo = 0, hi = s->nfollow;
 
-	if (!s || pos == PACK_POS_NONE)
-		return 0;
-	hi = s->nfollow;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
@@ -504,12 +493,62 @@ static size_t lex_follow(struct worker *w, struct scan_batch *b, uint64_t pos,
 		else
 			hi = mid;
 	}
-	for (; lo < s->nfollow && s->follow[lo].base == pos; lo++) {
-		const struct pack_pos *pp = &s->order[s->follow[lo].k];
+	return lo;
+}
 
-		if (__atomic_load_n(&s->claimed[s->follow[lo].k],
-				    __ATOMIC_RELAXED) ||
-		    is_giant(w, pp) || !claim(s, s->follow[lo].k))
+/* The index in @s's order of the blob at @pos, or s->n. */
+static size_t order_find(const struct scan_batch *s, uint64_t pos)
+{
+	size_t lo = 0, hi = s->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (s->order[mid].pos < pos)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < s->n && s->order[lo].pos == pos ? lo : s->n;
+}
+
+#define FOLLOW_MAX 64
+
+/*
+ * The blobs of @b's successor that this worker's reader holds now, having
+ * just read the blob at @pos: those whose delta base it is (a release's
+ * blob as a delta of the one before it: what kmig import writes), and
+ * those it went through as its own delta bases (the older as a delta of
+ * the newer: what git's packs mostly hold).  Lexed now, from its cache
+ * (giant ones are left to their turn, under the giant lock).  Returns how
+ * many it lexed; *@failed when one failed (the successor's error is set).
+ */
+static size_t lex_follow(struct worker *w, struct scan_batch *b, uint64_t pos,
+			 bool *failed)
+{
+	struct scan_batch *s = __atomic_load_n(&b->succ, __ATOMIC_ACQUIRE);
+	uint64_t bases[FOLLOW_MAX];
+	size_t take[FOLLOW_MAX], ntake = 0, nb, i, n = 0;
+
+	if (!s || pos == PACK_POS_NONE)
+		return 0;
+	/* before any of them is read: the reader's chain is the last read's */
+	nb = pack_reader_bases(w->rd, bases, FOLLOW_MAX);
+	for (i = 0; i < nb && ntake < FOLLOW_MAX; i++) {
+		size_t k = order_find(s, bases[i]);
+
+		if (k < s->n)
+			take[ntake++] = k;
+	}
+	for (i = follow_find(s, pos);
+	     i < s->nfollow && s->follow[i].base == pos && ntake < FOLLOW_MAX;
+	     i++)
+		take[ntake++] = s->follow[i].k;
+	for (i = 0; i < ntake; i++) {
+		const struct pack_pos *pp = &s->order[take[i]];
+
+		if (__atomic_load_n(&s->claimed[take[i]], __ATOMIC_RELAXED) ||
+		    is_giant(w, pp) || !claim(s, take[i]))
 			continue;
 		n++;
 		if (lex_one(w, s, pp)) {
@@ -758,7 +797,7 @@ struct scan_batch *scan_pool_submit(struct scan_pool *p, const git_oid *oids,
 	/* until the next batch, only a ref-delta's base is looked up */
 	packset_drop_pages(p->ps);
 	pthread_mutex_lock(&p->lock);
-	if (b->nfollow && p->last) {
+	if (follows && p->last) {
 		b->pred = p->last;
 		__atomic_store_n(&p->last->succ, b, __ATOMIC_RELEASE);
 	}

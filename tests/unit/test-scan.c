@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * test-scan.c - the lexing pool (scan.h) over two batches, the second
- * submitted while the first is lexed, on a repository whose second
- * release's blobs are deltas against the first's (git packs a smaller
- * version as a delta of the larger one): blobs lexed beside their delta
- * bases must give what lexing each release alone gives, and a corrupt
- * delta among them must fail its own batch, not hang or touch the other.
+ * submitted while the first is lexed, on two repositories: one whose
+ * second release's blobs are deltas against the first's, one whose first
+ * release's are deltas against the second's (git packs a smaller version
+ * as a delta of the larger one).  Blobs lexed beside their delta bases
+ * must give what lexing each release alone gives, and a corrupt delta
+ * among them must fail its own batch, not hang or touch the other.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -27,12 +28,13 @@
 static char *dir;
 
 /*
- * Two commits of 1,200 C files, 5-6 KB each, every one with calls and
- * rule uses; the second drops every fifth function and adds a BUG_ON.
+ * Two repositories of two commits of 1,200 C files, 5-6 KB each, every
+ * one with calls and rule uses.  In "r" the second commit drops every
+ * fifth function and adds a BUG_ON (smaller: a delta of the first); in
+ * "back" the first commit is that one (the first a delta of the second).
  */
 static const char make_repo[] =
-	"set -e; cd \"$D\"; git init -q -b main r; cd r;"
-	"git config user.name T; git config user.email t@example.org;"
+	"set -e; cd \"$D\";"
 	"gen() { awk -v drop=$1 'BEGIN { for (f = 1; f <= 1200; f++) {"
 	"  out = sprintf(\"f%d.c\", f);"
 	"  printf \"/* file %d */\\nstatic int helper_%d(int x)\\n{\\n\\treturn x + %d;\\n}\\n\", f, f, f > out;"
@@ -44,9 +46,12 @@ static const char make_repo[] =
 	"  }"
 	"  close(out);"
 	"} }'; };"
-	"gen 0; git add -A; git commit -q -m one;"
-	"gen 1; git add -A; git commit -q -m two;"
-	"git repack -q -a -d -f --window=50 --depth=50";
+	"repo() { git init -q -b main $1; cd $1;"
+	"  git config user.name T; git config user.email t@example.org;"
+	"  gen $2; git add -A; git commit -q -m one;"
+	"  gen $3; git add -A; git commit -q -m two;"
+	"  git repack -q -a -d -f --window=50 --depth=50; cd ..; };"
+	"repo r 0 1; repo back 1 0";
 
 static int setup(void **state)
 {
@@ -84,10 +89,10 @@ struct release {
 	struct facts_z *facts;
 };
 
-static void release_load(struct release *r, const char *rev)
+static void release_load(struct release *r, const char *repo, const char *rev)
 {
-	char *cmd = xasprintf("cd %s/r && git ls-tree -r %s | awk '{print $3}'",
-			      dir, rev);
+	char *cmd = xasprintf("cd %s/%s && git ls-tree -r %s | awk '{print $3}'",
+			      dir, repo, rev);
 	FILE *f = popen(cmd, "r");
 	char line[128];
 	size_t alloc = 0;
@@ -122,9 +127,9 @@ static void release_free(struct release *r)
 	free(r->oids);
 }
 
-static char *repo_dir(void)
+static char *repo_dir(const char *repo)
 {
-	return xasprintf("%s/r/.git/", dir);	/* as git_repository_path() */
+	return xasprintf("%s/%s/.git/", dir, repo);	/* as git_repository_path() */
 }
 
 /*
@@ -160,12 +165,13 @@ static void release_equal(const struct release *got, const struct release *want)
 }
 
 /* Both releases through one pool, the second submitted at once. */
-static int lex_both(struct release *one, struct release *two, int *ret_one,
-		    int *ret_two, size_t *beside)
+static void lex_both(const char *repo, struct release *one,
+		     struct release *two, int *ret_one, int *ret_two,
+		     size_t *beside)
 {
 	struct scan_pool *pool;
 	struct scan_batch *b1, *b2;
-	char *path = repo_dir();
+	char *path = repo_dir(repo);
 
 	assert_int_equal(scan_pool_start(&pool, path, 2), 0);
 	b1 = scan_pool_submit(pool, one->oids, one->n, one->results,
@@ -176,22 +182,21 @@ static int lex_both(struct release *one, struct release *two, int *ret_one,
 	*ret_two = scan_pool_wait(pool, b2, NULL, beside);
 	scan_pool_stop(pool);
 	free(path);
-	return 0;
 }
 
-static void test_beside(void **state)
+/* Both releases of @repo through one pool, and each alone: the same. */
+static void beside(const char *repo, int drop_first)
 {
 	struct release one, two, one_alone, two_alone;
-	char *path = repo_dir();
+	char *path = repo_dir(repo);
 	size_t beside = 0;
 	int r1, r2;
 
-	(void)state;
-	release_load(&one, "HEAD~");
-	release_load(&two, "HEAD");
-	release_load(&one_alone, "HEAD~");
-	release_load(&two_alone, "HEAD");
-	lex_both(&one, &two, &r1, &r2, &beside);
+	release_load(&one, repo, "HEAD~");
+	release_load(&two, repo, "HEAD");
+	release_load(&one_alone, repo, "HEAD~");
+	release_load(&two_alone, repo, "HEAD");
+	lex_both(repo, &one, &two, &r1, &r2, &beside);
 	assert_int_equal(r1, 0);
 	assert_int_equal(r2, 0);
 	/* most of the second release followed its bases */
@@ -206,15 +211,29 @@ static void test_beside(void **state)
 					NULL), 0);
 	release_equal(&one, &one_alone);
 	release_equal(&two, &two_alone);
-	/* the second release's BUG_ON is there: the right blob, not its base */
-	assert_int_equal(one_alone.results[0].n, 40);
-	assert_int_equal(two_alone.results[0].n, 32 + 1);
+	/* the BUG_ON is in the right release: each blob, not its base */
+	assert_int_equal(one_alone.results[0].n, drop_first ? 32 + 1 : 40);
+	assert_int_equal(two_alone.results[0].n, drop_first ? 40 : 32 + 1);
 
 	release_free(&one);
 	release_free(&two);
 	release_free(&one_alone);
 	release_free(&two_alone);
 	free(path);
+}
+
+/* kmig import's packs: a release's blob a delta of the one before it */
+static void test_beside(void **state)
+{
+	(void)state;
+	beside("r", 0);
+}
+
+/* git's packs, mostly: the older blob a delta of the newer */
+static void test_beside_back(void **state)
+{
+	(void)state;
+	beside("back", 1);
 }
 
 /*
@@ -240,9 +259,9 @@ static void test_beside_corrupt(void **state)
 		"chmod u+w .git/objects/pack/*.pack && "
 		"printf '\\377\\377\\377\\377' | dd of=$(ls .git/objects/pack/*.pack) "
 		"bs=1 seek=$(cat off) conv=notrunc 2>/dev/null", dir);
-	release_load(&one, "HEAD~");
-	release_load(&two, "HEAD");
-	lex_both(&one, &two, &r1, &r2, &beside);
+	release_load(&one, "r", "HEAD~");
+	release_load(&two, "r", "HEAD");
+	lex_both("r", &one, &two, &r1, &r2, &beside);
 	assert_int_equal(r1, 0);
 	assert_true(r2 < 0);
 	assert_non_null(strstr(kmig_errmsg(), "corrupt pack"));
@@ -254,6 +273,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_beside),
+		cmocka_unit_test(test_beside_back),
 		cmocka_unit_test(test_beside_corrupt),
 	};
 

@@ -88,9 +88,34 @@ struct cmp_ctx {
 	git_odb *odb;
 	struct packset *ps;
 	struct pack_reader *rd;
-	size_t n;
+	struct pack_reader *peek;	/* for pack_reader_base() */
+	size_t n, chains;
+	bool tiny;		/* a cache of one byte: only the last read kept */
+	uint64_t last;		/* the position read last, or PACK_POS_NONE */
 	git_oid prev;		/* the object compared before, once n > 0 */
 };
+
+/*
+ * The delta bases the last read went through, from @pos: each the base
+ * of the one before, down to a whole object or one the reader had cached.
+ */
+static void bases_chain(struct cmp_ctx *c, uint64_t pos)
+{
+	uint64_t v[64], base;
+	size_t n = pack_reader_bases(c->rd, v, 64), i;
+
+	for (i = 0; i < n; i++) {
+		assert_int_equal(pack_reader_base(c->peek, pos, &base), 0);
+		assert_true(base == v[i]);
+		pos = v[i];
+	}
+	if (n && n < 64 && c->tiny) {
+		/* the bottom: whole, or the one object the cache kept */
+		assert_int_equal(pack_reader_base(c->peek, pos, &base), 0);
+		assert_true(base == PACK_POS_NONE || pos == c->last);
+	}
+	c->chains += n > 0;
+}
 
 /* The object at @pos read, as libgit2 reads @want. */
 static void read_equal(struct cmp_ctx *c, uint64_t pos, git_odb_object *want)
@@ -98,6 +123,8 @@ static void read_equal(struct cmp_ctx *c, uint64_t pos, git_odb_object *want)
 	struct pack_object got;
 
 	assert_int_equal(pack_reader_read(c->rd, pos, &got), 0);
+	bases_chain(c, pos);
+	c->last = pos;
 	assert_int_equal(got.type, git_odb_object_type(want));
 	assert_int_equal(got.len, git_odb_object_size(want));
 	assert_memory_equal(got.data, git_odb_object_data(want), got.len);
@@ -171,11 +198,18 @@ static size_t compare_all(size_t cache)
 	assert_int_equal(packset_count(c.ps), 1);
 	c.rd = pack_reader_new(c.ps, cache);
 	assert_non_null(c.rd);
+	c.peek = pack_reader_new(c.ps, 0);
+	assert_non_null(c.peek);
+	c.tiny = cache <= 1;
+	c.last = PACK_POS_NONE;
 	assert_int_equal(git_odb_foreach(c.odb, compare_one, &c), 0);
 	/* the lookups left index pages resident; dropped, none are */
 	assert_true(idx_rss_kb() > 0);
 	packset_drop_pages(c.ps);
 	assert_int_equal(idx_rss_kb(), 0);
+	/* deltas were read through their bases */
+	assert_true(c.chains > 100);
+	pack_reader_free(c.peek);
 	pack_reader_free(c.rd);
 	packset_free(c.ps);
 	git_odb_free(c.odb);

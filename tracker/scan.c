@@ -520,8 +520,10 @@ static size_t order_find(const struct scan_batch *s, uint64_t pos)
  * blob as a delta of the one before it: what kmig import writes), and
  * those it went through as its own delta bases (the older as a delta of
  * the newer: what git's packs mostly hold).  Lexed now, from its cache
- * (giant ones are left to their turn, under the giant lock).  Returns how
- * many it lexed; *@failed when one failed (the successor's error is set).
+ * (giant ones are left to their turn, under the giant lock), each one's
+ * own successors after it.  Returns how many of @b's successor it lexed;
+ * *@failed when one failed (that batch's error is set).  @s is not done
+ * while one of its blobs is being lexed here: its own successor stays.
  */
 static size_t lex_follow(struct worker *w, struct scan_batch *b, uint64_t pos,
 			 bool *failed)
@@ -554,6 +556,9 @@ static size_t lex_follow(struct worker *w, struct scan_batch *b, uint64_t pos,
 		if (lex_one(w, s, pp)) {
 			batch_fail(w->pool, s);
 			*failed = true;
+		} else {
+			/* and the batch after it, from this blob */
+			lex_follow(w, s, pp->pos, failed);
 		}
 	}
 	if (n) {

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test-scan.c - the lexing pool (scan.h) over two batches, the second
- * submitted while the first is lexed, on two repositories: one whose
- * second release's blobs are deltas against the first's, one whose first
- * release's are deltas against the second's (git packs a smaller version
- * as a delta of the larger one).  Blobs lexed beside their delta bases
+ * test-scan.c - the lexing pool (scan.h) over three batches, each
+ * submitted while the one before is lexed, on two repositories: one whose
+ * releases' blobs are deltas against the release before's, one whose are
+ * deltas against the release after's (git packs a smaller version as a
+ * delta of the larger one).  Blobs lexed beside their delta bases
  * must give what lexing each release alone gives, and a corrupt delta
  * among them must fail its own batch, not hang or touch the other.
  */
@@ -28,10 +28,10 @@
 static char *dir;
 
 /*
- * Two repositories of two commits of 1,200 C files, 5-6 KB each, every
- * one with calls and rule uses.  In "r" the second commit drops every
- * fifth function and adds a BUG_ON (smaller: a delta of the first); in
- * "back" the first commit is that one (the first a delta of the second).
+ * Two repositories of three commits of 1,200 C files, 4-6 KB each, every
+ * one with calls and rule uses.  "gen 1" drops every fifth function and
+ * adds a BUG_ON, "gen 2" every seventh as well.  In "r" the commits get
+ * smaller (each a delta of the one before); in "back" larger.
  */
 static const char make_repo[] =
 	"set -e; cd \"$D\";"
@@ -40,8 +40,9 @@ static const char make_repo[] =
 	"  printf \"/* file %d */\\nstatic int helper_%d(int x)\\n{\\n\\treturn x + %d;\\n}\\n\", f, f, f > out;"
 	"  for (i = 1; i <= 40; i++) {"
 	"    if (drop && i % 5 == 0) continue;"
+	"    if (drop > 1 && i % 7 == 0) continue;"
 	"    printf \"int fn_%d_%d(char *d, const char *s)\\n{\\n\", f, i >> out;"
-	"    if (drop && i == 7) printf \"\\tBUG_ON(!d);\\n\" >> out;"
+	"    if (drop && i == 3) printf \"\\tBUG_ON(!d);\\n\" >> out;"
 	"    printf \"\\tstrcpy(d, s);\\n\\treturn helper_%d(%d);\\n}\\n\", f, i >> out;"
 	"  }"
 	"  close(out);"
@@ -50,8 +51,9 @@ static const char make_repo[] =
 	"  git config user.name T; git config user.email t@example.org;"
 	"  gen $2; git add -A; git commit -q -m one;"
 	"  gen $3; git add -A; git commit -q -m two;"
+	"  gen $4; git add -A; git commit -q -m three;"
 	"  git repack -q -a -d -f --window=50 --depth=50; cd ..; };"
-	"repo r 0 1; repo back 1 0";
+	"repo r 0 1 2; repo back 2 1 0";
 
 static int setup(void **state)
 {
@@ -164,76 +166,82 @@ static void release_equal(const struct release *got, const struct release *want)
 	facts_packer_free(pk);
 }
 
-/* Both releases through one pool, the second submitted at once. */
-static void lex_both(const char *repo, struct release *one,
-		     struct release *two, int *ret_one, int *ret_two,
-		     size_t *beside)
+/* @n releases through one pool, each submitted at once. */
+static void lex_all(const char *repo, struct release *rel, int n, int *ret,
+		    size_t *beside)
 {
 	struct scan_pool *pool;
-	struct scan_batch *b1, *b2;
+	struct scan_batch *b[3];
 	char *path = repo_dir(repo);
+	int i;
 
 	assert_int_equal(scan_pool_start(&pool, path, 2), 0);
-	b1 = scan_pool_submit(pool, one->oids, one->n, one->results,
-			      one->bytes, one->facts);
-	b2 = scan_pool_submit(pool, two->oids, two->n, two->results,
-			      two->bytes, two->facts);
-	*ret_one = scan_pool_wait(pool, b1, NULL, NULL);
-	*ret_two = scan_pool_wait(pool, b2, NULL, beside);
+	for (i = 0; i < n; i++)
+		b[i] = scan_pool_submit(pool, rel[i].oids, rel[i].n,
+					rel[i].results, rel[i].bytes,
+					rel[i].facts);
+	for (i = 0; i < n; i++)
+		ret[i] = scan_pool_wait(pool, b[i], NULL, &beside[i]);
 	scan_pool_stop(pool);
 	free(path);
 }
 
-/* Both releases of @repo through one pool, and each alone: the same. */
-static void beside(const char *repo, int drop_first)
+static const char *const revs[3] = { "HEAD~2", "HEAD~", "HEAD" };
+
+/*
+ * The three releases of @repo through one pool, and each alone: the
+ * same.  @sites: f1.c's sites in each.
+ */
+static void beside(const char *repo, const size_t sites[3])
 {
-	struct release one, two, one_alone, two_alone;
+	struct release rel[3], alone[3];
 	char *path = repo_dir(repo);
-	size_t beside = 0;
-	int r1, r2;
+	size_t besides[3];
+	int ret[3], i;
 
-	release_load(&one, repo, "HEAD~");
-	release_load(&two, repo, "HEAD");
-	release_load(&one_alone, repo, "HEAD~");
-	release_load(&two_alone, repo, "HEAD");
-	lex_both(repo, &one, &two, &r1, &r2, &beside);
-	assert_int_equal(r1, 0);
-	assert_int_equal(r2, 0);
-	/* most of the second release followed its bases */
-	assert_true(beside > 0);
-	assert_true(beside <= two.n);
+	for (i = 0; i < 3; i++) {
+		release_load(&rel[i], repo, revs[i]);
+		release_load(&alone[i], repo, revs[i]);
+	}
+	lex_all(repo, rel, 3, ret, besides);
+	assert_int_equal(besides[0], 0);
+	for (i = 0; i < 3; i++) {
+		assert_int_equal(ret[i], 0);
+		assert_true(besides[i] <= rel[i].n);
+	}
+	/* the later releases followed their bases, or were their bases */
+	assert_true(besides[1] > 0);
+	assert_true(besides[2] > 0);
 
-	assert_int_equal(scan_lex_blobs(path, one_alone.oids, one_alone.n, 2,
-					one_alone.results, one_alone.bytes,
-					NULL), 0);
-	assert_int_equal(scan_lex_blobs(path, two_alone.oids, two_alone.n, 2,
-					two_alone.results, two_alone.bytes,
-					NULL), 0);
-	release_equal(&one, &one_alone);
-	release_equal(&two, &two_alone);
-	/* the BUG_ON is in the right release: each blob, not its base */
-	assert_int_equal(one_alone.results[0].n, drop_first ? 32 + 1 : 40);
-	assert_int_equal(two_alone.results[0].n, drop_first ? 40 : 32 + 1);
-
-	release_free(&one);
-	release_free(&two);
-	release_free(&one_alone);
-	release_free(&two_alone);
+	for (i = 0; i < 3; i++) {
+		assert_int_equal(scan_lex_blobs(path, alone[i].oids,
+						alone[i].n, 2, alone[i].results,
+						alone[i].bytes, NULL), 0);
+		release_equal(&rel[i], &alone[i]);
+		/* the right blob, not its base or its delta */
+		assert_int_equal(alone[i].results[0].n, sites[i]);
+		release_free(&rel[i]);
+		release_free(&alone[i]);
+	}
 	free(path);
 }
 
 /* kmig import's packs: a release's blob a delta of the one before it */
 static void test_beside(void **state)
 {
+	static const size_t sites[3] = { 40, 32 + 1, 28 + 1 };
+
 	(void)state;
-	beside("r", 0);
+	beside("r", sites);
 }
 
 /* git's packs, mostly: the older blob a delta of the newer */
 static void test_beside_back(void **state)
 {
+	static const size_t sites[3] = { 28 + 1, 32 + 1, 40 };
+
 	(void)state;
-	beside("back", 1);
+	beside("back", sites);
 }
 
 /*
@@ -243,9 +251,9 @@ static void test_beside_back(void **state)
  */
 static void test_beside_corrupt(void **state)
 {
-	struct release one, two;
-	size_t beside = 0;
-	int r1, r2;
+	struct release rel[2];
+	size_t besides[2];
+	int ret[2];
 
 	(void)state;
 	/* verify-pack: id type size size-in-pack offset depth base */
@@ -254,19 +262,19 @@ static void test_beside_corrupt(void **state)
 		"git verify-pack -v .git/objects/pack/*.idx | "
 		"awk 'NR == FNR { one[$1] = 1; next } "
 		"FILENAME == \"two\" { two[$1] = 1; next } "
-		"NF == 7 && ($1 in two) && ($7 in one) && $4 > 40 "
-		"{ print $5 + 20; exit }' one two - > off && test -s off && "
+		"NF == 7 && ($1 in two) && ($7 in one) && $4 > 16 "
+		"{ print $5 + 8; exit }' one two - > off && test -s off && "
 		"chmod u+w .git/objects/pack/*.pack && "
 		"printf '\\377\\377\\377\\377' | dd of=$(ls .git/objects/pack/*.pack) "
 		"bs=1 seek=$(cat off) conv=notrunc 2>/dev/null", dir);
-	release_load(&one, "r", "HEAD~");
-	release_load(&two, "r", "HEAD");
-	lex_both("r", &one, &two, &r1, &r2, &beside);
-	assert_int_equal(r1, 0);
-	assert_true(r2 < 0);
+	release_load(&rel[0], "r", "HEAD~");
+	release_load(&rel[1], "r", "HEAD");
+	lex_all("r", rel, 2, ret, besides);
+	assert_int_equal(ret[0], 0);
+	assert_true(ret[1] < 0);
 	assert_non_null(strstr(kmig_errmsg(), "corrupt pack"));
-	release_free(&one);
-	release_free(&two);
+	release_free(&rel[0]);
+	release_free(&rel[1]);
 }
 
 int main(void)

@@ -5,6 +5,7 @@
  */
 #include <malloc.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -480,15 +481,22 @@ static bool claim(struct scan_batch *b, size_t k)
 	return !__atomic_exchange_n(&b->claimed[k], 1, __ATOMIC_ACQ_REL);
 }
 
-/* The first of @s's follow entries whose base is at @pos or after. */
-static size_t follow_find(const struct scan_batch *s, uint64_t pos)
+/*
+ * The first of the @n records of @size bytes at @v whose uint64_t at
+ * offset @off is @key or more (they are sorted by it); @n when none is.
+ */
+static size_t first_at_least(const void *v, size_t n, size_t size,
+			     size_t off, uint64_t key)
 {
-	size_t lo = 0, hi = s->nfollow;
+	const unsigned char *p = v;
+	size_t lo = 0, hi = n;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
+		uint64_t k;
 
-		if (s->follow[mid].base < pos)
+		memcpy(&k, p + mid * size + off, sizeof(k));
+		if (k < key)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -496,20 +504,20 @@ static size_t follow_find(const struct scan_batch *s, uint64_t pos)
 	return lo;
 }
 
+/* The first of @s's follow entries whose base is at @pos or after. */
+static size_t follow_find(const struct scan_batch *s, uint64_t pos)
+{
+	return first_at_least(s->follow, s->nfollow, sizeof(*s->follow),
+			      offsetof(struct follow, base), pos);
+}
+
 /* The index in @s's order of the blob at @pos, or s->n. */
 static size_t order_find(const struct scan_batch *s, uint64_t pos)
 {
-	size_t lo = 0, hi = s->n;
+	size_t k = first_at_least(s->order, s->n, sizeof(*s->order),
+				  offsetof(struct pack_pos, pos), pos);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (s->order[mid].pos < pos)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < s->n && s->order[lo].pos == pos ? lo : s->n;
+	return k < s->n && s->order[k].pos == pos ? k : s->n;
 }
 
 #define FOLLOW_MAX 64

@@ -57,18 +57,10 @@ static const char make_repo[] =
 
 static int setup(void **state)
 {
-	char *cmd;
-	int ret;
-
 	(void)state;
-	dir = test_tmpdir();
-	if (!dir)
-		return -1;
-	cmd = xasprintf("D=%s; %s", dir, make_repo);
-	ret = system(cmd);
-	free(cmd);
 	git_libgit2_init();
-	return ret ? -1 : 0;
+	dir = test_tmpdir_made(make_repo);
+	return dir ? 0 : -1;
 }
 
 static int teardown(void **state)

@@ -26,6 +26,23 @@ char *test_tmpdir(void)
 	return dir;
 }
 
+char *test_tmpdir_made(const char *script)
+{
+	char *dir = test_tmpdir(), *cmd;
+	int ret;
+
+	if (!dir)
+		return NULL;
+	cmd = xasprintf("D=%s; %s", dir, script);
+	ret = system(cmd);
+	free(cmd);
+	if (ret) {
+		test_tmpdir_remove(dir);
+		return NULL;
+	}
+	return dir;
+}
+
 int test_tmpdir_remove(char *dir)
 {
 	int ret;

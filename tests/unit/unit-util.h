@@ -14,6 +14,13 @@
 char *test_tmpdir(void);
 
 /*
+ * test_tmpdir_made - test_tmpdir(), then the shell @script run in it with
+ * its path in $D (a fixture repository made with git); NULL when either
+ * fails (the directory is then removed).
+ */
+char *test_tmpdir_made(const char *script);
+
+/*
  * test_tmpdir_remove - remove @dir and everything under it, without
  * following symbolic links, then free @dir (NULL is a no-op).  Returns 0,
  * or negative when something could not be removed.

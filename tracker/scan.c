@@ -335,6 +335,8 @@ struct scan_batch {
 	uint64_t *bytes;
 	struct facts_z *facts;		/* NULL: the facts stay text */
 	size_t n, next, done;
+	size_t busy;			/* runs taken, not yet counted */
+	bool finished;			/* batch_check_finished() */
 	int ret;
 	char err[512];
 	struct scan_batch *queue_next;
@@ -359,6 +361,7 @@ struct scan_pool {
 	pthread_cond_t done;		/* a batch finished */
 	struct scan_batch *head, *tail;	/* batches with blobs not taken */
 	struct scan_batch *last;	/* the last submitted, until done */
+	size_t pending;			/* batches submitted, not done */
 	struct pack_reader *peek;	/* the submitting thread's, for bases */
 	bool stop;
 	pthread_mutex_t giant;		/* held while lexing a giant blob */
@@ -375,17 +378,23 @@ static void batch_fail(struct scan_pool *p, struct scan_batch *b)
 }
 
 /*
- * @b is done: no worker reads its successor any more, which may then be
- * freed; and it is no longer the batch a new one follows.  Under p->lock.
+ * Under p->lock, when a run or a follow-on has counted blobs of @b: once
+ * each of its blobs is counted and no worker holds a run of it, no worker
+ * reads it or its successor any more.  The successor may then be freed,
+ * and @b is no longer the batch a new one follows.
  */
-static void batch_finished(struct scan_pool *p, struct scan_batch *b)
+static void batch_check_finished(struct scan_pool *p, struct scan_batch *b)
 {
+	if (b->finished || b->done < b->n || b->busy)
+		return;
+	b->finished = true;
 	if (b->succ) {
 		b->succ->pred = NULL;
 		__atomic_store_n(&b->succ, NULL, __ATOMIC_RELEASE);
 	}
 	if (p->last == b)
 		p->last = NULL;
+	p->pending--;
 	pthread_cond_broadcast(&p->done);
 }
 
@@ -573,8 +582,7 @@ static size_t lex_follow(struct worker *w, struct scan_batch *b, uint64_t pos,
 		pthread_mutex_lock(&w->pool->lock);
 		s->followed += n;
 		s->done += n;
-		if (s->done >= s->n)
-			batch_finished(w->pool, s);
+		batch_check_finished(w->pool, s);
 		pthread_mutex_unlock(&w->pool->lock);
 	}
 	return n;
@@ -663,6 +671,7 @@ static void *pool_worker(void *arg)
 		first = b->next;
 		end = first + CHUNK < b->n ? first + CHUNK : b->n;
 		b->next = end;
+		b->busy++;
 		if (end == b->n)	/* every blob taken: off the queue */
 			queue_pop(p);
 		pthread_mutex_unlock(&p->lock);
@@ -673,6 +682,7 @@ static void *pool_worker(void *arg)
 
 		pthread_mutex_lock(&p->lock);
 		b->done += ndone;
+		b->busy--;
 		if (failed && b->next < b->n) {
 			/* still at the head: nobody lexes the rest */
 			for (i = b->next; i < b->n; i++)
@@ -680,8 +690,7 @@ static void *pool_worker(void *arg)
 			b->next = b->n;
 			queue_pop(p);
 		}
-		if (b->done >= b->n)
-			batch_finished(p, b);
+		batch_check_finished(p, b);
 	}
 	pthread_mutex_unlock(&p->lock);
 	lex_scratch_release(&w->scratch);
@@ -799,8 +808,10 @@ struct scan_batch *scan_pool_submit(struct scan_pool *p, const git_oid *oids,
 	b->bytes = bytes;
 	b->facts = facts;
 	b->order = pack_order(p->ps, oids, n);
-	if (!n)
+	if (!n) {
+		b->finished = true;	/* nothing to lex: never queued */
 		return b;
+	}
 	b->claimed = xcalloc(n, 1);
 	pthread_mutex_lock(&p->lock);
 	follows = p->last != NULL;
@@ -815,6 +826,7 @@ struct scan_batch *scan_pool_submit(struct scan_pool *p, const git_oid *oids,
 		__atomic_store_n(&p->last->succ, b, __ATOMIC_RELEASE);
 	}
 	p->last = b;
+	p->pending++;
 	queue_push(p, b);
 	pthread_cond_broadcast(&p->work);
 	pthread_mutex_unlock(&p->lock);
@@ -827,7 +839,7 @@ int scan_pool_wait(struct scan_pool *p, struct scan_batch *b,
 	int ret;
 
 	pthread_mutex_lock(&p->lock);
-	while (b->done < b->n || b->pred) {
+	while (!b->finished || b->pred) {
 		struct timespec ts;
 
 		if (!prog) {
@@ -854,6 +866,16 @@ int scan_pool_wait(struct scan_pool *p, struct scan_batch *b,
 	free(b->order);
 	free(b);
 	return ret;
+}
+
+bool scan_pool_idle(struct scan_pool *p)
+{
+	bool idle;
+
+	pthread_mutex_lock(&p->lock);
+	idle = !p->pending;
+	pthread_mutex_unlock(&p->lock);
+	return idle;
 }
 
 void scan_pool_stop(struct scan_pool *p)

@@ -1228,8 +1228,7 @@ static int write_release(struct scan_state *s, struct release_plan *p)
 					  line_date(p->commit));
 	fill.s = s;
 	fill.p = p;
-	filling = (p->last || scan_pool_idle(s->pool)) &&
-		  p->ntodo >= FILL_MIN &&
+	filling = p->last && p->ntodo >= FILL_MIN &&
 		  !pthread_create(&fill_tid, NULL, cache_fill_run, &fill);
 	for (i = 0; !ret && i < p->ntodo; i++) {
 		ret = store_blob_put(s->st, repo_oid_str(&p->todo[i]), ruleset,

@@ -361,7 +361,6 @@ struct scan_pool {
 	pthread_cond_t done;		/* a batch finished */
 	struct scan_batch *head, *tail;	/* batches with blobs not taken */
 	struct scan_batch *last;	/* the last submitted, until done */
-	size_t pending;			/* batches submitted, not done */
 	struct pack_reader *peek;	/* the submitting thread's, for bases */
 	bool stop;
 	pthread_mutex_t giant;		/* held while lexing a giant blob */
@@ -394,7 +393,6 @@ static void batch_check_finished(struct scan_pool *p, struct scan_batch *b)
 	}
 	if (p->last == b)
 		p->last = NULL;
-	p->pending--;
 	pthread_cond_broadcast(&p->done);
 }
 
@@ -826,7 +824,6 @@ struct scan_batch *scan_pool_submit(struct scan_pool *p, const git_oid *oids,
 		__atomic_store_n(&p->last->succ, b, __ATOMIC_RELEASE);
 	}
 	p->last = b;
-	p->pending++;
 	queue_push(p, b);
 	pthread_cond_broadcast(&p->work);
 	pthread_mutex_unlock(&p->lock);
@@ -866,16 +863,6 @@ int scan_pool_wait(struct scan_pool *p, struct scan_batch *b,
 	free(b->order);
 	free(b);
 	return ret;
-}
-
-bool scan_pool_idle(struct scan_pool *p)
-{
-	bool idle;
-
-	pthread_mutex_lock(&p->lock);
-	idle = !p->pending;
-	pthread_mutex_unlock(&p->lock);
-	return idle;
 }
 
 void scan_pool_stop(struct scan_pool *p)

@@ -91,8 +91,6 @@ struct scan_batch *scan_pool_submit(struct scan_pool *p, const git_oid *oids,
  */
 int scan_pool_wait(struct scan_pool *p, struct scan_batch *b,
 		   struct progress *prog, size_t *beside);
-/* scan_pool_idle - whether every batch submitted is lexed: nothing to do. */
-bool scan_pool_idle(struct scan_pool *p);
 void scan_pool_stop(struct scan_pool *p);
 
 /*

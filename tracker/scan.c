@@ -359,7 +359,7 @@ struct scan_pool {
 	pthread_mutex_t lock;
 	pthread_cond_t work;		/* a batch was queued, or stop */
 	pthread_cond_t done;		/* a batch finished */
-	struct scan_batch *head, *tail;	/* batches with blobs not taken */
+	struct scan_batch *head, *tail;	/* batches with runs not taken */
 	struct scan_batch *last;	/* the last submitted, until done */
 	struct pack_reader *peek;	/* the submitting thread's, for bases */
 	bool stop;
@@ -378,13 +378,16 @@ static void batch_fail(struct scan_pool *p, struct scan_batch *b)
 
 /*
  * Under p->lock, when a run or a follow-on has counted blobs of @b: once
- * each of its blobs is counted and no worker holds a run of it, no worker
- * reads it or its successor any more.  The successor may then be freed,
- * and @b is no longer the batch a new one follows.
+ * each of its blobs is counted, every run handed out (it is off the queue)
+ * and none held by a worker, no worker reads it or its successor any
+ * more.  It may then be freed, its successor too, and it is no longer the
+ * batch a new one follows.  Follow-ons may have counted every blob while
+ * runs of it were still queued: the worker that takes the last such run
+ * (each of its blobs already claimed) finishes it.
  */
 static void batch_check_finished(struct scan_pool *p, struct scan_batch *b)
 {
-	if (b->finished || b->done < b->n || b->busy)
+	if (b->finished || b->next < b->n || b->done < b->n || b->busy)
 		return;
 	b->finished = true;
 	if (b->succ) {
@@ -529,21 +532,19 @@ static size_t order_find(const struct scan_batch *s, uint64_t pos)
 
 #define FOLLOW_MAX 64
 
-
 /*
  * The blobs of @b's successor that this worker's reader holds now, having
  * just read the blob at @pos: those whose delta base it is (a release's
  * blob as a delta of the one before it: what kmig import writes), and
  * those it went through as its own delta bases (the older as a delta of
  * the newer: what git's packs mostly hold).  Lexed now, from its cache
- * (giant ones are left to their turn, under the giant lock).  Returns how
- * many it lexed; *@failed when one failed (the successor's error is set).
- * Not on from those to the batch after: that would lex a third release
+ * (giant ones are left to their turn, under the giant lock; at most
+ * FOLLOW_MAX of them).  Returns how many it lexed; one that fails sets the
+ * successor's error.  Not on from those to the batch after: that would lex a third release
  * ahead of the one being written (a cold scan of the five lines peaked
  * 7 MB higher, at 300 MB).
  */
-static size_t lex_follow(struct worker *w, struct scan_batch *b, uint64_t pos,
-			 bool *failed)
+static size_t lex_follow(struct worker *w, struct scan_batch *b, uint64_t pos)
 {
 	struct scan_batch *s = __atomic_load_n(&b->succ, __ATOMIC_ACQUIRE);
 	uint64_t bases[FOLLOW_MAX];
@@ -570,10 +571,8 @@ static size_t lex_follow(struct worker *w, struct scan_batch *b, uint64_t pos,
 		    is_giant(w, pp) || !claim(s, take[i]))
 			continue;
 		n++;
-		if (lex_one(w, s, pp)) {
+		if (lex_one(w, s, pp))
 			batch_fail(w->pool, s);
-			*failed = true;
-		}
 	}
 	if (n) {
 		pthread_mutex_lock(&w->pool->lock);
@@ -605,11 +604,9 @@ static bool lex_run(struct worker *w, struct scan_batch *b, size_t first,
 			continue;	/* lexed beside its delta base */
 		++*ndone;
 		if (!is_giant(w, pp)) {
-			bool ff = false;
-
 			failed = lex_one(w, b, pp) != 0;
 			if (!failed)
-				lex_follow(w, b, pp->pos, &ff);
+				lex_follow(w, b, pp->pos);
 		} else if (pthread_mutex_trylock(&w->pool->giant)) {
 			later[nlater++] = i;
 		} else {

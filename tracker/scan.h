@@ -73,10 +73,12 @@ void scan_tune_libgit2(void);
  * must be waited for before scan_pool_stop().
  *
  * A batch submitted while the one before it is still being lexed has its
- * delta bases looked up: a blob whose base is a blob of the batch before
- * is lexed right after that base, by the worker that just read it (still
- * in its reader's cache, not inflated again).  Its results are then there
- * before the batch's turn; only the lexing order changes.
+ * delta bases looked up: while that batch is lexed, a blob whose base is
+ * one of its blobs (or one of their own bases, in git's newest-whole
+ * packs) is mostly lexed just after it, by the worker that just read it,
+ * from its reader's cache instead of inflating it again (not a giant one).
+ * Its results are then there before the batch's turn; only the lexing
+ * order changes.
  */
 struct scan_pool;
 struct scan_batch;

@@ -158,16 +158,16 @@ static void release_equal(const struct release *got, const struct release *want)
 	facts_packer_free(pk);
 }
 
-/* @n releases through one pool, each submitted at once. */
-static void lex_all(const char *repo, struct release *rel, int n, int *ret,
-		    size_t *beside)
+/* @n releases through one pool of @jobs, each submitted at once. */
+static void lex_all(const char *repo, struct release *rel, int n, int jobs,
+		    int *ret, size_t *beside)
 {
 	struct scan_pool *pool;
 	struct scan_batch *b[3];
 	char *path = repo_dir(repo);
 	int i;
 
-	assert_int_equal(scan_pool_start(&pool, path, 2), 0);
+	assert_int_equal(scan_pool_start(&pool, path, jobs), 0);
 	for (i = 0; i < n; i++)
 		b[i] = scan_pool_submit(pool, rel[i].oids, rel[i].n,
 					rel[i].results, rel[i].bytes,
@@ -195,7 +195,7 @@ static void beside(const char *repo, const size_t sites[3])
 		release_load(&rel[i], repo, revs[i]);
 		release_load(&alone[i], repo, revs[i]);
 	}
-	lex_all(repo, rel, 3, ret, besides);
+	lex_all(repo, rel, 3, 2, ret, besides);
 	assert_int_equal(besides[0], 0);
 	for (i = 0; i < 3; i++) {
 		assert_int_equal(ret[i], 0);
@@ -240,6 +240,36 @@ static void test_beside_back(void **state)
 }
 
 /*
+ * A small batch after a large one, with one worker: it lexes every blob
+ * of the small one beside its base before it takes the small one's only
+ * run, whose blobs are then all claimed; taking it finishes the batch.
+ */
+static void test_beside_all(void **state)
+{
+	struct release rel[2], alone;
+	char *path = repo_dir("r");
+	size_t besides[2];
+	int ret[2];
+
+	(void)state;
+	release_load(&rel[0], "r", "HEAD~2");
+	release_load(&rel[1], "r", "HEAD~");
+	release_load(&alone, "r", "HEAD~");
+	rel[1].n = alone.n = 20;
+	lex_all("r", rel, 2, 1, ret, besides);
+	assert_int_equal(ret[0], 0);
+	assert_int_equal(ret[1], 0);
+	assert_int_equal(besides[1], 20);
+	assert_int_equal(scan_lex_blobs(path, alone.oids, alone.n, 1,
+					alone.results, alone.bytes, NULL), 0);
+	release_equal(&rel[1], &alone);
+	release_free(&rel[0]);
+	release_free(&rel[1]);
+	release_free(&alone);
+	free(path);
+}
+
+/*
  * A byte flipped in the data of one of the second release's deltas whose
  * base is a blob of the first: the second batch fails and says so, the
  * first is lexed whole.
@@ -264,7 +294,7 @@ static void test_beside_corrupt(void **state)
 		"bs=1 seek=$(cat off) conv=notrunc 2>/dev/null", dir);
 	release_load(&rel[0], "r", "HEAD~");
 	release_load(&rel[1], "r", "HEAD");
-	lex_all("r", rel, 2, ret, besides);
+	lex_all("r", rel, 2, 2, ret, besides);
 	assert_int_equal(ret[0], 0);
 	assert_true(ret[1] < 0);
 	assert_non_null(strstr(kmig_errmsg(), "corrupt pack"));
@@ -277,6 +307,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_beside),
 		cmocka_unit_test(test_beside_back),
+		cmocka_unit_test(test_beside_all),
 		cmocka_unit_test(test_beside_corrupt),
 	};
 

@@ -273,8 +273,9 @@ struct pack_pos {
 /*
  * Delta bases across batches.  A release's blob is most often a delta
  * against the blob at its path in the release before it (what kmig import
- * writes, and what git's own packs often hold), and in a scan of several
- * releases that base is a blob of the batch before.  Lexed in its own
+ * writes; git's own packs more often hold the reverse, which lex_follow()
+ * reads from the chain of the blob it has just read), and in a scan of
+ * several releases that base is a blob of the batch before.  Lexed in its own
  * batch, a second later, the base has long left the reader's cache and is
  * inflated again, with its own chain: in a cold scan of two releases as
  * many bytes were inflated for bases as for the blobs themselves.  So a
@@ -540,9 +541,9 @@ static size_t order_find(const struct scan_batch *s, uint64_t pos)
  * the newer: what git's packs mostly hold).  Lexed now, from its cache
  * (giant ones are left to their turn, under the giant lock; at most
  * FOLLOW_MAX of them).  Returns how many it lexed; one that fails sets the
- * successor's error.  Not on from those to the batch after: that would lex a third release
- * ahead of the one being written (a cold scan of the five lines peaked
- * 7 MB higher, at 300 MB).
+ * successor's error.  Not on from those to the batch after: that would
+ * lex a third release ahead of the one being written (a cold scan of the
+ * five lines peaked 7 MB higher, at 300 MB).
  */
 static size_t lex_follow(struct worker *w, struct scan_batch *b, uint64_t pos)
 {
@@ -623,7 +624,7 @@ static bool lex_run(struct worker *w, struct scan_batch *b, size_t first,
 	return failed;
 }
 
-/* The queue of batches with blobs not taken yet; under p->lock. */
+/* The queue of batches with runs not taken yet; under p->lock. */
 static void queue_push(struct scan_pool *p, struct scan_batch *b)
 {
 	if (p->tail)

@@ -540,19 +540,19 @@ static size_t order_find(const struct scan_batch *s, uint64_t pos)
  * those it went through as its own delta bases (the older as a delta of
  * the newer: what git's packs mostly hold).  Lexed now, from its cache
  * (giant ones are left to their turn, under the giant lock; at most
- * FOLLOW_MAX of them).  Returns how many it lexed; one that fails sets the
- * successor's error.  Not on from those to the batch after: that would
- * lex a third release ahead of the one being written (a cold scan of the
- * five lines peaked 7 MB higher, at 300 MB).
+ * FOLLOW_MAX of them); one that fails sets the successor's error.  Not
+ * on from those to the batch after: that would lex a third release ahead
+ * of the one being written (a cold scan of the five lines peaked 7 MB
+ * higher, at 300 MB).
  */
-static size_t lex_follow(struct worker *w, struct scan_batch *b, uint64_t pos)
+static void lex_follow(struct worker *w, struct scan_batch *b, uint64_t pos)
 {
 	struct scan_batch *s = __atomic_load_n(&b->succ, __ATOMIC_ACQUIRE);
 	uint64_t bases[FOLLOW_MAX];
 	size_t take[FOLLOW_MAX], ntake = 0, nb, i, n = 0;
 
 	if (!s || pos == PACK_POS_NONE)
-		return 0;
+		return;
 	/* before any of them is read: the reader's chain is the last read's */
 	nb = pack_reader_bases(w->rd, bases, FOLLOW_MAX);
 	for (i = 0; i < nb && ntake < FOLLOW_MAX; i++) {
@@ -582,7 +582,6 @@ static size_t lex_follow(struct worker *w, struct scan_batch *b, uint64_t pos)
 		batch_check_finished(w->pool, s);
 		pthread_mutex_unlock(&w->pool->lock);
 	}
-	return n;
 }
 
 /*

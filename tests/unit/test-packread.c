@@ -51,20 +51,13 @@ static const char make_repo[] =
 static int setup(void **state)
 {
 	(void)state;
-	git_libgit2_init();
-	dir = test_tmpdir_made(make_repo);
-	return dir ? 0 : -1;
+	return test_git_fixture(&dir, make_repo);
 }
 
 static int teardown(void **state)
 {
-	int ret;
-
 	(void)state;
-	ret = test_tmpdir_remove(dir);
-	dir = NULL;
-	git_libgit2_shutdown();
-	return ret ? -1 : 0;
+	return test_git_fixture_remove(&dir);
 }
 
 static void repack(const char *how)

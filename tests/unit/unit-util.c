@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <cmocka.h>
+#include <git2.h>
 #include <sqlite3.h>
 
 #include "unit-util.h"
@@ -41,6 +42,22 @@ char *test_tmpdir_made(const char *script)
 		return NULL;
 	}
 	return dir;
+}
+
+int test_git_fixture(char **dir, const char *script)
+{
+	git_libgit2_init();
+	*dir = test_tmpdir_made(script);
+	return *dir ? 0 : -1;
+}
+
+int test_git_fixture_remove(char **dir)
+{
+	int ret = test_tmpdir_remove(*dir);
+
+	*dir = NULL;
+	git_libgit2_shutdown();
+	return ret ? -1 : 0;
 }
 
 int test_tmpdir_remove(char *dir)

@@ -21,6 +21,16 @@ char *test_tmpdir(void);
 char *test_tmpdir_made(const char *script);
 
 /*
+ * test_git_fixture - a cmocka group setup's work for tests that read a
+ * fixture repository: libgit2 initialised, *@dir from test_tmpdir_made()
+ * with @script.  Returns 0, or -1 when the fixture cannot be made.
+ * test_git_fixture_remove - the teardown's: *@dir removed (and NULL),
+ * libgit2 shut down; 0, or -1 when something could not be removed.
+ */
+int test_git_fixture(char **dir, const char *script);
+int test_git_fixture_remove(char **dir);
+
+/*
  * test_tmpdir_remove - remove @dir and everything under it, without
  * following symbolic links, then free @dir (NULL is a no-op).  Returns 0,
  * or negative when something could not be removed.

@@ -363,6 +363,7 @@ struct scan_pool {
 	struct scan_batch *head, *tail;	/* batches with runs not taken */
 	struct scan_batch *last;	/* the last submitted, until done */
 	struct pack_reader *peek;	/* the submitting thread's, for bases */
+	bool held;			/* scan_pool_hold() */
 	bool stop;
 	pthread_mutex_t giant;		/* held while lexing a giant blob */
 };
@@ -657,7 +658,7 @@ static void *pool_worker(void *arg)
 		size_t first, end, ndone, i;
 		bool failed;
 
-		while (!p->stop && !p->head)
+		while (!p->stop && (!p->head || p->held))
 			pthread_cond_wait(&p->work, &p->lock);
 		if (!p->head)
 			break;		/* stopping, nothing queued */
@@ -824,6 +825,15 @@ struct scan_batch *scan_pool_submit(struct scan_pool *p, const git_oid *oids,
 	pthread_cond_broadcast(&p->work);
 	pthread_mutex_unlock(&p->lock);
 	return b;
+}
+
+void scan_pool_hold(struct scan_pool *p, bool hold)
+{
+	pthread_mutex_lock(&p->lock);
+	p->held = hold;
+	if (!hold)
+		pthread_cond_broadcast(&p->work);
+	pthread_mutex_unlock(&p->lock);
 }
 
 int scan_pool_wait(struct scan_pool *p, struct scan_batch *b,

@@ -93,6 +93,14 @@ struct scan_batch *scan_pool_submit(struct scan_pool *p, const git_oid *oids,
  */
 int scan_pool_wait(struct scan_pool *p, struct scan_batch *b,
 		   struct progress *prog, size_t *beside);
+/*
+ * scan_pool_hold - with @hold, the workers take no new run until a call
+ * without it (a run already taken goes on; scan_pool_stop() ends a hold):
+ * batches submitted meanwhile are all queued, each following the one
+ * before it, before any is lexed.  For tests, whose lexing must not race
+ * the submissions.
+ */
+void scan_pool_hold(struct scan_pool *p, bool hold);
 void scan_pool_stop(struct scan_pool *p);
 
 /*

@@ -79,6 +79,39 @@ wait_files() {
 	done
 }
 
+# pids_alive DIR - the PIDs written in DIR's files whose processes still
+# run, each after a blank (a zombie is gone: reaped when its parent, or
+# init, gets to it)
+pids_alive() {
+	for _pa_f in "$1"/*; do
+		[ -e "$_pa_f" ] || continue
+		_pa_p=$(cat "$_pa_f")
+		case $(ps -o stat= -p "$_pa_p") in
+		""|Z*) ;;
+		*) printf ' %s' "$_pa_p" ;;
+		esac
+	done
+}
+
+# wait_gone DIR - wait, 20 s at most, until no PID of DIR's files runs:
+# a killed process tree takes its time to go, more so on a loaded machine
+wait_gone() {
+	_wg_n=0
+	while [ -n "$(pids_alive "$1")" ] && [ $_wg_n -lt 200 ]; do
+		sleep 0.1
+		_wg_n=$((_wg_n + 1))
+	done
+}
+
+# kill_sleeps DIR - kill the fake QEMUs' "sleep 300" of DIR's files that
+# still run, and nothing else: a PID of a process gone may be reused
+kill_sleeps() {
+	for _ks_p in $(pids_alive "$1"); do
+		[ "$(ps -o comm= -p "$_ks_p")" = sleep ] && kill "$_ks_p" 2> /dev/null
+	done
+	return 0
+}
+
 # t_exit "desc" STATUS command... - the command exits with STATUS
 t_exit() {
 	_t_desc=$1 _t_want=$2; shift 2

@@ -44,7 +44,7 @@ cat > "$TRASH/bad/bad.html" <<'EOF'
 EOF
 pages="$(cd "$SITE" && ls *.html | grep -v '^index.html$') ../bad/bad.html"
 # shellcheck disable=SC2086
-t_ok "chromium loads every page" sh -c 'timeout 120 python3 "$1/tests/web/browse.py" --screenshot "$2/index.png" --dark-screenshot "$2/index-dark.png" --eval "$3" "$4" index.html $5 > "$6/pages.jsonl"' \
+t_ok "chromium loads every page" sh -c 'timeout 600 python3 "$1/tests/web/browse.py" --screenshot "$2/index.png" --dark-screenshot "$2/index-dark.png" --eval "$3" "$4" index.html $5 > "$6/pages.jsonl"' \
 	sh "$TOP" "$OUT" "$SORT_JS" "$SITE" "$pages" "$TRASH"
 
 check() {

@@ -33,18 +33,9 @@ t_is "both steps boot in the background" 2 "$(boots)"
 kill -INT $pid
 wait $pid
 t_is "SIGINT ends kmig" 130 "$?"
-sleep 0.5
-left=
-for f in "$TRASH"/pids/*; do
-	p=$(cat "$f")
-	# a zombie is gone (reaped when its parent, or init, gets to it)
-	case $(ps -o stat= -p "$p") in
-	""|Z*) ;;
-	*) left="$left $p" ;;
-	esac
-done
-t_is "... and what its boots ran" "" "$left"
-for p in $left; do kill "$p"; done
+wait_gone "$TRASH/pids"
+t_is "... and what its boots ran" "" "$(pids_alive "$TRASH/pids")"
+kill_sleeps "$TRASH/pids"
 
 t_exit "the next branch test --jobs 2" 1 env FAKE_FAST=1 PATH="$TRASH/bin:$PATH" \
 	"$KMIG" --repo "$R" --db "$D" branch test --name t/x --no-compile-check --jobs 2

@@ -31,10 +31,7 @@ interrupted() {
 	kill "-$1" $_pid
 	wait $_pid 2> /dev/null
 	echo $? > "$TRASH/rc"
-	for _f in "$TRASH"/pids/*; do
-		[ -e "$_f" ] && kill "$(cat "$_f")" 2> /dev/null
-	done
-	return 0
+	kill_sleeps "$TRASH/pids"
 }
 
 # web_status - "ID|STATUS" of each bisection on kmig web's branch page
@@ -71,9 +68,7 @@ t_is "a bisect in its first boot reads running" \
 	"1|interrupted 2|interrupted 3|interrupted 4|running" "$(web_status)"
 kill -TERM $pid
 wait $pid 2> /dev/null
-for f in "$TRASH"/pids/*; do
-	kill "$(cat "$f")" 2> /dev/null
-done
+kill_sleeps "$TRASH/pids"
 
 # the next bisect records the interrupted ones so, and ends with its own
 t_exit "the next bisect (every boot fails at once)" 1 env FAKE_FAST=1 \

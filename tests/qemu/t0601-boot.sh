@@ -86,7 +86,10 @@ t_ok "QEMU started under kmig" test -n "$(qemu_left)"
 kill -TERM $pid
 wait $pid
 t_is "kmig died of SIGTERM" 143 "$?"
-sleep 1
+i=0
+while [ $i -lt 60 ] && [ -n "$(qemu_left)" ]; do
+	sleep 0.5; i=$((i + 1))
+done
 t_is "no QEMU process left after SIGTERM to kmig" "" "$(qemu_left)"
 
 t_exit "unknown test is a usage error" 2 "$KMIG" boot --test nope

@@ -81,7 +81,8 @@ static void test_timeout_kills_the_group(void **state)
 	pid_t bg;
 
 	(void)state;
-	run_sh("sleep 300 & echo $! > bg1; sleep 300", 0.5, &st);
+	/* 2 s: time for sh to start the background sleep on a loaded machine */
+	run_sh("sleep 300 & echo $! > bg1; sleep 300", 2, &st);
 	assert_true(st.timed_out);
 	assert_int_equal(st.code, 128 + SIGKILL);
 	bg = read_pid("bg1");

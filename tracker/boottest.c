@@ -74,11 +74,13 @@ int boottest_boot_qemu(void *data, struct kbuild *kb,
 	return qemu_boot(&qo, &r->boot);
 }
 
-static char *console_name(struct kbuild *kb, const struct boottest_result *r)
+char *boottest_console_path(struct kbuild *kb, const char *commit)
 {
-	return xasprintf("%s/logs/console-%.12s-%ld-%d-%d.log", kbuild_dir(kb),
-			 r->build.commit, (long)time(NULL), (int)getpid(),
-			 r->attempts);
+	static unsigned int seq;
+
+	return xasprintf("%s/logs/console-%.12s-%ld-%d-%u.log", kbuild_dir(kb),
+			 commit, (long)time(NULL), (int)getpid(),
+			 __atomic_add_fetch(&seq, 1, __ATOMIC_RELAXED));
 }
 
 int boottest_run(struct kbuild *kb, struct store *st, const char *rev,
@@ -114,7 +116,7 @@ int boottest_run_on(struct kbuild *kb, struct store *st, const char *rev,
 		struct store_boot sb;
 
 		r->attempts++;
-		r->console_path = console_name(kb, r);
+		r->console_path = boottest_console_path(kb, r->build.commit);
 		ret = boot(data, kb, o, r);
 		if (ret) {
 			unlink(r->console_path);

@@ -114,6 +114,15 @@ char *boottest_finding_class(const char *finding);
  */
 int boottest_record_build(struct store *st, struct boottest_result *r);
 
+/*
+ * boottest_console_path - a new path for a console log of a boot of
+ * @commit under @kb's logs/ (caller frees): the commit, the time, the
+ * process and a number of this process's own, so two boots of one commit
+ * within a second (a bisection's boot of its bad commit and then the
+ * verify run's) keep their logs apart.
+ */
+char *boottest_console_path(struct kbuild *kb, const char *commit);
+
 /* boottest_tests_str - the tests as "a,b" (caller frees). */
 char *boottest_tests_str(const struct boottest_opts *o);
 

@@ -197,12 +197,6 @@ static int build_one(struct kbuild *kb, struct store *st, const char *rev,
 	return ret;
 }
 
-static char *console_name(struct kbuild *kb, const struct boottest_result *r)
-{
-	return xasprintf("%s/logs/console-%.12s-%ld-%d.log", kbuild_dir(kb),
-			 r->build.commit, (long)time(NULL), (int)getpid());
-}
-
 static void drop_console(struct boottest_result *r)
 {
 	unlink(r->console_path);
@@ -442,7 +436,7 @@ static int planned_run(const struct runner *rn, struct runner_queue *q,
 	if (r->outcome == BOOTTEST_BUILD_FAILED)
 		goto out_dir;
 	/* The console moves to logs/ as the one of a boot in the foreground. */
-	kept = console_name(q->kb, r);
+	kept = boottest_console_path(q->kb, r->build.commit);
 	if (rename(r->console_path, kept)) {
 		free(kept);
 		ret = kmig_err("cannot keep the console of %.12s: %s",

@@ -21,6 +21,7 @@
 #include <cmocka.h>
 #include <git2.h>
 
+#include "boottest.h"
 #include "kbuild.h"
 #include "util.h"
 #include "unit-util.h"
@@ -268,12 +269,41 @@ static void test_revert(void **state)
 	free(repo);
 }
 
+/*
+ * Two boots of one commit within a second (a bisection's boot of its bad
+ * commit, then its verify run's): each console log has its own path, in
+ * the work area's logs/.
+ */
+static void test_console_paths(void **state)
+{
+	struct kbuild *kb = NULL;
+	char *home = xasprintf("%s/home-console", tmp);
+	char *repo = xasprintf("%s/repo", tmp);
+	char *logs, *a, *b;
+
+	(void)state;
+	assert_int_equal(kbuild_open(&kb, home, repo, NULL, NULL), 0);
+	logs = xasprintf("%s/logs/console-0123456789ab-", kbuild_dir(kb));
+	a = boottest_console_path(kb, "0123456789abcdef");
+	b = boottest_console_path(kb, "0123456789abcdef");
+	assert_string_not_equal(a, b);
+	assert_memory_equal(a, logs, strlen(logs));
+	assert_memory_equal(b, logs, strlen(logs));
+	free(a);
+	free(b);
+	free(logs);
+	kbuild_close(kb);
+	free(repo);
+	free(home);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_checkout_moves),
 		cmocka_unit_test(test_checkout_new_dir_symlink),
 		cmocka_unit_test(test_revert),
+		cmocka_unit_test(test_console_paths),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

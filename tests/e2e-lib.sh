@@ -126,6 +126,10 @@ qemu_left() {
 		grep -v grep
 }
 
+# qemu_running, qemu_gone - is a QEMU of this run's home running, or none?
+qemu_running() { [ -n "$(qemu_left)" ]; }
+qemu_gone() { [ -z "$(qemu_left)" ]; }
+
 # db QUERY - run QUERY on the run's database ($KMIG_DB).
 db() {
 	sqlite3 "$KMIG_DB" "$1"

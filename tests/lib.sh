@@ -70,13 +70,26 @@ FAKE
 	chmod +x "$1/qemu-system-x86_64"
 }
 
+# wait_until TENTHS COMMAND... - run COMMAND every tenth of a second until
+# it succeeds, TENTHS times at most; non-zero when it never did
+wait_until() {
+	_wu_n=$1
+	shift
+	until "$@"; do
+		[ "$_wu_n" -gt 0 ] || return 1
+		sleep 0.1
+		_wu_n=$((_wu_n - 1))
+	done
+}
+
+# files_at_least DIR N - does DIR hold N files or more?
+files_at_least() {
+	[ "$(ls "$1" | grep -c .)" -ge "$2" ]
+}
+
 # wait_files DIR N - wait, 20 s at most, until DIR holds N files or more
 wait_files() {
-	_wf_n=0
-	while [ "$(ls "$1" | grep -c .)" -lt "$2" ] && [ $_wf_n -lt 200 ]; do
-		sleep 0.1
-		_wf_n=$((_wf_n + 1))
-	done
+	wait_until 200 files_at_least "$1" "$2"
 }
 
 # pids_alive DIR - the PIDs written in DIR's files whose processes still
@@ -96,11 +109,12 @@ pids_alive() {
 # wait_gone DIR - wait, 20 s at most, until no PID of DIR's files runs:
 # a killed process tree takes its time to go, more so on a loaded machine
 wait_gone() {
-	_wg_n=0
-	while [ -n "$(pids_alive "$1")" ] && [ $_wg_n -lt 200 ]; do
-		sleep 0.1
-		_wg_n=$((_wg_n + 1))
-	done
+	wait_until 200 pids_gone "$1"
+}
+
+# pids_gone DIR - does no PID of DIR's files run?
+pids_gone() {
+	[ -z "$(pids_alive "$1")" ]
 }
 
 # kill_sleeps DIR - kill the fake QEMUs' "sleep 300" of DIR's files that

@@ -78,18 +78,12 @@ t_is "no QEMU process left after the timeout" "" "$(qemu_left)"
 # kmig killed while QEMU runs: QEMU goes with it.
 "$KMIG" boot $E2E_BASE --test hang --timeout 300 > /dev/null 2>&1 &
 pid=$!
-i=0
-while [ $i -lt 60 ] && [ -z "$(qemu_left)" ]; do
-	sleep 0.5; i=$((i + 1))
-done
+wait_until 300 qemu_running
 t_ok "QEMU started under kmig" test -n "$(qemu_left)"
 kill -TERM $pid
 wait $pid
 t_is "kmig died of SIGTERM" 143 "$?"
-i=0
-while [ $i -lt 60 ] && [ -n "$(qemu_left)" ]; do
-	sleep 0.5; i=$((i + 1))
-done
+wait_until 300 qemu_gone
 t_is "no QEMU process left after SIGTERM to kmig" "" "$(qemu_left)"
 
 t_exit "unknown test is a usage error" 2 "$KMIG" boot --test nope

@@ -58,7 +58,7 @@ open(sys.argv[2] + '/released', 'w').close()
 c.execute('COMMIT')
 EOP
 holder=$!
-while [ ! -f "$TRASH/locked" ]; do sleep 0.1; done
+t_ok "the other process holds the lock (within 20 s)" wait_until 200 test -f "$TRASH/locked"
 t_exit "scan while another process holds the write lock" 0 "$KMIG" --repo "$W" --db "$DB" scan
 t_ok "it finished only after the lock was released" test -f "$TRASH/released"
 wait $holder

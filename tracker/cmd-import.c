@@ -33,8 +33,8 @@ static const char usage[] =
 	"candidate 6.13~rc7-1~exp1 is v6.13-rc7) is downloaded\n"
 	"with 'apt-get download' into $KMIG_HOME/debs (reused when present\n"
 	"with the size and SHA256 the package lists give, else deleted and\n"
-	"downloaded again), unpacked, and committed as one commit with an\n"
-	"annotated tag vX.Y.Z, in\n"
+	"downloaded again; all of them before any is unpacked), unpacked,\n"
+	"and committed as one commit with an annotated tag vX.Y.Z, in\n"
 	"version order, on a linear history; an older version is inserted in\n"
 	"order, the commits after it re-created on their trees and their tags\n"
 	"moved.  A package's commit and tag carry the date of its Debian\n"
@@ -99,6 +99,12 @@ static int cmp_items(const void *a, const void *b)
  * (deb_version_tag()), and no two of them importing the same tag ("6.1.192
  * 6.1.192-2": which one would be meant?).  0, or 2 with the error printed.
  */
+/* Is @items[@i] (sorted) a second item of the tag the one before has? */
+static bool item_dup(const struct import_item *items, size_t i)
+{
+	return i && !strcmp(items[i].tag, items[i - 1].tag);
+}
+
 static int check_versions(int argc, char **argv)
 {
 	char **tags = xcalloc((size_t)argc + 1, sizeof(*tags));
@@ -1076,18 +1082,17 @@ static int cmd_import_fn(struct kmig_ctx *ctx, int argc, char **argv)
 	}
 	debs = xasprintf("%s/debs", ctx->home);
 	unpack = xasprintf("%s/import-%d", tmpdir, (int)getpid());
+	/*
+	 * Every package first: a version the mirror lists but cannot serve
+	 * fails the run before minutes of unpacking the others, not after.
+	 */
 	for (i = 0; i < nitems; i++) {
 		struct import_item *it = &items[i];
-		git_tree *base = NULL;
-		struct link l;
 
-		if (i && !strcmp(it->tag, items[i - 1].tag))
+		if (it->tarball || item_dup(items, i) ||
+		    repo_tag_exists(repo, it->tag))
 			continue;
-		if (repo_tag_exists(repo, it->tag)) {
-			printf("%s already imported, skipped\n", it->tag);
-			continue;
-		}
-		if (!it->tarball && deb_fetch(&it->deb, &bad, &it->v, debs)) {
+		if (deb_fetch(&it->deb, &bad, &it->v, debs)) {
 			cmd_fail_last(KMIG_EXIT_ERROR);
 			goto out;
 		}
@@ -1096,6 +1101,18 @@ static int cmd_import_fn(struct kmig_ctx *ctx, int argc, char **argv)
 				bad);
 		free(bad);
 		bad = NULL;
+	}
+	for (i = 0; i < nitems; i++) {
+		struct import_item *it = &items[i];
+		git_tree *base = NULL;
+		struct link l;
+
+		if (item_dup(items, i))
+			continue;
+		if (repo_tag_exists(repo, it->tag)) {
+			printf("%s already imported, skipped\n", it->tag);
+			continue;
+		}
 		if (chain_base(&base, &chain, repo, it->tag) ||
 		    import_tree(&l, repo, it, base, unpack, jobs)) {
 			cmd_fail(KMIG_EXIT_ERROR, "import of %s failed: %s", it->tag,

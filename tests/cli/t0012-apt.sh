@@ -213,6 +213,17 @@ mk_suite new
 t_exit "--update --list" 0 k import --update --list
 t_ok "--update fetches fresh lists (9.2.3 seen)" grep -q '^9.2 *9.2.3 ' "$TRASH/.stdout"
 
+# A version the lists name but the mirror no longer serves: the run fails
+# on it before it unpacks any other version (every package comes first).
+mv "$M/pool/new/linux-source-9.2_9.2.3-1_all.deb" "$TRASH/gone.deb"
+KMIG_PROGRESS=1 t_exit "import of a version the mirror cannot serve, after one it can" 2 \
+	"$KMIG" --repo "$TRASH/linux6" --db "$DB" import 9.1.2 9.2.3
+t_ok "... names the failed download" \
+	grep -q "^kmig: apt-get download linux-source-9.2=9.2.3-1 failed" "$TRASH/.stderr"
+t_is "... before importing the other" "" "$(grep -i 'importing' "$TRASH/.stderr")"
+t_ok "... and leaves no repository" test ! -e "$TRASH/linux6"
+mv "$TRASH/gone.deb" "$M/pool/new/linux-source-9.2_9.2.3-1_all.deb"
+
 # Two kmigs at once: the lock makes them update one after the other.
 (k import --update --list > "$TRASH/c1.out" 2>&1; echo $? > "$TRASH/c1.rc") &
 (k import --update --list > "$TRASH/c2.out" 2>&1; echo $? > "$TRASH/c2.rc") &

@@ -471,9 +471,10 @@ static int plan_release(struct scan_state *s, const char *tag,
 			p->recommit = xstrdup(old.commit);
 		if (same || p->recommit) {
 			int depth;
-			long long e, r, n;
+			long long e, r;
 
-			ret = store_reach_info(s->st, old.id, &depth, &e, &r, &n);
+			ret = store_reach_info(s->st, old.id, &depth, &e, &r,
+					       NULL);
 			if (ret) {
 				release_info_clear(&old);
 				return ret;

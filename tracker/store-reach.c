@@ -243,11 +243,16 @@ int store_reach_info(struct store *st, long long release, int *depth,
 		"SELECT reach_depth, reach_entries, reach_reached, "
 		"(SELECT count(*) FROM " REACH_SITES("?1") ") "
 		"FROM releases WHERE id = ?1";
-	sqlite3_stmt *s = store_stmt(st, sql);
+	static const char sql_nosites[] =
+		"SELECT reach_depth, reach_entries, reach_reached "
+		"FROM releases WHERE id = ?1";
+	sqlite3_stmt *s = store_stmt(st, sites ? sql : sql_nosites);
 	int rc;
 
 	*depth = -1;
-	*entries = *reached = *sites = 0;
+	*entries = *reached = 0;
+	if (sites)
+		*sites = 0;
 	if (!s)
 		return KMIG_EGENERIC;
 	sqlite3_bind_int64(s, 1, release);
@@ -256,7 +261,8 @@ int store_reach_info(struct store *st, long long release, int *depth,
 		*depth = sqlite3_column_int(s, 0);
 		*entries = sqlite3_column_int64(s, 1);
 		*reached = sqlite3_column_int64(s, 2);
-		*sites = sqlite3_column_int64(s, 3);
+		if (sites)
+			*sites = sqlite3_column_int64(s, 3);
 	}
 	sqlite3_reset(s);
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)

@@ -408,8 +408,9 @@ int store_reach_stats(struct store *st, long long release, unsigned int depth,
 int store_reach_clear(struct store *st, long long release);
 /*
  * store_reach_info - the release's walk: *@depth (-1: not computed),
- * entry points, functions reached and reached sites.  No transaction
- * needed.
+ * entry points, functions reached and reached sites (@sites NULL: not
+ * counted, a join over the release's files that costs tens of ms).  No
+ * transaction needed.
  */
 int store_reach_info(struct store *st, long long release, int *depth,
 		     long long *entries, long long *reached, long long *sites);

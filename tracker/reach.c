@@ -991,32 +991,37 @@ static void lay_out(struct reach *r)
 {
 	size_t i, k, n = 0;
 
-	for (i = 0; i < r->nfile; i++)
-		n += r->file[i].fr ? r->file[i].fr->nfn : 0;
-	free(r->fn);
-	r->fn = xmalloc((n ? n : 1) * sizeof(*r->fn));
-	r->nfn = r->afn = n;
-	n = 0;
 	for (i = 0; i < r->nfile; i++) {
 		struct rfile *f = &r->file[i];
 
 		f->f0 = (uint32_t)n;
 		f->nf = f->fr ? f->fr->nfn : 0;
-		for (k = 0; k < f->nf; k++)
-			r->fn[n++].file = (uint32_t)i;
+		n += f->nf;
 	}
+	free(r->fn);
+	r->fn = xmalloc((n ? n : 1) * sizeof(*r->fn));
+	r->nfn = r->afn = n;
 	free(r->head);
 	r->nhead = r->names->n;
 	r->head = xmalloc((r->nhead ? r->nhead : 1) * sizeof(*r->head));
 	memset(r->head, 0xff, (r->nhead ? r->nhead : 1) * sizeof(*r->head));
-	for (i = r->nfn; i-- > 0;) {
-		struct rfunc *fn = &r->fn[i];
-		uint32_t name = fn_src(r, (uint32_t)i)->name;
+	/*
+	 * One pass, each file's functions from its fragment in order: every
+	 * name's chain lists its definitions in the order of r->fn
+	 */
+	for (i = r->nfile; i-- > 0;) {
+		const struct rfile *f = &r->file[i];
+		struct rfunc *fn = r->fn + f->f0;
 
-		fn->next = r->head[name];
-		r->head[name] = (uint32_t)i;
-		fn->dist = -1;
-		fn->parent = NONE;
+		for (k = f->nf; k-- > 0;) {
+			uint32_t name = f->fr->fn[k].name;
+
+			fn[k].file = (uint32_t)i;
+			fn[k].next = r->head[name];
+			r->head[name] = f->f0 + (uint32_t)k;
+			fn[k].dist = -1;
+			fn[k].parent = NONE;
+		}
 	}
 }
 

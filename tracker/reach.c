@@ -1608,6 +1608,74 @@ static int write_classified(struct store *st, long long release,
 }
 
 /*
+ * The join of release_sites(): each row classified, and kept as the
+ * cache's site of its blob when the cache lacks the blob's sites (from one
+ * of the blob's paths: a blob at two paths has its rows twice).
+ */
+struct join_fill {
+	struct classify *c;
+	const struct reach *r;
+	struct csites **fill;	/* by file: the sites to fill, or NULL */
+};
+
+static int join_site(void *data, const char *path, unsigned int line,
+		     const char *rule, const char *deps)
+{
+	struct join_fill *j = data;
+	uint32_t id = names_str((struct names *)&j->r->paths, path, false);
+	struct csites *cs = id == NONE ? NULL : j->fill[id];
+
+	if (cs) {
+		struct csite *e;
+
+		ALLOC_GROW(cs->v, cs->n + 1, cs->alloc);
+		e = &cs->v[cs->n++];
+		e->line = line;
+		e->vla = !strcmp(rule, "vla");
+		e->deps = xstrdup_or_null(deps);
+	}
+	return classify_site(j->c, path, line, rule, deps);
+}
+
+/*
+ * The warn-on and vla sites of @release joined in @st and classified.
+ * The cache's blobs of @r without known sites get them from the same
+ * rows (a blob without rows has none): a graph of these blobs in this or
+ * a later run (the next point release after a re-count of every release)
+ * finds them in memory instead of joining again.
+ */
+static int join_sites(struct store *st, long long release,
+		      const struct reach *r, struct classify *c)
+{
+	struct join_fill j = { c, r, xcalloc(r->nfile ? r->nfile : 1,
+					     sizeof(*j.fill)) };
+	size_t i, k;
+	int ret;
+
+	for (i = 0; i < r->nfile; i++) {
+		struct csites *cs = r->file[i].cs;
+
+		if (cs && !cs->known) {
+			j.fill[i] = cs;
+			cs->known = true;	/* filled from this path only */
+		}
+	}
+	ret = store_rule_sites(st, release, "warn-on", "vla", join_site, &j);
+	for (i = 0; ret && i < r->nfile; i++) {
+		struct csites *cs = j.fill[i];
+
+		if (!cs)
+			continue;
+		for (k = 0; k < cs->n; k++)
+			free(cs->v[k].deps);
+		cs->n = 0;
+		cs->known = false;
+	}
+	free(j.fill);
+	return ret;
+}
+
+/*
  * The rest of reach_release() once graph @r of @release is built: its
  * warn-on and vla sites classified (from the cache, or joined in @st),
  * the rows written; frees @r.
@@ -1627,8 +1695,7 @@ static int release_sites(struct store *st, long long release,
 	if (!ret && all)
 		classify_cached(r, c);
 	else if (!ret)
-		ret = store_rule_sites(st, release, "warn-on", "vla",
-				       classify_site, c);
+		ret = join_sites(st, release, r, c);
 	if (!ret)
 		ret = write_classified(st, release, depth, c, reach_entries(r),
 				       reach_reached(r), stats);

@@ -284,6 +284,8 @@ for how in none cut rules; do
 	t_ok "... nothing restored" sh -c "! grep -q '^graph cache: .* from' '$TRASH/.stderr'"
 	t_ok "... v1.1's sites joined in the store" \
 		grep -q "^v1.1: call graph: .* sites joined in the store" "$TRASH/.stderr"
+	t_ok "... v1.2's from memory: v1.1's join gave the cache its blobs' sites" \
+		grep -q "^v1.2: call graph: .* sites from memory beside the file rows and 1 blobs read" "$TRASH/.stderr"
 	for tag in v1.1 v1.2; do
 		t_is "... $tag: the same reached sites and constant vlas as one run" \
 			"$(reach $tag "$ONE_RUN")" "$(reach $tag "$L")"

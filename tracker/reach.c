@@ -368,6 +368,13 @@ void reach_cache_trim(struct reach_cache *c)
 {
 	size_t i, n = 0;
 
+	/* nothing to drop (the release's plan narrowed it): the index holds */
+	for (i = 0; i < c->nfrag && c->used[i] == c->gen; i++)
+		;
+	if (i == c->nfrag) {
+		c->gen++;
+		return;
+	}
 	oidset_clear(&c->index);
 	for (i = 0; i < c->nfrag; i++) {
 		struct frag *fr = c->frag[i];

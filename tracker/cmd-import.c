@@ -94,17 +94,17 @@ static int cmp_items(const void *a, const void *b)
 	return strcmp(x->v.debian, y->v.debian);
 }
 
-/*
- * Check each VERSION (@argv, @argc of them) without apt: a kernel version
- * (deb_version_tag()), and no two of them importing the same tag ("6.1.192
- * 6.1.192-2": which one would be meant?).  0, or 2 with the error printed.
- */
 /* Is @items[@i] (sorted) a second item of the tag the one before has? */
 static bool item_dup(const struct import_item *items, size_t i)
 {
 	return i && !strcmp(items[i].tag, items[i - 1].tag);
 }
 
+/*
+ * Check each VERSION (@argv, @argc of them) without apt: a kernel version
+ * (deb_version_tag()), and no two of them importing the same tag ("6.1.192
+ * 6.1.192-2": which one would be meant?).  0, or 2 with the error printed.
+ */
 static int check_versions(int argc, char **argv)
 {
 	char **tags = xcalloc((size_t)argc + 1, sizeof(*tags));

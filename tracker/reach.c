@@ -272,10 +272,12 @@ static void frag_scratch_release(struct frag_scratch *sc)
 }
 
 /*
- * A cached blob's warn-on and vla sites, in the lexer's order, once known:
- * from the lexer in this run (reach_cache_add()), or read from the store
+ * A cached blob's warn-on and vla sites, once known: from the lexer in
+ * this run (reach_cache_add(), in the lexer's order), read from the store
  * for the few blobs of a release that came back from an earlier one
- * (fill_sites()).  The release step then classifies them without joining
+ * (fill_sites()), or from the rows of a release whose sites were joined
+ * in the store (join_sites(), in the join's order; nothing depends on
+ * the order).  The release step then classifies them without joining
  * the release's sites in the store.  Allocated once per blob, so a
  * graph's file keeps its address across reach_cache_trim().
  */
@@ -1994,7 +1996,9 @@ static bool image_take_blob(struct reach_cache *c, const char **p,
 	}
 	slot = cache_put_frag(c, oid, fr);
 	cs = c->sites[slot - 1];
-	if (!take_u32(p, end, &nsites))
+	/* sites only when known: join_sites() fills the unknown ones */
+	if (!take_u32(p, end, &nsites) ||
+	    (nsites && !(flags & IMAGE_KNOWN)))
 		return false;
 	for (k = 0; k < nsites; k++) {
 		uint32_t line, vla, len;

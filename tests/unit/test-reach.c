@@ -821,6 +821,10 @@ static void test_cache_image(void **state)
 	image_poke(img, (long)(96 + names_bytes + 20 + 4 + 24), 0xfffffffe, false);
 	assert_no_image(img, ruleset);
 	assert_int_equal(reach_cache_save(c, img, ruleset), 0);
+	/* the first blob's sites, flagged as not known */
+	image_poke(img, (long)(96 + names_bytes + 20), 1, false);
+	assert_no_image(img, ruleset);
+	assert_int_equal(reach_cache_save(c, img, ruleset), 0);
 	image_poke(img, (long)(96 + names_bytes + 10), 0, true);
 	assert_no_image(img, ruleset);
 

@@ -859,6 +859,19 @@ static size_t cache_put(struct reach_cache *c, const git_oid *oid,
 	return cache_put_frag(c, oid, funcs ? frag_parse(c, funcs) : NULL);
 }
 
+/* One more site of @cs: on @line, a vla one (with @deps or NULL) or not. */
+static void csite_add(struct csites *cs, unsigned int line, bool vla,
+		      const char *deps)
+{
+	struct csite *e;
+
+	ALLOC_GROW(cs->v, cs->n + 1, cs->alloc);
+	e = &cs->v[cs->n++];
+	e->line = line;
+	e->vla = vla;
+	e->deps = xstrdup_or_null(deps);
+}
+
 /* The warn-on and vla sites of @sites, as @cs's. */
 static void csites_set(struct csites *cs, const struct site_list *sites)
 {
@@ -866,15 +879,10 @@ static void csites_set(struct csites *cs, const struct site_list *sites)
 
 	for (i = 0; i < sites->n; i++) {
 		const struct site *site = &sites->v[i];
-		struct csite *e;
 
-		if (site->rule != RULE_WARN_ON && site->rule != RULE_VLA)
-			continue;
-		ALLOC_GROW(cs->v, cs->n + 1, cs->alloc);
-		e = &cs->v[cs->n++];
-		e->line = site->line;
-		e->vla = site->rule == RULE_VLA;
-		e->deps = xstrdup_or_null(site->deps);
+		if (site->rule == RULE_WARN_ON || site->rule == RULE_VLA)
+			csite_add(cs, site->line, site->rule == RULE_VLA,
+				  site->deps);
 	}
 	cs->known = true;
 }
@@ -1634,15 +1642,8 @@ static int join_site(void *data, const char *path, unsigned int line,
 	uint32_t id = names_str((struct names *)&j->r->paths, path, false);
 	struct csites *cs = id == NONE ? NULL : j->fill[id];
 
-	if (cs) {
-		struct csite *e;
-
-		ALLOC_GROW(cs->v, cs->n + 1, cs->alloc);
-		e = &cs->v[cs->n++];
-		e->line = line;
-		e->vla = !strcmp(rule, "vla");
-		e->deps = xstrdup_or_null(deps);
-	}
+	if (cs)
+		csite_add(cs, line, !strcmp(rule, "vla"), deps);
 	return classify_site(j->c, path, line, rule, deps);
 }
 
@@ -2003,7 +2004,6 @@ static bool image_take_blob(struct reach_cache *c, const char **p,
 	for (k = 0; k < nsites; k++) {
 		uint32_t line, vla, len;
 		const char *deps;
-		struct csite *e;
 
 		if (!take_u32(p, end, &line) || !take_u32(p, end, &vla) ||
 		    !take_u32(p, end, &len))
@@ -2011,11 +2011,7 @@ static bool image_take_blob(struct reach_cache *c, const char **p,
 		deps = take(p, end, len);
 		if (!deps || (len && deps[len - 1]))
 			return false;
-		ALLOC_GROW(cs->v, cs->n + 1, cs->alloc);
-		e = &cs->v[cs->n++];
-		e->line = line;
-		e->vla = vla != 0;
-		e->deps = len ? xstrdup(deps) : NULL;
+		csite_add(cs, line, vla != 0, len ? deps : NULL);
 	}
 	cs->known = (flags & IMAGE_KNOWN) != 0;
 	return true;
